@@ -1,0 +1,166 @@
+// The declaration model. Every screen, form, rule and API operation is data of these shapes;
+// the engine, the React runtime and the server all read the same declarations.
+
+/** A JSON-logic expression (see json-logic-js). */
+export type Logic = unknown;
+
+/**
+ * A rule reference: `true`/`false` for constant, or a rule id "area.name" from rules/<area>.rules.json.
+ * Used by x-show, x-required, x-enable, section/action `show` and `enable`.
+ */
+export type RuleRef = boolean | string;
+
+// ---------------------------------------------------------------------------------------------
+// schemas/<name>.json — JSON Schema (draft 2020-12 subset ajv supports) with `$id` = <name>.
+// Form fields carry rule annotations (never the `required` keyword: required-ness is a rule):
+//   "x-show":     RuleRef — hidden fields are not validated and are pruned before submit
+//   "x-required": RuleRef — required only while shown
+//   "x-validate": FieldValidation[] — cross-field checks; the rule must be true for the value to pass
+//   "x-widget":   widget name from the runtime registry (phone, zip, date, textarea, ...)
+//   "x-options":  { op, params, value, label } — options come from an API operation
+//   "title":      a translation key (fields.*), never literal text
+// Custom formats: "phone" (10 digits stored), "phone-ext" (1-6 digits), "zip" (US or CA by the
+// provider's country), "date-mdy" (mm/dd/yyyy real date), "safe-text" (no < > ^), "email".
+export interface FieldValidation {
+  rule: string;
+  /** translation key of the message shown on the field when the rule is false */
+  message: string;
+}
+
+export type JsonSchema = Record<string, unknown> & { $id?: string };
+
+// ---------------------------------------------------------------------------------------------
+// rules/<area>.rules.json and rules/<area>.cases.json
+export interface RuleDef {
+  description?: string;
+  logic: Logic;
+}
+export interface RuleFile {
+  $schema?: string;
+  area: string;
+  /** keys are full rule ids: "<area>.<name>" */
+  rules: Record<string, RuleDef>;
+}
+/** A row of a cases table; a plain string is a section header. */
+export type CaseRow = string | { rule: string; data: unknown; expected: unknown; note?: string };
+export interface CasesFile {
+  $schema?: string;
+  area: string;
+  cases: CaseRow[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bindings: how a screen names values. Strings starting with "$" are paths into the screen context.
+//   "$query.ChildID", "$session.accountID", "$provider.country", "$data.children", "$form.x",
+//   "$item.programPeriodID" (inside a card list), "$flow.prAccountID" (in-progress data under key)
+// Anything else is a literal.
+export type Binding = unknown;
+
+export interface DataLoad {
+  /** API operation id "<Service>.<operation>" from schemas/api/<Service>.api.json */
+  op: string;
+  params?: Record<string, Binding>;
+  /** translation key used in the 'Unable to retrieve {section}' retry panel */
+  label?: string;
+  /** load only when this rule is true */
+  when?: RuleRef;
+}
+
+export type Effect =
+  | { type: 'submit'; op: string; params?: Record<string, Binding>; form?: string; then?: Effect }
+  | { type: 'navigate'; to: string; query?: Record<string, Binding>; replace?: boolean }
+  | { type: 'modal'; modal: string }
+  | { type: 'closeModal'; then?: Effect }
+  | { type: 'download'; op: string; params?: Record<string, Binding>; fileName?: Binding }
+  | { type: 'upload'; op: string; params?: Record<string, Binding>; accept?: string[]; maxMB?: number; then?: Effect }
+  | { type: 'redirectOut'; op?: string; params?: Record<string, Binding>; url?: Binding; returnTo: string }
+  | { type: 'signOut' }
+  | { type: 'reload'; data?: string[] }
+  | { type: 'setFlow'; values: Record<string, Binding>; then?: Effect };
+
+export interface ActionDecl {
+  id: string;
+  label: string; // translation key
+  variant?: 'primary' | 'secondary' | 'link' | 'danger';
+  show?: RuleRef;
+  enable?: RuleRef;
+  effect: Effect;
+  /** ask first: a modal id whose confirm runs the effect */
+  confirm?: string;
+}
+
+export interface SectionDecl {
+  id: string;
+  /** component kind from the runtime registry: form, cardList, summary, html, links, table, progress, ... */
+  kind: string;
+  title?: string;
+  show?: RuleRef;
+  /** data key (from screen.data) the section renders */
+  source?: string;
+  /** kind-specific options (schema id for forms, card template for lists, columns for tables...) */
+  [option: string]: unknown;
+  actions?: ActionDecl[];
+}
+
+export interface ModalDecl {
+  id: string;
+  title: string;
+  body?: string;
+  sections?: SectionDecl[];
+  actions: ActionDecl[];
+}
+
+export interface QueryParamDecl {
+  type: 'string' | 'integer' | 'boolean';
+  required?: boolean;
+  default?: string | number | boolean;
+}
+
+export interface ScreenDecl {
+  $schema?: string;
+  id: string;
+  path: string;
+  query?: Record<string, QueryParamDecl>;
+  layout: 'default' | 'application-flow' | 'bare';
+  /** public: signed-out only pages; private: needs a session; any: both */
+  access: 'public' | 'private' | 'any';
+  title: string;
+  /** multi-step flows: in-progress data kept under the `key` query parameter */
+  flow?: { name: string; step: number; steps: string[] };
+  data?: Record<string, DataLoad>;
+  sections: SectionDecl[];
+  modals?: ModalDecl[];
+  actions?: ActionDecl[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// schemas/api/<Service>.api.json — the one API contract (server routes, OpenAPI, typed client).
+export interface OperationDecl {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  /** path under /api/<Service>, Fastify style params: /adults/:adultId */
+  path: string;
+  /** public (no token), session (signed in), temporary (temporary-password token) */
+  auth: 'public' | 'session' | 'temporary';
+  summary?: string;
+  params?: JsonSchema;
+  query?: JsonSchema;
+  body?: JsonSchema;
+  /** JSON response schema, or { "file": true } for downloads */
+  response: JsonSchema;
+  /** a write validated with a form schema and its rules (same as in the browser) */
+  form?: string;
+}
+export interface ServiceDecl {
+  $schema?: string;
+  service: string;
+  operations: Record<string, OperationDecl>;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The effective declaration set of one provider (base + providers/<appName>/overlays/*).
+export interface DeclarationSet {
+  version: string;
+  schemas: Record<string, JsonSchema>;
+  rules: Record<string, RuleDef>;
+  screens: Record<string, ScreenDecl>;
+}
