@@ -1,0 +1,185 @@
+// Spec 8.1: how the portal reacts to a failed API call. `decideApiError` is the pure handling table;
+// `createErrorHandler` applies a decision to the session, the router and the error log.
+
+/** The shape of the client's ApiError (src/api/client.ts); only what the handling table reads. */
+export interface ApiErrorLike {
+  status?: number;
+  message?: string;
+  statusText?: string;
+  /** operation id, e.g. "Customer.program" */
+  op?: string;
+  /** request URL, used by the 404 message */
+  url?: string;
+  data?: unknown;
+}
+
+/** A message to show: a translation key of the common namespace with values, or server text. */
+export type ShownMessage = { key: string; values?: Record<string, string> } | { text: string };
+
+export interface ErrorDecision {
+  /** set session.sessionExpired and go to /sessionexpired */
+  sessionExpired: boolean;
+  /** query type of /sessionexpired */
+  expiredType?: 'INVALID_RELEASE_VERSION';
+  /** route to go to (base-relative), if any */
+  redirect?: string;
+  /** what the danger banner shows; absent = nothing shown */
+  message?: ShownMessage;
+  /** post to Customer.errorlog */
+  log: boolean;
+  /** the text logged (405 logs 'Method not Allowed') */
+  logMessage?: string;
+  /** shown errors scroll the page to the top */
+  scrollToTop: boolean;
+}
+
+const NOT_LOGGED_STATUSES = new Set([401, 504, 423, 204, 406, 404]);
+const NETWORK_ERROR_TEXTS = new Set(['Network Error', 'Error: Network Error', 'Failed to fetch', 'TypeError: Failed to fetch']);
+const SPECIAL_CHARACTERS = /[<>^]/;
+
+/** Server messages may carry details after '|||'; only the first part is shown. */
+export function firstMessagePart(message: string | undefined | null): string {
+  if (!message) return '';
+  return String(message).split('|||')[0].trim();
+}
+
+export function isNetworkError(err: ApiErrorLike): boolean {
+  const msg = (err.message ?? '').trim();
+  return NETWORK_ERROR_TEXTS.has(msg) || ((err.status === undefined || err.status === 0) && msg === '');
+}
+
+/** The offending character of a 422: from the error data when the server names it, else from the message. */
+function specialCharacterOf(err: ApiErrorLike): string | undefined {
+  const data = err.data as Record<string, unknown> | null | undefined;
+  const named = data && typeof data === 'object' ? (data.character ?? data.char) : undefined;
+  if (typeof named === 'string' && named) return named;
+  const found = SPECIAL_CHARACTERS.exec(err.message ?? '');
+  return found ? found[0] : undefined;
+}
+
+export function decideApiError(err: ApiErrorLike): ErrorDecision {
+  const status = err.status ?? 0;
+  const raw = err.message ?? '';
+  const network = isNetworkError(err);
+
+  if (network) {
+    return { sessionExpired: false, message: { key: 'error.network' }, log: false, scrollToTop: true };
+  }
+
+  if (status === 401 && (/Token Expired/i.test(raw) || raw.includes('INVALID_RELEASE_VERSION') || /^Unauthorized$/i.test(raw.trim()) || (!raw && /Unauthorized/i.test(err.statusText ?? '')))) {
+    const invalidRelease = raw.includes('INVALID_RELEASE_VERSION');
+    return {
+      sessionExpired: true,
+      expiredType: invalidRelease ? 'INVALID_RELEASE_VERSION' : undefined,
+      redirect: invalidRelease ? '/sessionexpired?type=INVALID_RELEASE_VERSION' : '/sessionexpired',
+      log: false,
+      scrollToTop: false,
+    };
+  }
+
+  if (/no configuration data for/i.test(raw)) {
+    return { sessionExpired: false, redirect: '/invalidurl', log: !NOT_LOGGED_STATUSES.has(status), scrollToTop: false };
+  }
+
+  const log = !NOT_LOGGED_STATUSES.has(status);
+
+  if (status === 422) {
+    const character = specialCharacterOf(err);
+    return {
+      sessionExpired: false,
+      message: character ? { key: 'error.specialCharacter', values: { character } } : { key: 'error.specialCharacters' },
+      log,
+      scrollToTop: true,
+    };
+  }
+
+  if (status === 404) {
+    return {
+      sessionExpired: false,
+      message: { key: 'error.notFoundUrl', values: { url: err.url ?? err.op ?? '' } },
+      log: false,
+      scrollToTop: true,
+    };
+  }
+
+  const text = firstMessagePart(raw) || firstMessagePart(err.statusText);
+  return {
+    sessionExpired: false,
+    message: text ? { text } : { key: 'error.unknown' },
+    log,
+    logMessage: status === 405 ? 'Method not Allowed' : text || undefined,
+    scrollToTop: true,
+  };
+}
+
+/** Spec 3 error log record, posted to Customer.errorlog. */
+export interface ErrorLogRecord {
+  Device: string;
+  PageName: string;
+  Url: string;
+  PreviousURL: string;
+  UserName: string;
+  Browser: string;
+  EventDateTime: string;
+  APIErrorLogID: number;
+  StackTrace: string;
+  Source: 'PARENT PORTAL';
+}
+
+export interface ErrorHandlerDeps {
+  /** mark the session expired and store the banner error */
+  setError(error: { statusCode: number; message: string; show: boolean } | null, sessionExpired?: boolean): void;
+  navigate(to: string): void;
+  log(record: ErrorLogRecord): Promise<unknown> | void;
+  translate(key: string, values?: Record<string, string>): string;
+  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string };
+  scrollToTop(): void;
+}
+
+export function shownText(message: ShownMessage, translate: ErrorHandlerDeps['translate']): string {
+  return 'text' in message ? message.text : translate(message.key, message.values);
+}
+
+export function buildErrorLogRecord(
+  err: ApiErrorLike,
+  ctx: ReturnType<ErrorHandlerDeps['context']>,
+  logMessage: string | undefined,
+  now: Date = new Date(),
+): ErrorLogRecord {
+  const head = `${err.status ?? 0} ${err.op ?? ''} ${logMessage ?? firstMessagePart(err.message)}`.trim();
+  return {
+    Device: ctx.device,
+    PageName: ctx.page,
+    Url: err.url ?? ctx.url,
+    PreviousURL: ctx.previousUrl,
+    UserName: ctx.userName,
+    Browser: ctx.browser,
+    EventDateTime: now.toISOString(),
+    APIErrorLogID: 0,
+    StackTrace: head,
+    Source: 'PARENT PORTAL',
+  };
+}
+
+/** The onError of createApiClient: applies the decision; never throws, never logs its own log call. */
+export function createErrorHandler(deps: ErrorHandlerDeps) {
+  return function handleApiError(err: ApiErrorLike): ErrorDecision {
+    const decision = decideApiError(err);
+    if (decision.sessionExpired) {
+      deps.setError(null, true);
+    } else if (decision.message) {
+      deps.setError({ statusCode: err.status ?? 0, message: shownText(decision.message, deps.translate), show: true });
+    }
+    if (decision.redirect) deps.navigate(decision.redirect);
+    if (decision.scrollToTop) deps.scrollToTop();
+    if (decision.log && err.op !== 'Customer.errorlog') {
+      try {
+        const pending = deps.log(buildErrorLogRecord(err, deps.context(), decision.logMessage));
+        if (pending && typeof (pending as Promise<unknown>).catch === 'function') (pending as Promise<unknown>).catch(() => undefined);
+      } catch {
+        // a failing error log must not hide the original error
+      }
+    }
+    return decision;
+  };
+}
