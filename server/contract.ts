@@ -1,0 +1,58 @@
+// Reads the API contract (schemas/api/<Service>.api.json). The same files drive the Fastify routes,
+// the OpenAPI document and the generated client types, so the three can never disagree.
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { OperationDecl, ServiceDecl } from '../src/engine/types';
+
+export interface ContractOperation extends OperationDecl {
+  id: string;
+  service: string;
+  /** full URL path: /api/<Service><path> */
+  url: string;
+}
+
+export const SERVICES = [
+  'Attendance',
+  'Authentication',
+  'Billing',
+  'Communication',
+  'Customer',
+  'Demographics',
+  'Location',
+  'ParentApplication',
+  'Registration',
+] as const;
+
+export function readContract(root: string): ServiceDecl[] {
+  const dir = join(root, 'schemas', 'api');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.api.json')).sort();
+  return files.map((file) => {
+    const decl = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ServiceDecl;
+    const expected = file.replace(/\.api\.json$/, '');
+    if (decl.service !== expected) throw new Error(`${file}: service is "${decl.service}", expected "${expected}"`);
+    for (const id of Object.keys(decl.operations)) {
+      if (!id.startsWith(`${decl.service}.`)) throw new Error(`${file}: operation id "${id}" must start with "${decl.service}."`);
+    }
+    return decl;
+  });
+}
+
+export function contractOperations(services: ServiceDecl[]): ContractOperation[] {
+  const ops: ContractOperation[] = [];
+  const seen = new Set<string>();
+  for (const s of services) {
+    for (const [id, op] of Object.entries(s.operations)) {
+      const url = `/api/${s.service}${op.path}`;
+      const key = `${op.method} ${url}`;
+      if (seen.has(key)) throw new Error(`duplicate route ${key} (${id})`);
+      seen.add(key);
+      ops.push({ ...op, id, service: s.service, url });
+    }
+  }
+  return ops;
+}
+
+/** A response declared as a file download rather than JSON. */
+export function isFileResponse(op: OperationDecl): boolean {
+  return (op.response as { file?: unknown }).file === true;
+}
