@@ -1,0 +1,130 @@
+// Starts the real server (built portal + API) on a fresh embedded database and drives Debian's
+// chromium with playwright-core; axe checks every page a test visits.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { AxeBuilder } from '@axe-core/playwright';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const root = path.resolve(import.meta.dirname, '../..');
+const shotDir = path.join(root, 'test-results', 'screens');
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface RunningServer {
+  url: string;
+  stop(): Promise<void>;
+  log(): string;
+}
+
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
+    throw new Error('dist/ is missing: run `npm run build` before the browser tests');
+  }
+  const port = await freePort();
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: root,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PGLITE_DIR: dataDir,
+      DATABASE_URL: '',
+      SMTP_URL: '',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    try {
+      const res = await fetch(`${url}/api/Customer/version?sourceApp=parentportal`);
+      if (res.ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not answer within 90 s:\n${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    log: () => output,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export async function newContext(browser: Browser, width = 1280, locale = 'en-US'): Promise<BrowserContext> {
+  return browser.newContext({ viewport: { width, height: width < 500 ? 780 : 900 }, locale });
+}
+
+/** axe with the WCAG 2.1 A/AA rules; fails naming every violation and its first nodes. */
+export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
+  if (result.violations.length > 0) {
+    const lines = result.violations.map(
+      (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`,
+    );
+    throw new Error(`axe found ${result.violations.length} violation(s) on ${label}:\n${lines.join('\n')}`);
+  }
+}
+
+/** Screenshots land in test-results/screens for people to look at. */
+export async function shot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(shotDir, { recursive: true });
+  await page.screenshot({ path: path.join(shotDir, `${name}.png`), fullPage: true });
+}
+
+/** The outbox the server keeps when no SMTP server is configured (development and tests only). */
+export async function outbox(server: RunningServer): Promise<Array<{ to: string; subject: string; text: string }>> {
+  const res = await fetch(`${server.url}/api/dev/outbox`);
+  if (!res.ok) throw new Error(`outbox: ${res.status}`);
+  return (await res.json()) as Array<{ to: string; subject: string; text: string }>;
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The whole test suite: declarations, rule tables, unit and API tests, then the browser tests
+# against the built portal and a real server on a fresh database.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if [ ! -x /usr/bin/chromium ]; then
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+    echo "Installing Debian's chromium for the browser tests..."
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "The browser tests need Debian's chromium at /usr/bin/chromium: apt-get install chromium" >&2
+    exit 1
+  fi
+fi
+
+mkdir -p test-results
+npm run --silent check
+npm run --silent rules -- test > test-results/rules.json
+npm run --silent build
+
+status=0
+npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=$?
+npx vitest run --project e2e --reporter=default --reporter=json --outputFile.json=test-results/e2e.json || status=$?
+
+# One closing line for the whole run.
+node -e '
+const fs = require("fs");
+let passed = 0, failed = 0, skipped = 0;
+for (const f of ["test-results/unit.json", "test-results/e2e.json"]) {
+  if (!fs.existsSync(f)) { failed++; continue; }
+  const r = JSON.parse(fs.readFileSync(f, "utf8"));
+  passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
+  if (r.numTotalTests === 0) failed++;
+}
+console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
+'
+exit $status
