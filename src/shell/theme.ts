@@ -1,0 +1,157 @@
+// The portal's Chakra system. The accessibility theme (spec 2.3) is a high-contrast scheme: it is
+// Chakra's "dark" condition with every colour pushed to maximum contrast (white and yellow on black),
+// so every Chakra component, the shell's and the screens', switches with one class on <html>.
+import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+import type { FontSize } from '../state/session';
+
+const hc = {
+  bg: '#000000',
+  panel: '#000000',
+  fg: '#ffffff',
+  accent: '#ffd500',
+  accentSoft: '#3d3300',
+  border: '#ffffff',
+  danger: '#ff8080',
+  success: '#7dff9b',
+};
+
+/** A colour palette whose high-contrast variant is yellow on black. */
+function palette(light: Record<'contrast' | 'fg' | 'subtle' | 'muted' | 'emphasized' | 'solid' | 'focusRing' | 'border', string>, dark?: Partial<typeof light>) {
+  const d = {
+    contrast: '#000000',
+    fg: hc.accent,
+    subtle: hc.accentSoft,
+    muted: hc.accentSoft,
+    emphasized: '#665500',
+    solid: hc.accent,
+    focusRing: hc.accent,
+    border: hc.accent,
+    ...dark,
+  };
+  return Object.fromEntries(Object.entries(light).map(([k, v]) => [k, { value: { _light: v, _dark: d[k as keyof typeof d] } }]));
+}
+
+const brand = palette({
+  contrast: '#ffffff',
+  fg: '#17427a',
+  subtle: '#e8f0fa',
+  muted: '#cfe0f5',
+  emphasized: '#a9c6ea',
+  solid: '#1d4f91',
+  focusRing: '#1d4f91',
+  border: '#1d4f91',
+});
+
+const config = defineConfig({
+  // spec 9 breakpoints: 320, 640, 768, 1024, 1280, 1536
+  theme: {
+    breakpoints: { xs: '320px', sm: '640px', md: '768px', lg: '1024px', xl: '1280px', '2xl': '1536px' },
+    tokens: {
+      fonts: {
+        heading: { value: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif' },
+        body: { value: 'system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", Arial, sans-serif' },
+      },
+    },
+    semanticTokens: {
+      colors: {
+        brand,
+        blue: brand,
+        bg: {
+          DEFAULT: { value: { _light: '#ffffff', _dark: hc.bg } },
+          subtle: { value: { _light: '#f5f7fa', _dark: hc.bg } },
+          muted: { value: { _light: '#eef1f5', _dark: '#111111' } },
+          emphasized: { value: { _light: '#e2e6ec', _dark: '#222222' } },
+          panel: { value: { _light: '#ffffff', _dark: hc.panel } },
+          error: { value: { _light: '#fdecec', _dark: hc.bg } },
+          success: { value: { _light: '#eaf7ee', _dark: hc.bg } },
+          info: { value: { _light: '#e8f0fa', _dark: hc.bg } },
+          warning: { value: { _light: '#fff6e0', _dark: hc.bg } },
+        },
+        fg: {
+          DEFAULT: { value: { _light: '#1a1f26', _dark: hc.fg } },
+          muted: { value: { _light: '#4a5462', _dark: hc.fg } },
+          subtle: { value: { _light: '#5d6775', _dark: hc.fg } },
+          error: { value: { _light: '#b42318', _dark: hc.danger } },
+          success: { value: { _light: '#1e6b34', _dark: hc.success } },
+          info: { value: { _light: '#17427a', _dark: hc.accent } },
+          warning: { value: { _light: '#8a4b00', _dark: hc.accent } },
+        },
+        border: {
+          DEFAULT: { value: { _light: '#d5dbe3', _dark: hc.border } },
+          muted: { value: { _light: '#e2e6ec', _dark: hc.border } },
+          subtle: { value: { _light: '#eef1f5', _dark: hc.border } },
+          emphasized: { value: { _light: '#8792a2', _dark: hc.border } },
+          error: { value: { _light: '#b42318', _dark: hc.danger } },
+          success: { value: { _light: '#1e6b34', _dark: hc.success } },
+          info: { value: { _light: '#1d4f91', _dark: hc.accent } },
+        },
+        gray: palette(
+          {
+            contrast: '#ffffff',
+            fg: '#2b323c',
+            subtle: '#eef1f5',
+            muted: '#e2e6ec',
+            emphasized: '#cdd3dc',
+            solid: '#2b323c',
+            focusRing: '#1d4f91',
+            border: '#8792a2',
+          },
+          { contrast: '#000000', fg: hc.fg, subtle: '#111111', muted: '#222222', emphasized: '#333333', solid: hc.fg, border: hc.border },
+        ),
+        red: palette(
+          {
+            contrast: '#ffffff',
+            fg: '#b42318',
+            subtle: '#fdecec',
+            muted: '#f9d0cd',
+            emphasized: '#f2a9a3',
+            solid: '#b42318',
+            focusRing: '#b42318',
+            border: '#b42318',
+          },
+          { fg: hc.danger, solid: hc.danger, border: hc.danger, focusRing: hc.danger, subtle: '#220000', muted: '#330000' },
+        ),
+        green: palette(
+          {
+            contrast: '#ffffff',
+            fg: '#1e6b34',
+            subtle: '#eaf7ee',
+            muted: '#c8ead2',
+            emphasized: '#9fd8af',
+            solid: '#1e6b34',
+            focusRing: '#1e6b34',
+            border: '#1e6b34',
+          },
+          { fg: hc.success, solid: hc.success, border: hc.success, focusRing: hc.success, subtle: '#002208', muted: '#003310' },
+        ),
+      },
+    },
+  },
+  globalCss: {
+    html: { colorPalette: 'brand', scrollPaddingTop: '5rem' },
+    body: { bg: 'bg', color: 'fg' },
+    // visible focus for every control, in both themes (spec: accessibility)
+    ':focus-visible': { outline: '3px solid', outlineColor: 'brand.focusRing', outlineOffset: '2px' },
+    'a:not([data-button])': { color: 'brand.fg', textDecoration: 'underline', textUnderlineOffset: '2px' },
+  },
+});
+
+export const portalSystem = createSystem(defaultConfig, config);
+
+/** Root font size per spec 9 font option; every size in the portal is in rem. */
+export const FONT_SCALE: Record<FontSize, string> = {
+  small: '87.5%',
+  default: '100%',
+  medium: '112.5%',
+  large: '125%',
+};
+
+/** Applies the accessibility theme and font size to <html> (and the colour scheme the browser uses). */
+export function applyDisplayPreferences(doc: Document, accessibilityTheme: boolean, fontSize: FontSize): void {
+  const html = doc.documentElement;
+  html.classList.toggle('dark', accessibilityTheme);
+  html.classList.toggle('light', !accessibilityTheme);
+  html.dataset.theme = accessibilityTheme ? 'accessibility' : 'default';
+  html.style.colorScheme = accessibilityTheme ? 'dark' : 'light';
+  html.style.fontSize = FONT_SCALE[fontSize] ?? FONT_SCALE.default;
+}
