@@ -76,7 +76,12 @@ export type Effect =
   | { type: 'redirectOut'; op?: string; params?: Record<string, Binding>; url?: Binding; returnTo: string }
   | { type: 'signOut' }
   | { type: 'reload'; data?: string[] }
-  | { type: 'setFlow'; values: Record<string, Binding>; then?: Effect };
+  | { type: 'setFlow'; values: Record<string, Binding>; then?: Effect }
+  /**
+   * Store values in the session state (sign-in keeps the token and account fields of its answer):
+   * `from` is an object merged in (e.g. "$result.session"), `values` single fields (e.g. token).
+   */
+  | { type: 'setSession'; from?: Binding; values?: Record<string, Binding>; then?: Effect };
 
 export interface ActionDecl {
   id: string;
@@ -116,6 +121,18 @@ export interface QueryParamDecl {
   default?: string | number | boolean;
 }
 
+/**
+ * A step of a multi-step flow. `steps` are the progress bar's label keys (1-based `step` is this
+ * screen's); `variants` replace a step's label while a rule is true (e.g. 'fee' instead of
+ * 'payment' when the payment option is N).
+ */
+export interface FlowDecl {
+  name: string;
+  step: number;
+  steps: string[];
+  variants?: { step: number; when: RuleRef; label: string }[];
+}
+
 export interface ScreenDecl {
   $schema?: string;
   id: string;
@@ -126,7 +143,7 @@ export interface ScreenDecl {
   access: 'public' | 'private' | 'any';
   title: string;
   /** multi-step flows: in-progress data kept under the `key` query parameter */
-  flow?: { name: string; step: number; steps: string[] };
+  flow?: FlowDecl;
   data?: Record<string, DataLoad>;
   sections: SectionDecl[];
   modals?: ModalDecl[];
@@ -163,4 +180,6 @@ export interface DeclarationSet {
   schemas: Record<string, JsonSchema>;
   rules: Record<string, RuleDef>;
   screens: Record<string, ScreenDecl>;
+  /** the API contract (schemas/api), when the set was built from files that include it */
+  api?: Record<string, ServiceDecl>;
 }

@@ -1,0 +1,73 @@
+// One place that configures ajv for form schemas: draft-07 default, allErrors, strict, the portal's
+// annotation keywords and custom formats.
+import Ajv, { _, type Options } from 'ajv';
+import { formatsFor, type Country } from './formats';
+
+/** Annotation keywords of form schemas (they carry declarations; ajv itself does not check them). */
+export const ANNOTATION_KEYWORDS = [
+  'x-show',
+  'x-required',
+  'x-enable',
+  'x-validate',
+  'x-widget',
+  'x-options',
+  'x-enumLabels',
+  'x-help',
+  'x-placeholder',
+  'x-order',
+] as const;
+
+const ruleRef = { type: ['boolean', 'string'] };
+const KEYWORD_META: Record<string, object> = {
+  'x-show': ruleRef,
+  'x-required': ruleRef,
+  'x-enable': ruleRef,
+  'x-validate': {
+    type: 'array',
+    items: {
+      type: 'object',
+      required: ['rule', 'message'],
+      additionalProperties: false,
+      properties: { rule: { type: 'string' }, message: { type: 'string' } },
+    },
+  },
+  'x-widget': { type: 'string' },
+  'x-options': {
+    type: 'object',
+    required: ['op', 'value', 'label'],
+    additionalProperties: false,
+    properties: {
+      op: { type: 'string' },
+      params: { type: 'object' },
+      value: { type: 'string' },
+      label: { type: 'string' },
+      /** translation key of the leading 'Select' entry, when the list has one */
+      empty: { type: 'string' },
+    },
+  },
+  'x-enumLabels': { type: 'object', additionalProperties: { type: 'string' } },
+  'x-help': { type: 'string' },
+  'x-placeholder': { type: 'string' },
+  'x-order': { type: 'array', items: { type: 'string' } },
+};
+
+export interface EngineAjvOptions {
+  country: Country;
+  /** generate standalone source (formats then come from the module-level `__formats` object) */
+  standalone?: boolean;
+}
+
+export function createAjv(opts: EngineAjvOptions): Ajv {
+  const options: Options = {
+    allErrors: true,
+    strict: true,
+    strictTypes: false, // nested objects declare their type once; annotations carry no type
+    allowUnionTypes: true,
+    validateFormats: true,
+    code: opts.standalone ? { source: true, esm: true, formats: _`__formats` } : undefined,
+  };
+  const ajv = new Ajv(options);
+  for (const keyword of ANNOTATION_KEYWORDS) ajv.addKeyword({ keyword, metaSchema: KEYWORD_META[keyword] });
+  for (const [name, fn] of Object.entries(formatsFor(opts.country))) ajv.addFormat(name, { type: 'string', validate: fn });
+  return ajv;
+}

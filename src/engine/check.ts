@@ -1,0 +1,326 @@
+// Declaration checks: meta-schemas, cross references (rule ids, $refs, API operations, forms, modals,
+// component kinds), schema compilation, and translation keys in en, es, pt and vi.
+import Ajv, { type ValidateFunction } from 'ajv';
+import type { BaseDeclarations, DeclError, DeclFile } from './declarations';
+import { ruleTable } from './declarations';
+import { createAjv } from './ajv';
+import { OPERATORS, escapePointer, walkLogic } from './logic';
+import type { ActionDecl, Effect, JsonSchema, ScreenDecl } from './types';
+
+export const LANGUAGES = ['en', 'es', 'pt', 'vi'] as const;
+export type Translations = Record<string, Record<string, unknown>>;
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const ptr = (...parts: (string | number)[]) => parts.map((p) => `/${escapePointer(String(p))}`).join('');
+
+// ---------------------------------------------------------------------------------------------
+// meta-schema validation
+
+const metaCache = new WeakMap<object, ValidateFunction>();
+function metaValidator(meta: JsonSchema): ValidateFunction {
+  let v = metaCache.get(meta);
+  if (!v) {
+    const ajv = new Ajv({ allErrors: true, strict: false });
+    v = ajv.compile(meta);
+    metaCache.set(meta, v);
+  }
+  return v;
+}
+
+function metaErrors(file: DeclFile<unknown>, meta: DeclFile<JsonSchema> | undefined, out: DeclError[]): boolean {
+  if (!meta) return true;
+  const validate = metaValidator(meta.json);
+  if (validate(file.json)) return true;
+  // the most specific errors are the useful ones: drop anyOf/oneOf summaries when details exist
+  const errs = validate.errors ?? [];
+  const detailed = errs.filter((e) => e.keyword !== 'anyOf' && e.keyword !== 'oneOf' && e.keyword !== 'if');
+  for (const e of (detailed.length ? detailed : errs).slice(0, 20)) {
+    const extra = e.keyword === 'additionalProperties' ? ` (${(e.params as { additionalProperty: string }).additionalProperty})` : '';
+    const allowed = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+    out.push({ file: file.file, path: e.instancePath, message: `${e.message ?? 'invalid'}${extra}${allowed}` });
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// walking declarations
+
+function walk(node: unknown, visit: (obj: Record<string, unknown>, pointer: string) => void, pointer = ''): void {
+  if (Array.isArray(node)) node.forEach((x, i) => walk(x, visit, `${pointer}/${i}`));
+  else if (isObject(node)) {
+    visit(node, pointer);
+    for (const [k, v] of Object.entries(node)) walk(v, visit, `${pointer}/${escapePointer(k)}`);
+  }
+}
+
+function resolvePointer(doc: unknown, pointer: string): unknown {
+  if (pointer === '' || pointer === '/') return doc;
+  let cur: unknown = doc;
+  for (const raw of pointer.replace(/^\//, '').split('/')) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (!isObject(cur) && !Array.isArray(cur)) return undefined;
+    cur = (cur as Record<string, unknown>)[key];
+    if (cur === undefined) return undefined;
+  }
+  return cur;
+}
+
+/** Every effect of an action, following `then`. */
+function effectsOf(effect: Effect | undefined, pointer: string, out: { effect: Effect; pointer: string }[]): void {
+  if (!effect || !isObject(effect)) return;
+  out.push({ effect, pointer });
+  const then = (effect as { then?: Effect }).then;
+  if (then) effectsOf(then, `${pointer}/then`, out);
+}
+
+const RULE_REF_KEYS = new Set(['show', 'enable', 'when', 'rule', 'x-show', 'x-required', 'x-enable']);
+const NON_KEY_KEYS = new Set(['$ref', '$id', '$schema', 'op', 'form', 'schema', 'path', 'to', 'returnTo', 'id', 'kind', 'source', 'modal', 'confirm', 'type', 'variant', 'layout', 'access', 'name', 'url', 'fileName']);
+
+// ---------------------------------------------------------------------------------------------
+// structural checks (no translations): used by buildDeclarationSet and by checkDeclarations
+
+export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; warnings: DeclError[] } {
+  const errors: DeclError[] = [];
+  const warnings: DeclError[] = [];
+  const rules = ruleTable(d.rules);
+  const ops = new Set<string>();
+  for (const [service, f] of Object.entries(d.api)) {
+    for (const name of Object.keys(isObject(f.json?.operations) ? f.json.operations : {})) ops.add(`${service}.${name}`);
+  }
+
+  // API files
+  for (const [service, f] of Object.entries(d.api)) {
+    if (!metaErrors(f, d.meta.api, errors)) continue;
+    if (f.json.service !== service) errors.push({ file: f.file, path: '/service', message: `service must be "${service}" (the file name)` });
+    for (const [name, op] of Object.entries(f.json.operations)) {
+      if (op.form && !d.schemas[op.form]) errors.push({ file: f.file, path: ptr('operations', name, 'form'), message: `unknown form schema "${op.form}"` });
+    }
+  }
+
+  // rule files
+  for (const [area, f] of Object.entries(d.rules)) {
+    if (!metaErrors(f, d.meta.rules, errors)) continue;
+    if (f.json.area !== area) errors.push({ file: f.file, path: '/area', message: `area must be "${area}" (the file name)` });
+    for (const [id, def] of Object.entries(f.json.rules)) {
+      if (!id.startsWith(`${area}.`)) errors.push({ file: f.file, path: ptr('rules', id), message: `rule id must start with "${area}."` });
+      walkLogic(def.logic, (op, args, pointer) => {
+        const at = `${ptr('rules', id, 'logic')}${pointer}`;
+        if (!OPERATORS.includes(op)) errors.push({ file: f.file, path: at, message: `unknown operator "${op}"` });
+        if (op === 'var') {
+          const path = args[0];
+          const scoped = path === '' || path === 'current' || path === 'accumulator' || path === undefined;
+          if (!scoped && args.length < 2) errors.push({ file: f.file, path: at, message: `var "${String(path)}" needs a default ({"var": [path, default]})` });
+        }
+        if (op === 'rule' && typeof args[0] === 'string' && !rules[args[0]]) errors.push({ file: f.file, path: at, message: `unknown rule id "${args[0]}"` });
+      });
+    }
+  }
+
+  // cases tables
+  for (const [area, f] of Object.entries(d.cases)) {
+    if (!metaErrors(f, d.meta.cases, errors)) continue;
+    if (!d.rules[area]) errors.push({ file: f.file, path: '/area', message: `no rules/${area}.rules.json for these cases` });
+    f.json.cases.forEach((row, i) => {
+      if (typeof row !== 'string' && !rules[row.rule]) errors.push({ file: f.file, path: ptr('cases', i, 'rule'), message: `unknown rule id "${row.rule}"` });
+    });
+  }
+  for (const [area, f] of Object.entries(d.rules)) {
+    if (!d.cases[area]) errors.push({ file: f.file, path: '', message: `missing cases table rules/${area}.cases.json` });
+  }
+
+  // form and entity schemas
+  const checkRuleRef = (file: string, pointer: string, ref: unknown) => {
+    if (typeof ref === 'string' && !rules[ref]) errors.push({ file, path: pointer, message: `unknown rule id "${ref}"` });
+  };
+  for (const [id, f] of Object.entries(d.schemas)) {
+    if (f.json.$id !== id) errors.push({ file: f.file, path: '/$id', message: `$id must be "${id}" (the file name)` });
+    walk(f.json, (node, pointer) => {
+      if (Array.isArray(node.required)) errors.push({ file: f.file, path: `${pointer}/required`, message: 'use "x-required" (a rule) instead of "required"' });
+      for (const k of ['x-show', 'x-required', 'x-enable']) if (k in node) checkRuleRef(f.file, `${pointer}/${k}`, node[k]);
+      if (Array.isArray(node['x-validate'])) {
+        node['x-validate'].forEach((v, i) => isObject(v) && checkRuleRef(f.file, `${pointer}/x-validate/${i}/rule`, v.rule));
+      }
+      const options = node['x-options'];
+      if (isObject(options) && typeof options.op === 'string' && !ops.has(options.op)) {
+        errors.push({ file: f.file, path: `${pointer}/x-options/op`, message: `unknown API operation "${options.op}"` });
+      }
+      if (typeof node.$ref === 'string') {
+        const [target, frag = ''] = node.$ref.split('#');
+        const doc = target === '' ? f.json : d.schemas[target.replace(/\.json$/, '')]?.json;
+        if (!doc) errors.push({ file: f.file, path: `${pointer}/$ref`, message: `unknown schema "${target}" in $ref` });
+        else if (resolvePointer(doc, frag) === undefined) errors.push({ file: f.file, path: `${pointer}/$ref`, message: `$ref "${node.$ref}" points at nothing` });
+      }
+    });
+  }
+  if (!errors.some((e) => e.file.includes('schemas/') && !e.file.includes('schemas/api/'))) {
+    // compile every schema together (unknown formats and keywords, bad $refs)
+    for (const country of ['US', 'CA'] as const) {
+      const ajv = createAjv({ country });
+      try {
+        for (const f of Object.values(d.schemas)) ajv.addSchema(f.json);
+      } catch (e) {
+        errors.push({ file: 'schemas', path: '', message: (e as Error).message });
+        break;
+      }
+      for (const [id, f] of Object.entries(d.schemas)) {
+        try {
+          ajv.getSchema(id);
+        } catch (e) {
+          errors.push({ file: f.file, path: '', message: (e as Error).message });
+        }
+      }
+      if (errors.length) break;
+    }
+  }
+
+  // screens
+  const paths = new Map<string, string>();
+  for (const [id, f] of Object.entries(d.screens)) {
+    if (!metaErrors(f, d.meta.screen, errors)) continue;
+    const s = f.json;
+    if (s.id !== id) errors.push({ file: f.file, path: '/id', message: `id must be "${id}" (the file name)` });
+    if (paths.has(s.path)) errors.push({ file: f.file, path: '/path', message: `path ${s.path} is also declared by ${paths.get(s.path)}` });
+    paths.set(s.path, f.file);
+    const modals = new Set((s.modals ?? []).map((m) => m.id));
+    walk(s, (node, pointer) => {
+      for (const k of ['show', 'enable', 'when']) if (k in node) checkRuleRef(f.file, `${pointer}/${k}`, node[k]);
+      if (typeof node.kind === 'string' && d.kinds && 'id' in node && !d.kinds.includes(node.kind)) {
+        errors.push({ file: f.file, path: `${pointer}/kind`, message: `unknown component kind "${node.kind}"` });
+      }
+      for (const k of ['schema', 'form']) {
+        if (typeof node[k] === 'string' && !d.schemas[node[k] as string]) errors.push({ file: f.file, path: `${pointer}/${k}`, message: `unknown form schema "${String(node[k])}"` });
+      }
+    });
+    const loads = s.data ?? {};
+    for (const [key, load] of Object.entries(loads)) {
+      if (!ops.has(load.op)) errors.push({ file: f.file, path: ptr('data', key, 'op'), message: `unknown API operation "${load.op}"` });
+    }
+    const actions: { a: ActionDecl; pointer: string }[] = [];
+    (s.actions ?? []).forEach((a, i) => actions.push({ a, pointer: ptr('actions', i) }));
+    s.sections.forEach((sec, i) => (sec.actions ?? []).forEach((a, j) => actions.push({ a, pointer: ptr('sections', i, 'actions', j) })));
+    (s.modals ?? []).forEach((m, i) => {
+      m.actions.forEach((a, j) => actions.push({ a, pointer: ptr('modals', i, 'actions', j) }));
+      (m.sections ?? []).forEach((sec, k) => (sec.actions ?? []).forEach((a, j) => actions.push({ a, pointer: ptr('modals', i, 'sections', k, 'actions', j) })));
+    });
+    // section options may hold card templates with their own actions
+    walk(s.sections, (node, pointer) => {
+      if (Array.isArray(node.actions) && pointer.split('/').length > 2) {
+        (node.actions as ActionDecl[]).forEach((a, j) => actions.push({ a, pointer: `/sections${pointer}/actions/${j}` }));
+      }
+    });
+    for (const { a, pointer } of actions) {
+      if (a.confirm && !modals.has(a.confirm)) errors.push({ file: f.file, path: `${pointer}/confirm`, message: `unknown modal "${a.confirm}"` });
+      const effects: { effect: Effect; pointer: string }[] = [];
+      effectsOf(a.effect, `${pointer}/effect`, effects);
+      for (const { effect, pointer: ep } of effects) {
+        const op = (effect as { op?: string }).op;
+        if (op !== undefined && !ops.has(op)) errors.push({ file: f.file, path: `${ep}/op`, message: `unknown API operation "${op}"` });
+        if (effect.type === 'modal' && !modals.has(effect.modal)) errors.push({ file: f.file, path: `${ep}/modal`, message: `unknown modal "${effect.modal}"` });
+        if (effect.type === 'reload') {
+          for (const key of effect.data ?? []) if (!(key in loads)) errors.push({ file: f.file, path: `${ep}/data`, message: `unknown data load "${key}"` });
+        }
+      }
+    }
+    s.sections.forEach((sec, i) => {
+      if (sec.source && !(sec.source in loads)) errors.push({ file: f.file, path: ptr('sections', i, 'source'), message: `unknown data load "${sec.source}"` });
+    });
+  }
+  return { errors, warnings };
+}
+
+// ---------------------------------------------------------------------------------------------
+// translation keys
+
+const KEY_RE = /^([a-z][a-zA-Z]*)\.([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)$/;
+
+function lookup(tree: unknown, path: string): unknown {
+  let cur = tree;
+  for (const part of path.split('.')) {
+    if (!isObject(cur)) return undefined;
+    cur = cur[part];
+  }
+  return cur;
+}
+
+function hasKey(translations: Translations, lang: string, key: string): boolean {
+  const m = KEY_RE.exec(key);
+  if (!m) return false;
+  const ns = translations[lang]?.[m[1]];
+  if (typeof lookup(ns, m[2]) === 'string') return true;
+  // i18next plurals: key_one / key_other
+  return typeof lookup(ns, `${m[2]}_other`) === 'string';
+}
+
+function leafKeys(tree: unknown, prefix: string, out: string[]): void {
+  if (isObject(tree)) for (const [k, v] of Object.entries(tree)) leafKeys(v, prefix ? `${prefix}.${k}` : k, out);
+  else out.push(prefix);
+}
+
+/** Translation keys a set of declarations uses, with where each is used. */
+export function usedKeys(d: BaseDeclarations, namespaces: string[], rules: Record<string, unknown>): { key: string; file: string; path: string }[] {
+  const out: { key: string; file: string; path: string }[] = [];
+  for (const f of Object.values(d.schemas)) {
+    walk(f.json, (node, pointer) => {
+      for (const k of ['title', 'description', 'x-help', 'x-placeholder']) {
+        if (typeof node[k] === 'string') out.push({ key: node[k] as string, file: f.file, path: `${pointer}/${k}` });
+      }
+      if (Array.isArray(node['x-validate'])) {
+        node['x-validate'].forEach((v, i) => isObject(v) && typeof v.message === 'string' && out.push({ key: v.message, file: f.file, path: `${pointer}/x-validate/${i}/message` }));
+      }
+      if (isObject(node['x-enumLabels'])) {
+        for (const [k, v] of Object.entries(node['x-enumLabels'])) if (typeof v === 'string') out.push({ key: v, file: f.file, path: `${pointer}/x-enumLabels/${escapePointer(k)}` });
+      }
+      const options = node['x-options'];
+      if (isObject(options) && typeof options.empty === 'string') out.push({ key: options.empty, file: f.file, path: `${pointer}/x-options/empty` });
+    });
+  }
+  const nsSet = new Set(namespaces);
+  for (const f of Object.values(d.screens)) {
+    const visit = (node: unknown, pointer: string, prop: string) => {
+      if (typeof node === 'string') {
+        if (RULE_REF_KEYS.has(prop) || NON_KEY_KEYS.has(prop) || node in rules) return;
+        const m = KEY_RE.exec(node);
+        if (m && nsSet.has(m[1])) out.push({ key: node, file: f.file, path: pointer });
+        else if ((prop === 'title' || prop === 'label' || prop === 'body') && !node.startsWith('$')) {
+          out.push({ key: node, file: f.file, path: pointer });
+        }
+      } else if (Array.isArray(node)) node.forEach((x, i) => visit(x, `${pointer}/${i}`, prop));
+      else if (isObject(node)) for (const [k, v] of Object.entries(node)) visit(v, `${pointer}/${escapePointer(k)}`, k);
+    };
+    visit(f.json, '', '');
+  }
+  return out;
+}
+
+/**
+ * All checks of `npm run check` over base declarations: meta-schemas, cross references, schema
+ * compilation, and translation keys (each key used exists in every language; every key of en exists
+ * in es, pt and vi).
+ */
+export function checkDeclarations(base: BaseDeclarations, translations: Translations): DeclError[] {
+  const { errors } = structuralErrors(base);
+  const namespaces = Object.keys(translations.en ?? {});
+  const rules = ruleTable(base.rules);
+  for (const { key, file, path } of usedKeys(base, namespaces, rules)) {
+    if (!KEY_RE.test(key)) {
+      errors.push({ file, path, message: `"${key}" is not a translation key (namespace.path)` });
+      continue;
+    }
+    const missing = LANGUAGES.filter((lang) => !hasKey(translations, lang, key));
+    if (missing.length) errors.push({ file, path, message: `translation key "${key}" missing in ${missing.join(', ')}` });
+  }
+  for (const ns of namespaces) {
+    const keys: string[] = [];
+    leafKeys(translations.en[ns], '', keys);
+    for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
+      const missing = keys.filter((k) => typeof lookup(translations[lang]?.[ns], k) !== 'string');
+      for (const k of missing) errors.push({ file: `locales/${lang}/${ns}.json`, path: `/${k.split('.').map(escapePointer).join('/')}`, message: `missing translation (present in en)` });
+      const extra: string[] = [];
+      leafKeys(translations[lang]?.[ns], '', extra);
+      for (const k of extra.filter((x) => x && typeof lookup(translations.en[ns], x) !== 'string')) {
+        errors.push({ file: `locales/${lang}/${ns}.json`, path: `/${k.split('.').map(escapePointer).join('/')}`, message: 'key not in en' });
+      }
+    }
+  }
+  return errors;
+}

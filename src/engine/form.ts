@@ -1,0 +1,311 @@
+// The form engine: which fields show and are required (rules), what a submit sends (hidden values
+// pruned, phones and zips normalised) and which errors to show (as translation keys with params).
+import type { ValidateFunction, ErrorObject } from 'ajv';
+import type Ajv from 'ajv';
+import { createAjv } from './ajv';
+import { isPhoneEmpty, normalizePhone, normalizeZip, type Country } from './formats';
+import { isTrue } from './logic';
+import type { DeclarationSet, FieldValidation, JsonSchema, RuleRef } from './types';
+
+/** What a rule sees: the screen context (ARCHITECTURE.md). `form` is set by the engine. */
+export interface RuleContext {
+  form?: unknown;
+  query?: Record<string, unknown>;
+  session?: Record<string, unknown>;
+  provider?: Record<string, unknown>;
+  data?: Record<string, unknown>;
+  item?: unknown;
+  flow?: Record<string, unknown>;
+  /** mm/dd/yyyy; rules use it as today instead of the clock when given */
+  today?: string;
+  [extra: string]: unknown;
+}
+
+export interface FieldState {
+  shown: boolean;
+  required: boolean;
+  enabled: boolean;
+}
+
+export interface FieldError {
+  /** JSON pointer of the value: '/cellPhone', '/relationships/0/relationshipId' */
+  path: string;
+  /** dotted field path: 'cellPhone', 'relationships.0.relationshipId' */
+  field: string;
+  /** translation key of the message */
+  key: string;
+  /** interpolation params; `field` is the translation key of the field's title */
+  params: Record<string, unknown>;
+}
+
+export interface ValidationResult {
+  valid: boolean;
+  /** values to submit: hidden values pruned, phones and zips in stored form */
+  data: Record<string, unknown>;
+  errors: FieldError[];
+  /** 'errors.pageLevel' when there are errors */
+  pageError?: string;
+}
+
+export const PAGE_LEVEL_ERROR = 'errors.pageLevel';
+
+interface FieldNode {
+  name: string;
+  schema: JsonSchema;
+  kind: 'leaf' | 'object' | 'array';
+  children: FieldNode[];
+  /** for arrays of objects: the row's fields */
+  row?: FieldNode[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Follow $ref (across schema files of the set); sibling keywords win over the target's. */
+export function derefSchema(set: Pick<DeclarationSet, 'schemas'>, schema: JsonSchema, docId: string): { schema: JsonSchema; docId: string } {
+  let cur = schema;
+  let doc = docId;
+  for (let depth = 0; typeof cur.$ref === 'string' && depth < 20; depth++) {
+    const [target, frag = ''] = (cur.$ref as string).split('#');
+    const targetId = target === '' ? doc : target.replace(/\.json$/, '');
+    let node: unknown = set.schemas[targetId];
+    for (const raw of frag.replace(/^\//, '').split('/').filter(Boolean)) {
+      node = isObject(node) ? node[raw.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
+    }
+    if (!isObject(node)) throw new Error(`schema ${docId}: $ref ${String(cur.$ref)} points at nothing`);
+    const { $ref: _drop, ...rest } = cur;
+    cur = { ...(node as JsonSchema), ...rest };
+    doc = targetId;
+  }
+  return { schema: cur, docId: doc };
+}
+
+function fieldTree(set: Pick<DeclarationSet, 'schemas'>, schema: JsonSchema, docId: string): FieldNode[] {
+  const { schema: s, docId: doc } = derefSchema(set, schema, docId);
+  const props = isObject(s.properties) ? (s.properties as Record<string, JsonSchema>) : {};
+  return Object.entries(props).map(([name, raw]) => {
+    const { schema: fs, docId: fdoc } = derefSchema(set, raw, doc);
+    if (fs.type === 'object' && isObject(fs.properties)) return { name, schema: fs, kind: 'object', children: fieldTree(set, fs, fdoc) };
+    if (fs.type === 'array' && isObject(fs.items)) {
+      const { schema: items, docId: idoc } = derefSchema(set, fs.items as JsonSchema, fdoc);
+      if (items.type === 'object') return { name, schema: fs, kind: 'array', children: [], row: fieldTree(set, items, idoc) };
+    }
+    return { name, schema: fs, kind: 'leaf', children: [] };
+  });
+}
+
+function isEmpty(value: unknown, schema: JsonSchema): boolean {
+  if (value === undefined || value === null || value === '') return true;
+  if (typeof value === 'string' && value.trim() === '') return true;
+  if (schema.format === 'phone' && typeof value === 'string') return isPhoneEmpty(value);
+  // dropdowns: value 0 counts as empty (spec 5.1)
+  if (value === 0 && (schema['x-widget'] === 'select' || isObject(schema['x-options']))) return true;
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+function titleOf(schema: JsonSchema, fallback: string): string {
+  return typeof schema.title === 'string' ? schema.title : fallback;
+}
+
+export interface FormEngineOptions {
+  country: Country;
+  /** standalone validators by schema $id (the browser); compiled in process otherwise */
+  compiled?: Record<string, ValidateFunction | ((data: unknown) => boolean)>;
+}
+
+export interface FormEngine {
+  fieldStates(schemaId: string, ctx: RuleContext): Record<string, FieldState>;
+  validate(schemaId: string, values: unknown, ctx: RuleContext): ValidationResult;
+  /** normalise what the user typed (phones, zips) without validating */
+  normalize(schemaId: string, values: unknown): Record<string, unknown>;
+}
+
+export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): FormEngine {
+  const trees = new Map<string, FieldNode[]>();
+  let ajv: Ajv | undefined;
+  const validators = new Map<string, ValidateFunction | ((data: unknown) => boolean)>();
+
+  const tree = (schemaId: string): FieldNode[] => {
+    let t = trees.get(schemaId);
+    if (!t) {
+      const schema = set.schemas[schemaId];
+      if (!schema) throw new Error(`unknown schema "${schemaId}"`);
+      t = fieldTree(set, schema, schemaId);
+      trees.set(schemaId, t);
+    }
+    return t;
+  };
+
+  const validator = (schemaId: string) => {
+    let v = validators.get(schemaId) ?? opts.compiled?.[schemaId];
+    if (!v) {
+      if (!ajv) {
+        ajv = createAjv({ country: opts.country });
+        for (const s of Object.values(set.schemas)) ajv.addSchema(s);
+      }
+      v = ajv.getSchema(schemaId);
+      if (!v) throw new Error(`unknown schema "${schemaId}"`);
+    }
+    validators.set(schemaId, v);
+    return v;
+  };
+
+  const rule = (ref: unknown, ctx: RuleContext, dflt: boolean): boolean =>
+    ref === undefined ? dflt : isTrue(set.rules, ref as RuleRef, ctx);
+
+  /** Visit every field with its state; hidden objects hide their children. */
+  function visit(
+    nodes: FieldNode[],
+    values: unknown,
+    ctx: RuleContext,
+    prefix: string,
+    parentShown: boolean,
+    fn: (node: FieldNode, pointer: string, value: unknown, state: FieldState, ctx: RuleContext, container: Record<string, unknown> | undefined) => void,
+  ) {
+    const container = isObject(values) ? values : undefined;
+    for (const node of nodes) {
+      const pointer = `${prefix}/${esc(node.name)}`;
+      const value = container?.[node.name];
+      const shown = parentShown && rule(node.schema['x-show'], ctx, true);
+      const state: FieldState = {
+        shown,
+        required: shown && rule(node.schema['x-required'], ctx, false),
+        enabled: shown && rule(node.schema['x-enable'], ctx, true),
+      };
+      fn(node, pointer, value, state, ctx, container);
+      if (node.kind === 'object') visit(node.children, value, ctx, pointer, shown, fn);
+      if (node.kind === 'array' && node.row && Array.isArray(value)) {
+        value.forEach((row, i) => visit(node.row!, row, { ...ctx, item: row, index: i }, `${pointer}/${i}`, shown, fn));
+      }
+    }
+  }
+
+  function normalizeInto(nodes: FieldNode[], values: unknown): void {
+    if (!isObject(values)) return;
+    for (const node of nodes) {
+      const v = values[node.name];
+      if (node.kind === 'object') normalizeInto(node.children, v);
+      else if (node.kind === 'array' && node.row && Array.isArray(v)) v.forEach((row) => normalizeInto(node.row!, row));
+      else if (typeof v === 'string') {
+        if (node.schema.format === 'phone') values[node.name] = isPhoneEmpty(v) ? '' : normalizePhone(v);
+        else if (node.schema.format === 'phone-ext') values[node.name] = v.trim();
+        else if (node.schema.format === 'zip') values[node.name] = normalizeZip(v, opts.country);
+      }
+    }
+  }
+
+  const clone = (v: unknown): Record<string, unknown> => (isObject(v) ? (JSON.parse(JSON.stringify(v)) as Record<string, unknown>) : {});
+
+  function normalize(schemaId: string, values: unknown): Record<string, unknown> {
+    const data = clone(values);
+    normalizeInto(tree(schemaId), data);
+    return data;
+  }
+
+  function fieldStates(schemaId: string, ctx: RuleContext): Record<string, FieldState> {
+    const out: Record<string, FieldState> = {};
+    const form = ctx.form ?? {};
+    visit(tree(schemaId), form, { ...ctx, form }, '', true, (_n, pointer, _v, state) => {
+      out[pointer] = state;
+    });
+    return out;
+  }
+
+  /** Remove empty values (not given) so that optional fields are not format-checked. */
+  function withoutEmpty(v: unknown): unknown {
+    if (Array.isArray(v)) return v.map(withoutEmpty);
+    if (isObject(v)) {
+      const out: Record<string, unknown> = {};
+      for (const [k, x] of Object.entries(v)) if (x !== null && x !== '' && x !== undefined) out[k] = withoutEmpty(x);
+      return out;
+    }
+    return v;
+  }
+
+  function validate(schemaId: string, values: unknown, ctx: RuleContext): ValidationResult {
+    const nodes = tree(schemaId);
+    const data = normalize(schemaId, values);
+    const ruleCtx = (c: RuleContext) => ({ ...c, form: data });
+
+    // 1. states on the normalised values; prune hidden values
+    const fields: { node: FieldNode; pointer: string; value: unknown; state: FieldState; ctx: RuleContext }[] = [];
+    const hidden: { container: Record<string, unknown>; name: string }[] = [];
+    visit(nodes, data, ruleCtx(ctx), '', true, (node, pointer, value, state, c, container) => {
+      fields.push({ node, pointer, value, state, ctx: c });
+      if (!state.shown && container && node.name in container) hidden.push({ container, name: node.name });
+    });
+    for (const h of hidden) delete h.container[h.name];
+    const byPointer = new Map(fields.map((f) => [f.pointer, f]));
+
+    const errors: FieldError[] = [];
+    const failed = new Set<string>();
+    const add = (pointer: string, key: string, params: Record<string, unknown> = {}) => {
+      if (errors.some((e) => e.path === pointer && e.key === key)) return;
+      const f = byPointer.get(pointer);
+      const field = pointer.replace(/^\//, '').split('/').join('.');
+      errors.push({ path: pointer, field, key, params: { field: f ? titleOf(f.node.schema, field) : field, ...params } });
+      failed.add(pointer);
+    };
+
+    // 2. schema (types, formats, lengths, enums) on what would be submitted
+    const v = validator(schemaId);
+    const ok = v(withoutEmpty(data));
+    if (!ok) for (const e of ((v as ValidateFunction).errors ?? []) as ErrorObject[]) mapAjvError(e, add);
+
+    // 3. required-ness from x-required, only for shown fields
+    for (const f of fields) {
+      if (f.state.shown && f.state.required && !failed.has(f.pointer) && isEmpty(f.value, f.node.schema)) add(f.pointer, 'errors.required');
+    }
+
+    // 4. cross-field checks (x-validate) on shown fields without another error
+    for (const f of fields) {
+      const checks = f.node.schema['x-validate'] as FieldValidation[] | undefined;
+      if (!f.state.shown || !checks || failed.has(f.pointer)) continue;
+      for (const check of checks) {
+        if (!isTrue(set.rules, check.rule, { ...f.ctx, form: data, value: f.value })) {
+          add(f.pointer, check.message);
+          break;
+        }
+      }
+    }
+
+    const order = new Map(fields.map((f, i) => [f.pointer, i]));
+    errors.sort((a, b) => (order.get(a.path) ?? 1e9) - (order.get(b.path) ?? 1e9));
+    return errors.length ? { valid: false, data, errors, pageError: PAGE_LEVEL_ERROR } : { valid: true, data, errors };
+  }
+
+  return { fieldStates, validate, normalize };
+}
+
+/** ajv error -> translation key and params (spec 5.1 messages live in locales/<lang>/errors.json). */
+export function mapAjvError(e: ErrorObject, add: (pointer: string, key: string, params?: Record<string, unknown>) => void): void {
+  const p = e.params as Record<string, unknown>;
+  switch (e.keyword) {
+    case 'format':
+      return add(e.instancePath, `errors.format.${String(p.format).replace(/-([a-z])/g, (_m, c: string) => c.toUpperCase())}`);
+    case 'maxLength':
+    case 'minLength':
+    case 'maxItems':
+    case 'minItems':
+    case 'minimum':
+    case 'maximum':
+      return add(e.instancePath, `errors.${e.keyword}`, { limit: p.limit });
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return add(e.instancePath, `errors.${e.keyword}`, { limit: p.limit });
+    case 'pattern':
+      return add(e.instancePath, 'errors.pattern');
+    case 'enum':
+    case 'const':
+      return add(e.instancePath, 'errors.enum');
+    case 'type':
+      return add(e.instancePath, 'errors.type', { type: p.type });
+    case 'additionalProperties':
+      return add(`${e.instancePath}/${esc(String(p.additionalProperty))}`, 'errors.additionalProperty');
+    case 'required':
+      return add(`${e.instancePath}/${esc(String(p.missingProperty))}`, 'errors.required');
+    default:
+      return add(e.instancePath, 'errors.invalid');
+  }
+}

@@ -1,0 +1,148 @@
+// Custom string formats of the portal (spec 5.1, 9) and the helpers that normalise what a user types
+// into the stored form. Each format function is self-contained (no closure over module names) because
+// compileStandaloneModule inlines its source into the browser's validator module.
+
+export type Country = 'US' | 'CA';
+export type FormatFn = (s: string) => boolean;
+
+/** Stored phone: exactly 10 digits (the masked (999)999-9999 form is normalised before validation). */
+export const phone: FormatFn = (s) => /^\d{10}$/.test(s) && !/^0{10}$/.test(s);
+
+/** Extension: a positive number of at most 6 digits. */
+export const phoneExt: FormatFn = (s) => /^\d{1,6}$/.test(s) && Number(s) > 0;
+
+/** US zip: 5 digits, 5+4 with a dash, or 5 digits and a trailing dash; spaces are ignored. */
+export const zipUS: FormatFn = (s) => /^\d{5}(-|-\d{4})?$/.test(s.replace(/\s+/g, ''));
+
+/**
+ * Canadian postal code (Canada Post): A9A 9A9, with or without the space, any case. D F I O Q U never
+ * appear; W and Z never as the first letter.
+ */
+export const zipCA: FormatFn = (s) =>
+  /^[ABCEGHJ-NPRSTVXY]\d[ABCEGHJ-NPRSTV-Z] ?\d[ABCEGHJ-NPRSTV-Z]\d$/.test(s.trim().toUpperCase());
+
+/** mm/dd/yyyy, exactly 10 characters, a real calendar date (leap years included). */
+export const dateMdy: FormatFn = (s) => {
+  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(s);
+  if (!m) return false;
+  const month = Number(m[1]);
+  const day = Number(m[2]);
+  const year = Number(m[3]);
+  if (year < 1 || month < 1 || month > 12 || day < 1) return false;
+  const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+  const lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+  return day <= lengths[month - 1];
+};
+
+/** Characters < > and ^ are not supported anywhere (spec 5.1). */
+export const safeText: FormatFn = (s) => !/[<>^]/.test(s);
+
+/** E-mail: local@domain.tld, no spaces, no leading, trailing or doubled dots in the local part. */
+export const email: FormatFn = (s) =>
+  s.length <= 254 &&
+  /^(?!\.)(?!.*\.\.)[A-Za-z0-9.!#$%&'*+/=?_`{|}~-]{1,64}(?<!\.)@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*\.[A-Za-z]{2,63}$/.test(
+    s,
+  );
+
+/** Format functions under the names schemas use, for a country (zip depends on it). */
+export function formatsFor(country: Country): Record<string, FormatFn> {
+  return {
+    phone,
+    'phone-ext': phoneExt,
+    zip: country === 'CA' ? zipCA : zipUS,
+    'date-mdy': dateMdy,
+    'safe-text': safeText,
+    email,
+  };
+}
+
+/** The formats of the default country (US). */
+export const formats: Record<string, FormatFn> = formatsFor('US');
+
+/** Names of every custom format (the same for every country). */
+export const FORMAT_NAMES = Object.keys(formats);
+
+// ---------------------------------------------------------------------------------------------
+// Helpers: what the user types -> what is stored, and back.
+
+/** Strip the phone mask: dashes, spaces, dots and parentheses (other characters stay, so they fail). */
+export function normalizePhone(value: string | null | undefined): string {
+  return (value ?? '').replace(/[\s().-]/g, '');
+}
+
+/** 0000000000 (and nothing) count as an empty phone (spec 5.1). */
+export function isPhoneEmpty(value: string | null | undefined): boolean {
+  const d = normalizePhone(value);
+  return d === '' || /^0+$/.test(d);
+}
+
+/** Mask digits as (999)999-9999 while typing: partial input gives a partial mask. */
+export function maskPhone(value: string | null | undefined): string {
+  const d = (value ?? '').replace(/\D/g, '').slice(0, 10);
+  if (d.length === 0) return '';
+  if (d.length <= 3) return `(${d}`;
+  if (d.length <= 6) return `(${d.slice(0, 3)})${d.slice(3)}`;
+  return `(${d.slice(0, 3)})${d.slice(3, 6)}-${d.slice(6)}`;
+}
+
+/** Phone for display: ddd-ddd-dddd, empty when the phone is empty or all zeros. */
+export function displayPhone(value: string | null | undefined): string {
+  if (isPhoneEmpty(value)) return '';
+  const d = normalizePhone(value);
+  return /^\d{10}$/.test(d) ? `${d.slice(0, 3)}-${d.slice(3, 6)}-${d.slice(6)}` : d;
+}
+
+/**
+ * Stored zip: spaces removed; US drops a trailing dash ("12345-" -> "12345"); CA is uppercased
+ * without the space ("k2w 1a1" -> "K2W1A1").
+ */
+export function normalizeZip(value: string | null | undefined, country: Country = 'US'): string {
+  const s = (value ?? '').replace(/\s+/g, '');
+  if (country === 'CA') return s.toUpperCase();
+  return s.endsWith('-') ? s.slice(0, -1) : s;
+}
+
+/** Zip for display: CA gets its space back (A9A 9A9); a US zip with only a trailing dash shows 5 digits. */
+export function displayZip(value: string | null | undefined, country: Country = 'US'): string {
+  const s = normalizeZip(value, country);
+  if (country === 'CA' && s.length === 6) return `${s.slice(0, 3)} ${s.slice(3)}`;
+  return s;
+}
+
+export interface Ymd {
+  year: number;
+  month: number;
+  day: number;
+}
+
+/** Parse mm/dd/yyyy into its parts; null unless it is a real date in exactly that form. */
+export function parseMdy(value: unknown): Ymd | null {
+  if (typeof value !== 'string' || !dateMdy(value)) return null;
+  return { month: Number(value.slice(0, 2)), day: Number(value.slice(3, 5)), year: Number(value.slice(6)) };
+}
+
+/** Format a date (its local calendar day) or date parts as mm/dd/yyyy. */
+export function formatMdy(value: Date | Ymd): string {
+  const parts = value instanceof Date ? { year: value.getFullYear(), month: value.getMonth() + 1, day: value.getDate() } : value;
+  const pad = (n: number, w: number) => String(n).padStart(w, '0');
+  return `${pad(parts.month, 2)}/${pad(parts.day, 2)}/${pad(parts.year, 4)}`;
+}
+
+/** Day number (days since 1970-01-01) of an mm/dd/yyyy date, for day-granularity comparisons. */
+export function mdyDayNumber(value: unknown): number | null {
+  const p = parseMdy(value);
+  if (!p) return null;
+  const d = new Date(Date.UTC(2000, p.month - 1, p.day));
+  d.setUTCFullYear(p.year);
+  return Math.round(d.getTime() / 86_400_000);
+}
+
+/** ISO yyyy-mm-dd (API dates) <-> mm/dd/yyyy (what the parent sees and types). */
+export function isoToMdy(iso: string | null | undefined): string {
+  const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(iso ?? '');
+  return m ? `${m[2]}/${m[3]}/${m[1]}` : '';
+}
+export function mdyToIso(mdy: string | null | undefined): string {
+  const p = parseMdy(mdy);
+  return p ? `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}` : '';
+}

@@ -1,0 +1,99 @@
+// Reading declarations from disk. The only engine file that uses node:fs/path; browser code never
+// imports it (the server and the CLIs read files and hand the JSON to the engine).
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import type { BaseDeclarations, DeclFile, Overlay, OverlayKind } from './declarations';
+import type { Translations } from './check';
+import type { Country } from './formats';
+
+function readJson<T>(root: string, file: string): DeclFile<T> {
+  const full = join(root, file);
+  const text = readFileSync(full, 'utf8');
+  try {
+    return { file, json: JSON.parse(text) as T };
+  } catch (e) {
+    throw new Error(`${file}: invalid JSON: ${(e as Error).message}`);
+  }
+}
+
+function list(root: string, dir: string, suffix: string): string[] {
+  const full = join(root, dir);
+  if (!existsSync(full)) return [];
+  return readdirSync(full)
+    .filter((f) => f.endsWith(suffix))
+    .sort()
+    .map((f) => `${dir}/${f}`);
+}
+
+const base = (file: string, suffix: string) => file.slice(file.lastIndexOf('/') + 1, -suffix.length);
+
+/**
+ * schemas/*.json, schemas/api/*.api.json, schemas/meta/*.schema.json, rules/*.rules.json,
+ * rules/*.cases.json, screens/*.json (each with its file path for messages), and the runtime's
+ * component kinds (src/runtime/kinds.json) when that list exists.
+ */
+export function readBaseDeclarations(root: string): BaseDeclarations {
+  const d: BaseDeclarations = { schemas: {}, api: {}, rules: {}, cases: {}, screens: {}, meta: {} };
+  for (const f of list(root, 'schemas', '.json')) d.schemas[base(f, '.json')] = readJson(root, f);
+  for (const f of list(root, 'schemas/api', '.api.json')) d.api[base(f, '.api.json')] = readJson(root, f);
+  for (const f of list(root, 'schemas/meta', '.schema.json')) d.meta[base(f, '.schema.json')] = readJson(root, f);
+  for (const f of list(root, 'rules', '.rules.json')) d.rules[base(f, '.rules.json')] = readJson(root, f);
+  for (const f of list(root, 'rules', '.cases.json')) d.cases[base(f, '.cases.json')] = readJson(root, f);
+  for (const f of list(root, 'screens', '.json')) d.screens[base(f, '.json')] = readJson(root, f);
+  const kinds = join(root, 'src/runtime/kinds.json');
+  if (existsSync(kinds)) {
+    const json = JSON.parse(readFileSync(kinds, 'utf8')) as unknown;
+    const names = Array.isArray(json) ? json : json && typeof json === 'object' ? (json as { kinds?: unknown }).kinds ?? Object.keys(json) : [];
+    if (Array.isArray(names)) d.kinds = names.map(String);
+  }
+  return d;
+}
+
+/** providers/<appName>/overlays/{schemas,rules,screens}/<id>.json (rules overlays are named by area). */
+export function readProviderOverlays(root: string, appName: string): Overlay[] {
+  const out: Overlay[] = [];
+  for (const kind of ['schemas', 'rules', 'screens'] as OverlayKind[]) {
+    const dir = `providers/${appName}/overlays/${kind}`;
+    for (const file of list(root, dir, '.json')) {
+      let id = base(file, '.json');
+      if (kind === 'rules') id = id.replace(/\.rules$/, '');
+      const { json } = readJson<unknown>(root, file);
+      out.push({ kind, id, file, patch: json });
+    }
+  }
+  return out;
+}
+
+/** Provider app names: folders of providers/ holding a provider.json or overlays. */
+export function listProviders(root: string): string[] {
+  const dir = join(root, 'providers');
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && (existsSync(join(dir, e.name, 'provider.json')) || existsSync(join(dir, e.name, 'overlays'))))
+    .map((e) => e.name)
+    .sort();
+}
+
+/** The provider's country from providers/<appName>/provider.json ("countryCode", default US). */
+export function providerCountry(root: string, appName: string): Country {
+  const file = join(root, 'providers', appName, 'provider.json');
+  if (!existsSync(file)) return 'US';
+  const json = JSON.parse(readFileSync(file, 'utf8')) as { countryCode?: string; country?: string };
+  return (json.countryCode ?? json.country) === 'CA' ? 'CA' : 'US';
+}
+
+/** locales/<lang>/<namespace>.json for every language folder. */
+export function readTranslations(root: string): Translations {
+  const out: Translations = {};
+  const dir = join(root, 'locales');
+  if (!existsSync(dir)) return out;
+  for (const lang of readdirSync(dir, { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name)) {
+    out[lang] = {};
+    for (const f of list(root, `locales/${lang}`, '.json')) out[lang][base(f, '.json')] = readJson(root, f).json;
+  }
+  return out;
+}
+
+export function relativeTo(root: string, file: string): string {
+  return relative(root, file);
+}

@@ -1,0 +1,256 @@
+// Screens: URL -> screen, typed query, bindings ($query.x, $session.y, ...), and the screen model the
+// runtime renders (sections, actions and modals with their show/enable rules evaluated, data loads
+// with resolved parameters, the flow's progress bar).
+import { isTrue } from './logic';
+import type { RuleContext } from './form';
+import type { ActionDecl, Binding, DataLoad, DeclarationSet, Effect, ModalDecl, QueryParamDecl, RuleRef, ScreenDecl, SectionDecl } from './types';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The portal is served under this base path; routes are declared without it. */
+export const BASE_PATH = '/parentportal';
+
+function normalizePath(pathname: string): string {
+  let p = pathname.split(/[?#]/)[0] || '/';
+  if (p === BASE_PATH || p.startsWith(`${BASE_PATH}/`)) p = p.slice(BASE_PATH.length) || '/';
+  if (p.length > 1 && p.endsWith('/')) p = p.slice(0, -1);
+  return p;
+}
+
+/** Match a pathname to a screen. Static routes win over ones with :params (e.g. /:appName/parent). */
+export function matchRoute(set: Pick<DeclarationSet, 'screens'>, pathname: string): { screen: ScreenDecl; params: Record<string, string> } | null {
+  const path = normalizePath(pathname);
+  const parts = path.split('/');
+  let best: { screen: ScreenDecl; params: Record<string, string>; score: number } | null = null;
+  for (const screen of Object.values(set.screens)) {
+    const pattern = normalizePath(screen.path).split('/');
+    if (pattern.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let score = 0;
+    let ok = true;
+    for (let i = 0; i < pattern.length; i++) {
+      if (pattern[i].startsWith(':')) params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+      else if (pattern[i].toLowerCase() === parts[i].toLowerCase()) score++;
+      else {
+        ok = false;
+        break;
+      }
+    }
+    if (ok && (!best || score > best.score)) best = { screen, params, score };
+  }
+  return best && { screen: best.screen, params: best.params };
+}
+
+export interface QueryError {
+  param: string;
+  key: string;
+}
+
+/** Typed query of a screen: declared parameters converted, defaults applied, errors as keys. */
+export function parseQuery(screen: ScreenDecl, search: string): { query: Record<string, string | number | boolean>; errors: QueryError[] } {
+  const sp = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
+  const raw = new Map<string, string>();
+  for (const [k, v] of sp) if (!raw.has(k)) raw.set(k, v);
+  const query: Record<string, string | number | boolean> = {};
+  const errors: QueryError[] = [];
+  for (const [name, decl] of Object.entries(screen.query ?? {}) as [string, QueryParamDecl][]) {
+    // old links differ in case (childid, ChildID): exact name first, then case-insensitive
+    let value = raw.get(name);
+    if (value === undefined) for (const [k, v] of raw) if (k.toLowerCase() === name.toLowerCase()) value = v;
+    if (value === undefined || value === '') {
+      if (decl.default !== undefined) query[name] = decl.default;
+      else if (decl.required) errors.push({ param: name, key: 'errors.query.required' });
+      continue;
+    }
+    if (decl.type === 'integer') {
+      if (/^-?\d+$/.test(value.trim())) query[name] = Number(value.trim());
+      else errors.push({ param: name, key: 'errors.query.integer' });
+    } else if (decl.type === 'boolean') {
+      const v = value.trim().toLowerCase();
+      if (['true', '1', 'yes'].includes(v)) query[name] = true;
+      else if (['false', '0', 'no'].includes(v)) query[name] = false;
+      else errors.push({ param: name, key: 'errors.query.boolean' });
+    } else query[name] = value;
+  }
+  return { query, errors };
+}
+
+/** A binding: "$query.ChildID" and the like are paths into the context; anything else is a literal. */
+export function resolveBinding(binding: Binding, ctx: RuleContext): unknown {
+  if (typeof binding === 'string' && binding.startsWith('$')) {
+    const [root, ...rest] = binding.slice(1).split('.');
+    let cur: unknown = (ctx as Record<string, unknown>)[root];
+    for (const part of rest) {
+      if (cur === null || cur === undefined) return undefined;
+      cur = (cur as Record<string, unknown>)[part];
+    }
+    return cur;
+  }
+  if (Array.isArray(binding)) return binding.map((b) => resolveBinding(b, ctx));
+  if (isObject(binding)) return resolveParams(binding, ctx);
+  return binding;
+}
+
+export function resolveParams(params: Record<string, Binding> | undefined, ctx: RuleContext): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params ?? {})) out[k] = resolveBinding(v, ctx);
+  return out;
+}
+
+/** An effect with its bindings resolved (params, query, url, fileName, values), following `then`. */
+export function resolveEffect(effect: Effect, ctx: RuleContext): Effect {
+  const e = { ...effect } as Record<string, unknown>;
+  for (const k of ['params', 'query', 'values']) if (isObject(e[k])) e[k] = resolveParams(e[k] as Record<string, Binding>, ctx);
+  for (const k of ['url', 'fileName']) if (k in e) e[k] = resolveBinding(e[k], ctx);
+  if (isObject(e.then)) e.then = resolveEffect(e.then as Effect, ctx);
+  return e as Effect;
+}
+
+/**
+ * Where a redirectOut effect sends the browser and where the external application returns to. The
+ * return route must be a screen of the set; the external URL gets it as `returnUrl`.
+ */
+export function redirectTarget(
+  set: Pick<DeclarationSet, 'screens'>,
+  effect: Extract<Effect, { type: 'redirectOut' }>,
+  ctx: RuleContext,
+  origin: string,
+): { url: string; returnUrl: string } {
+  const route = matchRoute(set, effect.returnTo.split('?')[0]);
+  if (!route) throw new Error(`redirect return route ${effect.returnTo} is not a screen`);
+  const returnUrl = `${origin}${BASE_PATH}${effect.returnTo}`;
+  const target = resolveBinding(effect.url, ctx);
+  if (typeof target !== 'string' || !/^https?:\/\//.test(target)) throw new Error('redirect URL is missing or not absolute');
+  const url = new URL(target);
+  url.searchParams.set('returnUrl', returnUrl);
+  return { url: url.toString(), returnUrl };
+}
+
+export interface ActionModel extends ActionDecl {
+  visible: boolean;
+  enabled: boolean;
+}
+export interface SectionModel extends Omit<SectionDecl, 'actions'> {
+  visible: boolean;
+  actions: ActionModel[];
+}
+export interface ModalModel extends Omit<ModalDecl, 'actions' | 'sections'> {
+  actions: ActionModel[];
+  sections: SectionModel[];
+}
+export interface LoadModel extends DataLoad {
+  key: string;
+  /** false when the load's `when` rule is false: do not call it */
+  active: boolean;
+  params: Record<string, unknown>;
+}
+export interface FlowProgress {
+  name: string;
+  current: number;
+  steps: { step: number; label: string; state: 'done' | 'current' | 'todo' }[];
+}
+export interface ScreenModel {
+  screen: ScreenDecl;
+  title: string;
+  sections: SectionModel[];
+  actions: ActionModel[];
+  modals: ModalModel[];
+  loads: LoadModel[];
+  progress?: FlowProgress;
+}
+
+function actionModel(set: DeclarationSet, a: ActionDecl, ctx: RuleContext): ActionModel {
+  const visible = isTrue(set.rules, a.show, ctx);
+  return { ...a, visible, enabled: visible && isTrue(set.rules, a.enable, ctx) };
+}
+
+function sectionModel(set: DeclarationSet, s: SectionDecl, ctx: RuleContext): SectionModel {
+  const visible = isTrue(set.rules, s.show, ctx);
+  return { ...s, visible, actions: (s.actions ?? []).map((a) => actionModel(set, a, ctx)) };
+}
+
+/** The progress bar of a flow step, with rule-driven label variants. */
+export function flowProgress(set: DeclarationSet, screen: ScreenDecl, ctx: RuleContext): FlowProgress | undefined {
+  const flow = screen.flow;
+  if (!flow) return undefined;
+  return {
+    name: flow.name,
+    current: flow.step,
+    steps: flow.steps.map((label, i) => {
+      const step = i + 1;
+      const variant = (flow.variants ?? []).find((v) => v.step === step && isTrue(set.rules, v.when, ctx));
+      return { step, label: variant ? variant.label : label, state: step < flow.step ? 'done' : step === flow.step ? 'current' : 'todo' };
+    }),
+  };
+}
+
+/** In-progress application data of a flow: the session's applications under the `key` query. */
+export function flowData(applications: Record<string, unknown> | undefined, query: Record<string, unknown> | undefined): Record<string, unknown> {
+  const key = query?.key;
+  const app = typeof key === 'string' && applications ? applications[key] : undefined;
+  return isObject(app) ? app : {};
+}
+
+export function screenModel(set: DeclarationSet, screenId: string, ctx: RuleContext): ScreenModel {
+  const screen = set.screens[screenId];
+  if (!screen) throw new Error(`unknown screen "${screenId}"`);
+  const loads = Object.entries(screen.data ?? {}).map(([key, load]) => ({
+    ...load,
+    key,
+    active: isTrue(set.rules, load.when, ctx),
+    params: resolveParams(load.params, ctx),
+  }));
+  return {
+    screen,
+    title: screen.title,
+    sections: screen.sections.map((s) => sectionModel(set, s, ctx)),
+    actions: (screen.actions ?? []).map((a) => actionModel(set, a, ctx)),
+    modals: (screen.modals ?? []).map((m) => ({
+      ...m,
+      actions: m.actions.map((a) => actionModel(set, a, ctx)),
+      sections: (m.sections ?? []).map((s) => sectionModel(set, s, ctx)),
+    })),
+    loads,
+    progress: flowProgress(set, screen, ctx),
+  };
+}
+
+/**
+ * One item of a list section (a card): the template's bindings resolved with `$item`, and every
+ * object with `show`/`enable` given `visible`/`enabled`. Effects keep their bindings (resolved when run
+ * with resolveEffect and the same item context).
+ */
+export function itemModel(set: DeclarationSet, template: unknown, item: unknown, ctx: RuleContext): unknown {
+  const c: RuleContext = { ...ctx, item };
+  const go = (node: unknown, prop: string): unknown => {
+    if (prop === 'effect') return node;
+    if (typeof node === 'string') return prop === 'show' || prop === 'enable' || prop === 'when' ? node : resolveBinding(node, c);
+    if (Array.isArray(node)) return node.map((x) => go(x, prop));
+    if (!isObject(node)) return node;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(node)) out[k] = go(v, k);
+    if ('show' in node || 'when' in node) out.visible = isTrue(set.rules, (node.show ?? node.when) as RuleRef, c);
+    if ('enable' in node) out.enabled = out.visible !== false && isTrue(set.rules, node.enable as RuleRef, c);
+    return out;
+  };
+  return go(template, '');
+}
+
+export interface UploadMeta {
+  name: string;
+  /** bytes */
+  size: number;
+}
+
+/** Check a chosen file against an upload effect's accept list (case-insensitive) and size limit. */
+export function validateUpload(
+  file: UploadMeta,
+  limits: { accept?: string[]; maxMB?: number },
+): { ok: true } | { ok: false; key: string; params: Record<string, unknown> } {
+  const ext = file.name.includes('.') ? file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() : '';
+  const accept = (limits.accept ?? []).map((a) => a.replace(/^\./, '').toLowerCase());
+  if (accept.length && !accept.includes(ext)) return { ok: false, key: 'errors.upload.type', params: { accept: accept.join(', ') } };
+  if (limits.maxMB !== undefined && file.size > limits.maxMB * 1024 * 1024) return { ok: false, key: 'errors.upload.size', params: { maxMB: limits.maxMB } };
+  if (file.size <= 0) return { ok: false, key: 'errors.upload.empty', params: {} };
+  return { ok: true };
+}
