@@ -81,7 +81,9 @@ export type Effect =
    * Store values in the session state (sign-in keeps the token and account fields of its answer):
    * `from` is an object merged in (e.g. "$result.session"), `values` single fields (e.g. token).
    */
-  | { type: 'setSession'; from?: Binding; values?: Record<string, Binding>; then?: Effect };
+  | { type: 'setSession'; from?: Binding; values?: Record<string, Binding>; then?: Effect }
+  /** drop the in-progress data under the `key` query (exit 'return' of an application flow) */
+  | { type: 'clearFlow'; then?: Effect };
 
 export interface ActionDecl {
   id: string;

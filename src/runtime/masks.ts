@@ -1,5 +1,5 @@
 // Input masks for the phone, zip and date widgets (spec 5.1): the widget shows the masked text while
-// typing; the stored value of a phone is the digits only.
+// typing; what is stored comes from the engine's normalizePhone / normalizeZip.
 //   '9' or '#' = a digit, 'A' = a letter (uppercased), anything else = a literal inserted by the mask.
 
 export const PHONE_MASK = '(999)999-9999';
@@ -47,45 +47,12 @@ export function maskInput(pattern: string, raw: string, caret: number): { value:
   return { value, caret: pos };
 }
 
-/** The digits of a masked phone, as stored (spec 5.1: dashes, spaces and parentheses stripped). */
-export function phoneDigits(masked: string): string {
-  return (masked ?? '').replace(/\D/g, '').slice(0, 10);
-}
-
-/** The masked phone text of stored digits; '' for the empty phone 0000000000. */
-export function phoneText(stored: unknown): string {
-  const digits = String(stored ?? '').replace(/\D/g, '');
-  if (!digits || /^0+$/.test(digits)) return '';
-  return applyMask(PHONE_MASK, digits);
-}
-
 /** The zip mask of the provider's country (spec 5.1: A#A #A# for CA, otherwise #####-####). */
 export function zipMask(country: string | undefined | null): string {
   return (country ?? 'US').toUpperCase() === 'CA' ? CA_ZIP_MASK : US_ZIP_MASK;
 }
 
-/** The stored zip: the masked text without a dangling separator ("12345-" is "12345"). */
-export function zipValue(country: string | undefined | null, raw: string): string {
-  return applyMask(zipMask(country), raw).replace(/[-\s]$/, '');
-}
-
 /** Extension: digits only, at most 6 (spec 5.1). */
 export function extensionValue(raw: string): string {
   return (raw ?? '').replace(/\D/g, '').slice(0, 6);
-}
-
-/** mm/dd/yyyy text of a Date (the calendar popover writes this). */
-export function formatMdy(d: Date): string {
-  const mm = String(d.getMonth() + 1).padStart(2, '0');
-  const dd = String(d.getDate()).padStart(2, '0');
-  return `${mm}/${dd}/${d.getFullYear()}`;
-}
-
-/** The Date of a complete, real mm/dd/yyyy text, else undefined (no rollover: 02/30 is invalid). */
-export function parseMdy(text: string): Date | undefined {
-  const m = /^(\d{2})\/(\d{2})\/(\d{4})$/.exec(text ?? '');
-  if (!m) return undefined;
-  const [mm, dd, yyyy] = [Number(m[1]), Number(m[2]), Number(m[3])];
-  const d = new Date(yyyy, mm - 1, dd);
-  return d.getFullYear() === yyyy && d.getMonth() === mm - 1 && d.getDate() === dd ? d : undefined;
 }

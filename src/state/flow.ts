@@ -16,13 +16,6 @@ export function getFlow(session: SessionState, key: string | undefined | null): 
   return Object.prototype.hasOwnProperty.call(session.applications, key) ? session.applications[key] : undefined;
 }
 
-/** The flow as the screen context's `flow`: the ids plus the flow's data, flattened for rules. */
-export function flowContext(app: FlowApplication | undefined): Record<string, unknown> {
-  if (!app) return {};
-  const { data, ...ids } = app;
-  return { ...data, ...ids };
-}
-
 const ID_FIELDS = ['prAccountID', 'programPeriodID', 'applicationTypeID'] as const;
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { clearFlow, flowContext, getFlow, newFlowKey, setFlowValues, FLOW_KEY_PATTERN } from '../../../src/state/flow';
+import { clearFlow, getFlow, newFlowKey, setFlowValues, FLOW_KEY_PATTERN } from '../../../src/state/flow';
 import { defaultSession, reviveSession, signedOutSession } from '../../../src/state/session';
 
 describe('flow state under key', () => {
@@ -16,7 +16,6 @@ describe('flow state under key', () => {
     const s1 = setFlowValues(defaultSession, key, { prAccountID: '31', programPeriodID: 4, applicationTypeID: 4, step: 'children' });
     expect(defaultSession.applications).toEqual({});
     expect(getFlow(s1, key)).toEqual({ prAccountID: 31, programPeriodID: 4, applicationTypeID: 4, data: { step: 'children' } });
-    expect(flowContext(getFlow(s1, key))).toEqual({ prAccountID: 31, programPeriodID: 4, applicationTypeID: 4, step: 'children' });
   });
 
   it('merges later values, removes undefined ones and keeps other flows apart', () => {

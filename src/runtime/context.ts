@@ -1,0 +1,77 @@
+// What every section, card and action of a screen reads: the screen context (rules and bindings see
+// it) and the runtime's operations (run an effect, reload a data load, open a modal).
+import { createContext, useContext } from 'react';
+import type { ActionDecl, Effect, ScreenDecl, SectionDecl } from '../engine/types';
+import type { RuleSet } from '../engine/logic';
+import type { FormEngine } from '../engine/form';
+
+/** The data a rule or a binding sees (ARCHITECTURE.md: form, query, session, provider, data, item, flow). */
+export interface ScreenContextData {
+  query: Record<string, unknown>;
+  session: Record<string, unknown>;
+  provider: Record<string, unknown>;
+  data: Record<string, unknown>;
+  form: Record<string, unknown>;
+  flow: Record<string, unknown>;
+  item?: unknown;
+  /** the answer of the last submit, for its `then` effect */
+  result?: unknown;
+  [extra: string]: unknown;
+}
+
+export interface DataState {
+  status: 'idle' | 'pending' | 'error' | 'success';
+  data: unknown;
+  error: unknown;
+  refetch: () => void;
+}
+
+export interface ScreenRuntime {
+  screen: ScreenDecl;
+  rules: RuleSet;
+  ctx: ScreenContextData;
+  engine: FormEngine | null;
+  country: 'US' | 'CA';
+  data: Record<string, DataState>;
+  /** evaluates a show/enable rule against the context (plus an item) */
+  isTrue(ref: unknown, extra?: Partial<ScreenContextData>): boolean;
+  /** resolves "$..." bindings against the context */
+  resolve(bindings: Record<string, unknown> | undefined, extra?: Partial<ScreenContextData>): Record<string, unknown>;
+  resolveOne(binding: unknown, extra?: Partial<ScreenContextData>): unknown;
+  runAction(action: ActionDecl, extra?: Partial<ScreenContextData>): Promise<void>;
+  runEffect(effect: Effect, extra?: Partial<ScreenContextData>): Promise<void>;
+  reload(keys?: string[]): void;
+  /** forms register so a submit can validate them and show their errors */
+  registerForm(sectionId: string, handle: FormHandle): () => void;
+  setFormValues(sectionId: string, values: Record<string, unknown>): void;
+  busy: string | null;
+}
+
+export interface FormHandle {
+  schemaId: string;
+  section: SectionDecl;
+  getValues(): Record<string, unknown>;
+  /** marks every field as touched (submit) so all errors show, then focuses the first invalid one */
+  showAllErrors(): void;
+}
+
+export const ScreenRuntimeContext = createContext<ScreenRuntime | null>(null);
+
+export function useScreenRuntime(): ScreenRuntime {
+  const rt = useContext(ScreenRuntimeContext);
+  if (!rt) throw new Error('useScreenRuntime outside <ScreenView>');
+  return rt;
+}
+
+/** What the shell gives the runtime: sign out (it owns the session end) and where redirects return. */
+export interface RuntimeHost {
+  signOut: () => void;
+  /** full URL the portal is served from, for redirectOut return addresses; defaults to location.origin + base */
+  portalUrl?: string;
+}
+
+export const RuntimeHostContext = createContext<RuntimeHost>({
+  signOut: () => {
+    throw new Error('RuntimeHostContext.signOut is not provided by the shell');
+  },
+});

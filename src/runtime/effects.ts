@@ -1,0 +1,175 @@
+// Runs an action's effect (ARCHITECTURE.md "Data flow", step 4). Kept free of React so that the
+// order of calls (validate -> call -> then) is tested without a browser.
+import type { ActionDecl, DeclarationSet, Effect } from '../engine/types';
+import type { FormEngine, RuleContext } from '../engine/form';
+import { resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
+import { splitParams, type ApiClient, type CallArgs, type OperationId } from '../api/client';
+import type { SessionState } from '../state/session';
+import { clearFlow, newFlowKey, setFlowValues } from '../state/flow';
+import type { FormHandle } from './context';
+
+export interface EffectDeps {
+  set: DeclarationSet;
+  api: ApiClient;
+  engine: FormEngine | null;
+  /** the current screen context (read fresh: a previous effect may have changed the session) */
+  getCtx: () => RuleContext;
+  forms: () => FormHandle[];
+  navigate: (to: string, query: Record<string, unknown>, replace: boolean) => void;
+  openModal: (id: string, pending?: { effect: Effect; extra: Partial<RuleContext> }) => void;
+  closeModal: () => void;
+  signOut: () => void;
+  reload: (keys?: string[]) => void;
+  updateSession: (fn: (s: SessionState) => SessionState) => void;
+  /** shows 'Please correct the error(s)...' at the top (or clears it with null) */
+  setPageError: (key: string | null) => void;
+  /** opens the file chooser; null when cancelled */
+  pickFile: (accept: string[] | undefined) => Promise<File | null>;
+  setUpload: (state: { pct: number } | null) => void;
+  /** reports a rejected file (wrong type, too big) as a translation key */
+  setUploadError: (error: { key: string; params: Record<string, unknown> } | null) => void;
+  assignLocation: (url: string) => void;
+  origin: string;
+}
+
+/** Builds a URL query string for navigate, dropping empty values. */
+export function toSearch(query: Record<string, unknown>): string {
+  const sp = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
+  const s = sp.toString();
+  return s ? `?${s}` : '';
+}
+
+/** The form a submit validates: named by section id or schema id, else the screen's only form. */
+export function findForm(forms: FormHandle[], name: string | undefined): FormHandle | undefined {
+  if (name) return forms.find((f) => f.section.id === name || f.schemaId === name);
+  return forms[0];
+}
+
+function callArgs(op: string, params: Record<string, unknown>, body?: unknown): CallArgs {
+  const split = splitParams(op, params);
+  return { params: split.params, query: split.query, body };
+}
+
+export function createEffectRunner(deps: EffectDeps) {
+  async function run(effect: Effect, extra: Partial<RuleContext> = {}): Promise<void> {
+    const ctx = (): RuleContext => ({ ...deps.getCtx(), ...extra });
+    const params = (p: Record<string, unknown> | undefined) => resolveParams(p, ctx());
+    switch (effect.type) {
+      case 'submit': {
+        const form = findForm(deps.forms(), effect.form);
+        let body: unknown;
+        if (form) {
+          if (!deps.engine) throw new Error('form engine is not loaded');
+          const result = deps.engine.validate(form.schemaId, form.getValues(), ctx());
+          if (!result.valid) {
+            deps.setPageError(result.pageError ?? 'errors.pageLevel');
+            form.showAllErrors();
+            return;
+          }
+          body = result.data;
+        } else if (effect.form) {
+          throw new Error(`submit names form "${effect.form}" which is not on the screen`);
+        }
+        deps.setPageError(null);
+        const answer = await deps.api.call(effect.op as OperationId, callArgs(effect.op, params(effect.params), body));
+        if (effect.then) await run(effect.then, { ...extra, result: answer });
+        return;
+      }
+      case 'navigate': {
+        deps.navigate(effect.to, params(effect.query), Boolean(effect.replace));
+        return;
+      }
+      case 'modal':
+        deps.openModal(effect.modal);
+        return;
+      case 'closeModal':
+        deps.closeModal();
+        if (effect.then) await run(effect.then, extra);
+        return;
+      case 'download': {
+        const fileName = effect.fileName === undefined ? undefined : resolveBinding(effect.fileName, ctx());
+        await deps.api.download(effect.op as OperationId, callArgs(effect.op, params(effect.params)), fileName ? String(fileName) : undefined);
+        return;
+      }
+      case 'upload': {
+        const file = await deps.pickFile(effect.accept);
+        if (!file) return;
+        const check = validateUpload({ name: file.name, size: file.size }, { accept: effect.accept, maxMB: effect.maxMB });
+        if (!check.ok) {
+          deps.setUploadError({ key: check.key, params: check.params });
+          return;
+        }
+        deps.setUploadError(null);
+        deps.setUpload({ pct: 0 });
+        try {
+          const answer = await deps.api.upload(effect.op as OperationId, callArgs(effect.op, params(effect.params)), file, (pct) => deps.setUpload({ pct }));
+          if (effect.then) await run(effect.then, { ...extra, result: answer });
+        } finally {
+          deps.setUpload(null);
+        }
+        return;
+      }
+      case 'redirectOut': {
+        let c = ctx();
+        let url = effect.url;
+        if (effect.op) {
+          // the API answers the external application's address (e.g. parentApplicationUrl)
+          const answer = await deps.api.call(effect.op as OperationId, callArgs(effect.op, params(effect.params)));
+          c = { ...c, result: answer };
+          if (url === undefined) url = '$result.url';
+        }
+        const target = redirectTarget(deps.set, { ...effect, url }, c, deps.origin);
+        deps.assignLocation(target.url);
+        return;
+      }
+      case 'signOut':
+        deps.signOut();
+        return;
+      case 'reload':
+        deps.reload(effect.data);
+        return;
+      case 'setFlow': {
+        const c = ctx();
+        const query = (c.query ?? {}) as Record<string, unknown>;
+        let key = typeof query.key === 'string' && query.key ? query.key : undefined;
+        // a flow starts here: the new key goes to the `then` effect as $query.key
+        if (!key) key = newFlowKey();
+        const values = params(effect.values);
+        const k = key;
+        deps.updateSession((s) => setFlowValues(s, k, values));
+        if (effect.then) await run(effect.then, { ...extra, query: { ...query, key: k } });
+        return;
+      }
+      case 'clearFlow': {
+        const key = (ctx().query as Record<string, unknown> | undefined)?.key;
+        if (typeof key === 'string' && key) deps.updateSession((s) => clearFlow(s, key));
+        if (effect.then) await run(effect.then, extra);
+        return;
+      }
+      case 'setSession': {
+        const c = ctx();
+        const from = effect.from === undefined ? undefined : resolveBinding(effect.from, c);
+        const values = resolveParams(effect.values, c);
+        deps.updateSession((s) => ({ ...s, ...(from && typeof from === 'object' ? (from as Partial<SessionState>) : {}), ...(values as Partial<SessionState>) }));
+        if (effect.then) await run(effect.then, extra);
+        return;
+      }
+      default: {
+        const never: never = effect;
+        throw new Error(`unknown effect ${(never as { type: string }).type}`);
+      }
+    }
+  }
+
+  /** An action: ask first when it names a confirm modal, else run its effect. */
+  async function runAction(action: ActionDecl, extra: Partial<RuleContext> = {}): Promise<void> {
+    if (action.confirm) {
+      deps.openModal(action.confirm, { effect: action.effect, extra });
+      return;
+    }
+    await run(action.effect, extra);
+  }
+
+  return { run, runAction };
+}

@@ -1,0 +1,39 @@
+// Translation keys in declarations are written "<namespace>.<key>" (fields.firstName,
+// errors.required, screens.home.title); i18next addresses them as "<namespace>:<key>".
+import { useTranslation } from 'react-i18next';
+import type { TFunction } from 'i18next';
+
+export const KEY_NAMESPACES = ['common', 'fields', 'errors', 'screens', 'server', 'runtime'] as const;
+
+/** "fields.firstName" -> "fields:firstName"; keys without a known namespace stay as they are. */
+export function i18nKey(key: string): string {
+  const dot = key.indexOf('.');
+  if (dot > 0 && !key.includes(':')) {
+    const ns = key.slice(0, dot);
+    if ((KEY_NAMESPACES as readonly string[]).includes(ns)) return `${ns}:${key.slice(dot + 1)}`;
+  }
+  return key;
+}
+
+/**
+ * Translates a declaration key with params; a param that is itself a key (the engine gives
+ * `field: 'fields.firstName'`) is translated first, so messages read '{{field}} is required'.
+ */
+export function translate(t: TFunction, key: string, params: Record<string, unknown> = {}): string {
+  const values: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    values[k] = typeof v === 'string' && /^(fields|common|screens|errors)\.[A-Za-z0-9_.-]+$/.test(v) ? t(i18nKey(v)) : v;
+  }
+  return t(i18nKey(key), values as Record<string, string>) as string;
+}
+
+/** The runtime's own texts (locales/<lang>/runtime.json) plus declaration keys. */
+export function useRuntimeT() {
+  const { t, i18n } = useTranslation(['runtime', 'common', 'fields', 'errors', 'screens']);
+  return {
+    t,
+    locale: i18n.language,
+    /** translate a declaration key ("fields.firstName") */
+    tk: (key: string | undefined, params?: Record<string, unknown>) => (key ? translate(t, key, params) : ''),
+  };
+}
