@@ -1,0 +1,48 @@
+// Opens the database and applies the migrations: embedded PGlite by default (data folder
+// .data/pglite, or PGLITE_DIR; ':memory:' for tests) or PostgreSQL through node-postgres when a
+// connection URL is given. Both run the same SQL migrations from server/db/migrations.
+import { mkdirSync } from 'node:fs';
+import { join, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import * as schema from './schema';
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface DbHandle {
+  db: Db;
+  kind: 'pglite' | 'postgres';
+  close(): Promise<void>;
+}
+
+const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+export interface OpenDbOptions {
+  /** postgres://… — use PostgreSQL */
+  databaseUrl?: string;
+  /** PGlite data folder, or ':memory:' */
+  pgliteDir?: string;
+}
+
+export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
+  if (opts.databaseUrl) {
+    const { default: pg } = await import('pg');
+    const { drizzle } = await import('drizzle-orm/node-postgres');
+    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 5 });
+    const db = drizzle(pool, { schema });
+    await migrate(db, { migrationsFolder });
+    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+  }
+  const { PGlite } = await import('@electric-sql/pglite');
+  const { drizzle } = await import('drizzle-orm/pglite');
+  const { migrate } = await import('drizzle-orm/pglite/migrator');
+  const dir = opts.pgliteDir ?? '.data/pglite';
+  if (dir !== ':memory:') mkdirSync(dir, { recursive: true });
+  const client = dir === ':memory:' ? new PGlite() : new PGlite(dir);
+  const db = drizzle(client, { schema });
+  await migrate(db, { migrationsFolder });
+  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+}
+
+export { schema };

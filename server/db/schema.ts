@@ -1,0 +1,528 @@
+// Database schema (PostgreSQL dialect; runs on PGlite and on PostgreSQL). Every table holding a
+// provider's data carries provider_id, and every query in server/services is scoped by it.
+import {
+  pgTable,
+  serial,
+  integer,
+  text,
+  boolean,
+  date,
+  timestamp,
+  jsonb,
+  numeric,
+  customType,
+  uniqueIndex,
+  index,
+} from 'drizzle-orm/pg-core';
+
+const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
+  dataType: () => 'bytea',
+});
+
+/** money as numeric(12,2), read back as a JS number */
+const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+const day = (name: string) => date(name, { mode: 'string' });
+
+export interface ProgramOptions {
+  canParentUploadPhotos: boolean;
+  canParentChangeContact: boolean;
+  canParentAddContact: boolean;
+  canParentDeleteContact: boolean;
+  canParentChangeMedicalInfo: boolean;
+  canParentChangePin: boolean;
+  canParentChangeEnrollment: boolean;
+}
+
+export const providers = pgTable('providers', {
+  id: serial('id').primaryKey(),
+  appName: text('app_name').notNull().unique(),
+  customerID: integer('customer_id').notNull().unique(),
+  programName: text('program_name').notNull(),
+  logoUrl: text('logo_url').notNull(),
+  organisation: text('organisation').notNull(),
+  supportPhone: text('support_phone').notNull().default(''),
+  supportEmail: text('support_email').notNull().default(''),
+  countryCode: text('country_code').notNull().default('US'),
+  city: text('city').notNull().default(''),
+  stateCode: text('state_code').notNull().default(''),
+  languages: jsonb('languages').$type<{ code: string; name: string }[]>().notNull(),
+  isSchoolDistrict: boolean('is_school_district').notNull().default(false),
+  hasSmsLicense: boolean('has_sms_license').notNull().default(false),
+  attendanceAllowed: boolean('attendance_allowed').notNull().default(true),
+  programOptions: jsonb('program_options').$type<ProgramOptions>().notNull(),
+  features: jsonb('features').$type<Record<string, boolean>>().notNull(),
+});
+
+export const accounts = pgTable(
+  'accounts',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountNo: text('account_no').notNull(),
+    suspended: boolean('suspended').notNull().default(false),
+    suspendedOn: day('suspended_on'),
+    collection: boolean('collection').notNull().default(false),
+    locked: boolean('locked').notNull().default(false),
+    delinquent: boolean('delinquent').notNull().default(false),
+    punchPass: boolean('punch_pass').notNull().default(false),
+    lateFeeAfterDueDate: money('late_fee_after_due_date').notNull().default(0),
+    applyLatePayment: boolean('apply_late_payment').notNull().default(false),
+    doNotApplyLateFee: boolean('do_not_apply_late_fee').notNull().default(false),
+    hideOtherAmount: boolean('hide_other_amount').notNull().default(false),
+    showProjectedPayment: boolean('show_projected_payment').notNull().default(false),
+    comEd: boolean('com_ed').notNull().default(false),
+    ccOnetimePaymentGatewayID: integer('cc_onetime_payment_gateway_id').notNull().default(0),
+    eCheckOnetimePaymentGatewayID: integer('echeck_onetime_payment_gateway_id').notNull().default(0),
+  },
+  (t) => [uniqueIndex('accounts_provider_no').on(t.providerId, t.accountNo)],
+);
+
+export const adults = pgTable(
+  'adults',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    /** 1 primary, 2 secondary, 4 or 5 other contacts */
+    accountHolder: integer('account_holder').notNull(),
+    /** F full access, P payment only */
+    accessType: text('access_type').notNull().default('F'),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    middleInitial: text('middle_initial').notNull().default(''),
+    genderCode: text('gender_code').notNull().default('U'),
+    streetAddress: text('street_address').notNull().default(''),
+    apartmentNo: text('apartment_no').notNull().default(''),
+    city: text('city').notNull().default(''),
+    stateCode: text('state_code').notNull().default(''),
+    zip: text('zip').notNull().default(''),
+    workPhone: text('work_phone').notNull().default(''),
+    workPhoneExt: text('work_phone_ext').notNull().default(''),
+    workPhoneNone: boolean('work_phone_none').notNull().default(false),
+    homePhone: text('home_phone').notNull().default(''),
+    homePhoneNone: boolean('home_phone_none').notNull().default(false),
+    cellPhone: text('cell_phone').notNull().default(''),
+    cellPhoneNone: boolean('cell_phone_none').notNull().default(false),
+    textMessageConsent: boolean('text_message_consent').notNull().default(false),
+    emailOptedOut: boolean('email_opted_out').notNull().default(false),
+    email: text('email').notNull().default(''),
+    pin: text('pin'),
+    employmentStatus: text('employment_status').notNull().default(''),
+    employer: text('employer').notNull().default(''),
+    primaryLanguage: text('primary_language').notNull().default('en'),
+    annualIncome: text('annual_income').notNull().default(''),
+    transportation: text('transportation').notNull().default(''),
+    householdSize: integer('household_size'),
+    isDistrictEmployee: boolean('is_district_employee').notNull().default(false),
+    photo: bytea('photo'),
+    deleted: boolean('deleted').notNull().default(false),
+  },
+  (t) => [index('adults_account').on(t.providerId, t.accountId)],
+);
+
+export const logins = pgTable(
+  'logins',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    adultId: integer('adult_id').notNull().references(() => adults.id, { onDelete: 'cascade' }),
+    /** lower-cased */
+    email: text('email').notNull(),
+    passwordHash: text('password_hash').notNull(),
+    failedCount: integer('failed_count').notNull().default(0),
+    lockedAt: ts('locked_at'),
+    isTemporaryPassword: boolean('is_temporary_password').notNull().default(false),
+    active: boolean('active').notNull().default(true),
+    lastLoginAt: ts('last_login_at'),
+  },
+  (t) => [uniqueIndex('logins_provider_email').on(t.providerId, t.email), index('logins_email').on(t.email)],
+);
+
+export const sessions = pgTable('sessions', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  loginId: integer('login_id').notNull().references(() => logins.id, { onDelete: 'cascade' }),
+  adultId: integer('adult_id').notNull(),
+  accountId: integer('account_id').notNull(),
+  /** SHA-256 of the opaque token (hex); the token itself is never stored */
+  tokenHash: text('token_hash').notNull().unique(),
+  createdAt: ts('created_at').notNull(),
+  lastSeenAt: ts('last_seen_at').notNull(),
+  idleExpiresAt: ts('idle_expires_at').notNull(),
+  absoluteExpiresAt: ts('absolute_expires_at').notNull(),
+  revokedAt: ts('revoked_at'),
+  locale: text('locale').notNull().default('en'),
+});
+
+export const signinAudit = pgTable(
+  'signin_audit',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id'),
+    email: text('email').notNull(),
+    loginId: integer('login_id'),
+    ip: text('ip').notNull(),
+    /** ok | bad_password | unknown | locked | inactive | rate_limited */
+    outcome: text('outcome').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('signin_audit_email_at').on(t.email, t.at)],
+);
+
+export const sites = pgTable('sites', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  siteName: text('site_name').notNull(),
+  streetAddress: text('street_address').notNull().default(''),
+  city: text('city').notNull().default(''),
+  stateCode: text('state_code').notNull().default(''),
+  zip: text('zip').notNull().default(''),
+  phone: text('phone').notNull().default(''),
+});
+
+export const gradeLevels = pgTable(
+  'grade_levels',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    gradeLevelCode: text('grade_level_code').notNull(),
+    gradeLevel: text('grade_level').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('grade_levels_provider_code').on(t.providerId, t.gradeLevelCode)],
+);
+
+export const children = pgTable(
+  'children',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    middleInitial: text('middle_initial').notNull().default(''),
+    genderCode: text('gender_code').notNull().default('U'),
+    dateOfBirth: day('date_of_birth').notNull(),
+    gradeLevelCode: text('grade_level_code').notNull().default(''),
+    school: text('school').notNull().default(''),
+    homeSiteId: integer('home_site_id').references(() => sites.id),
+    /** split child: the other account and this account's share in percent */
+    splitAccountId: integer('split_account_id'),
+    splitPercentage: integer('split_percentage'),
+    photo: bytea('photo'),
+    medical: jsonb('medical').$type<Record<string, unknown>>().notNull().default({}),
+  },
+  (t) => [index('children_account').on(t.providerId, t.accountId)],
+);
+
+export const childAdults = pgTable(
+  'child_adults',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    adultId: integer('adult_id').notNull().references(() => adults.id, { onDelete: 'cascade' }),
+    /** 99 = Other (free text in relationship) */
+    relationshipId: integer('relationship_id').notNull(),
+    relationship: text('relationship').notNull(),
+    isAuthorizedToPickUp: boolean('is_authorized_to_pick_up').notNull().default(false),
+    isEmergencyContact: boolean('is_emergency_contact').notNull().default(false),
+    isLivesWith: boolean('is_lives_with').notNull().default(false),
+    doNotRelease: boolean('do_not_release').notNull().default(false),
+  },
+  (t) => [uniqueIndex('child_adults_pair').on(t.childId, t.adultId)],
+);
+
+export const programPeriods = pgTable('program_periods', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  programPeriod: text('program_period').notNull(),
+  titles: jsonb('titles').$type<{ en: string; es: string; pt: string; vi: string }>().notNull(),
+  description: text('description').notNull().default(''),
+  /** schoolYear | summerCamp | preschool | holidayCare | other */
+  category: text('category').notNull(),
+  /** childcare | enrichment */
+  programKind: text('program_kind').notNull(),
+  programPeriodType: integer('program_period_type').notNull().default(1),
+  /** W waitlist/application workflow, T, D, C calendar */
+  enrollmentOption: text('enrollment_option').notNull(),
+  /** C capacity only, W waitlisting, N disabled */
+  capacityCheck: text('capacity_check').notNull().default('C'),
+  canRegisterOnline: boolean('can_register_online').notNull().default(true),
+  canEnrollOnline: boolean('can_enroll_online').notNull().default(true),
+  enableEnrollmentInParentForm: boolean('enable_enrollment_in_parent_form').notNull().default(true),
+  enableAutomaticRegistration: boolean('enable_automatic_registration').notNull().default(false),
+  calendarProgramPeriodID: integer('calendar_program_period_id').notNull().default(0),
+  startDate: day('start_date').notNull(),
+  endDate: day('end_date').notNull(),
+  registrationStartAt: ts('registration_start_at'),
+  registrationEndDate: day('registration_end_date'),
+  isPunchPass: boolean('is_punch_pass').notNull().default(false),
+  isOtherDistrict: boolean('is_other_district').notNull().default(false),
+  registrationFee: money('registration_fee').notNull().default(0),
+});
+
+export const activities = pgTable('activities', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+  siteId: integer('site_id').notNull().references(() => sites.id),
+  activity: text('activity').notNull(),
+  /** 2 = selectable days of week, 4 = single date */
+  activityTypeID: integer('activity_type_id').notNull().default(1),
+  startDate: day('start_date').notNull(),
+  endDate: day('end_date').notNull(),
+  timing: text('timing').notNull().default(''),
+  daysPerWeek: integer('days_per_week').notNull().default(5),
+  /** comma-separated weekday codes S,M,T,W,TH,F,SA */
+  daysOfWeek: text('days_of_week').notNull().default('M,T,W,TH,F'),
+  /** A = PM, B = AM, D = during school, F = full day */
+  timeOfferedCode: text('time_offered_code').notNull().default('A'),
+  isOneTime: boolean('is_one_time').notNull().default(false),
+  firstChildRegFee: money('first_child_reg_fee').notNull().default(0),
+  secondChildRegFee: money('second_child_reg_fee').notNull().default(0),
+  thirdChildRegFee: money('third_child_reg_fee').notNull().default(0),
+  fee: money('fee').notNull().default(0),
+  /** PER_SP per service period, PER_DAY per day */
+  feeType: text('fee_type').notNull().default('PER_SP'),
+  siblingFee: money('sibling_fee').notNull().default(0),
+  capacity: integer('capacity').notNull().default(30),
+});
+
+/** A child's registration in a program period (the application). */
+export const registrations = pgTable(
+  'registrations',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    /** PROCESSED | REGISTERED | WAITLISTED | SEATS FULL | REMOVED | PENDING */
+    status: text('status').notNull(),
+    registrationDate: day('registration_date'),
+    submittedOn: day('submitted_on'),
+    isPendingApproval: boolean('is_pending_approval').notNull().default(false),
+    isEnrollmentPending: boolean('is_enrollment_pending').notNull().default(false),
+  },
+  (t) => [uniqueIndex('registrations_child_pp').on(t.programPeriodId, t.childId)],
+);
+
+export const enrollments = pgTable(
+  'enrollments',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    activityId: integer('activity_id').notNull().references(() => activities.id, { onDelete: 'cascade' }),
+    enrollmentDate: day('enrollment_date').notNull(),
+    deEnrollDate: day('de_enroll_date'),
+    daysOfWeek: text('days_of_week').notNull().default(''),
+    weekRange: text('week_range'),
+    status: text('status').notNull().default('A'),
+  },
+  (t) => [index('enrollments_account').on(t.providerId, t.accountId)],
+);
+
+export const invoices = pgTable('invoices', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  servicePeriodDetailID: integer('service_period_detail_id').notNull(),
+  servicePeriod: text('service_period').notNull(),
+  invoiceDate: day('invoice_date').notNull(),
+  paymentDueDate: day('payment_due_date').notNull(),
+  amount: money('amount').notNull(),
+  balance: money('balance').notNull(),
+  autoPayDiscountValue: money('auto_pay_discount_value').notNull().default(0),
+});
+
+export const payments = pgTable('payments', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  adultId: integer('adult_id').references(() => adults.id),
+  paymentDate: day('payment_date').notNull(),
+  amount: money('amount').notNull(),
+  /** CCD, ECH, CCR, ECR */
+  paymentMethodCode: text('payment_method_code').notNull(),
+  last4Digits: text('last4_digits').notNull().default(''),
+  payerName: text('payer_name').notNull().default(''),
+  status: text('status').notNull().default('APPROVED'),
+});
+
+export const autopayRegistrations = pgTable('autopay_registrations', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  adultId: integer('adult_id').notNull().references(() => adults.id),
+  paymentMethodCode: text('payment_method_code').notNull(),
+  /** W weekly, T twice a month, M monthly */
+  frequency: text('frequency').notNull(),
+  isAutoPay: boolean('is_auto_pay').notNull().default(true),
+  isPaymentOnFile: boolean('is_payment_on_file').notNull().default(true),
+  active: boolean('active').notNull().default(true),
+  startDate: day('start_date').notNull(),
+});
+
+export const paymentMethods = pgTable('payment_methods', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  adultId: integer('adult_id').notNull().references(() => adults.id),
+  automaticPaymentRegistrationId: integer('automatic_payment_registration_id').references(() => autopayRegistrations.id),
+  /** CCR saved card, ECR saved bank account */
+  paymentMethodCode: text('payment_method_code').notNull(),
+  type: text('type').notNull(),
+  last4Digits: text('last4_digits').notNull(),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  expiry: text('expiry'),
+  savedOn: day('saved_on').notNull(),
+  usedForAutoPay: boolean('used_for_auto_pay').notNull().default(false),
+});
+
+export const bulletins = pgTable('bulletins', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  subject: text('subject').notNull(),
+  message: text('message').notNull(),
+  startDate: day('start_date').notNull(),
+  endDate: day('end_date'),
+});
+
+export const bulletinAttachments = pgTable('bulletin_attachments', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  bulletinId: integer('bulletin_id').notNull().references(() => bulletins.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  documentType: text('document_type').notNull(),
+  mimeType: text('mime_type').notNull(),
+  content: bytea('content').notNull(),
+});
+
+export const forms = pgTable('forms', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  formName: text('form_name').notNull(),
+  documentType: text('document_type').notNull(),
+  mimeType: text('mime_type').notNull(),
+  fileName: text('file_name').notNull(),
+  content: bytea('content').notNull(),
+});
+
+export const calendarEvents = pgTable('calendar_events', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  title: text('title').notNull(),
+  start: text('start').notNull(),
+  end: text('end').notNull(),
+  allDay: boolean('all_day').notNull().default(false),
+  description: text('description').notNull().default(''),
+});
+
+export const communications = pgTable(
+  'communications',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    /** EMAIL | TEXT */
+    mode: text('mode').notNull(),
+    subject: text('subject').notNull(),
+    fromName: text('from_name').notNull(),
+    description: text('description').notNull(),
+    createdOn: ts('created_on').notNull(),
+    isAutomatic: boolean('is_automatic').notNull().default(false),
+  },
+  (t) => [index('communications_account').on(t.providerId, t.accountId, t.createdOn)],
+);
+
+export const alerts = pgTable('alerts', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  /** L = login page, H = home */
+  location: text('location').notNull(),
+  alertText: text('alert_text').notNull(),
+  startDate: day('start_date').notNull(),
+  endDate: day('end_date'),
+});
+
+export const absenceReasons = pgTable('absence_reasons', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  reason: text('reason').notNull(),
+  showInParentPortal: boolean('show_in_parent_portal').notNull().default(true),
+  sortOrder: integer('sort_order').notNull().default(0),
+});
+
+export const attendance = pgTable(
+  'attendance',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    siteId: integer('site_id').notNull().references(() => sites.id),
+    attendanceDate: day('attendance_date').notNull(),
+    /** BEFORE SCHOOL | AFTER SCHOOL | FULL DAY */
+    timeOffered: text('time_offered').notNull(),
+    timeIn: text('time_in'),
+    timeOut: text('time_out'),
+    inBy: text('in_by'),
+    outBy: text('out_by'),
+    absentReason: text('absent_reason'),
+  },
+  (t) => [index('attendance_child_date').on(t.providerId, t.childId, t.attendanceDate)],
+);
+
+export const absenceNotices = pgTable('absence_notices', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+  adultId: integer('adult_id').notNull().references(() => adults.id),
+  childIds: jsonb('child_ids').$type<number[]>().notNull(),
+  reason: text('reason').notNull(),
+  otherReason: text('other_reason').notNull().default(''),
+  startDate: day('start_date').notNull(),
+  endDate: day('end_date'),
+  timeOffered: text('time_offered').notNull(),
+  additionalInfo: text('additional_info').notNull(),
+  createdAt: ts('created_at').notNull(),
+});
+
+export const outbox = pgTable('outbox', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').references(() => providers.id, { onDelete: 'cascade' }),
+  /** what the mail is about, e.g. account_locked */
+  kind: text('kind').notNull(),
+  toAddress: text('to_address').notNull(),
+  fromAddress: text('from_address').notNull(),
+  subject: text('subject').notNull(),
+  textBody: text('text_body').notNull(),
+  htmlBody: text('html_body'),
+  createdAt: ts('created_at').notNull(),
+  sentAt: ts('sent_at'),
+  attempts: integer('attempts').notNull().default(0),
+  lastError: text('last_error'),
+});
+
+export const errorLog = pgTable('error_log', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').references(() => providers.id, { onDelete: 'cascade' }),
+  adultId: integer('adult_id'),
+  device: text('device').notNull().default(''),
+  pageName: text('page_name').notNull(),
+  url: text('url').notNull(),
+  previousUrl: text('previous_url').notNull().default(''),
+  userName: text('user_name').notNull().default(''),
+  browser: text('browser').notNull().default(''),
+  eventDateTime: text('event_date_time').notNull().default(''),
+  apiErrorLogId: text('api_error_log_id').notNull().default(''),
+  stackTrace: text('stack_trace').notNull().default(''),
+  message: text('message').notNull().default(''),
+  source: text('source').notNull(),
+  ip: text('ip').notNull().default(''),
+  createdAt: ts('created_at').notNull(),
+});

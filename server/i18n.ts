@@ -1,0 +1,54 @@
+// Server-side translations (locales/<lang>/server.json): e-mails and error messages, in the
+// language of the request (Accept-Language) or of the recipient.
+import { readFileSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+
+export const LANGUAGES = ['en', 'es', 'pt', 'vi'] as const;
+export type Lang = (typeof LANGUAGES)[number];
+
+type Tree = { [k: string]: string | Tree };
+
+export interface Translator {
+  (lang: string | undefined, key: string, params?: Record<string, unknown>): string;
+}
+
+function lookup(tree: Tree | undefined, path: string[]): string | undefined {
+  let node: string | Tree | undefined = tree;
+  for (const p of path) {
+    if (!node || typeof node === 'string') return undefined;
+    node = node[p];
+  }
+  return typeof node === 'string' ? node : undefined;
+}
+
+export function pickLang(value: string | undefined): Lang {
+  if (!value) return 'en';
+  // Accept-Language: "vi-VN,vi;q=0.9,en;q=0.8" — first supported language wins, in order given
+  const tags = value
+    .split(',')
+    .map((part) => {
+      const [tag, ...rest] = part.trim().split(';');
+      const q = rest.find((r) => r.trim().startsWith('q='));
+      return { tag: tag.toLowerCase(), q: q ? Number(q.trim().slice(2)) : 1 };
+    })
+    .sort((a, b) => b.q - a.q);
+  for (const { tag } of tags) {
+    const base = tag.split('-')[0] as Lang;
+    if ((LANGUAGES as readonly string[]).includes(base)) return base;
+  }
+  return 'en';
+}
+
+export function createTranslator(root: string): Translator {
+  const trees = new Map<string, Tree>();
+  for (const lang of LANGUAGES) {
+    const file = join(root, 'locales', lang, 'server.json');
+    if (existsSync(file)) trees.set(lang, JSON.parse(readFileSync(file, 'utf8')) as Tree);
+  }
+  return (lang, key, params = {}) => {
+    const path = key.replace(/^server\./, '').split('.');
+    const text = lookup(trees.get(pickLang(lang)), path) ?? lookup(trees.get('en'), path);
+    if (text === undefined) throw new Error(`missing server translation ${key}`);
+    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+  };
+}

@@ -1,0 +1,57 @@
+// Provider records live in providers/<appName>/provider.json (reviewed like code); on start they are
+// written into the providers table, which the services read.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Db } from './db/index';
+import { providers, type ProgramOptions } from './db/schema';
+
+export interface ProviderRecord {
+  appName: string;
+  customerID: number;
+  programName: string;
+  logoUrl: string;
+  organisation: string;
+  supportPhone: string;
+  supportEmail: string;
+  countryCode: 'US' | 'CA';
+  city: string;
+  stateCode: string;
+  languages: { code: string; name: string }[];
+  isSchoolDistrict: boolean;
+  hasSmsLicense: boolean;
+  attendanceAllowed: boolean;
+  programOptions: ProgramOptions;
+  features: Record<string, boolean>;
+}
+
+const REQUIRED: (keyof ProviderRecord)[] = [
+  'appName', 'customerID', 'programName', 'logoUrl', 'organisation', 'supportPhone', 'supportEmail', 'countryCode',
+  'city', 'stateCode', 'languages', 'isSchoolDistrict', 'hasSmsLicense', 'attendanceAllowed', 'programOptions', 'features',
+];
+
+export function readProviderRecords(root: string): ProviderRecord[] {
+  const dir = join(root, 'providers');
+  if (!existsSync(dir)) return [];
+  const out: ProviderRecord[] = [];
+  for (const d of readdirSync(dir, { withFileTypes: true })) {
+    const file = join(dir, d.name, 'provider.json');
+    if (!d.isDirectory() || !existsSync(file)) continue;
+    const rec = JSON.parse(readFileSync(file, 'utf8')) as ProviderRecord;
+    const missing = REQUIRED.filter((k) => rec[k] === undefined);
+    if (missing.length) throw new Error(`providers/${d.name}/provider.json: missing ${missing.join(', ')}`);
+    if (rec.appName !== d.name) throw new Error(`providers/${d.name}/provider.json: appName must be "${d.name}"`);
+    if (!['US', 'CA'].includes(rec.countryCode)) throw new Error(`providers/${d.name}/provider.json: countryCode must be US or CA`);
+    out.push(rec);
+  }
+  return out.sort((a, b) => a.appName.localeCompare(b.appName));
+}
+
+export async function syncProviders(db: Db, records: ProviderRecord[]): Promise<void> {
+  for (const r of records) {
+    const values = { ...r };
+    await db
+      .insert(providers)
+      .values(values)
+      .onConflictDoUpdate({ target: providers.appName, set: values });
+  }
+}

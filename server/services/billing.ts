@@ -1,0 +1,114 @@
+// Billing service: account summary, invoices and payments received of the signed-in account.
+import { and, desc, eq, gt, lt, sum } from 'drizzle-orm';
+import type { ServiceHandlers } from '../context';
+import { accounts, invoices, payments, autopayRegistrations } from '../db/schema';
+import { HttpError } from '../errors';
+import { isoDay } from '../clock';
+
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+export const billing: ServiceHandlers = {
+  'Billing.accountSummary': {
+    paymentOnly: true,
+    handler: async ({ deps, session }) => {
+      const s = session!;
+      const [acc] = await deps.db
+        .select()
+        .from(accounts)
+        .where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+      if (!acc) throw new HttpError(404, 'Not Found');
+      const today = isoDay(deps.clock());
+      const scope = and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId));
+      const [bal] = await deps.db.select({ total: sum(invoices.balance) }).from(invoices).where(scope);
+      const [past] = await deps.db
+        .select({ total: sum(invoices.balance) })
+        .from(invoices)
+        .where(and(scope, lt(invoices.paymentDueDate, today), gt(invoices.balance, 0)));
+      const [nextDue] = await deps.db
+        .select({ due: invoices.paymentDueDate })
+        .from(invoices)
+        .where(and(scope, gt(invoices.balance, 0)))
+        .orderBy(invoices.paymentDueDate)
+        .limit(1);
+      const [last] = await deps.db
+        .select({ amount: payments.amount, date: payments.paymentDate })
+        .from(payments)
+        .where(and(eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId), eq(payments.status, 'APPROVED')))
+        .orderBy(desc(payments.paymentDate), desc(payments.id))
+        .limit(1);
+      const [autopay] = await deps.db
+        .select({ id: autopayRegistrations.id })
+        .from(autopayRegistrations)
+        .where(and(eq(autopayRegistrations.providerId, s.providerId), eq(autopayRegistrations.accountId, s.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
+        .limit(1);
+      const pastDue = round2(Number(past.total ?? 0));
+      return {
+        accountID: acc.id,
+        accountNo: acc.accountNo,
+        suspended: acc.suspended,
+        suspendedOn: acc.suspendedOn,
+        isCollection: acc.collection,
+        isLocked: acc.locked,
+        delinquent: acc.delinquent || pastDue > 0,
+        punchPass: acc.punchPass,
+        paymentDue: nextDue?.due ?? null,
+        pastDueAmount: pastDue,
+        currentBalance: round2(Number(bal.total ?? 0)),
+        lastPaymentAmount: last ? Number(last.amount) : 0,
+        lastPaymentAmountDate: last?.date ?? null,
+        lateFeeAfterDueDate: Number(acc.lateFeeAfterDueDate),
+        applyLatePayment: acc.applyLatePayment,
+        doNotApplyLateFee: acc.doNotApplyLateFee,
+        hideOtherAmount: acc.hideOtherAmount,
+        showProjectedPayment: acc.showProjectedPayment,
+        comEd: acc.comEd,
+        cC_Onetime_PaymentGatewayID: acc.ccOnetimePaymentGatewayID,
+        eCheck_Onetime_PaymentGatewayID: acc.eCheckOnetimePaymentGatewayID,
+        isAutoPay: Boolean(autopay),
+      };
+    },
+  },
+
+  'Billing.invoices': {
+    paymentOnly: true,
+    handler: async ({ deps, session }) => {
+      const s = session!;
+      const rows = await deps.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId)))
+        .orderBy(desc(invoices.invoiceDate), desc(invoices.id));
+      return rows.map((r) => ({
+        invoiceID: r.id,
+        servicePeriodDetailID: r.servicePeriodDetailID,
+        servicePeriod: r.servicePeriod,
+        invoiceDate: r.invoiceDate,
+        paymentDueDate: r.paymentDueDate,
+        amount: Number(r.amount),
+        balance: Number(r.balance),
+        autoPayDiscountValue: Number(r.autoPayDiscountValue),
+      }));
+    },
+  },
+
+  'Billing.paymentsReceived': {
+    paymentOnly: true,
+    handler: async ({ deps, session }) => {
+      const s = session!;
+      const rows = await deps.db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId)))
+        .orderBy(desc(payments.paymentDate), desc(payments.id));
+      return rows.map((r) => ({
+        accountPaymentID: r.id,
+        paymentDate: r.paymentDate,
+        amount: Number(r.amount),
+        paymentMethodCode: r.paymentMethodCode,
+        last4Digits: r.last4Digits,
+        payerName: r.payerName,
+        status: r.status,
+      }));
+    },
+  },
+};

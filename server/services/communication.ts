@@ -1,0 +1,145 @@
+// Communication service: program alerts, bulletins (+ attachments), forms (+ files), calendar
+// events and the account's communication history. Provider-authored HTML is sanitised on the way out.
+import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm';
+import type { ServiceHandlers, AppDeps, FileResult } from '../context';
+import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications } from '../db/schema';
+import { HttpError } from '../errors';
+import { isoDay, addDays } from '../clock';
+import { providerByAppName, safeHtml } from './common';
+
+async function activeAlerts(deps: AppDeps, providerId: number, location: 'L' | 'H') {
+  const today = isoDay(deps.clock());
+  const rows = await deps.db
+    .select()
+    .from(alerts)
+    .where(
+      and(
+        eq(alerts.providerId, providerId),
+        eq(alerts.location, location),
+        lte(alerts.startDate, today),
+        or(isNull(alerts.endDate), gte(alerts.endDate, today)),
+      ),
+    )
+    .orderBy(asc(alerts.id));
+  return rows.map((r) => ({ alertID: r.id, alertText: safeHtml(r.alertText) }));
+}
+
+function notFound(deps: AppDeps, lang: string): never {
+  throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+}
+
+export const communication: ServiceHandlers = {
+  'Communication.alertsLogin': {
+    handler: async ({ deps, query }) => activeAlerts(deps, (await providerByAppName(deps.db, query.appName)).id, 'L'),
+  },
+
+  'Communication.alertsHome': {
+    paymentOnly: true,
+    handler: async ({ deps, session }) => activeAlerts(deps, session!.providerId, 'H'),
+  },
+
+  'Communication.bulletins': {
+    handler: async ({ deps, session }) => {
+      const s = session!;
+      const today = isoDay(deps.clock());
+      const rows = await deps.db
+        .select()
+        .from(bulletins)
+        .where(and(eq(bulletins.providerId, s.providerId), lte(bulletins.startDate, today), or(isNull(bulletins.endDate), gte(bulletins.endDate, today))))
+        .orderBy(desc(bulletins.startDate), desc(bulletins.id));
+      const ids = rows.map((r) => r.id);
+      const atts = ids.length
+        ? await deps.db
+            .select({ id: bulletinAttachments.id, bulletinId: bulletinAttachments.bulletinId, name: bulletinAttachments.name, documentType: bulletinAttachments.documentType })
+            .from(bulletinAttachments)
+            .where(and(eq(bulletinAttachments.providerId, s.providerId), inArray(bulletinAttachments.bulletinId, ids)))
+            .orderBy(asc(bulletinAttachments.id))
+        : [];
+      return rows.map((r) => ({
+        bulletinID: r.id,
+        subject: r.subject,
+        message: safeHtml(r.message),
+        startDate: r.startDate,
+        attachments: atts
+          .filter((a) => a.bulletinId === r.id)
+          .map((a) => ({ messageAttachmentID: a.id, name: a.name, documentType: a.documentType })),
+      }));
+    },
+  },
+
+  'Communication.bulletinDownload': {
+    handler: async ({ deps, session, params, lang }): Promise<FileResult> => {
+      const [a] = await deps.db
+        .select()
+        .from(bulletinAttachments)
+        .where(and(eq(bulletinAttachments.id, params.id), eq(bulletinAttachments.providerId, session!.providerId)));
+      if (!a) notFound(deps, lang);
+      return { file: a.content, fileName: a.name, contentType: a.mimeType };
+    },
+  },
+
+  'Communication.forms': {
+    handler: async ({ deps, session }) => {
+      const rows = await deps.db
+        .select({ id: forms.id, formName: forms.formName, documentType: forms.documentType })
+        .from(forms)
+        .where(eq(forms.providerId, session!.providerId))
+        .orderBy(asc(forms.formName));
+      return rows.map((r) => ({ formID: r.id, formName: r.formName, documentType: r.documentType }));
+    },
+  },
+
+  'Communication.formDownload': {
+    handler: async ({ deps, session, params, lang }): Promise<FileResult> => {
+      const [f] = await deps.db
+        .select()
+        .from(forms)
+        .where(and(eq(forms.id, params.id), eq(forms.providerId, session!.providerId)));
+      if (!f) notFound(deps, lang);
+      return { file: f.content, fileName: f.fileName, contentType: f.mimeType };
+    },
+  },
+
+  'Communication.calendarEvents': {
+    handler: async ({ deps, session }) => {
+      const rows = await deps.db
+        .select()
+        .from(calendarEvents)
+        .where(eq(calendarEvents.providerId, session!.providerId))
+        .orderBy(asc(calendarEvents.start));
+      return rows.map((r) => ({ eventID: r.id, title: r.title, start: r.start, end: r.end, allDay: r.allDay, description: r.description }));
+    },
+  },
+
+  'Communication.history': {
+    handler: async ({ deps, session, query }) => {
+      const s = session!;
+      const start = new Date(`${query.StartDate}T00:00:00`);
+      const endExclusive = addDays(new Date(`${query.EndDate}T00:00:00`), 1);
+      const showAuto = query.ShowAutoMail !== false;
+      const showSent = query.ShowEmailSentByAccount !== false;
+      if (!showAuto && !showSent) return [];
+      const where = [
+        eq(communications.providerId, s.providerId),
+        eq(communications.accountId, s.accountId),
+        gte(communications.createdOn, start),
+        lt(communications.createdOn, endExclusive),
+      ];
+      if (showAuto !== showSent) where.push(eq(communications.isAutomatic, showAuto));
+      const rows = await deps.db
+        .select()
+        .from(communications)
+        .where(and(...where))
+        .orderBy(desc(communications.createdOn));
+      return rows.map((r) => ({
+        communicationID: r.id,
+        mode: r.mode as 'EMAIL' | 'TEXT',
+        subject: r.subject,
+        from: r.fromName,
+        description: safeHtml(r.description),
+        createdOn: r.createdOn.toISOString(),
+        isAutomatic: r.isAutomatic,
+      }));
+    },
+  },
+};

@@ -1,0 +1,133 @@
+// Customer service: provider configuration, declarations, versions, error log, provider look-ups.
+import { and, asc, eq } from 'drizzle-orm';
+import type { ServiceHandlers } from '../context';
+import { providers, logins, adults, accounts, errorLog, absenceReasons } from '../db/schema';
+import { HttpError, noConfigurationData } from '../errors';
+import { programConfig, providerByAppName, providerOf } from './common';
+
+export const customer: ServiceHandlers = {
+  'Customer.program': {
+    handler: async ({ deps, query }) => programConfig(await providerByAppName(deps.db, query.appName)),
+  },
+
+  'Customer.declarations': {
+    handler: async ({ deps, query, reply }) => {
+      const p = await providerByAppName(deps.db, query.appName);
+      const decl = deps.declarations.get(p.appName);
+      if (!decl) throw noConfigurationData(query.appName);
+      reply.header('etag', `"${decl.set.version}"`);
+      return decl.set;
+    },
+  },
+
+  'Customer.version': {
+    handler: async ({ deps }) => ({
+      version: deps.version,
+      releaseVersion: deps.releaseVersion,
+      serverTime: deps.clock().toISOString(),
+    }),
+  },
+
+  'Customer.serverDate': {
+    handler: async ({ deps }) => ({ serverTime: deps.clock().toISOString() }),
+  },
+
+  'Customer.errorlog': {
+    // stack traces and URLs legitimately hold < and >
+    allowSpecialCharacters: true,
+    rateLimit: { max: 30, timeWindow: 60_000 },
+    handler: async ({ deps, body, session, req }) => {
+      let providerId: number | null = session?.providerId ?? null;
+      if (!providerId && body.appName) {
+        const [p] = await deps.db.select({ id: providers.id }).from(providers).where(eq(providers.appName, String(body.appName).toLowerCase()));
+        providerId = p?.id ?? null;
+      }
+      const [row] = await deps.db
+        .insert(errorLog)
+        .values({
+          providerId,
+          adultId: session?.adultId ?? null,
+          device: body.Device ?? '',
+          pageName: body.PageName,
+          url: body.Url,
+          previousUrl: body.PreviousURL ?? '',
+          userName: body.UserName ?? '',
+          browser: body.Browser ?? '',
+          eventDateTime: body.EventDateTime ?? '',
+          apiErrorLogId: body.APIErrorLogID ?? '',
+          stackTrace: body.StackTrace ?? '',
+          message: body.Message ?? '',
+          source: body.Source,
+          ip: req.ip,
+          createdAt: deps.clock(),
+        })
+        .returning({ id: errorLog.id });
+      return { errorLogID: row.id };
+    },
+  },
+
+  'Customer.providers': {
+    handler: async ({ deps }) =>
+      deps.db.select({ appName: providers.appName, programName: providers.programName }).from(providers).orderBy(asc(providers.programName)),
+  },
+
+  'Customer.application': {
+    // look-up by e-mail: rate limited per IP, and answers no more than the provider names
+    rateLimit: { max: 10, timeWindow: 60_000 },
+    handler: async ({ deps, query }) => {
+      const email = String(query.parentemail).trim().toLowerCase();
+      const rows = await deps.db
+        .selectDistinct({ appName: providers.appName, programName: providers.programName })
+        .from(logins)
+        .innerJoin(providers, eq(providers.id, logins.providerId))
+        .where(and(eq(logins.email, email), eq(logins.active, true)))
+        .orderBy(asc(providers.programName));
+      return rows;
+    },
+  },
+
+  'Customer.parent': {
+    paymentOnly: true,
+    handler: async ({ deps, session }) => {
+      const s = session!;
+      const [row] = await deps.db
+        .select({ a: adults, accountNo: accounts.accountNo, userName: logins.email })
+        .from(adults)
+        .innerJoin(accounts, eq(accounts.id, adults.accountId))
+        .innerJoin(logins, eq(logins.id, s.loginId))
+        .where(and(eq(adults.id, s.adultId), eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId)));
+      if (!row) throw new HttpError(404, 'Not Found');
+      return {
+        adultID: row.a.id,
+        accountID: row.a.accountId,
+        accountNo: row.accountNo,
+        accountHolder: row.a.accountHolder,
+        accessType: row.a.accessType,
+        firstName: row.a.firstName,
+        lastName: row.a.lastName,
+        email: row.a.email,
+        userName: row.userName,
+        primaryLanguage: row.a.primaryLanguage,
+        hasPhoto: row.a.photo !== null,
+      };
+    },
+  },
+
+  'Customer.feature': {
+    paymentOnly: true,
+    handler: async ({ deps, session }) => ({ features: (await providerOf(deps.db, session!)).features }),
+  },
+
+  'Customer.absenceReasons': {
+    handler: async ({ deps, session, query }) => {
+      const where = [eq(absenceReasons.providerId, session!.providerId)];
+      if (query.ShowInParentPortal !== undefined) where.push(eq(absenceReasons.showInParentPortal, query.ShowInParentPortal));
+      const rows = await deps.db
+        .select()
+        .from(absenceReasons)
+        .where(and(...where))
+        .orderBy(asc(absenceReasons.sortOrder), asc(absenceReasons.id));
+      return rows.map((r) => ({ absenceReasonID: r.id, reason: r.reason, showInParentPortal: r.showInParentPortal }));
+    },
+  },
+};

@@ -1,0 +1,170 @@
+// Registration service: program periods with the account's children rows (programs list, home
+// Registration section) and enrolled activities per child (home Childcare / Enrichment sections).
+import { and, asc, eq, gte, inArray, isNull, or } from 'drizzle-orm';
+import type { ServiceHandlers, AppDeps } from '../context';
+import { activities, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
+import { HttpError } from '../errors';
+import { isoDay } from '../clock';
+import { providerOf } from './common';
+
+type Category = 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
+type Kind = 'childcare' | 'enrichment';
+type Dow = 'S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA';
+
+function notFound(deps: AppDeps, lang: string): never {
+  throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+}
+
+const days = (s: string): Dow[] => s.split(',').map((d) => d.trim()).filter(Boolean) as Dow[];
+
+export const registration: ServiceHandlers = {
+  'Registration.programPeriods': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      // AccountID 0 = every program (school district or other-district mode); any other id must be
+      // the signed-in account
+      if (query.AccountID !== undefined && query.AccountID !== 0 && query.AccountID !== s.accountId) notFound(deps, lang);
+      const provider = await providerOf(deps.db, s);
+      const now = deps.clock();
+      const today = isoDay(now);
+      const where = [eq(programPeriods.providerId, s.providerId)];
+      if (query.programPeriodID) where.push(eq(programPeriods.id, query.programPeriodID));
+      if (!provider.isSchoolDistrict && !query.otherDistrict) where.push(eq(programPeriods.isOtherDistrict, false));
+      const pps = await deps.db.select().from(programPeriods).where(and(...where)).orderBy(asc(programPeriods.startDate), asc(programPeriods.id));
+      if (query.programPeriodID && pps.length === 0) notFound(deps, lang);
+      const ids = pps.map((p) => p.id);
+      if (!ids.length) return [];
+
+      const regs = await deps.db
+        .select({ r: registrations, firstName: children.firstName, lastName: children.lastName })
+        .from(registrations)
+        .innerJoin(children, eq(children.id, registrations.childId))
+        .where(and(eq(registrations.providerId, s.providerId), eq(registrations.accountId, s.accountId), inArray(registrations.programPeriodId, ids)))
+        .orderBy(asc(children.firstName));
+      const enrolled = await deps.db
+        .select({ childId: enrollments.childId, pp: activities.programPeriodId, date: enrollments.enrollmentDate })
+        .from(enrollments)
+        .innerJoin(activities, eq(activities.id, enrollments.activityId))
+        .where(and(eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId), inArray(activities.programPeriodId, ids)));
+      const acts = await deps.db
+        .select({ pp: activities.programPeriodId, isOneTime: activities.isOneTime })
+        .from(activities)
+        .where(and(eq(activities.providerId, s.providerId), inArray(activities.programPeriodId, ids)));
+
+      return pps.map((p) => {
+        const rows = regs.filter((r) => r.r.programPeriodId === p.id);
+        const firstEnrolment = (childId: number) =>
+          enrolled
+            .filter((e) => e.childId === childId && e.pp === p.id)
+            .map((e) => e.date)
+            .sort()[0] ?? null;
+        const ended = p.endDate < today;
+        const opensLater = p.registrationStartAt !== null && p.registrationStartAt > now;
+        const closed = p.registrationEndDate !== null && p.registrationEndDate < today;
+        return {
+          programPeriodID: p.id,
+          programPeriod: p.programPeriod,
+          titles: p.titles,
+          description: p.description,
+          category: p.category as Category,
+          programKind: p.programKind as Kind,
+          programPeriodType: p.programPeriodType,
+          enrollmentOption: p.enrollmentOption as 'W' | 'T' | 'D' | 'C',
+          capacityCheck: p.capacityCheck as 'C' | 'W' | 'N',
+          canRegisterOnline: p.canRegisterOnline,
+          canEnrollOnline: p.canEnrollOnline,
+          enableEnrollmentInParentForm: p.enableEnrollmentInParentForm,
+          enableAutomaticRegistration: p.enableAutomaticRegistration,
+          isProgramEnded: ended,
+          calendarProgramPeriodID: p.calendarProgramPeriodID,
+          startDate: p.startDate,
+          endDate: p.endDate,
+          minAvailableDate: ended ? null : p.startDate > today ? p.startDate : today,
+          registrationStartDate: p.registrationStartAt ? p.registrationStartAt.toISOString() : null,
+          isRegistered: rows.some((r) => r.r.status === 'REGISTERED'),
+          isApplicationSubmitted: rows.some((r) => r.r.submittedOn !== null),
+          isPendingApproval: rows.some((r) => r.r.isPendingApproval),
+          isEnrollmentPending: rows.some((r) => r.r.isEnrollmentPending),
+          isApplicationInWaitList: rows.some((r) => r.r.status === 'WAITLISTED'),
+          isPunchPass: p.isPunchPass,
+          prAccountID: 0,
+          applicationTypeID: 1,
+          isAvailableToRegisterToday: p.canRegisterOnline && !ended && !opensLater && !closed,
+          isRegistrationClosed: closed,
+          haveRegistrationStartDate: opensLater,
+          isOneTimeActivitiesExists: acts.some((a) => a.pp === p.id && a.isOneTime),
+          isOtherDistrict: p.isOtherDistrict,
+          children: rows.map((r) => ({
+            childID: r.r.childId,
+            childName: `${r.firstName} ${r.lastName}`,
+            programPeriodID: p.id,
+            enrollmentDate: firstEnrolment(r.r.childId),
+            registrationDate: r.r.registrationDate,
+            submittedOn: r.r.submittedOn,
+            isPending: r.r.status === 'PENDING' || r.r.isPendingApproval,
+            isRegistered: r.r.status === 'REGISTERED',
+          })),
+        };
+      });
+    },
+  },
+
+  'Registration.childrenActivities': {
+    handler: async ({ deps, session, query }) => {
+      const s = session!;
+      const asOn = query.asOnDate ?? isoDay(deps.clock());
+      const where = [
+        eq(enrollments.providerId, s.providerId),
+        eq(enrollments.accountId, s.accountId),
+        or(isNull(enrollments.deEnrollDate), gte(enrollments.deEnrollDate, asOn)),
+        gte(activities.endDate, asOn),
+      ];
+      if (query.programPeriodID) where.push(eq(activities.programPeriodId, query.programPeriodID));
+      if (query.childID) where.push(eq(enrollments.childId, query.childID));
+      const rows = await deps.db
+        .select({ e: enrollments, a: activities, pp: programPeriods, c: children, siteName: sites.siteName })
+        .from(enrollments)
+        .innerJoin(activities, eq(activities.id, enrollments.activityId))
+        .innerJoin(programPeriods, eq(programPeriods.id, activities.programPeriodId))
+        .innerJoin(children, eq(children.id, enrollments.childId))
+        .innerJoin(sites, eq(sites.id, activities.siteId))
+        .where(and(...where))
+        .orderBy(asc(children.firstName), asc(programPeriods.startDate), asc(enrollments.enrollmentDate), asc(activities.activity));
+      const groups = new Map<string, ReturnType<typeof group>>();
+      function group(r: (typeof rows)[number]) {
+        return {
+          childID: r.c.id,
+          childName: `${r.c.firstName} ${r.c.lastName}`,
+          programPeriodID: r.pp.id,
+          programPeriod: r.pp.programPeriod,
+          category: r.pp.category as Category,
+          programKind: r.pp.programKind as Kind,
+          homeSiteID: r.c.homeSiteId,
+          activities: [] as unknown[],
+        };
+      }
+      for (const r of rows) {
+        const key = `${r.c.id}:${r.pp.id}`;
+        let g = groups.get(key);
+        if (!g) groups.set(key, (g = group(r)));
+        g.activities.push({
+          activityID: r.a.id,
+          activity: r.a.activity,
+          activityTypeID: r.a.activityTypeID,
+          siteID: r.a.siteId,
+          siteName: r.siteName,
+          startDate: r.a.startDate,
+          endDate: r.a.endDate,
+          enrollmentDate: r.e.enrollmentDate,
+          deEnrollDate: r.e.deEnrollDate,
+          timing: r.a.timing,
+          daysOfWeek: days(r.e.daysOfWeek || r.a.daysOfWeek),
+          timeOfferedCode: r.a.timeOfferedCode,
+          weekRange: r.e.weekRange,
+          status: r.e.status,
+        });
+      }
+      return [...groups.values()];
+    },
+  },
+};
