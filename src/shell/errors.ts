@@ -1,5 +1,6 @@
 // Spec 8.1: how the portal reacts to a failed API call. `decideApiError` is the pure handling table;
 // `createErrorHandler` applies a decision to the session, the router and the error log.
+import { firstMessagePart, NETWORK_ERROR } from '../api/client';
 
 /** The shape of the client's ApiError (src/api/client.ts); only what the handling table reads. */
 export interface ApiErrorLike {
@@ -11,6 +12,8 @@ export interface ApiErrorLike {
   /** request URL, used by the 404 message */
   url?: string;
   data?: unknown;
+  /** no HTTP answer came back at all */
+  network?: boolean;
 }
 
 /** A message to show: a translation key of the common namespace with values, or server text. */
@@ -34,18 +37,18 @@ export interface ErrorDecision {
 }
 
 const NOT_LOGGED_STATUSES = new Set([401, 504, 423, 204, 406, 404]);
-const NETWORK_ERROR_TEXTS = new Set(['Network Error', 'Error: Network Error', 'Failed to fetch', 'TypeError: Failed to fetch']);
+const NETWORK_ERROR_TEXTS = new Set([NETWORK_ERROR, `Error: ${NETWORK_ERROR}`, 'Failed to fetch', 'TypeError: Failed to fetch']);
 const SPECIAL_CHARACTERS = /[<>^]/;
 
-/** Server messages may carry details after '|||'; only the first part is shown. */
-export function firstMessagePart(message: string | undefined | null): string {
-  if (!message) return '';
-  return String(message).split('|||')[0].trim();
+/** Server messages may carry details after '|||'; only the first part is shown (null-safe). */
+function firstPart(message: string | undefined | null): string {
+  return message ? firstMessagePart(String(message)) : '';
 }
+export { firstPart as firstMessagePart };
 
 export function isNetworkError(err: ApiErrorLike): boolean {
   const msg = (err.message ?? '').trim();
-  return NETWORK_ERROR_TEXTS.has(msg) || ((err.status === undefined || err.status === 0) && msg === '');
+  return Boolean(err.network) || NETWORK_ERROR_TEXTS.has(msg) || ((err.status === undefined || err.status === 0) && msg === '');
 }
 
 /** The offending character of a 422: from the error data when the server names it, else from the message. */
@@ -102,7 +105,7 @@ export function decideApiError(err: ApiErrorLike): ErrorDecision {
     };
   }
 
-  const text = firstMessagePart(raw) || firstMessagePart(err.statusText);
+  const text = firstPart(raw) || firstPart(err.statusText);
   return {
     sessionExpired: false,
     message: text ? { text } : { key: 'error.unknown' },
@@ -121,9 +124,11 @@ export interface ErrorLogRecord {
   UserName: string;
   Browser: string;
   EventDateTime: string;
-  APIErrorLogID: number;
+  APIErrorLogID: string;
   StackTrace: string;
+  Message: string;
   Source: 'PARENT PORTAL';
+  appName?: string;
 }
 
 export interface ErrorHandlerDeps {
@@ -132,7 +137,7 @@ export interface ErrorHandlerDeps {
   navigate(to: string): void;
   log(record: ErrorLogRecord): Promise<unknown> | void;
   translate(key: string, values?: Record<string, string>): string;
-  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string };
+  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string; appName?: string };
   scrollToTop(): void;
 }
 
@@ -146,7 +151,7 @@ export function buildErrorLogRecord(
   logMessage: string | undefined,
   now: Date = new Date(),
 ): ErrorLogRecord {
-  const head = `${err.status ?? 0} ${err.op ?? ''} ${logMessage ?? firstMessagePart(err.message)}`.trim();
+  const head = `${err.status ?? 0} ${err.op ?? ''} ${logMessage ?? firstPart(err.message)}`.trim();
   return {
     Device: ctx.device,
     PageName: ctx.page,
@@ -155,9 +160,11 @@ export function buildErrorLogRecord(
     UserName: ctx.userName,
     Browser: ctx.browser,
     EventDateTime: now.toISOString(),
-    APIErrorLogID: 0,
+    APIErrorLogID: '',
     StackTrace: head,
+    Message: logMessage ?? firstPart(err.message),
     Source: 'PARENT PORTAL',
+    ...(ctx.appName ? { appName: ctx.appName } : {}),
   };
 }
 

@@ -77,6 +77,10 @@ describe('decideApiError (spec 8.1 handling table)', () => {
     expect(d.message).toEqual({ text: 'm' });
   });
 
+  it('a client error flagged as network (no HTTP answer) is a network error', () => {
+    expect(decideApiError({ status: 0, message: 'Network Error', network: true }).message).toEqual({ key: 'error.network' });
+  });
+
   it.each(['Network Error', 'Error: Network Error'])('%s is replaced by the localised message and not logged', (message) => {
     const d = decideApiError({ status: 0, message });
     expect(d.message).toEqual({ key: 'error.network' });
@@ -117,6 +121,7 @@ describe('createErrorHandler', () => {
     const record = (d.log as ReturnType<typeof vi.fn>).mock.calls[0][0];
     expect(record).toMatchObject({ Source: 'PARENT PORTAL', PageName: 'home', UserName: 'm@x', Browser: 'Chrome 120' });
     expect(record.StackTrace).toContain('Method not Allowed');
+    expect(record.Message).toBe('Method not Allowed');
   });
 
   it('never logs a failure of the error log call itself', () => {

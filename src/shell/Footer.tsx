@@ -1,0 +1,161 @@
+// Spec 2.5: the footer — help contacts, store badges and QR code (US, sign-in page), security seal
+// (index page), product version, detected browser and OS, privacy policy and Contact Us links.
+import { Box, Flex, HStack, Image, Link as ChakraLink, Stack, Text, chakra } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { displayPhone } from '../engine/formats';
+import { apiAtom } from '../state';
+import { describeBrowser, detectBrowser } from './browserInfo';
+import { isIndexPage, showContactUsLink } from './footerRules';
+import { BASE } from './Header';
+import { useHasScreen, useProvider, useRule, useSession } from './hooks';
+import { Icon } from './Icon';
+import { storeLinks } from './nativeApp';
+
+const RouteLink = chakra(Link);
+
+function useProductVersion(): string | undefined {
+  const api = useAtomValue(apiAtom);
+  const q = useQuery({
+    queryKey: ['Customer.version', { sourceApp: 'parentportal' }],
+    queryFn: () => api.call('Customer.version', { query: { sourceApp: 'parentportal' }, silent: true }),
+    staleTime: 30 * 60_000,
+    retry: 1,
+  });
+  return q.data?.version;
+}
+
+function QrCode({ text, label }: { text: string; label: string }) {
+  const [src, setSrc] = useState<string>();
+  useEffect(() => {
+    let live = true;
+    // qrcode is loaded only where a code is shown
+    void import('qrcode').then((QR) =>
+      QR.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }).then((svg) => {
+        if (live) setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
+      }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [text]);
+  return src ? <Image src={src} alt={label} boxSize="6.5rem" bg="white" p="1" rounded="md" data-testid="app-qr-code" /> : <Box boxSize="6.5rem" />;
+}
+
+function StoreBadge({ href, icon, top, bottom }: { href: string; icon: string; top: string; bottom: string }) {
+  return (
+    <ChakraLink
+      href={href}
+      target="_blank"
+      rel="noopener noreferrer"
+      data-button=""
+      display="inline-flex"
+      alignItems="center"
+      gap="2"
+      bg="black"
+      color="white"
+      px="3"
+      py="1.5"
+      rounded="lg"
+      borderWidth="1px"
+      borderColor="gray.500"
+      textDecoration="none"
+      _hover={{ bg: 'gray.800' }}
+    >
+      <Image src={icon} alt="" boxSize="6" />
+      <Stack gap="0" lineHeight="1.1">
+        <Text as="span" fontSize="2xs">
+          {top}
+        </Text>
+        <Text as="span" fontSize="md" fontWeight="semibold">
+          {bottom}
+        </Text>
+      </Stack>
+    </ChakraLink>
+  );
+}
+
+export function Footer({ path }: { path: string }) {
+  const { t } = useTranslation('common');
+  const [session] = useSession();
+  const provider = useProvider();
+  const rule = useRule();
+  const hasScreen = useHasScreen();
+  const version = useProductVersion();
+  const browser = useMemo(() => detectBrowser(typeof navigator === 'undefined' ? '' : navigator.userAgent), []);
+  const programName = provider?.programName || session.programName;
+  const supportPhone = provider?.supportPhone || session.supportPhone;
+  const supportEmail = provider?.supportEmail || session.supportEmail;
+  const index = isIndexPage(path);
+  const nativeApp = rule('shell.nativeAppCountry');
+  const stores = storeLinks(programName);
+
+  return (
+    <Box as="footer" borderTopWidth="1px" borderColor="border" bg="bg.subtle" mt="auto" px={{ base: '4', md: '6' }} py="6" fontSize="sm" data-testid="footer">
+      <Flex direction={{ base: 'column', lg: 'row' }} gap="6" justify="space-between" align={{ base: 'stretch', lg: 'flex-start' }}>
+        <Stack gap="2" maxW="xl">
+          {supportPhone || supportEmail ? (
+            <>
+              <Text fontWeight="semibold">{t('footer.helpTitle', { program: programName || t('app.name') })}</Text>
+              <Text color="fg.muted">{t('footer.helpNote')}</Text>
+              {supportPhone ? (
+                <HStack gap="2">
+                  <Icon name="phone" />
+                  <ChakraLink href={`tel:${supportPhone.replace(/[^\d+]/g, '')}`} aria-label={t('footer.callSupport', { phone: displayPhone(supportPhone) || supportPhone })}>
+                    {displayPhone(supportPhone) || supportPhone}
+                  </ChakraLink>
+                </HStack>
+              ) : null}
+              {supportEmail ? (
+                <HStack gap="2">
+                  <Icon name="mail" />
+                  <ChakraLink href={`mailto:${supportEmail}`} wordBreak="break-all">
+                    {supportEmail}
+                  </ChakraLink>
+                </HStack>
+              ) : null}
+            </>
+          ) : null}
+          {showContactUsLink(path) && hasScreen('/contactus') ? (
+            <RouteLink href="/contactus" fontWeight="semibold" data-testid="contact-us-link">
+              {t('footer.contactUs')}
+            </RouteLink>
+          ) : null}
+        </Stack>
+
+        {index && nativeApp ? (
+          <Flex gap="4" align="center" wrap="wrap" data-testid="store-badges">
+            <Stack gap="2">
+              <Text fontWeight="semibold">{t('footer.getTheApp')}</Text>
+              <HStack gap="2" wrap="wrap">
+                <StoreBadge href={stores.android} icon={`${BASE}images/badges/google-play.svg`} top={t('footer.googlePlayTop')} bottom={t('footer.googlePlay')} />
+                <StoreBadge href={stores.ios} icon={`${BASE}images/badges/app-store.svg`} top={t('footer.appStoreTop')} bottom={t('footer.appStore')} />
+              </HStack>
+            </Stack>
+            <QrCode text={stores.qr} label={t('footer.qrLabel')} />
+          </Flex>
+        ) : null}
+
+        {index ? (
+          <HStack gap="3" data-testid="security-seal">
+            <Image src={`${BASE}images/security-seal.svg`} alt="" h="3.5rem" w="auto" />
+            <Stack gap="0">
+              <Text fontWeight="semibold">{t('footer.sealTitle')}</Text>
+              <Text color="fg.muted">{t('footer.sealText')}</Text>
+            </Stack>
+          </HStack>
+        ) : null}
+      </Flex>
+
+      <Flex mt="6" pt="4" borderTopWidth="1px" borderColor="border" gap={{ base: '2', md: '6' }} direction={{ base: 'column', md: 'row' }} color="fg.muted" wrap="wrap">
+        <Text data-testid="product-version">{version ? t('footer.version', { version }) : t('footer.versionUnknown')}</Text>
+        <Text data-testid="browser-info">{t('footer.browser', { browser: describeBrowser(browser), os: browser.os })}</Text>
+        {hasScreen('/privacypolicy') ? <RouteLink href="/privacypolicy">{t('footer.privacyPolicy')}</RouteLink> : null}
+        <Text>{t('footer.copyright', { year: new Date().getFullYear(), organisation: provider?.organisation || session.organisation || programName || t('app.name') })}</Text>
+      </Flex>
+    </Box>
+  );
+}

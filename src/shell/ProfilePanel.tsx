@@ -1,0 +1,108 @@
+// Spec 2.3: the signed-in header shows the parent's photo (or the first-letter initial in a circle);
+// it opens a panel with full name, e-mail, Change password and Sign out.
+import { Box, Button, Circle, Image, Popover, Portal, Stack, Text } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'wouter';
+import { operations } from '../api/contract.gen';
+import type { OperationId } from '../api/client';
+import { apiAtom } from '../state';
+import { useHasScreen, useSession } from './hooks';
+import { useAskSignOut } from './SignOut';
+
+/** The GET operation of the contract that answers an adult's photo (/adults/:adultid/photo), if any. */
+const ADULT_PHOTO_OP = Object.entries(operations as Record<string, { method: string; path: string }>).find(
+  ([, o]) => o.method === 'GET' && /^\/adults\/[:{]\w+\}?\/photo$/i.test(o.path),
+);
+
+/** The parent's photo (base64 PNG) when the account has one; otherwise the initial is shown. */
+function useProfilePhoto(adultID: number | null, hasPhoto: boolean): string | undefined {
+  const api = useAtomValue(apiAtom);
+  const op = ADULT_PHOTO_OP?.[0];
+  const param = ADULT_PHOTO_OP ? /[:{](\w+)/.exec(ADULT_PHOTO_OP[1].path)?.[1] ?? 'adultid' : 'adultid';
+  const q = useQuery({
+    queryKey: [op, { adultID }],
+    queryFn: () => api.call(op as OperationId, { params: { [param]: adultID }, silent: true }),
+    enabled: Boolean(op && adultID && hasPhoto),
+    retry: false,
+    staleTime: 10 * 60_000,
+  });
+  const raw = q.data as unknown;
+  const base64 = typeof raw === 'string' ? raw : (raw as { photo?: string } | undefined)?.photo;
+  if (!base64) return undefined;
+  return base64.startsWith('data:') ? base64 : `data:image/png;base64,${base64}`;
+}
+
+/** Whether the signed-in parent has a photo (Customer.parent). */
+function useHasPhoto(signedIn: boolean): boolean {
+  const api = useAtomValue(apiAtom);
+  const q = useQuery({
+    queryKey: ['Customer.parent'],
+    queryFn: () => api.call('Customer.parent', { silent: true }),
+    enabled: signedIn && Boolean(ADULT_PHOTO_OP),
+    retry: false,
+    staleTime: 10 * 60_000,
+  });
+  return Boolean(q.data?.hasPhoto);
+}
+
+export function ProfileButton() {
+  const { t } = useTranslation('common');
+  const [session] = useSession();
+  const [open, setOpen] = useState(false);
+  const hasPhoto = useHasPhoto(Boolean(session.token));
+  const photo = useProfilePhoto(session.adultID, hasPhoto);
+  const askSignOut = useAskSignOut();
+  const hasScreen = useHasScreen();
+  const fullName = [session.firstName, session.lastName].filter(Boolean).join(' ');
+  const initial = (session.firstName || session.email || '?').trim().charAt(0).toUpperCase();
+
+  return (
+    <Popover.Root open={open} onOpenChange={(e) => setOpen(e.open)} positioning={{ placement: 'bottom-end' }}>
+      <Popover.Trigger asChild>
+        <Button variant="ghost" rounded="full" p="0" minW="10" h="10" aria-label={t('profile.open', { name: fullName })} data-testid="profile-button">
+          {photo ? (
+            <Image src={photo} alt="" boxSize="10" rounded="full" objectFit="cover" />
+          ) : (
+            <Circle size="10" bg="brand.solid" color="brand.contrast" fontWeight="bold" fontSize="lg" aria-hidden="true">
+              {initial}
+            </Circle>
+          )}
+        </Button>
+      </Popover.Trigger>
+      <Portal>
+        <Popover.Positioner>
+          <Popover.Content data-testid="profile-panel" maxW="xs">
+            <Popover.Body>
+              <Stack gap="3">
+                <Box>
+                  <Text fontWeight="bold">{fullName}</Text>
+                  <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
+                    {session.email}
+                  </Text>
+                </Box>
+                {hasScreen('/changepassword') ? (
+                  <Link href="/changepassword" onClick={() => setOpen(false)}>
+                    {t('profile.changePassword')}
+                  </Link>
+                ) : null}
+                <Button
+                  size="sm"
+                  variant="outline"
+                  onClick={() => {
+                    setOpen(false);
+                    askSignOut();
+                  }}
+                >
+                  {t('menu.signOut')}
+                </Button>
+              </Stack>
+            </Popover.Body>
+          </Popover.Content>
+        </Popover.Positioner>
+      </Portal>
+    </Popover.Root>
+  );
+}
