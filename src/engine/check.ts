@@ -73,6 +73,7 @@ function effectsOf(effect: Effect | undefined, pointer: string, out: { effect: E
   if (then) effectsOf(then, `${pointer}/then`, out);
 }
 
+const NULL_UNSAFE = new Set(['<', '<=', '>', '>=', 'in', '+', '-', '*', '/', '%', 'max', 'min', 'substr', 'cat', 'map', 'filter', 'reduce', 'all', 'some', 'none']);
 const RULE_REF_KEYS = new Set(['show', 'enable', 'when', 'rule', 'x-show', 'x-required', 'x-enable']);
 const NON_KEY_KEYS = new Set(['$ref', '$id', '$schema', 'op', 'form', 'schema', 'path', 'to', 'returnTo', 'id', 'kind', 'source', 'modal', 'confirm', 'type', 'variant', 'layout', 'access', 'name', 'url', 'fileName']);
 
@@ -85,7 +86,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
   const rules = ruleTable(d.rules);
   const ops = new Set<string>();
   for (const [service, f] of Object.entries(d.api)) {
-    for (const name of Object.keys(isObject(f.json?.operations) ? f.json.operations : {})) ops.add(`${service}.${name}`);
+    for (const name of Object.keys(isObject(f.json?.operations) ? f.json.operations : {})) ops.add(name.startsWith(`${service}.`) ? name : `${service}.${name}`);
   }
 
   // API files
@@ -106,10 +107,17 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
       walkLogic(def.logic, (op, args, pointer) => {
         const at = `${ptr('rules', id, 'logic')}${pointer}`;
         if (!OPERATORS.includes(op)) errors.push({ file: f.file, path: at, message: `unknown operator "${op}"` });
-        if (op === 'var') {
-          const path = args[0];
-          const scoped = path === '' || path === 'current' || path === 'accumulator' || path === undefined;
-          if (!scoped && args.length < 2) errors.push({ file: f.file, path: at, message: `var "${String(path)}" needs a default ({"var": [path, default]})` });
+        // a missing or null value compares like 0 and breaks "in": such operands need a default
+        if (NULL_UNSAFE.has(op)) {
+          args.forEach((arg, i) => {
+            if (op === 'in' && i === 0) return;
+            if (!isObject(arg) || Object.keys(arg).length !== 1 || !('var' in arg)) return;
+            const v = Array.isArray(arg.var) ? arg.var : [arg.var];
+            const scoped = v[0] === '' || v[0] === 'current' || v[0] === 'accumulator' || v[0] === undefined;
+            if (!scoped && v.length < 2) {
+              errors.push({ file: f.file, path: `${at}/${i}`, message: `var "${String(v[0])}" is an operand of "${op}": give it a default ({"var": [path, default]})` });
+            }
+          });
         }
         if (op === 'rule' && typeof args[0] === 'string' && !rules[args[0]]) errors.push({ file: f.file, path: at, message: `unknown rule id "${args[0]}"` });
       });

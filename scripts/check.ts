@@ -1,0 +1,56 @@
+// npm run check: every declaration file against its meta-schema, cross references (schemas, rules,
+// cases, screens, API operations, component kinds), translation keys in en/es/pt/vi, the cases
+// tables, every provider's overlays, and the generated API client types.
+// Errors print as "file: /json/pointer: message"; any error exits 1.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { checkDeclarations, runCases, ruleTable, type DeclError } from '../src/engine/index';
+import { readBaseDeclarations, readTranslations } from '../src/engine/node';
+import { ROOT, buildFor, formatError, listProviders } from './lib/declarations';
+
+const errors: DeclError[] = [];
+const base = readBaseDeclarations(ROOT);
+const translations = readTranslations(ROOT);
+for (const lang of ['en', 'es', 'pt', 'vi']) {
+  if (!translations[lang]) errors.push({ file: `locales/${lang}`, path: '', message: 'missing language folder' });
+}
+errors.push(...checkDeclarations(base, translations));
+
+// cases tables must pass (a rule that throws fails its row)
+if (!errors.length) {
+  const rules = ruleTable(base.rules);
+  for (const [area, f] of Object.entries(base.cases)) {
+    for (const r of runCases(rules, f.json)) {
+      if (!r.pass) {
+        const got = r.error ? `threw ${r.error}` : `got ${JSON.stringify(r.actual)}`;
+        errors.push({ file: f.file, path: `/cases/${r.index}`, message: `${r.rule}: expected ${JSON.stringify(r.expected)}, ${got}${r.note ? ` (${r.note})` : ''}` });
+      }
+    }
+    void area;
+  }
+}
+
+// every provider's effective set builds
+const providers = listProviders(ROOT);
+for (const appName of providers) {
+  const built = buildFor(appName);
+  if (!built.ok) errors.push(...built.errors);
+}
+
+// the generated API client types match the contract
+const gen = join(ROOT, 'scripts/gen-api-types.ts');
+if (existsSync(gen)) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', gen, '--check'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) errors.push({ file: 'src/api/contract.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
+}
+
+if (errors.length) {
+  for (const e of errors) console.error(formatError(e));
+  console.error(`check: ${errors.length} error(s)`);
+  process.exit(1);
+}
+const count = (o: object) => Object.keys(o).length;
+console.log(
+  `check: ok (${count(base.schemas)} schemas, ${count(base.api)} API services, ${count(base.rules)} rule files, ${count(base.screens)} screens, ${providers.length} providers)`,
+);
