@@ -33,7 +33,7 @@ export function ProgramLogo({ size = '10' }: { size?: string }) {
 
 const HeaderLink = chakra(Link);
 
-export function Header({ signedIn, longName }: { signedIn: boolean; longName: boolean }) {
+export function Header({ signedIn, longName, showMenu = signedIn }: { signedIn: boolean; longName: boolean; showMenu?: boolean }) {
   const { t } = useTranslation('common');
   const [session] = useSession();
   const provider = useProvider();
@@ -52,7 +52,7 @@ export function Header({ signedIn, longName }: { signedIn: boolean; longName: bo
       data-long-name={longName || undefined}
     >
       <Flex align="center" gap={{ base: '1', md: '3' }} px={{ base: '2', md: '4' }} minH="4rem" py="2">
-        {signedIn ? <MenuDrawerButton longName={longName} /> : null}
+        {showMenu ? <MenuDrawerButton longName={longName} /> : null}
         <HeaderLink
           href={signedIn ? '/home' : '/'}
           display="flex"

@@ -4,6 +4,7 @@ import { useCallback, useMemo } from 'react';
 import { isTrue } from '../engine/logic';
 import type { RuleDef, RuleRef, ScreenDecl } from '../engine/types';
 import { declarationsAtom, providerAtom, sessionAtom, type ProviderRecord } from '../state';
+import menuRules from '../../rules/menu.rules.json';
 import shellRules from '../../rules/shell.rules.json';
 import { effectiveScreens, hasScreenAt } from './screens';
 
@@ -26,10 +27,10 @@ export function useHasScreen(): (path: string) => boolean {
   return useCallback((path: string) => hasScreenAt(screens, path), [screens]);
 }
 
-/** The provider's rules; the shell's own rules are bundled so the chrome works before they load. */
+/** The provider's rules; the chrome's rules (shell, menu) are bundled so it works before they load. */
 export function useRules(): Record<string, RuleDef> {
   const decl = useAtomValue(declarationsAtom);
-  return useMemo(() => ({ ...(shellRules.rules as Record<string, RuleDef>), ...(decl.data?.rules ?? {}) }), [decl.data]);
+  return useMemo(() => ({ ...(menuRules.rules as Record<string, RuleDef>), ...(shellRules.rules as Record<string, RuleDef>), ...(decl.data?.rules ?? {}) }), [decl.data]);
 }
 
 /** Evaluates rule references against the shell's context (session, provider, query). */

@@ -31,16 +31,16 @@ export interface MenuItem {
 
 export const MENU_ITEMS: MenuItem[] = [
   { id: 'home', label: 'menu.home', icon: 'home', path: '/home' },
-  { id: 'myAccount', label: 'menu.myAccount', icon: 'account', path: '/myaccount', show: 'shell.fullMenu' },
-  { id: 'changePin', label: 'menu.changePin', icon: 'pin', path: '/changepin', show: 'shell.fullMenu' },
-  { id: 'viewPin', label: 'menu.viewPin', icon: 'viewPin', path: '/changepin', query: { mode: 'view' }, show: 'shell.fullMenu' },
-  { id: 'generatePin', label: 'menu.generatePin', icon: 'generatePin', path: '/generatepin', show: 'shell.fullMenu' },
-  { id: 'calendar', label: 'menu.calendar', icon: 'calendar', path: '/calendar', show: 'shell.fullMenu' },
-  { id: 'bulletins', label: 'menu.bulletins', icon: 'bulletin', path: '/bulletin', show: 'shell.fullMenu' },
-  { id: 'forms', label: 'menu.forms', icon: 'forms', path: '/form', show: 'shell.fullMenu' },
-  { id: 'communication', label: 'menu.communication', icon: 'communication', path: '/communication', show: 'shell.fullMenu' },
-  { id: 'userGuide', label: 'menu.userGuide', icon: 'guide', path: '/userguide', show: 'shell.fullMenu' },
-  { id: 'attendance', label: 'menu.attendance', icon: 'attendance', path: '/attendance', show: 'shell.attendanceMenu' },
+  { id: 'myAccount', label: 'menu.myAccount', icon: 'account', path: '/myaccount', show: 'menu.fullMenu' },
+  { id: 'changePin', label: 'menu.changePin', icon: 'pin', path: '/changepin', show: 'menu.changePin' },
+  { id: 'viewPin', label: 'menu.viewPin', icon: 'viewPin', path: '/changepin', query: { mode: 'view' }, show: 'menu.fullMenu' },
+  { id: 'generatePin', label: 'menu.generatePin', icon: 'generatePin', path: '/generatepin', show: 'menu.changePin' },
+  { id: 'calendar', label: 'menu.calendar', icon: 'calendar', path: '/calendar', show: 'menu.fullMenu' },
+  { id: 'bulletins', label: 'menu.bulletins', icon: 'bulletin', path: '/bulletin', show: 'menu.fullMenu' },
+  { id: 'forms', label: 'menu.forms', icon: 'forms', path: '/form', show: 'menu.fullMenu' },
+  { id: 'communication', label: 'menu.communication', icon: 'communication', path: '/communication', show: 'menu.fullMenu' },
+  { id: 'userGuide', label: 'menu.userGuide', icon: 'guide', path: '/userguide', show: 'menu.fullMenu' },
+  { id: 'attendance', label: 'menu.attendance', icon: 'attendance', path: '/attendance', show: 'menu.attendance' },
   { id: 'signOut', label: 'menu.signOut', icon: 'signOut', action: 'signOut' },
 ];
 

@@ -1,0 +1,42 @@
+// Spec 2.2 default layout: sticky header; side menu when signed in; content; footer.
+import { Box, Flex } from '@chakra-ui/react';
+import type { ReactNode } from 'react';
+import { ErrorBanner } from '../ErrorBanner';
+import { Footer } from '../Footer';
+import { Header } from '../Header';
+import { useRule, useSession } from '../hooks';
+import { SideMenu } from '../SideMenu';
+import { MAIN_ID, SkipLink } from './SkipLink';
+
+export function DefaultLayout({ path, children }: { path: string; children: ReactNode }) {
+  const [session] = useSession();
+  const rule = useRule();
+  const signedIn = Boolean(session.token);
+  const longName = rule('shell.longProgramName');
+  return (
+    <Flex direction="column" minH="100vh">
+      <SkipLink />
+      <Header signedIn={signedIn} longName={longName} />
+      <Flex flex="1" align="stretch">
+        {signedIn ? <SideMenu longName={longName} /> : null}
+        <Box
+          as="main"
+          id={MAIN_ID}
+          tabIndex={-1}
+          flex="1"
+          minW="0"
+          px={{ base: '3', sm: '4', md: '6' }}
+          py={{ base: '4', md: '6' }}
+          outline="none"
+          data-testid="main"
+        >
+          <Box maxW="7xl" mx="auto">
+            <ErrorBanner />
+            {children}
+          </Box>
+        </Box>
+      </Flex>
+      <Footer path={path} />
+    </Flex>
+  );
+}

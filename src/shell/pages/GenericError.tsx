@@ -1,0 +1,109 @@
+// Spec 8.2 generic error page (bare layout): 'An unknown error occurred...', a click-here link back,
+// the server time and an error code — the id of the error log record posted for it.
+import { Box, Button, Heading, Stack, Text } from '@chakra-ui/react';
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { apiAtom } from '../../state';
+import { describeBrowser, detectBrowser } from '../browserInfo';
+import { useSession } from '../hooks';
+import { Icon } from '../Icon';
+
+/** The error a crashed page leaves for the error page (set by the error boundary). */
+const LAST_ERROR_KEY = 'pp.lastError';
+
+export function rememberCrash(error: unknown, page: string): void {
+  try {
+    const e = error as { name?: string; message?: string; stack?: string };
+    sessionStorage.setItem(
+      LAST_ERROR_KEY,
+      JSON.stringify({ message: `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}`, stack: e?.stack ?? '', page, url: location.href }),
+    );
+  } catch {
+    /* storage full or blocked: the page still shows */
+  }
+}
+
+function takeCrash(): { message: string; stack: string; page: string; url: string } | null {
+  try {
+    const raw = sessionStorage.getItem(LAST_ERROR_KEY);
+    sessionStorage.removeItem(LAST_ERROR_KEY);
+    return raw ? JSON.parse(raw) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function GenericError({ onBack }: { onBack?: () => void }) {
+  const { t, i18n } = useTranslation('common');
+  const api = useAtomValue(apiAtom);
+  const [session] = useSession();
+  const [code, setCode] = useState<string>();
+  const [serverTime, setServerTime] = useState<string>();
+  const posted = useRef(false);
+
+  useEffect(() => {
+    if (posted.current) return;
+    posted.current = true;
+    const crash = takeCrash();
+    const info = detectBrowser(navigator.userAgent);
+    api
+      .call('Customer.errorlog', {
+        body: {
+          ...(session.appName ? { appName: session.appName } : {}),
+          Device: info.os,
+          PageName: crash?.page ?? 'error',
+          Url: crash?.url ?? location.href,
+          PreviousURL: document.referrer.slice(0, 2000),
+          UserName: session.userName || session.email || '',
+          Browser: describeBrowser(info),
+          EventDateTime: new Date().toISOString(),
+          APIErrorLogID: '',
+          StackTrace: (crash?.stack ?? '').slice(0, 20000),
+          Message: (crash?.message ?? 'Unknown error').slice(0, 4000),
+          Source: 'PARENT PORTAL',
+        },
+        silent: true,
+      })
+      .then((r) => setCode(String(r.errorLogID)))
+      .catch(() => undefined);
+    api
+      .call('Customer.serverDate', { silent: true })
+      .then((r) => setServerTime(r.serverTime))
+      .catch(() => setServerTime(new Date().toISOString()));
+  }, [api, session.appName, session.userName, session.email]);
+
+  const back = () => {
+    if (onBack) onBack();
+    else if (history.length > 1) history.back();
+    else location.assign(import.meta.env.BASE_URL || '/parentportal/');
+  };
+
+  return (
+    <Stack gap="5" align="flex-start" data-testid="generic-error">
+      <Box color="fg.error">
+        <Icon name="alert" size="3rem" />
+      </Box>
+      <Heading as="h1" size="2xl">
+        {t('genericError.title')}
+      </Heading>
+      <Text fontSize="lg">{t('genericError.message')}</Text>
+      <Text>
+        {t('genericError.backPrefix')}{' '}
+        <Button variant="plain" p="0" h="auto" minW="0" color="brand.fg" textDecoration="underline" onClick={back} data-testid="generic-error-back">
+          {t('genericError.clickHere')}
+        </Button>{' '}
+        {t('genericError.backSuffix')}
+      </Text>
+      <Box fontSize="sm" color="fg.muted">
+        <Text>
+          {t('genericError.serverTime')}:{' '}
+          {serverTime ? new Intl.DateTimeFormat(i18n.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(serverTime)) : '…'}
+        </Text>
+        <Text data-testid="generic-error-code">
+          {t('genericError.code')}: {code ?? '…'}
+        </Text>
+      </Box>
+    </Stack>
+  );
+}
