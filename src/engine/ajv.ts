@@ -15,6 +15,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-help',
   'x-placeholder',
   'x-order',
+  'x-requiredMessage',
 ] as const;
 
 const ruleRef = { type: ['boolean', 'string'] };
@@ -49,6 +50,8 @@ const KEYWORD_META: Record<string, object> = {
   'x-help': { type: 'string' },
   'x-placeholder': { type: 'string' },
   'x-order': { type: 'array', items: { type: 'string' } },
+  /** translation key replacing errors.required for this field */
+  'x-requiredMessage': { type: 'string' },
 };
 
 export interface EngineAjvOptions {

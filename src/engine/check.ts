@@ -269,7 +269,7 @@ export function usedKeys(d: BaseDeclarations, namespaces: string[], rules: Recor
   const out: { key: string; file: string; path: string }[] = [];
   for (const f of Object.values(d.schemas)) {
     walk(f.json, (node, pointer) => {
-      for (const k of ['title', 'description', 'x-help', 'x-placeholder']) {
+      for (const k of ['title', 'description', 'x-help', 'x-placeholder', 'x-requiredMessage']) {
         if (typeof node[k] === 'string') out.push({ key: node[k] as string, file: f.file, path: `${pointer}/${k}` });
       }
       if (Array.isArray(node['x-validate'])) {

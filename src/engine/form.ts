@@ -255,7 +255,10 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
 
     // 3. required-ness from x-required, only for shown fields
     for (const f of fields) {
-      if (f.state.shown && f.state.required && !failed.has(f.pointer) && isEmpty(f.value, f.node.schema)) add(f.pointer, 'errors.required');
+      if (f.state.shown && f.state.required && !failed.has(f.pointer) && isEmpty(f.value, f.node.schema)) {
+        const key = f.node.schema['x-requiredMessage'];
+        add(f.pointer, typeof key === 'string' ? key : 'errors.required');
+      }
     }
 
     // 4. cross-field checks (x-validate) on shown fields without another error
