@@ -97,7 +97,7 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
               throw new HttpError(403, deps.t(lang, 'errors.temporaryOnly'), { key: 'server.errors.temporaryOnly' });
             }
             if (session.accessType === 'P' && !def.paymentOnly) {
-              throw new HttpError(403, 'Forbidden', { key: 'server.errors.forbidden' });
+              throw new HttpError(403, deps.t(lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
             }
           }
         }
@@ -112,7 +112,8 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
         if (op.form) {
           const appName = await providerAppName(deps, session, def, body);
           const decl = deps.declarations.get(appName);
-          if (!decl) throw noConfigurationData(appName);
+          // no good declaration set was ever built: the server cannot validate, so it refuses writes
+          if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
           const result = decl.engine.validate(op.form, body, {
             session: session ? { accessType: session.accessType, accountHolder: session.accountHolder } : {},
             provider: { appName, country: decl.country },
@@ -148,6 +149,11 @@ async function providerAppName(deps: AppDeps, session: SessionInfo | null, def: 
     const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, session.providerId));
     return p.appName;
   }
-  if (def.providerFrom === 'body.appName') return String((body as { appName?: unknown })?.appName ?? '');
+  if (def.providerFrom === 'body.appName') {
+    const appName = String((body as { appName?: unknown })?.appName ?? '').toLowerCase();
+    const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.appName, appName));
+    if (!p) throw noConfigurationData(appName);
+    return p.appName;
+  }
   throw new Error('a public operation with a form must name its provider (providerFrom)');
 }

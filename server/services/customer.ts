@@ -2,7 +2,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { ServiceHandlers } from '../context';
 import { providers, logins, adults, accounts, errorLog, absenceReasons } from '../db/schema';
-import { HttpError, noConfigurationData } from '../errors';
+import { HttpError } from '../errors';
 import { programConfig, providerByAppName, providerOf } from './common';
 
 export const customer: ServiceHandlers = {
@@ -11,10 +11,10 @@ export const customer: ServiceHandlers = {
   },
 
   'Customer.declarations': {
-    handler: async ({ deps, query, reply }) => {
+    handler: async ({ deps, query, reply, lang }) => {
       const p = await providerByAppName(deps.db, query.appName);
       const decl = deps.declarations.get(p.appName);
-      if (!decl) throw noConfigurationData(query.appName);
+      if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
       reply.header('etag', `"${decl.set.version}"`);
       return decl.set;
     },

@@ -1,0 +1,41 @@
+// Starts the server: database (PGlite in .data/pglite, or PostgreSQL with DATABASE_URL), migrations,
+// demo data on an empty database, then the API and the built portal on HOST:PORT.
+import { openDb } from './db/index';
+import { buildApp, ROOT } from './app';
+import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
+import { systemClock } from './clock';
+
+const port = Number(process.env.PORT || 8080);
+const host = process.env.HOST || '127.0.0.1';
+const production = process.env.NODE_ENV === 'production';
+
+const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
+const app = await buildApp({
+  db: handle.db,
+  production,
+  smtpUrl: process.env.SMTP_URL || undefined,
+  watchDeclarations: !production && process.env.NODE_ENV !== 'test',
+  logger: { level: process.env.LOG_LEVEL || (production ? 'info' : 'warn') },
+});
+
+if (await isEmptyDatabase(handle.db)) {
+  await seedDemo(handle.db, { root: ROOT, passwords: app.deps.passwords, clock: systemClock });
+  console.log('Empty database: demo data written.');
+}
+
+await app.listen({ port, host });
+console.log(`Parent portal: http://${host}:${port}/parentportal/  (API: /api, OpenAPI: /api/openapi.json, database: ${handle.kind})`);
+console.log('Demo sign-ins:');
+for (const s of DEMO_SIGNINS) console.log(`  ${s.appName.padEnd(11)} ${s.email.padEnd(26)} ${s.password.padEnd(15)} ${s.role}`);
+
+let closing = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (closing) return;
+    closing = true;
+    void app
+      .close()
+      .then(() => handle.close())
+      .finally(() => process.exit(0));
+  });
+}

@@ -1,0 +1,496 @@
+// Demo data for the two demo providers, with dates relative to today so every screen shows current
+// content. seedDemo() resets the demo providers' data (their rows cascade) and writes it again.
+import { count, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/index';
+import * as t from '../db/schema';
+import type { Passwords } from '../auth';
+import type { Clock } from '../clock';
+import { addDays, isoDay } from '../clock';
+import { readProviderRecords, syncProviders } from '../providers';
+import { makePdf, text } from './files';
+
+export const DEMO_PROVIDERS = ['brightpath', 'northridge'] as const;
+
+/** The demo sign-ins (README lists them the same way). */
+export const DEMO_SIGNINS = [
+  { appName: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026', role: 'primary holder (accountHolder 1, access F)' },
+  { appName: 'brightpath', email: 'david.garcia@example.com', password: 'Sunshine#2026', role: 'secondary holder (2, F), same account' },
+  { appName: 'brightpath', email: 'ana.silva@example.com', password: 'Sunshine#2026', role: 'payment-only secondary (2, access P), same account' },
+  { appName: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026', role: 'primary holder' },
+] as const;
+
+type Dow = 'S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA';
+
+interface Ctx {
+  db: Db;
+  today: Date;
+  /** yyyy-mm-dd, offset in days from today */
+  d: (offset: number) => string;
+  at: (offset: number, hh: number, mm?: number) => Date;
+  hash: (pw: string) => Promise<string>;
+}
+
+async function one<T extends { id: number }>(p: Promise<T[]>): Promise<T> {
+  const [row] = await p;
+  return row;
+}
+
+export async function isEmptyDatabase(db: Db): Promise<boolean> {
+  const [r] = await db.select({ n: count() }).from(t.accounts);
+  return Number(r.n) === 0;
+}
+
+export async function seedDemo(db: Db, opts: { root: string; passwords: Passwords; clock: Clock }): Promise<void> {
+  const today = opts.clock();
+  const hashes = new Map<string, Promise<string>>();
+  const ctx: Ctx = {
+    db,
+    today,
+    d: (offset) => isoDay(addDays(today, offset)),
+    at: (offset, hh, mm = 0) => {
+      const x = addDays(today, offset);
+      x.setHours(hh, mm, 0, 0);
+      return x;
+    },
+    hash: (pw) => {
+      let h = hashes.get(pw);
+      if (!h) hashes.set(pw, (h = opts.passwords.hash(pw)));
+      return h;
+    },
+  };
+  const old = await db.select({ id: t.providers.id }).from(t.providers).where(inArray(t.providers.appName, [...DEMO_PROVIDERS]));
+  if (old.length) {
+    const ids = old.map((o) => o.id);
+    await db.delete(t.signinAudit).where(inArray(t.signinAudit.providerId, ids));
+    // provider rows cascade to every table holding their data
+    await db.delete(t.providers).where(inArray(t.providers.id, ids));
+  }
+  await syncProviders(db, readProviderRecords(opts.root).filter((r) => (DEMO_PROVIDERS as readonly string[]).includes(r.appName)));
+  await seedBrightpath(ctx);
+  await seedNorthridge(ctx);
+}
+
+async function providerId(db: Db, appName: string): Promise<number> {
+  const [p] = await db.select({ id: t.providers.id }).from(t.providers).where(eq(t.providers.appName, appName));
+  if (!p) throw new Error(`providers/${appName}/provider.json is missing`);
+  return p.id;
+}
+
+/** Monday of this week (+ weeks) as an offset in days from today. */
+function mondayOffset(today: Date, weeks = 0): number {
+  const dow = today.getDay(); // 0 Sunday
+  return (dow === 0 ? -6 : 1 - dow) + weeks * 7;
+}
+
+async function grades(ctx: Ctx, providerId: number, list: [string, string][]) {
+  await ctx.db.insert(t.gradeLevels).values(list.map(([code, label], i) => ({ providerId, gradeLevelCode: code, gradeLevel: label, sortOrder: i })));
+}
+
+async function attendanceWeeks(
+  ctx: Ctx,
+  providerId: number,
+  kids: { childId: number; siteId: number; offerings: ('BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY')[] }[],
+  absences: { childIndex: number; daysAgo: number; reason: string }[],
+  staff: string[],
+) {
+  const rows: (typeof t.attendance.$inferInsert)[] = [];
+  for (let back = 28; back >= 1; back--) {
+    const day = addDays(ctx.today, -back);
+    if (day.getDay() === 0 || day.getDay() === 6) continue;
+    kids.forEach((k, ki) => {
+      const absent = absences.find((a) => a.childIndex === ki && a.daysAgo === back);
+      for (const offering of k.offerings) {
+        const base = { providerId, childId: k.childId, siteId: k.siteId, attendanceDate: ctx.d(-back), timeOffered: offering };
+        if (absent) {
+          rows.push({ ...base, absentReason: absent.reason });
+          continue;
+        }
+        const by = (n: number) => staff[(back + ki + n) % staff.length];
+        const mins = (n: number) => String((back * 7 + ki * 11 + n) % 50).padStart(2, '0');
+        if (offering === 'BEFORE SCHOOL') rows.push({ ...base, timeIn: `07:${mins(1)} AM`, timeOut: '08:10 AM', inBy: by(0), outBy: by(1) });
+        else if (offering === 'AFTER SCHOOL') rows.push({ ...base, timeIn: '03:05 PM', timeOut: `05:${mins(2)} PM`, inBy: by(2), outBy: by(3) });
+        else rows.push({ ...base, timeIn: `08:${mins(3)} AM`, timeOut: `04:${mins(4)} PM`, inBy: by(4), outBy: by(5) });
+      }
+    });
+  }
+  await ctx.db.insert(t.attendance).values(rows);
+}
+
+const BP_ALL: Dow[] = ['M', 'T', 'W', 'TH', 'F'];
+
+async function seedBrightpath(ctx: Ctx) {
+  const { db, d } = ctx;
+  const pid = await providerId(db, 'brightpath');
+  const org = 'Bright Path Kids Club, Inc.';
+  await grades(ctx, pid, [
+    ['PK', 'Pre-Kindergarten'], ['K', 'Kindergarten'], ['01', '1st Grade'], ['02', '2nd Grade'], ['03', '3rd Grade'],
+    ['04', '4th Grade'], ['05', '5th Grade'], ['06', '6th Grade'],
+  ]);
+  const [lincoln, washington, downtown] = await db
+    .insert(t.sites)
+    .values([
+      { providerId: pid, siteName: 'Lincoln Elementary', streetAddress: '300 S Eleventh St', city: 'Springfield', stateCode: 'IL', zip: '62703', phone: '2175550110' },
+      { providerId: pid, siteName: 'Washington Elementary', streetAddress: '2300 E Jackson St', city: 'Springfield', stateCode: 'IL', zip: '62703', phone: '2175550120' },
+      { providerId: pid, siteName: 'Bright Path Center - Downtown', streetAddress: '125 N Fifth St', city: 'Springfield', stateCode: 'IL', zip: '62701', phone: '2175550142' },
+    ])
+    .returning();
+  await db.insert(t.absenceReasons).values([
+    { providerId: pid, reason: 'Sick', sortOrder: 1 },
+    { providerId: pid, reason: 'Medical appointment', sortOrder: 2 },
+    { providerId: pid, reason: 'Family vacation', sortOrder: 3 },
+    { providerId: pid, reason: 'Picked up early by parent', sortOrder: 4 },
+    { providerId: pid, reason: 'Staff use only: no-show', showInParentPortal: false, sortOrder: 5 },
+    { providerId: pid, reason: 'Other', sortOrder: 9 },
+  ]);
+
+  // --- the Garcia account (three sign-ins) ---
+  const garcia = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10234', punchPass: true, showProjectedPayment: true, lateFeeAfterDueDate: 15, applyLatePayment: true, ccOnetimePaymentGatewayID: 1, eCheckOnetimePaymentGatewayID: 2 }).returning());
+  const address = { streetAddress: '1842 Walnut Street', apartmentNo: '', city: 'Springfield', stateCode: 'IL', zip: '62704' };
+  const [maria, david, ana, rosa, james, kevin] = await db
+    .insert(t.adults)
+    .values([
+      { providerId: pid, accountId: garcia.id, accountHolder: 1, accessType: 'F', firstName: 'Maria', lastName: 'Garcia', middleInitial: 'L', genderCode: 'F', ...address, cellPhone: '2175550198', workPhone: '2175550301', workPhoneExt: '214', textMessageConsent: true, email: 'maria.garcia@example.com', pin: '4826', employmentStatus: 'Employed full time', employer: 'Memorial Medical Center', primaryLanguage: 'es', annualIncome: '$75,000 - $99,999', householdSize: 5 },
+      { providerId: pid, accountId: garcia.id, accountHolder: 2, accessType: 'F', firstName: 'David', lastName: 'Garcia', genderCode: 'M', ...address, cellPhone: '2175550176', email: 'david.garcia@example.com', pin: '7391', employmentStatus: 'Employed full time', employer: 'Springfield Public Works', primaryLanguage: 'en' },
+      { providerId: pid, accountId: garcia.id, accountHolder: 2, accessType: 'P', firstName: 'Ana', lastName: 'Silva', genderCode: 'F', streetAddress: '77 Cherry Lane', city: 'Chatham', stateCode: 'IL', zip: '62629', cellPhone: '2175550133', email: 'ana.silva@example.com', emailOptedOut: true, primaryLanguage: 'pt' },
+      { providerId: pid, accountId: garcia.id, accountHolder: 4, firstName: 'Rosa', lastName: 'Martinez', genderCode: 'F', streetAddress: '415 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62702', homePhone: '2175550155', cellPhone: '2175550156', primaryLanguage: 'es' },
+      { providerId: pid, accountId: garcia.id, accountHolder: 5, firstName: 'James', lastName: 'Carter', genderCode: 'M', streetAddress: '1840 Walnut Street', city: 'Springfield', stateCode: 'IL', zip: '62704', cellPhone: '2175550162' },
+      { providerId: pid, accountId: garcia.id, accountHolder: 4, firstName: 'Kevin', lastName: 'Brooks', genderCode: 'M', cellPhone: '2175550189' },
+    ])
+    .returning();
+  const pw = await ctx.hash('Sunshine#2026');
+  await db.insert(t.logins).values([
+    { providerId: pid, adultId: maria.id, email: 'maria.garcia@example.com', passwordHash: pw },
+    { providerId: pid, adultId: david.id, email: 'david.garcia@example.com', passwordHash: pw },
+    { providerId: pid, adultId: ana.id, email: 'ana.silva@example.com', passwordHash: pw },
+  ]);
+  const [sofia, lucas, emma] = await db
+    .insert(t.children)
+    .values([
+      { providerId: pid, accountId: garcia.id, firstName: 'Sofia', lastName: 'Garcia', middleInitial: 'R', genderCode: 'F', dateOfBirth: d(-365 * 8 - 40), gradeLevelCode: '03', school: 'Lincoln Elementary School', homeSiteId: lincoln.id, medical: { doctorName: 'Dr. Helen Park', doctorPhone: '2175550400', preferredHospital: "St. John's Hospital", allergies: ['Peanuts'] } },
+      { providerId: pid, accountId: garcia.id, firstName: 'Lucas', lastName: 'Garcia', genderCode: 'M', dateOfBirth: d(-365 * 5 - 100), gradeLevelCode: 'K', school: 'Lincoln Elementary School', homeSiteId: lincoln.id },
+      { providerId: pid, accountId: garcia.id, firstName: 'Emma', lastName: 'Garcia', genderCode: 'F', dateOfBirth: d(-365 * 3 - 200), gradeLevelCode: 'PK', school: '', homeSiteId: downtown.id },
+    ])
+    .returning();
+  const rel = (childId: number, adultId: number, relationshipId: number, relationship: string, f: Partial<typeof t.childAdults.$inferInsert> = {}) => ({ providerId: pid, childId, adultId, relationshipId, relationship, ...f });
+  const parentFlags = { isAuthorizedToPickUp: true, isEmergencyContact: true, isLivesWith: true };
+  await db.insert(t.childAdults).values([
+    ...[sofia, lucas, emma].flatMap((c) => [
+      rel(c.id, maria.id, 1, 'Mother', parentFlags),
+      rel(c.id, david.id, 2, 'Father', parentFlags),
+      rel(c.id, ana.id, 7, 'Aunt', { isAuthorizedToPickUp: true }),
+      rel(c.id, rosa.id, 5, 'Grandmother', { isAuthorizedToPickUp: true, isEmergencyContact: true }),
+      rel(c.id, kevin.id, 99, 'Former caregiver', { doNotRelease: true }),
+    ]),
+    rel(sofia.id, james.id, 99, 'Neighbor', { isAuthorizedToPickUp: true }),
+    rel(lucas.id, james.id, 99, 'Neighbor', { isAuthorizedToPickUp: true }),
+  ]);
+
+  // --- another family of the same provider (tenant isolation inside one provider) ---
+  const johnson = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10422' }).returning());
+  const karen = await one(db.insert(t.adults).values({ providerId: pid, accountId: johnson.id, accountHolder: 1, firstName: 'Karen', lastName: 'Johnson', genderCode: 'F', streetAddress: '9 Oak Ridge Dr', city: 'Springfield', stateCode: 'IL', zip: '62711', cellPhone: '2175550177', email: 'karen.johnson@example.com' }).returning());
+  await db.insert(t.logins).values({ providerId: pid, adultId: karen.id, email: 'karen.johnson@example.com', passwordHash: pw });
+  const tyler = await one(db.insert(t.children).values({ providerId: pid, accountId: johnson.id, firstName: 'Tyler', lastName: 'Johnson', genderCode: 'M', dateOfBirth: d(-365 * 9), gradeLevelCode: '04', school: 'Washington Elementary School', homeSiteId: washington.id }).returning());
+  await db.insert(t.childAdults).values(rel(tyler.id, karen.id, 1, 'Mother', parentFlags));
+
+  // --- program periods: one of every category ---
+  const titles = (en: string, es: string, pt: string, vi: string) => ({ en, es, pt, vi });
+  const schoolStart = -75;
+  const pp = await db
+    .insert(t.programPeriods)
+    .values([
+      { providerId: pid, programPeriod: 'School Year Before & After Care', titles: titles('School Year Before & After Care', 'Cuidado antes y después de clases del año escolar', 'Cuidado antes e depois da escola - ano letivo', 'Chăm sóc trước và sau giờ học năm học'), description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 50 },
+      { providerId: pid, programPeriod: 'Summer Adventure Camp', titles: titles('Summer Adventure Camp', 'Campamento de verano Aventura', 'Acampamento de verão Aventura', 'Trại hè Phiêu lưu'), description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75 },
+      { providerId: pid, programPeriod: 'Little Sprouts Preschool', titles: titles('Little Sprouts Preschool', 'Preescolar Little Sprouts', 'Pré-escola Little Sprouts', 'Mầm non Little Sprouts'), description: 'Play-based preschool for ages 3 to 5 at our downtown center.', category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
+      { providerId: pid, programPeriod: 'Winter Break Holiday Care', titles: titles('Winter Break Holiday Care', 'Cuidado durante las vacaciones de invierno', 'Cuidado nas férias de inverno', 'Chăm sóc kỳ nghỉ đông'), description: 'Full-day care while schools are closed for winter break.', category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
+      { providerId: pid, programPeriod: 'Robotics & Art Studio', titles: titles('Robotics & Art Studio', 'Estudio de robótica y arte', 'Estúdio de robótica e arte', 'Xưởng Robot & Nghệ thuật'), description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, startDate: d(-40), endDate: d(120) },
+      { providerId: pid, programPeriod: 'Fall Soccer Clinic', titles: titles('Fall Soccer Clinic', 'Clínica de fútbol de otoño', 'Clínica de futebol de outono', 'Lớp bóng đá mùa thu'), description: 'Six-week soccer skills clinic.', category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-80), endDate: d(-20) },
+      { providerId: pid, programPeriod: 'Drop-in Punch Pass', titles: titles('Drop-in Punch Pass', 'Pase de asistencia ocasional', 'Passe avulso', 'Thẻ gửi trẻ theo buổi'), description: 'Buy a 10-visit pass and drop in on the days you need.', category: 'other', programKind: 'childcare', enrollmentOption: 'D', isPunchPass: true, startDate: d(schoolStart), endDate: d(schoolStart + 280) },
+      { providerId: pid, programPeriod: 'Riverside District Summer Academy', titles: titles('Riverside District Summer Academy', 'Academia de verano del distrito Riverside', 'Academia de verão do distrito Riverside', 'Học viện hè khu Riverside'), description: 'Summer academy run with the neighbouring Riverside district.', category: 'summerCamp', programKind: 'enrichment', enrollmentOption: 'W', isOtherDistrict: true, startDate: d(210), endDate: d(250) },
+    ])
+    .returning();
+  const [schoolYear, summer, preschool, holiday, robotics, soccer, punch] = pp;
+  const act = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({
+    providerId: pid, programPeriodId, siteId, activity, startDate: d(schoolStart), endDate: d(schoolStart + 280), ...f,
+  });
+  const acts = await db
+    .insert(t.activities)
+    .values([
+      act(schoolYear.id, lincoln.id, 'Before Care', { timing: '6:30 AM - 8:15 AM', timeOfferedCode: 'B', fee: 160, firstChildRegFee: 50, secondChildRegFee: 40, thirdChildRegFee: 30, siblingFee: 145 }),
+      act(schoolYear.id, lincoln.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', fee: 245, firstChildRegFee: 50, secondChildRegFee: 40, thirdChildRegFee: 30, siblingFee: 220 }),
+      act(schoolYear.id, washington.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', fee: 245 }),
+      act(summer.id, downtown.id, 'Adventure Week', { startDate: d(200), endDate: d(270), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 210, feeType: 'PER_SP' }),
+      act(preschool.id, downtown.id, 'Preschool Full Day', { timing: '8:00 AM - 4:30 PM', timeOfferedCode: 'F', fee: 690, firstChildRegFee: 40, secondChildRegFee: 40, thirdChildRegFee: 40 }),
+      act(holiday.id, downtown.id, 'Holiday Full Day', { startDate: d(30), endDate: d(41), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 48, feeType: 'PER_DAY', isOneTime: true }),
+      act(robotics.id, lincoln.id, 'Robotics Club', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', fee: 95 }),
+      act(robotics.id, lincoln.id, 'Art Studio', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', fee: 60 }),
+      act(soccer.id, washington.id, 'Soccer Skills', { startDate: d(-80), endDate: d(-20), daysPerWeek: 2, daysOfWeek: 'M,W', timing: '4:00 PM - 5:00 PM', timeOfferedCode: 'A', fee: 120 }),
+      act(punch.id, downtown.id, 'Drop-in Day', { activityTypeID: 4, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 45, feeType: 'PER_DAY' }),
+    ])
+    .returning();
+  const [beforeCare, afterCare, , adventure, preschoolDay, , roboticsClub, artStudio, soccerSkills] = acts;
+  await db.insert(t.registrations).values([
+    { providerId: pid, accountId: garcia.id, programPeriodId: schoolYear.id, childId: sofia.id, status: 'REGISTERED', registrationDate: d(schoolStart - 40), submittedOn: d(schoolStart - 40) },
+    { providerId: pid, accountId: garcia.id, programPeriodId: schoolYear.id, childId: lucas.id, status: 'REGISTERED', registrationDate: d(schoolStart - 40), submittedOn: d(schoolStart - 40) },
+    { providerId: pid, accountId: garcia.id, programPeriodId: preschool.id, childId: emma.id, status: 'REGISTERED', registrationDate: d(schoolStart - 30), submittedOn: d(schoolStart - 30) },
+    { providerId: pid, accountId: garcia.id, programPeriodId: robotics.id, childId: sofia.id, status: 'REGISTERED', registrationDate: d(-45), submittedOn: d(-45) },
+    { providerId: pid, accountId: garcia.id, programPeriodId: soccer.id, childId: lucas.id, status: 'REGISTERED', registrationDate: d(-90), submittedOn: d(-90) },
+    { providerId: pid, accountId: garcia.id, programPeriodId: summer.id, childId: sofia.id, status: 'PENDING', registrationDate: d(-3), submittedOn: d(-3), isPendingApproval: true },
+    { providerId: pid, accountId: johnson.id, programPeriodId: schoolYear.id, childId: tyler.id, status: 'REGISTERED', registrationDate: d(schoolStart - 20), submittedOn: d(schoolStart - 20) },
+  ]);
+  await db.insert(t.enrollments).values([
+    { providerId: pid, accountId: garcia.id, childId: sofia.id, activityId: beforeCare.id, enrollmentDate: d(schoolStart), daysOfWeek: BP_ALL.join(',') },
+    { providerId: pid, accountId: garcia.id, childId: sofia.id, activityId: afterCare.id, enrollmentDate: d(schoolStart), daysOfWeek: BP_ALL.join(',') },
+    { providerId: pid, accountId: garcia.id, childId: lucas.id, activityId: afterCare.id, enrollmentDate: d(schoolStart + 14), daysOfWeek: 'M,T,W,TH' },
+    { providerId: pid, accountId: garcia.id, childId: emma.id, activityId: preschoolDay.id, enrollmentDate: d(schoolStart), daysOfWeek: BP_ALL.join(',') },
+    { providerId: pid, accountId: garcia.id, childId: sofia.id, activityId: roboticsClub.id, enrollmentDate: d(-35), daysOfWeek: 'T,TH' },
+    { providerId: pid, accountId: garcia.id, childId: sofia.id, activityId: artStudio.id, enrollmentDate: d(-35), deEnrollDate: d(-7), daysOfWeek: 'W' },
+    { providerId: pid, accountId: garcia.id, childId: lucas.id, activityId: soccerSkills.id, enrollmentDate: d(-80), daysOfWeek: 'M,W' },
+    { providerId: pid, accountId: johnson.id, childId: tyler.id, activityId: afterCare.id, enrollmentDate: d(schoolStart), daysOfWeek: BP_ALL.join(',') },
+  ]);
+  void adventure;
+
+  // --- billing ---
+  const months = [-3, -2, -1, 0].map((m) => {
+    const first = new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1);
+    return { first, label: first.toLocaleDateString('en-US', { month: 'long', year: 'numeric' }) };
+  });
+  const monthly = 160 + 245 + 220 + 690;
+  await db.insert(t.invoices).values(
+    months.map((m, i) => ({
+      providerId: pid,
+      accountId: garcia.id,
+      servicePeriodDetailID: 9100 + i,
+      servicePeriod: m.label,
+      invoiceDate: isoDay(m.first),
+      paymentDueDate: isoDay(addDays(m.first, 9)),
+      amount: monthly,
+      // the current month is open; earlier months are paid
+      balance: i === 3 ? monthly - 400 : 0,
+      autoPayDiscountValue: 13.15,
+    })),
+  );
+  await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amount: 245, balance: 245 });
+  const autopay = await one(db.insert(t.autopayRegistrations).values({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: d(-120) }).returning());
+  await db.insert(t.paymentMethods).values([
+    { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'Visa', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/2029', savedOn: d(-120), usedForAutoPay: true },
+    { providerId: pid, accountId: garcia.id, adultId: maria.id, paymentMethodCode: 'ECR', type: 'Checking', last4Digits: '6789', firstName: 'Maria', lastName: 'Garcia', savedOn: d(-60) },
+  ]);
+  await db.insert(t.payments).values([
+    ...months.slice(0, 3).map((m) => ({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentDate: isoDay(addDays(m.first, 8)), amount: monthly, paymentMethodCode: 'CCR', last4Digits: '4242', payerName: 'David Garcia' })),
+    { providerId: pid, accountId: garcia.id, adultId: ana.id, paymentDate: d(-2), amount: 400, paymentMethodCode: 'CCD', last4Digits: '1881', payerName: 'Ana Silva' },
+  ]);
+
+  // --- bulletins, forms, events, alerts, communication ---
+  const winterPdf = await makePdf('Winter Break Schedule', org, [
+    'Our centers close at 3:00 PM on the last school day before winter break and reopen on the first school day of January.',
+    'Winter Break Holiday Care runs at the Downtown center from 7:30 AM to 5:30 PM. Register online from the parent portal.',
+    'Please pack a lunch, two snacks, a water bottle and outdoor clothing every day.',
+  ]);
+  const [b1, b2] = await db
+    .insert(t.bulletins)
+    .values([
+      { providerId: pid, subject: 'Winter Break Holiday Care registration', message: '<p>Registration for <strong>Winter Break Holiday Care</strong> opens soon. Spaces are limited, so register early.</p><p>See the attached schedule for details.</p>', startDate: d(-2) },
+      { providerId: pid, subject: 'Spirit Week and supply list', message: '<p>Next week is <em>Spirit Week</em>! Monday is pajama day, Wednesday is crazy hair day and Friday is team colors day.</p><ul><li>Label all clothing</li><li>Bring a refillable water bottle</li></ul>', startDate: d(-9) },
+      { providerId: pid, subject: 'Welcome to the new school year', message: '<p>Welcome back, families! Our staff are excited for a great year at every site.</p>', startDate: d(schoolStart) },
+      { providerId: pid, subject: 'Expired: summer photos', message: '<p>Summer photos were available until last month.</p>', startDate: d(-120), endDate: d(-30) },
+    ])
+    .returning();
+  await db.insert(t.bulletinAttachments).values([
+    { providerId: pid, bulletinId: b1.id, name: 'Winter-Break-Schedule.pdf', documentType: 'pdf', mimeType: 'application/pdf', content: winterPdf },
+    { providerId: pid, bulletinId: b2.id, name: 'Supply-List.csv', documentType: 'csv', mimeType: 'text/csv', content: text('Item,Quantity,Notes\nRefillable water bottle,1,Labelled with name\nChange of clothes,1,Kept in cubby\nSunscreen,1,Unopened\nIndoor shoes,1 pair,\n') },
+    { providerId: pid, bulletinId: b2.id, name: 'Spirit-Week.txt', documentType: 'txt', mimeType: 'text/plain', content: text('Spirit Week\n\nMonday: Pajama day\nTuesday: Favorite book character\nWednesday: Crazy hair day\nThursday: Sports day\nFriday: Team colors day\n') },
+  ]);
+  await db.insert(t.forms).values([
+    { providerId: pid, formName: 'Medication Authorization Form', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Medication-Authorization.pdf', content: await makePdf('Medication Authorization Form', org, ['Staff may give medication only with this signed form and the medication in its original, labelled container.', 'Child name: ______________________   Medication: ______________________', 'Dosage: __________   Time(s): __________   From date: ________  To date: ________']) },
+    { providerId: pid, formName: 'Field Trip Permission Slip', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Field-Trip-Permission.pdf', content: await makePdf('Field Trip Permission Slip', org, ['I give permission for my child to take part in off-site field trips organised by Bright Path Kids Club during the current program period.', 'Child name: ______________________   Site: ______________________']) },
+    { providerId: pid, formName: 'Parent Handbook Summary', documentType: 'txt', mimeType: 'text/plain', fileName: 'Parent-Handbook-Summary.txt', content: text('Bright Path Kids Club - Parent Handbook Summary\n\n1. Sign your child in and out every day.\n2. Late pick-up after 6:00 PM is charged $1 per minute.\n3. Notify us of absences through the parent portal.\n4. Keep contact and pickup lists current.\n') },
+  ]);
+  const mon = mondayOffset(ctx.today);
+  await db.insert(t.calendarEvents).values([
+    { providerId: pid, title: 'Family Game Night', start: `${d(mon + 3)}T18:00:00`, end: `${d(mon + 3)}T19:30:00`, description: 'Board games and pizza at Lincoln Elementary gym.' },
+    { providerId: pid, title: 'Spirit Week', start: d(mon + 7), end: d(mon + 12), allDay: true, description: 'Dress-up days all week (see the bulletin).' },
+    { providerId: pid, title: 'No school - Staff development day (full-day care available)', start: d(mon + 14), end: d(mon + 15), allDay: true, description: 'Full-day care at the Downtown center; register for the day.' },
+    { providerId: pid, title: 'Science Fair Showcase', start: `${d(mon + 18)}T16:00:00`, end: `${d(mon + 18)}T17:30:00`, description: 'Robotics Club projects on display.' },
+    { providerId: pid, title: 'Winter Break Holiday Care', start: d(30), end: d(42), allDay: true, description: 'Holiday care at the Downtown center.' },
+    { providerId: pid, title: 'Parent conferences', start: `${d(mon - 5)}T15:30:00`, end: `${d(mon - 5)}T18:00:00`, description: 'Meet your site director.' },
+  ]);
+  await db.insert(t.alerts).values([
+    { providerId: pid, location: 'L', alertText: '<p><strong>Winter Break Holiday Care</strong> registration opens soon. Sign in to reserve your days.</p>', startDate: d(-5), endDate: d(25) },
+    { providerId: pid, location: 'H', alertText: '<p>Picture day is <strong>next Thursday</strong> at all school sites.</p>', startDate: d(-3), endDate: d(10) },
+    { providerId: pid, location: 'H', alertText: '<p>Reminder: late pick-up after 6:00 PM is charged per minute. Thank you for picking up on time!</p>', startDate: d(-30) },
+    { providerId: pid, location: 'H', alertText: '<p>Old alert that has ended.</p>', startDate: d(-60), endDate: d(-31) },
+  ]);
+  await db.insert(t.communications).values([
+    { providerId: pid, accountId: garcia.id, mode: 'EMAIL', subject: 'Payment receipt', fromName: 'Automatic Email', description: '<p>Thank you! We received your payment of <strong>$400.00</strong>.</p>', createdOn: ctx.at(-2, 10, 12), isAutomatic: true },
+    { providerId: pid, accountId: garcia.id, mode: 'TEXT', subject: 'Early closing', fromName: 'Bright Path Kids Club', description: '<p>Lincoln Elementary site closes at 5:00 PM today because of the storm.</p>', createdOn: ctx.at(-6, 13, 40) },
+    { providerId: pid, accountId: garcia.id, mode: 'EMAIL', subject: 'Question about Robotics Club', fromName: 'Maria Garcia', description: '<p>Hello, can Sofia switch her art day to Thursday? Thanks, Maria</p>', createdOn: ctx.at(-12, 20, 5) },
+    { providerId: pid, accountId: garcia.id, mode: 'EMAIL', subject: 'Invoice available', fromName: 'Automatic Email', description: '<p>Your invoice for this month is available in the parent portal.</p>', createdOn: ctx.at(-(ctx.today.getDate() - 1), 6, 0), isAutomatic: true },
+    { providerId: pid, accountId: garcia.id, mode: 'TEXT', subject: 'Absence recorded', fromName: 'Automatic Email', description: '<p>Lucas was marked absent today: Sick.</p>', createdOn: ctx.at(-15, 9, 30), isAutomatic: true },
+    { providerId: pid, accountId: garcia.id, mode: 'EMAIL', subject: 'Registration confirmed', fromName: 'Automatic Email', description: '<p>Registration for <strong>School Year Before &amp; After Care</strong> is confirmed.</p>', createdOn: ctx.at(schoolStart - 40, 11, 0), isAutomatic: true },
+    { providerId: pid, accountId: garcia.id, mode: 'EMAIL', subject: 'Summer camp photos', fromName: 'Bright Path Kids Club', description: '<p>Photos from last summer are ready to view.</p>', createdOn: ctx.at(-400, 15, 0) },
+    { providerId: pid, accountId: johnson.id, mode: 'EMAIL', subject: 'Welcome to Bright Path', fromName: 'Automatic Email', description: '<p>Welcome, Karen!</p>', createdOn: ctx.at(-20, 9, 0), isAutomatic: true },
+  ]);
+  await attendanceWeeks(
+    ctx,
+    pid,
+    [
+      { childId: sofia.id, siteId: lincoln.id, offerings: ['BEFORE SCHOOL', 'AFTER SCHOOL'] },
+      { childId: lucas.id, siteId: lincoln.id, offerings: ['AFTER SCHOOL'] },
+      { childId: emma.id, siteId: downtown.id, offerings: ['FULL DAY'] },
+    ],
+    [
+      { childIndex: 1, daysAgo: 15, reason: 'Sick' },
+      { childIndex: 0, daysAgo: 9, reason: 'Medical appointment' },
+      { childIndex: 2, daysAgo: 3, reason: 'Family vacation' },
+      { childIndex: 2, daysAgo: 4, reason: 'Family vacation' },
+    ],
+    ['Ms. Jenkins', 'Mr. Okafor', 'Maria Garcia', 'David Garcia', 'Ms. Patel', 'Rosa Martinez'],
+  );
+}
+
+async function seedNorthridge(ctx: Ctx) {
+  const { db, d } = ctx;
+  const pid = await providerId(db, 'northridge');
+  const org = 'Northridge School District';
+  await grades(ctx, pid, [['K', 'Kindergarten'], ['01', 'Grade 1'], ['02', 'Grade 2'], ['03', 'Grade 3'], ['04', 'Grade 4'], ['05', 'Grade 5'], ['06', 'Grade 6']]);
+  const [northSchool, maple] = await db
+    .insert(t.sites)
+    .values([
+      { providerId: pid, siteName: 'Northridge Elementary', streetAddress: '4120 Northland Dr NW', city: 'Calgary', stateCode: 'AB', zip: 'T2L 2J7', phone: '4035550111' },
+      { providerId: pid, siteName: 'Maple Grove School', streetAddress: '880 Maple Grove Rd SW', city: 'Calgary', stateCode: 'AB', zip: 'T2V 3K8', phone: '4035550122' },
+    ])
+    .returning();
+  await db.insert(t.absenceReasons).values([
+    { providerId: pid, reason: 'Illness', sortOrder: 1 },
+    { providerId: pid, reason: 'Appointment', sortOrder: 2 },
+    { providerId: pid, reason: 'Family travel', sortOrder: 3 },
+    { providerId: pid, reason: 'Other', sortOrder: 9 },
+  ]);
+  const nguyen = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'NR-5521', ccOnetimePaymentGatewayID: 3 }).returning());
+  const address = { streetAddress: '27 Hidden Creek Way NW', apartmentNo: '', city: 'Calgary', stateCode: 'AB', zip: 'T3A 6K2' };
+  const [linh, minh, thi, paul] = await db
+    .insert(t.adults)
+    .values([
+      { providerId: pid, accountId: nguyen.id, accountHolder: 1, firstName: 'Linh', lastName: 'Nguyen', genderCode: 'F', ...address, cellPhone: '4035550163', email: 'linh.nguyen@example.ca', pin: '2580', employmentStatus: 'Employed part time', employer: 'Alberta Health Services', primaryLanguage: 'vi', isDistrictEmployee: false },
+      { providerId: pid, accountId: nguyen.id, accountHolder: 2, firstName: 'Minh', lastName: 'Nguyen', genderCode: 'M', ...address, cellPhone: '4035550164', workPhone: '4035550900', email: 'minh.nguyen@example.ca', primaryLanguage: 'vi', isDistrictEmployee: true },
+      { providerId: pid, accountId: nguyen.id, accountHolder: 4, firstName: 'Thi', lastName: 'Tran', genderCode: 'F', city: 'Calgary', stateCode: 'AB', zip: 'T3A 1B2', homePhone: '4035550170', primaryLanguage: 'vi' },
+      { providerId: pid, accountId: nguyen.id, accountHolder: 4, firstName: 'Paul', lastName: 'Becker', genderCode: 'M', cellPhone: '4035550199' },
+    ])
+    .returning();
+  await db.insert(t.logins).values({ providerId: pid, adultId: linh.id, email: 'linh.nguyen@example.ca', passwordHash: await ctx.hash('Maple#Leaf2026') });
+  const [an, bao, mai] = await db
+    .insert(t.children)
+    .values([
+      { providerId: pid, accountId: nguyen.id, firstName: 'An', lastName: 'Nguyen', genderCode: 'F', dateOfBirth: d(-365 * 7 - 20), gradeLevelCode: '02', school: 'Northridge Elementary School', homeSiteId: northSchool.id },
+      { providerId: pid, accountId: nguyen.id, firstName: 'Bao', lastName: 'Nguyen', genderCode: 'M', dateOfBirth: d(-365 * 10 - 70), gradeLevelCode: '05', school: 'Northridge Elementary School', homeSiteId: northSchool.id },
+      { providerId: pid, accountId: nguyen.id, firstName: 'Mai', lastName: 'Nguyen', genderCode: 'F', dateOfBirth: d(-365 * 5 - 10), gradeLevelCode: 'K', school: 'Maple Grove School', homeSiteId: maple.id },
+    ])
+    .returning();
+  const parent = { isAuthorizedToPickUp: true, isEmergencyContact: true, isLivesWith: true };
+  await db.insert(t.childAdults).values(
+    [an, bao, mai].flatMap((c) => [
+      { providerId: pid, childId: c.id, adultId: linh.id, relationshipId: 1, relationship: 'Mother', ...parent },
+      { providerId: pid, childId: c.id, adultId: minh.id, relationshipId: 2, relationship: 'Father', ...parent },
+      { providerId: pid, childId: c.id, adultId: thi.id, relationshipId: 5, relationship: 'Grandmother', isAuthorizedToPickUp: true, isEmergencyContact: true },
+      { providerId: pid, childId: c.id, adultId: paul.id, relationshipId: 99, relationship: 'Not permitted', doNotRelease: true },
+    ]),
+  );
+  const titles = (en: string, es: string, pt: string, vi: string) => ({ en, es, pt, vi });
+  const start = -70;
+  const [extended, camp, readiness, springBreak, chess] = await db
+    .insert(t.programPeriods)
+    .values([
+      { providerId: pid, programPeriod: 'Extended Day Before & After School', titles: titles('Extended Day Before & After School', 'Jornada extendida antes y después de clases', 'Período estendido antes e depois da escola', 'Chăm sóc ngoài giờ trước và sau giờ học'), description: 'Before and after school care at district schools.', category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: d(start), endDate: d(start + 290) },
+      { providerId: pid, programPeriod: 'Summer Day Camp', titles: titles('Summer Day Camp', 'Campamento diurno de verano', 'Acampamento diurno de verão', 'Trại hè ban ngày'), description: 'Weekly summer day camp at Maple Grove School.', category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(215), endDate: d(270), registrationStartAt: ctx.at(60, 0) },
+      { providerId: pid, programPeriod: 'Kindergarten Readiness', titles: titles('Kindergarten Readiness', 'Preparación para el kínder', 'Preparação para o jardim de infância', 'Chuẩn bị vào mẫu giáo'), description: 'Half-day preschool program for four-year-olds.', category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(start), endDate: d(start + 290) },
+      { providerId: pid, programPeriod: 'Spring Break Care', titles: titles('Spring Break Care', 'Cuidado en vacaciones de primavera', 'Cuidado nas férias de primavera', 'Chăm sóc kỳ nghỉ xuân'), description: 'Full-day care during spring break.', category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(130), endDate: d(136) },
+      { providerId: pid, programPeriod: 'Chess & Coding Club', titles: titles('Chess & Coding Club', 'Club de ajedrez y programación', 'Clube de xadrez e programação', 'Câu lạc bộ Cờ vua & Lập trình'), description: 'Lunchtime and after-school enrichment club.', category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 701, startDate: d(-30), endDate: d(90) },
+    ])
+    .returning();
+  const a = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({ providerId: pid, programPeriodId, siteId, activity, startDate: d(start), endDate: d(start + 290), ...f });
+  const [before, after, , , kready, chessClub] = await db
+    .insert(t.activities)
+    .values([
+      a(extended.id, northSchool.id, 'Before School', { timing: '7:00 AM - 8:20 AM', timeOfferedCode: 'B', fee: 180 }),
+      a(extended.id, northSchool.id, 'After School', { timing: '3:10 PM - 6:00 PM', timeOfferedCode: 'A', fee: 260 }),
+      a(camp.id, maple.id, 'Camp Week', { startDate: d(215), endDate: d(270), timing: '8:00 AM - 5:00 PM', timeOfferedCode: 'F', fee: 225 }),
+      a(springBreak.id, maple.id, 'Spring Break Day', { startDate: d(130), endDate: d(136), timing: '8:00 AM - 5:00 PM', timeOfferedCode: 'F', fee: 52, feeType: 'PER_DAY', isOneTime: true }),
+      a(readiness.id, maple.id, 'Morning Readiness', { timing: '8:30 AM - 11:30 AM', timeOfferedCode: 'B', fee: 310 }),
+      a(chess.id, northSchool.id, 'Chess & Coding', { startDate: d(-30), endDate: d(90), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:15 PM', timeOfferedCode: 'A', fee: 55 }),
+    ])
+    .returning();
+  await db.insert(t.registrations).values([
+    { providerId: pid, accountId: nguyen.id, programPeriodId: extended.id, childId: an.id, status: 'REGISTERED', registrationDate: d(start - 30), submittedOn: d(start - 30) },
+    { providerId: pid, accountId: nguyen.id, programPeriodId: extended.id, childId: bao.id, status: 'REGISTERED', registrationDate: d(start - 30), submittedOn: d(start - 30) },
+    { providerId: pid, accountId: nguyen.id, programPeriodId: readiness.id, childId: mai.id, status: 'REGISTERED', registrationDate: d(start - 25), submittedOn: d(start - 25) },
+    { providerId: pid, accountId: nguyen.id, programPeriodId: chess.id, childId: bao.id, status: 'REGISTERED', registrationDate: d(-32), submittedOn: d(-32) },
+    { providerId: pid, accountId: nguyen.id, programPeriodId: springBreak.id, childId: an.id, status: 'WAITLISTED', registrationDate: d(-1), submittedOn: d(-1) },
+  ]);
+  await db.insert(t.enrollments).values([
+    { providerId: pid, accountId: nguyen.id, childId: an.id, activityId: before.id, enrollmentDate: d(start), daysOfWeek: 'M,T,W,TH,F' },
+    { providerId: pid, accountId: nguyen.id, childId: an.id, activityId: after.id, enrollmentDate: d(start), daysOfWeek: 'M,T,W,TH,F' },
+    { providerId: pid, accountId: nguyen.id, childId: bao.id, activityId: after.id, enrollmentDate: d(start), daysOfWeek: 'M,W,F' },
+    { providerId: pid, accountId: nguyen.id, childId: mai.id, activityId: kready.id, enrollmentDate: d(start), daysOfWeek: 'M,T,W,TH,F' },
+    { providerId: pid, accountId: nguyen.id, childId: bao.id, activityId: chessClub.id, enrollmentDate: d(-28), daysOfWeek: 'W' },
+  ]);
+  const months = [-2, -1, 0].map((m) => new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1));
+  const monthly = 180 + 260 + 260 + 310;
+  await db.insert(t.invoices).values(
+    months.map((first, i) => ({
+      providerId: pid,
+      accountId: nguyen.id,
+      servicePeriodDetailID: 7300 + i,
+      servicePeriod: first.toLocaleDateString('en-CA', { month: 'long', year: 'numeric' }),
+      invoiceDate: isoDay(first),
+      paymentDueDate: isoDay(addDays(first, 14)),
+      amount: monthly,
+      balance: i === 2 ? monthly : i === 1 ? 125 : 0,
+    })),
+  );
+  await db.insert(t.payments).values([
+    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[0], 12)), amount: monthly, paymentMethodCode: 'ECH', last4Digits: '3021', payerName: 'Linh Nguyen' },
+    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[1], 13)), amount: monthly - 125, paymentMethodCode: 'CCD', last4Digits: '5100', payerName: 'Linh Nguyen' },
+  ]);
+  const [nb1] = await db
+    .insert(t.bulletins)
+    .values([
+      { providerId: pid, subject: 'Cold weather reminder', message: '<p>Outdoor play continues down to <strong>-20 °C</strong> with wind chill. Please send warm layers, mitts and a toque.</p>', startDate: d(-4) },
+      { providerId: pid, subject: 'Professional development day', message: '<p>Extended Day is open all day on the upcoming PD day at Maple Grove School.</p>', startDate: d(-11) },
+    ])
+    .returning();
+  await db.insert(t.bulletinAttachments).values({ providerId: pid, bulletinId: nb1.id, name: 'Winter-Clothing-Checklist.txt', documentType: 'txt', mimeType: 'text/plain', content: text('Winter clothing checklist\n\n- Insulated jacket\n- Snow pants\n- Waterproof boots\n- Mitts (2 pairs)\n- Toque and neck warmer\n') });
+  await db.insert(t.forms).values([
+    { providerId: pid, formName: 'Extended Day Registration Package', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Extended-Day-Registration.pdf', content: await makePdf('Extended Day Registration Package', org, ['Complete one package per child and return it to the school office.', 'Include a copy of the Alberta Health Care card and immunization record.']) },
+    { providerId: pid, formName: 'Anaphylaxis Emergency Plan', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Anaphylaxis-Emergency-Plan.pdf', content: await makePdf('Anaphylaxis Emergency Plan', org, ['Allergen(s): ______________________', 'Epinephrine auto-injector location: ______________________', 'Emergency contact: ______________________   Phone: ______________']) },
+  ]);
+  const mon = mondayOffset(ctx.today);
+  await db.insert(t.calendarEvents).values([
+    { providerId: pid, title: 'Professional development day - full-day care', start: d(mon + 9), end: d(mon + 10), allDay: true, description: 'Full-day care at Maple Grove School.' },
+    { providerId: pid, title: 'Family skate night', start: `${d(mon + 4)}T18:30:00`, end: `${d(mon + 4)}T20:00:00`, description: 'Community rink beside Northridge Elementary.' },
+    { providerId: pid, title: 'Spring Break Care', start: d(130), end: d(137), allDay: true, description: 'Registration required.' },
+  ]);
+  await db.insert(t.alerts).values([
+    { providerId: pid, location: 'L', alertText: '<p>Spring Break Care registration is open. Spaces are limited.</p>', startDate: d(-7), endDate: d(60) },
+    { providerId: pid, location: 'H', alertText: '<p><strong>Extreme cold:</strong> outdoor play may be replaced by gym time this week.</p>', startDate: d(-2), endDate: d(5) },
+  ]);
+  await db.insert(t.communications).values([
+    { providerId: pid, accountId: nguyen.id, mode: 'EMAIL', subject: 'Statement available', fromName: 'Automatic Email', description: '<p>Your monthly statement is available.</p>', createdOn: ctx.at(-3, 7, 0), isAutomatic: true },
+    { providerId: pid, accountId: nguyen.id, mode: 'EMAIL', subject: 'Pick-up change for Bao', fromName: 'Linh Nguyen', description: '<p>Grandmother Thi Tran will pick up Bao on Friday.</p>', createdOn: ctx.at(-8, 12, 15) },
+    { providerId: pid, accountId: nguyen.id, mode: 'EMAIL', subject: 'Waitlist confirmation', fromName: 'Automatic Email', description: '<p>An is on the waitlist for Spring Break Care.</p>', createdOn: ctx.at(-1, 16, 45), isAutomatic: true },
+  ]);
+  await attendanceWeeks(
+    ctx,
+    pid,
+    [
+      { childId: an.id, siteId: northSchool.id, offerings: ['BEFORE SCHOOL', 'AFTER SCHOOL'] },
+      { childId: bao.id, siteId: northSchool.id, offerings: ['AFTER SCHOOL'] },
+      { childId: mai.id, siteId: maple.id, offerings: ['BEFORE SCHOOL'] },
+    ],
+    [
+      { childIndex: 0, daysAgo: 6, reason: 'Illness' },
+      { childIndex: 1, daysAgo: 6, reason: 'Illness' },
+      { childIndex: 2, daysAgo: 13, reason: 'Appointment' },
+    ],
+    ['Mme Tremblay', 'Mr. Singh', 'Linh Nguyen', 'Ms. Chen'],
+  );
+}
