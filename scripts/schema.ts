@@ -3,7 +3,7 @@
 // The data file is the form values; --context gives the rule context (session, provider, data, query, flow).
 import { readFileSync } from 'node:fs';
 import { createFormEngine } from '../src/engine/index';
-import { buildFor, formatError, parseArgs, providerCountry } from './lib/declarations';
+import { ROOT, buildFor, formatError, parseArgs, providerCountry } from './lib/declarations';
 
 const { positional, flags } = parseArgs(process.argv.slice(2));
 const [command, schemaId] = positional;
@@ -20,7 +20,7 @@ if (!built.set.schemas[schemaId]) {
   console.error(`unknown schema "${schemaId}"`);
   process.exit(2);
 }
-const country = flags.country === 'CA' || flags.country === 'US' ? flags.country : flags.provider ? providerCountry(process.cwd(), flags.provider) : 'US';
+const country = flags.country === 'CA' || flags.country === 'US' ? flags.country : flags.provider ? providerCountry(ROOT, flags.provider) : 'US';
 const values = JSON.parse(readFileSync(flags.data, 'utf8')) as unknown;
 const ctx = flags.context ? (JSON.parse(readFileSync(flags.context, 'utf8')) as Record<string, unknown>) : {};
 const engine = createFormEngine(built.set, { country });

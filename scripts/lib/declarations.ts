@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { buildDeclarationSet, type BuildResult, type DeclError } from '../../src/engine/index';
 import { listProviders, providerCountry, readBaseDeclarations, readProviderOverlays } from '../../src/engine/node';
 
-export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
+/** The repository root; DECLARATIONS_ROOT points the CLIs at another tree (tests use a broken copy). */
+export const ROOT = process.env.DECLARATIONS_ROOT ? resolve(process.env.DECLARATIONS_ROOT) : resolve(fileURLToPath(new URL('../..', import.meta.url)));
 
 export function buildFor(appName?: string, root = ROOT): BuildResult {
   const base = readBaseDeclarations(root);
