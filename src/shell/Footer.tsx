@@ -152,7 +152,10 @@ export function Footer({ path }: { path: string }) {
 
       <Flex mt="6" pt="4" borderTopWidth="1px" borderColor="border" gap={{ base: '2', md: '6' }} direction={{ base: 'column', md: 'row' }} color="fg.muted" wrap="wrap">
         <Text data-testid="product-version">{version ? t('footer.version', { version }) : t('footer.versionUnknown')}</Text>
-        <Text data-testid="browser-info">{t('footer.browser', { browser: describeBrowser(browser), os: browser.os })}</Text>
+        <Text data-testid="browser-info">{t('footer.browser', {
+            browser: browser.browser === 'Unknown' ? t('footer.unknown') : describeBrowser(browser),
+            os: browser.os === 'Unknown' ? t('footer.unknown') : browser.os,
+          })}</Text>
         {hasScreen('/privacypolicy') ? <RouteLink href="/privacypolicy">{t('footer.privacyPolicy')}</RouteLink> : null}
         <Text>{t('footer.copyright', { year: new Date().getFullYear(), organisation: provider?.organisation || session.organisation || programName || t('app.name') })}</Text>
       </Flex>

@@ -1,0 +1,129 @@
+// The portal: providers (state, queries, theme, i18n), the router under /parentportal and the screen
+// of the current route inside its layout (spec 2.1, 2.2; ARCHITECTURE.md "Data flow" step 1).
+import { ChakraProvider } from '@chakra-ui/react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { useAtomValue, useSetAtom } from 'jotai';
+import { useHydrateAtoms } from 'jotai/utils';
+import { queryClientAtom } from 'jotai-tanstack-query';
+import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Router, useLocation } from 'wouter';
+import { apiAtom, apiErrorHandlerAtom } from '../state';
+import { describeBrowser, detectBrowser } from './browserInfo';
+import { createErrorHandler } from './errors';
+import { useSession } from './hooks';
+import { switchLanguage } from './i18n';
+import { OfflineGate } from './OfflineGate';
+import { PageLoader } from './PageLoader';
+import { ShellRoutes } from './ShellRoutes';
+import { SignOutProvider } from './SignOut';
+import { applyDisplayPreferences, portalSystem } from './theme';
+
+export const ROUTER_BASE = (import.meta.env.BASE_URL || '/parentportal/').replace(/\/$/, '');
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
+});
+
+function QueryClientBridge({ children }: { children: ReactNode }) {
+  // jotai-tanstack-query atoms and react-query hooks share one cache (sign out clears both)
+  useHydrateAtoms([[queryClientAtom, queryClient]]);
+  return <>{children}</>;
+}
+
+let previousUrl = typeof document === 'undefined' ? '' : document.referrer;
+
+/** Installs the spec 8.1 error handler as the API client's onError. */
+function ErrorHandling() {
+  const { t } = useTranslation('common');
+  const [, setSession] = useSession();
+  const [location, navigate] = useLocation();
+  const api = useAtomValue(apiAtom);
+  const setHandler = useSetAtom(apiErrorHandlerAtom);
+  const [session] = useSession();
+
+  const handle = useMemo(
+    () =>
+      createErrorHandler({
+        setError: (error, expired) =>
+          setSession((s) => ({
+            ...s,
+            loading: 0,
+            ...(expired ? { sessionExpired: true } : {}),
+            ...(error ? { error } : {}),
+          })),
+        navigate: (to) => navigate(to),
+        log: (record) => api.call('Customer.errorlog', { body: record, silent: true }),
+        translate: (key, values) => t(key, values ?? {}),
+        context: () => {
+          const info = detectBrowser(navigator.userAgent);
+          return {
+            page: location,
+            url: window.location.href,
+            previousUrl,
+            userName: session.userName || session.email,
+            device: info.os,
+            browser: describeBrowser(info),
+            appName: session.appName || undefined,
+          };
+        },
+        scrollToTop: () => window.scrollTo({ top: 0, behavior: 'smooth' }),
+      }),
+    [api, location, navigate, session.appName, session.email, session.userName, setSession, t],
+  );
+
+  useEffect(() => {
+    setHandler({ handle });
+  }, [handle, setHandler]);
+  return null;
+}
+
+/** Keeps <html>, i18n and the display preferences in step with the session. */
+function SessionEffects() {
+  const [session] = useSession();
+  const { i18n } = useTranslation();
+  const [location] = useLocation();
+  const [, setSession] = useSession();
+
+  useEffect(() => {
+    applyDisplayPreferences(document, session.accessibilityTheme, session.fontSize);
+  }, [session.accessibilityTheme, session.fontSize]);
+
+  useEffect(() => {
+    // the account's language from sign-in, or another tab's choice
+    if (session.locale && session.locale !== i18n.language) void switchLanguage(session.locale);
+    else document.documentElement.lang = i18n.language;
+  }, [session.locale, i18n]);
+
+  useEffect(() => {
+    // a new page starts without the previous page's error
+    setSession((s) => (s.error.show ? { ...s, error: { ...s.error, show: false } } : s));
+    return () => {
+      previousUrl = window.location.href;
+    };
+  }, [location, setSession]);
+
+  return null;
+}
+
+export function App() {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <QueryClientBridge>
+        <ChakraProvider value={portalSystem}>
+          <Suspense fallback={<PageLoader />}>
+            <Router base={ROUTER_BASE}>
+              <OfflineGate>
+                <ErrorHandling />
+                <SessionEffects />
+                <SignOutProvider>
+                  <ShellRoutes />
+                </SignOutProvider>
+              </OfflineGate>
+            </Router>
+          </Suspense>
+        </ChakraProvider>
+      </QueryClientBridge>
+    </QueryClientProvider>
+  );
+}

@@ -1,0 +1,85 @@
+// Spec 2.6: the bookmark notice for old links. Before sign-in, a visitor who came through an old
+// (hash) link sees a heading, the program name, the language switch and advice to bookmark this page;
+// Continue marks the app loaded and reveals header and footer.
+import { Box, Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
+import { atom, useAtom } from 'jotai';
+import { useTranslation } from 'react-i18next';
+import { ProgramLogo } from '../Header';
+import { useProvider, useSession } from '../hooks';
+import { LanguageSwitch } from '../LanguageSwitch';
+import { MAIN_ID, SkipLink } from '../layouts/SkipLink';
+
+const FLAG = 'pp.oldLink';
+
+/** Turns an old hash link (/parentportal/#/home) into the clean path and remembers it came from one. */
+export function upgradeOldLink(loc: Location = window.location, hist: History = window.history): void {
+  if (!loc.hash.startsWith('#/')) return;
+  const base = (import.meta.env.BASE_URL || '/parentportal/').replace(/\/$/, '');
+  const target = loc.hash.slice(1);
+  try {
+    sessionStorage.setItem(FLAG, '1');
+  } catch {
+    /* no storage: no notice */
+  }
+  hist.replaceState(null, '', `${base}${target}`);
+}
+
+function readFlag(): boolean {
+  try {
+    return sessionStorage.getItem(FLAG) === '1';
+  } catch {
+    return false;
+  }
+}
+
+/** true while the bookmark notice is pending (cleared by Continue: the app is loaded). */
+export const oldLinkAtom = atom(readFlag());
+
+export function useBookmarkNotice(): [boolean, () => void] {
+  const [pending, setPending] = useAtom(oldLinkAtom);
+  return [
+    pending,
+    () => {
+      try {
+        sessionStorage.removeItem(FLAG);
+      } catch {
+        /* ignore */
+      }
+      setPending(false);
+    },
+  ];
+}
+
+export function BookmarkNotice({ onContinue }: { onContinue: () => void }) {
+  const { t } = useTranslation('common');
+  const [session] = useSession();
+  const provider = useProvider();
+  const programName = provider?.programName || session.programName || t('app.name');
+  return (
+    <>
+      <SkipLink />
+      <Center as="main" id={MAIN_ID} tabIndex={-1} minH="100vh" p="6" outline="none" data-testid="bookmark-notice">
+        <Stack gap="5" maxW="lg" align="center" textAlign="center">
+          <ProgramLogo size="16" />
+          <Heading as="h1" size="2xl">
+            {t('bookmark.title')}
+          </Heading>
+          <Text fontSize="xl" fontWeight="semibold">
+            {programName}
+          </Text>
+          <Box>
+            <LanguageSwitch id="pp-language-bookmark" />
+          </Box>
+          <Text>{t('bookmark.advice')}</Text>
+          <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
+            {window.location.origin}
+            {import.meta.env.BASE_URL || '/parentportal/'}
+          </Text>
+          <Button colorPalette="brand" size="lg" onClick={onContinue} data-testid="bookmark-continue">
+            {t('action.continue')}
+          </Button>
+        </Stack>
+      </Center>
+    </>
+  );
+}

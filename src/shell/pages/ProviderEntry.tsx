@@ -1,0 +1,66 @@
+// Spec 2.1 /{appName}/parent: selects the provider. Loads Customer.program; the provider's fields go
+// into the session and the user continues to sign-in (or home when already signed in to it). An
+// unknown provider answers 'no configuration data for', which the error handler sends to /invalidurl.
+import { Center, Spinner, Text, VStack } from '@chakra-ui/react';
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation } from 'wouter';
+import { apiAtom, signedOutSession, type ProviderRecord, type SessionState } from '../../state';
+import { useSession } from '../hooks';
+
+/** The session fields that come from the provider record. */
+export function providerSessionFields(p: ProviderRecord): Partial<SessionState> {
+  return {
+    appName: p.appName,
+    customerID: p.customerID,
+    programName: p.programName,
+    logo: p.logoUrl,
+    organisation: p.organisation,
+    supportPhone: p.supportPhone,
+    supportEmail: p.supportEmail,
+    countryCode: p.countryCode,
+    locales: p.languages,
+    isMultiLanguageSupport: p.isMultiLanguageSupport,
+    isSchoolDistrict: p.isSchoolDistrict,
+    hasSmsLicense: p.hasSmsLicense,
+  };
+}
+
+export function ProviderEntry({ appName }: { appName: string }) {
+  const { t } = useTranslation('common');
+  const api = useAtomValue(apiAtom);
+  const [session, setSession] = useSession();
+  const [, navigate] = useLocation();
+  const started = useRef<string | null>(null);
+
+  useEffect(() => {
+    const name = appName.trim().toLowerCase();
+    if (!name || started.current === name) return;
+    started.current = name;
+    const sameProvider = session.appName === name;
+    const signedIn = Boolean(session.token) && sameProvider;
+    api
+      .call('Customer.program', { query: { appName: name } })
+      .then((p) => {
+        setSession((s) => {
+          // a token belongs to one provider: choosing another one signs out first
+          const base = s.appName && s.appName !== p.appName ? signedOutSession(s) : s;
+          return { ...base, ...providerSessionFields(p), sessionExpired: false, error: { statusCode: 0, message: '', show: false } };
+        });
+        navigate(signedIn ? '/home' : '/', { replace: true });
+      })
+      .catch(() => {
+        // shown and routed by the API error handler (e.g. /invalidurl)
+      });
+  }, [api, appName, navigate, session.appName, session.token, setSession]);
+
+  return (
+    <Center minH="40vh" data-testid="provider-entry">
+      <VStack gap="3">
+        <Spinner size="lg" color="brand.solid" />
+        <Text role="status">{t('entry.loading')}</Text>
+      </VStack>
+    </Center>
+  );
+}
