@@ -205,6 +205,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     });
   }
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/parentportal/'));
+  if (hasDist) {
+    const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) =>
+      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    app.get('/parentportal', { schema: { hide: true } }, sendIndex);
+    app.get('/parentportal/', { schema: { hide: true } }, sendIndex);
+  }
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
