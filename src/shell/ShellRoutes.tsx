@@ -10,7 +10,7 @@ import { i18nKey } from '../runtime/i18n';
 import { RuntimeHostContext } from '../runtime/context';
 import { ScreenView } from '../runtime/ScreenView';
 import { ErrorBoundary } from './ErrorBoundary';
-import { useProvider, useScreens, useSession } from './hooks';
+import { useHasScreen, useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
 import { BareLayout } from './layouts/BareLayout';
 import { DefaultLayout } from './layouts/DefaultLayout';
@@ -19,6 +19,7 @@ import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
 import { GenericError } from './pages/GenericError';
 import { PostLogin } from './pages/PostLogin';
 import { ProviderEntry } from './pages/ProviderEntry';
+import { pruneUndeclaredTargets } from './prune';
 import { NOT_FOUND_SCREEN } from './screens';
 import { useEndSession } from './SignOut';
 
@@ -70,7 +71,8 @@ export function ShellRoutes() {
     return notFound ? { screen: notFound, params: {} } : null;
   }, [screens, location]);
 
-  const screen = match?.screen;
+  const hasScreen = useHasScreen();
+  const screen = useMemo(() => (match ? pruneUndeclaredTargets(match.screen, hasScreen) : undefined), [match, hasScreen]);
   const query = useMemo(() => {
     if (!match) return {};
     return { ...match.params, ...parseQuery(match.screen, search).query };

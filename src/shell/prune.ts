@@ -1,0 +1,43 @@
+// Spec (brief): targets that later features build must not pretend to work. An action that navigates
+// to a route without a declared screen is left out of the screen the runtime renders, so Home tiles,
+// links and buttons appear as their screens are added — the same rule as the side menu.
+import type { ActionDecl, Effect, ModalDecl, ScreenDecl, SectionDecl } from '../engine/types';
+
+function navigatesTo(effect: Effect | undefined): string[] {
+  if (!effect) return [];
+  const own = effect.type === 'navigate' ? [effect.to.split('?')[0]] : [];
+  const next = 'then' in effect && effect.then ? navigatesTo(effect.then) : [];
+  return [...own, ...next];
+}
+
+function keepAction(action: ActionDecl, hasScreen: (path: string) => boolean): boolean {
+  return navigatesTo(action.effect).every((to) => to.startsWith('$') || hasScreen(to));
+}
+
+function pruneActions(actions: ActionDecl[] | undefined, hasScreen: (path: string) => boolean): ActionDecl[] | undefined {
+  return actions ? actions.filter((a) => keepAction(a, hasScreen)) : actions;
+}
+
+/** Links sections list `{to}` entries: the same rule applies to each. */
+function pruneSection(section: SectionDecl, hasScreen: (path: string) => boolean): SectionDecl {
+  const out: SectionDecl = { ...section, actions: pruneActions(section.actions, hasScreen) };
+  if (Array.isArray(section.links)) {
+    out.links = (section.links as Array<Record<string, unknown>>).filter(
+      (l) => typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split('?')[0]),
+    );
+  }
+  return out;
+}
+
+export function pruneUndeclaredTargets(screen: ScreenDecl, hasScreen: (path: string) => boolean): ScreenDecl {
+  return {
+    ...screen,
+    sections: screen.sections.map((s) => pruneSection(s, hasScreen)),
+    actions: pruneActions(screen.actions, hasScreen),
+    modals: screen.modals?.map((m): ModalDecl => ({
+      ...m,
+      sections: m.sections?.map((s) => pruneSection(s, hasScreen)),
+      actions: pruneActions(m.actions, hasScreen) ?? [],
+    })),
+  };
+}

@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { ScreenDecl } from '../../../src/engine/types';
+import { pruneUndeclaredTargets } from '../../../src/shell/prune';
+
+const screen: ScreenDecl = {
+  id: 'home',
+  path: '/home',
+  layout: 'default',
+  access: 'private',
+  title: 'screens.home.title',
+  sections: [
+    {
+      id: 'payments',
+      kind: 'summary',
+      actions: [
+        { id: 'pay', label: 'screens.home.payNow', effect: { type: 'navigate', to: '/paynow' } },
+        { id: 'statement', label: 'screens.home.viewStatement', effect: { type: 'navigate', to: '/viewstatement', query: { tab: 'invoices' } } },
+        { id: 'bound', label: 'x', effect: { type: 'navigate', to: '$item.url' } },
+        { id: 'out', label: 'x', effect: { type: 'signOut' } },
+        { id: 'chain', label: 'x', effect: { type: 'setFlow', values: {}, then: { type: 'navigate', to: '/changeschedule' } } },
+      ],
+    },
+    { id: 'links', kind: 'links', links: [{ to: '/bulletin', label: 'a' }, { to: '/form?x=1', label: 'b' }, { href: 'https://example.org', label: 'c' }] },
+  ],
+  modals: [{ id: 'm', title: 't', actions: [{ id: 'go', label: 'x', effect: { type: 'navigate', to: '/calendar' } }] }],
+};
+
+describe('pruneUndeclaredTargets', () => {
+  it('drops navigation to routes without a screen, keeps the rest', () => {
+    const declared = new Set(['/viewstatement', '/form']);
+    const out = pruneUndeclaredTargets(screen, (p) => declared.has(p));
+    expect(out.sections[0].actions!.map((a) => a.id)).toEqual(['statement', 'bound', 'out']);
+    expect((out.sections[1].links as Array<{ label: string }>).map((l) => l.label)).toEqual(['b', 'c']);
+    expect(out.modals![0].actions).toEqual([]);
+  });
+
+  it('keeps everything when every target is declared, and does not change its input', () => {
+    const before = JSON.stringify(screen);
+    const out = pruneUndeclaredTargets(screen, () => true);
+    expect(out.sections[0].actions).toHaveLength(5);
+    expect(JSON.stringify(screen)).toBe(before);
+  });
+});
