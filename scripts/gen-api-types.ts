@@ -2,7 +2,7 @@
 // operation, the `Operations` map type and the runtime `operations` table the client uses.
 // `npm run gen -- --check` exits 1 when the committed file is stale.
 import { readFileSync, writeFileSync, existsSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { readContract, contractOperations, isFileResponse } from '../server/contract';
@@ -120,7 +120,10 @@ async function main() {
   console.log(`wrote ${outFile}`);
 }
 
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
-});
+// run as a CLI only (tests import generate())
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+  });
+}
