@@ -104,6 +104,9 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     if (f.json.area !== area) errors.push({ file: f.file, path: '/area', message: `area must be "${area}" (the file name)` });
     for (const [id, def] of Object.entries(f.json.rules)) {
       if (!id.startsWith(`${area}.`)) errors.push({ file: f.file, path: ptr('rules', id), message: `rule id must start with "${area}."` });
+      if (isObject(def.logic) && Object.keys(def.logic).length !== 1) {
+        errors.push({ file: f.file, path: ptr('rules', id, 'logic'), message: 'a logic object has exactly one operator' });
+      }
       walkLogic(def.logic, (op, args, pointer) => {
         const at = `${ptr('rules', id, 'logic')}${pointer}`;
         if (!OPERATORS.includes(op)) errors.push({ file: f.file, path: at, message: `unknown operator "${op}"` });
@@ -144,7 +147,12 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     if (f.json.$id !== id) errors.push({ file: f.file, path: '/$id', message: `$id must be "${id}" (the file name)` });
     walk(f.json, (node, pointer) => {
       if (Array.isArray(node.required)) errors.push({ file: f.file, path: `${pointer}/required`, message: 'use "x-required" (a rule) instead of "required"' });
-      for (const k of ['x-show', 'x-required', 'x-enable']) if (k in node) checkRuleRef(f.file, `${pointer}/${k}`, node[k]);
+      for (const k of ['x-show', 'x-required', 'x-enable']) {
+        if (!(k in node)) continue;
+        if (typeof node[k] !== 'boolean' && typeof node[k] !== 'string') errors.push({ file: f.file, path: `${pointer}/${k}`, message: `${k} must be a rule id or a boolean` });
+        else checkRuleRef(f.file, `${pointer}/${k}`, node[k]);
+      }
+      if ('x-validate' in node && !Array.isArray(node['x-validate'])) errors.push({ file: f.file, path: `${pointer}/x-validate`, message: 'x-validate must be a list of {rule, message}' });
       if (Array.isArray(node['x-validate'])) {
         node['x-validate'].forEach((v, i) => isObject(v) && checkRuleRef(f.file, `${pointer}/x-validate/${i}/rule`, v.rule));
       }

@@ -124,7 +124,17 @@ export function applyOverlays(
         }
       }
     }
-    table[o.id] = { file: o.file, json: mergePatch(target.json, o.patch) };
+    let patched = mergePatch(target.json, o.patch) as Record<string, unknown>;
+    if (o.kind === 'rules' && isObject(o.patch.rules)) {
+      // a rule's logic is replaced as a whole: merging two operations into one object would make
+      // neither run (json-logic reads a many-key object as data)
+      const rules = { ...(patched.rules as Record<string, Record<string, unknown>>) };
+      for (const [id, def] of Object.entries(o.patch.rules)) {
+        if (isObject(def) && 'logic' in def && def.logic !== null) rules[id] = { ...rules[id], logic: structuredCloneJson(def.logic) };
+      }
+      patched = { ...patched, rules };
+    }
+    table[o.id] = { file: o.file, json: patched };
     origin.set(`${o.kind}/${o.id}`, o.file);
   }
   return { merged, errors, origin };
