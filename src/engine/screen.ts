@@ -217,7 +217,7 @@ export function screenModel(set: DeclarationSet, screenId: string, ctx: RuleCont
 
 /**
  * One item of a list section (a card): the template's bindings resolved with `$item`, and every
- * object with `show`/`enable` given `visible`/`enabled`. Effects keep their bindings (resolved when run
+ * object with `show`/`enable` (and every action) given `visible`/`enabled`. Effects keep their bindings (resolved when run
  * with resolveEffect and the same item context).
  */
 export function itemModel(set: DeclarationSet, template: unknown, item: unknown, ctx: RuleContext): unknown {
@@ -229,8 +229,9 @@ export function itemModel(set: DeclarationSet, template: unknown, item: unknown,
     if (!isObject(node)) return node;
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(node)) out[k] = go(v, k);
-    if ('show' in node || 'when' in node) out.visible = isTrue(set.rules, (node.show ?? node.when) as RuleRef, c);
-    if ('enable' in node) out.enabled = out.visible !== false && isTrue(set.rules, node.enable as RuleRef, c);
+    const isAction = 'effect' in node;
+    if ('show' in node || 'when' in node || isAction) out.visible = isTrue(set.rules, (node.show ?? node.when) as RuleRef | undefined, c);
+    if ('enable' in node || isAction) out.enabled = out.visible !== false && isTrue(set.rules, node.enable as RuleRef | undefined, c);
     return out;
   };
   return go(template, '');
