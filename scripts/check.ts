@@ -7,6 +7,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { checkDeclarations, runCases, ruleTable, type DeclError } from '../src/engine/index';
 import { readBaseDeclarations, readTranslations } from '../src/engine/node';
+import { runAllCases } from './lib/cases';
 import { ROOT, buildFor, formatError, listProviders } from './lib/declarations';
 
 const errors: DeclError[] = [];
@@ -31,11 +32,25 @@ if (!errors.length) {
   }
 }
 
-// every provider's effective set builds
+// every provider's effective set builds, and its cases pass
 const providers = listProviders(ROOT);
 for (const appName of providers) {
   const built = buildFor(appName);
-  if (!built.ok) errors.push(...built.errors);
+  if (!built.ok) {
+    errors.push(...built.errors);
+    continue;
+  }
+  const report = runAllCases(ROOT, built.set.rules, appName);
+  for (const [file, r] of Object.entries(report.files)) {
+    if (!file.startsWith('providers/')) continue;
+    for (const row of r.failed) {
+      errors.push({ file, path: `/cases/${row.index}`, message: `${row.rule}: expected ${JSON.stringify(row.expected)}, ${row.error ? `threw ${row.error}` : `got ${JSON.stringify(row.actual)}`}` });
+    }
+  }
+  for (const [file, r] of Object.entries(report.files)) {
+    if (file.startsWith('providers/')) continue;
+    for (const row of r.failed) errors.push({ file, path: `/cases/${row.index}`, message: `${row.rule} with the ${appName} overlays: expected ${JSON.stringify(row.expected)}, got ${JSON.stringify(row.actual ?? row.error)}` });
+  }
 }
 
 // the generated API client types match the contract

@@ -2,8 +2,8 @@
 //   npm run rules -- test [--provider appName]          run every cases table (exit 1 on a failing row)
 //   npm run rules -- eval <rule id> --data <file.json> [--provider appName]
 import { readFileSync } from 'node:fs';
-import { evaluateRule, runCases, type CaseResult } from '../src/engine/index';
-import { readBaseDeclarations } from '../src/engine/node';
+import { evaluateRule } from '../src/engine/index';
+import { runAllCases } from './lib/cases';
 import { ROOT, buildFor, formatError, parseArgs } from './lib/declarations';
 
 const { positional, flags } = parseArgs(process.argv.slice(2));
@@ -18,19 +18,9 @@ if (!built.ok) {
 const rules = built.set.rules;
 
 if (command === 'test') {
-  const base = readBaseDeclarations(ROOT);
-  const areas: Record<string, { passed: number; failed: CaseResult[] }> = {};
-  let failed = 0;
-  let total = 0;
-  for (const [area, file] of Object.entries(base.cases)) {
-    const results = runCases(rules, file.json);
-    const bad = results.filter((r) => !r.pass);
-    areas[area] = { passed: results.length - bad.length, failed: bad };
-    failed += bad.length;
-    total += results.length;
-  }
-  console.log(JSON.stringify({ provider: provider ?? null, version: built.set.version, total, failed, areas }, null, 2));
-  process.exit(failed ? 1 : 0);
+  const report = runAllCases(ROOT, rules, provider);
+  console.log(JSON.stringify({ provider: provider ?? null, version: built.set.version, ...report }, null, 2));
+  process.exit(report.failed ? 1 : 0);
 } else if (command === 'eval' && ruleId) {
   if (!flags.data) {
     console.error('usage: npm run rules -- eval <rule id> --data <file.json> [--provider appName]');

@@ -5,6 +5,7 @@ import { join, relative } from 'node:path';
 import type { BaseDeclarations, DeclFile, Overlay, OverlayKind } from './declarations';
 import type { Translations } from './check';
 import type { Country } from './formats';
+import type { CasesFile } from './types';
 
 function readJson<T>(root: string, file: string): DeclFile<T> {
   const full = join(root, file);
@@ -55,6 +56,8 @@ export function readProviderOverlays(root: string, appName: string): Overlay[] {
   for (const kind of ['schemas', 'rules', 'screens'] as OverlayKind[]) {
     const dir = `providers/${appName}/overlays/${kind}`;
     for (const file of list(root, dir, '.json')) {
+      // a provider's own cases for the rules it changes sit beside the overlay (<area>.cases.json)
+      if (file.endsWith('.cases.json')) continue;
       let id = base(file, '.json');
       if (kind === 'rules') id = id.replace(/\.rules$/, '');
       const { json } = readJson<unknown>(root, file);
@@ -62,6 +65,11 @@ export function readProviderOverlays(root: string, appName: string): Overlay[] {
     }
   }
   return out;
+}
+
+/** providers/<appName>/overlays/rules/<area>.cases.json: cases for the rules the provider changes. */
+export function readProviderCases(root: string, appName: string): DeclFile<CasesFile>[] {
+  return list(root, `providers/${appName}/overlays/rules`, '.cases.json').map((f) => readJson<CasesFile>(root, f));
 }
 
 /** Provider app names: folders of providers/ holding a provider.json or overlays. */
