@@ -1,9 +1,9 @@
 // What every section, card and action of a screen reads: the screen context (rules and bindings see
 // it) and the runtime's operations (run an effect, reload a data load, open a modal).
 import { createContext, useContext } from 'react';
-import type { ActionDecl, Effect, ScreenDecl, SectionDecl } from '../engine/types';
+import type { ActionDecl, DeclarationSet, Effect, ScreenDecl, SectionDecl } from '../engine/types';
 import type { RuleSet } from '../engine/logic';
-import type { FormEngine } from '../engine/form';
+import type { FormEngine, RuleContext } from '../engine/form';
 
 /** The data a rule or a binding sees (ARCHITECTURE.md: form, query, session, provider, data, item, flow). */
 export interface ScreenContextData {
@@ -27,19 +27,20 @@ export interface DataState {
 }
 
 export interface ScreenRuntime {
+  set: DeclarationSet;
   screen: ScreenDecl;
   rules: RuleSet;
-  ctx: ScreenContextData;
+  ctx: RuleContext;
   engine: FormEngine | null;
   country: 'US' | 'CA';
   data: Record<string, DataState>;
   /** evaluates a show/enable rule against the context (plus an item) */
-  isTrue(ref: unknown, extra?: Partial<ScreenContextData>): boolean;
+  isTrue(ref: unknown, extra?: Partial<RuleContext>): boolean;
   /** resolves "$..." bindings against the context */
-  resolve(bindings: Record<string, unknown> | undefined, extra?: Partial<ScreenContextData>): Record<string, unknown>;
-  resolveOne(binding: unknown, extra?: Partial<ScreenContextData>): unknown;
-  runAction(action: ActionDecl, extra?: Partial<ScreenContextData>): Promise<void>;
-  runEffect(effect: Effect, extra?: Partial<ScreenContextData>): Promise<void>;
+  resolve(bindings: Record<string, unknown> | undefined, extra?: Partial<RuleContext>): Record<string, unknown>;
+  resolveOne(binding: unknown, extra?: Partial<RuleContext>): unknown;
+  runAction(action: ActionDecl, extra?: Partial<RuleContext>): Promise<void>;
+  runEffect(effect: Effect, extra?: Partial<RuleContext>): Promise<void>;
   reload(keys?: string[]): void;
   /** forms register so a submit can validate them and show their errors */
   registerForm(sectionId: string, handle: FormHandle): () => void;
@@ -49,7 +50,7 @@ export interface ScreenRuntime {
 
 export interface FormHandle {
   schemaId: string;
-  section: SectionDecl;
+  section: Pick<SectionDecl, 'id' | 'kind'>;
   getValues(): Record<string, unknown>;
   /** marks every field as touched (submit) so all errors show, then focuses the first invalid one */
   showAllErrors(): void;

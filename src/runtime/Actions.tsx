@@ -1,0 +1,58 @@
+// Action buttons: visible/enabled by their rules; a running action shows as loading and cannot be
+// pressed twice.
+import { useState } from 'react';
+import { Button, Wrap } from '@chakra-ui/react';
+import type { RuleContext } from '../engine/form';
+import { useScreenRuntime } from './context';
+import { useRuntimeT } from './i18n';
+import type { RenderAction } from './kindProps';
+
+const VARIANTS: Record<string, { variant: 'solid' | 'outline' | 'plain'; colorPalette?: string }> = {
+  primary: { variant: 'solid' },
+  secondary: { variant: 'outline' },
+  link: { variant: 'plain' },
+  danger: { variant: 'solid', colorPalette: 'red' },
+};
+
+export function ActionButton({ action, extra, onRun }: { action: RenderAction; extra?: Partial<RuleContext>; onRun?: (a: RenderAction) => Promise<void> }) {
+  const rt = useScreenRuntime();
+  const { tk } = useRuntimeT();
+  const [running, setRunning] = useState(false);
+  if (!action.visible) return null;
+  const v = VARIANTS[action.variant ?? 'primary'] ?? VARIANTS.primary;
+  return (
+    <Button
+      type="button"
+      data-action={action.id}
+      variant={v.variant}
+      colorPalette={v.colorPalette}
+      textDecoration={action.variant === 'link' ? 'underline' : undefined}
+      disabled={!action.enabled || running}
+      loading={running}
+      onClick={async () => {
+        setRunning(true);
+        try {
+          await (onRun ? onRun(action) : rt.runAction(action, extra));
+        } catch {
+          // API errors were reported by the client's error handler; the button becomes usable again
+        } finally {
+          setRunning(false);
+        }
+      }}
+    >
+      {tk(action.label)}
+    </Button>
+  );
+}
+
+export function ActionBar({ actions, extra, justify = 'flex-start' }: { actions: RenderAction[]; extra?: Partial<RuleContext>; justify?: string }) {
+  const visible = actions.filter((a) => a.visible);
+  if (!visible.length) return null;
+  return (
+    <Wrap gap="3" justify={justify} mt="2" className="pp-actions">
+      {visible.map((a) => (
+        <ActionButton key={a.id} action={a} extra={extra} />
+      ))}
+    </Wrap>
+  );
+}

@@ -1,0 +1,138 @@
+// The form kind: a declared form schema rendered by RJSF with our widgets and templates, validated
+// by our engine (eager: a field's errors show once it was changed or left; all of them after a
+// failed submit). The section's `source` data fills the initial values.
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { Box } from '@chakra-ui/react';
+import Form from '@rjsf/core';
+import { Templates as ChakraTemplates, Widgets as ChakraWidgets } from '@rjsf/chakra-ui';
+import type { IChangeEvent } from '@rjsf/core';
+import { englishStringTranslator, TranslatableString, type ErrorSchema, type RegistryWidgetsType } from '@rjsf/utils';
+import { useAtomValue } from 'jotai';
+import { apiAtom } from '../../state';
+import { useScreenRuntime } from '../context';
+import { useRuntimeT } from '../i18n';
+import type { KindProps } from '../kindProps';
+import { createEngineValidator } from './validator';
+import { displayForm, fieldIdOf, visibleErrors } from './display';
+import { templates } from './templates';
+import { baseWidgets } from './widgets';
+import DateWidget from './DateWidget';
+import type { PortalFormContext } from './FormContext';
+
+const widgets: RegistryWidgetsType = { ...ChakraWidgets, ...baseWidgets, date: DateWidget, DateWidget };
+const allTemplates = { ...ChakraTemplates, ...templates, ButtonTemplates: { ...ChakraTemplates.ButtonTemplates, SubmitButton: () => null } };
+
+const STRING_KEYS = new Map(Object.entries(TranslatableString).map(([name, value]) => [value as string, name]));
+/** RJSF's own strings (array buttons, item titles) through i18next; rare ones stay English. */
+const TRANSLATED = new Set(['ArrayItemTitle', 'EmptyArray', 'YesLabel', 'NoLabel', 'CloseLabel', 'AddButton', 'AddItemButton', 'CopyButton', 'MoveDownButton', 'MoveUpButton', 'RemoveButton']);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export default function FormKind({ section, data }: KindProps) {
+  const rt = useScreenRuntime();
+  const api = useAtomValue(apiAtom);
+  const { t, tk, locale } = useRuntimeT();
+  const schemaId = String(section.schema ?? '');
+  const engine = rt.engine;
+
+  const [values, setValues] = useState<Record<string, unknown>>(() => (isObject(data) ? { ...data } : {}));
+  const valuesRef = useRef(values);
+  valuesRef.current = values;
+  const [touched, setTouched] = useState<Set<string>>(() => new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const boxRef = useRef<HTMLDivElement>(null);
+  const ctxRef = useRef(rt.ctx);
+  ctxRef.current = rt.ctx;
+  const idPrefix = section.id;
+
+  const touch = useCallback((id: string) => {
+    setTouched((prev) => (prev.has(id) ? prev : new Set(prev).add(id)));
+  }, []);
+
+  const formContext = useMemo<PortalFormContext>(
+    () => ({
+      country: rt.country,
+      locale,
+      tk,
+      t: (key, params) => t(key, params as Record<string, string>) as string,
+      api,
+      getContext: () => ({ ...ctxRef.current, form: valuesRef.current }),
+      touch,
+    }),
+    // tk/t change with the language only
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [rt.country, locale, api, touch, t],
+  );
+
+  const validator = useMemo(
+    () =>
+      engine
+        ? createEngineValidator({
+            engine,
+            schemaId,
+            getContext: () => ctxRef.current,
+            translate: (key, params) => tk(key, params),
+          })
+        : null,
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [engine, schemaId, locale],
+  );
+
+  // the screen's rules see the form's values ($form.x), and a submit reads them
+  useEffect(() => {
+    rt.setFormValues(section.id, values);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [values, section.id]);
+
+  useEffect(
+    () =>
+      rt.registerForm(section.id, {
+        schemaId,
+        section,
+        getValues: () => valuesRef.current,
+        showAllErrors: () => {
+          setSubmitted(true);
+          // after the errors render: focus the first invalid field
+          requestAnimationFrame(() => {
+            const first = boxRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
+            first?.focus();
+          });
+        },
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [section.id, schemaId],
+  );
+
+  if (!engine || !validator) return null;
+  const states = engine.fieldStates(schemaId, { ...rt.ctx, form: values });
+  const display = displayForm(rt.set, schemaId, states);
+  const all = validator.validateFormData(values, display.schema);
+  const shownErrors = visibleErrors(all.errorSchema as Record<string, unknown>, (pointer) => submitted || touched.has(fieldIdOf(idPrefix, pointer))) as ErrorSchema;
+
+  return (
+    <Box ref={boxRef} className="pp-form">
+      <Form
+        schema={display.schema}
+        uiSchema={{ ...display.uiSchema, 'ui:submitButtonOptions': { norender: true } }}
+        formData={values}
+        validator={validator}
+        templates={allTemplates}
+        widgets={widgets}
+        formContext={formContext}
+        idPrefix={idPrefix}
+        idSeparator="_"
+        extraErrors={shownErrors}
+        noHtml5Validate
+        showErrorList={false}
+        translateString={(s, params) => {
+          const name = STRING_KEYS.get(s);
+          return name && TRANSLATED.has(name) ? (t(`runtime:rjsf.${name}`, { n: params?.[0] ?? '' }) as string) : englishStringTranslator(s, params);
+        }}
+        onChange={(e: IChangeEvent<Record<string, unknown>>) => setValues(e.formData ?? {})}
+        onSubmit={() => undefined}
+      >
+        <></>
+      </Form>
+    </Box>
+  );
+}

@@ -1,0 +1,116 @@
+// From a declared form schema and the engine's field states to what RJSF renders: hidden fields are
+// left out, required-ness comes from x-required (only for RJSF's markers; validation is the engine's),
+// and x-widget / format / x-options / x-enumLabels choose our widgets.
+import type { RJSFSchema, UiSchema } from '@rjsf/utils';
+import type { FieldState } from '../../engine/form';
+import { derefSchema } from '../../engine/form';
+import type { DeclarationSet, JsonSchema } from '../../engine/types';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Our widget names (registry of form widgets); x-widget values outside this list fall back to text. */
+export const FORM_WIDGETS = ['text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'yesno', 'radio'] as const;
+
+/** Which widget a field gets: x-widget first, then x-options/enum (select), format and type. */
+export function widgetFor(schema: JsonSchema): string | undefined {
+  const declared = schema['x-widget'];
+  if (typeof declared === 'string') {
+    if (declared === 'radio') return 'yesno';
+    if ((FORM_WIDGETS as readonly string[]).includes(declared)) return declared;
+  }
+  if (isObject(schema['x-options']) || Array.isArray(schema.enum)) return 'select';
+  switch (schema.format) {
+    case 'phone':
+      return 'phone';
+    case 'phone-ext':
+      return 'phoneExt';
+    case 'zip':
+      return 'zip';
+    case 'date-mdy':
+      return 'date';
+    case 'email':
+      return 'email';
+  }
+  if (schema.type === 'boolean') return 'checkbox';
+  return undefined;
+}
+
+export interface DisplayForm {
+  schema: RJSFSchema;
+  uiSchema: UiSchema;
+}
+
+/**
+ * The schema RJSF renders for the current field states (keyed by JSON pointer, as the engine gives
+ * them). $refs are inlined so RJSF never needs a schema compiler.
+ */
+export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: string, states: Record<string, FieldState>): DisplayForm {
+  const root = set.schemas[schemaId];
+  if (!root) throw new Error(`unknown schema "${schemaId}"`);
+
+  function walk(raw: JsonSchema, docId: string, pointer: string, inArray: boolean): DisplayForm {
+    const { schema: s, docId: doc } = derefSchema(set, raw, docId);
+    const ui: Record<string, unknown> = {};
+    const out: Record<string, unknown> = {};
+    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels']) {
+      if (s[k] !== undefined) out[k] = s[k];
+    }
+    const widget = widgetFor(s);
+    if (widget && s.type !== 'object' && s.type !== 'array') ui['ui:widget'] = widget;
+    if (typeof s['x-help'] === 'string') ui['ui:help'] = s['x-help'];
+    if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
+    if (isObject(s['x-options'])) ui['ui:options'] = { ...(ui['ui:options'] as object), optionsSource: s['x-options'] };
+
+    if (s.type === 'object' && isObject(s.properties)) {
+      const props: Record<string, unknown> = {};
+      const required: string[] = [];
+      for (const [name, sub] of Object.entries(s.properties as Record<string, JsonSchema>)) {
+        const p = `${pointer}/${esc(name)}`;
+        const state = states[p];
+        // array rows: the rules run per row in the engine; RJSF shows every row's fields
+        if (!inArray && state && !state.shown) continue;
+        const child = walk(sub, doc, p, inArray);
+        props[name] = child.schema;
+        if (Object.keys(child.uiSchema).length) ui[name] = child.uiSchema;
+        if (!inArray && state?.required) required.push(name);
+        if (!inArray && state && !state.enabled) ui[name] = { ...(ui[name] as object), 'ui:disabled': true };
+      }
+      out.properties = props;
+      if (required.length) out.required = required;
+      if (Array.isArray(s['x-order'])) ui['ui:order'] = [...(s['x-order'] as string[]).filter((n) => n in props), '*'];
+    }
+    if (s.type === 'array' && isObject(s.items)) {
+      const items = walk(s.items as JsonSchema, doc, `${pointer}/0`, true);
+      out.items = items.schema;
+      if (Object.keys(items.uiSchema).length) ui.items = items.uiSchema;
+      for (const k of ['minItems', 'maxItems']) if (s[k] !== undefined) out[k] = s[k];
+    }
+    return { schema: out as RJSFSchema, uiSchema: ui as UiSchema };
+  }
+
+  const result = walk(root, schemaId, '', false);
+  result.schema.$id = schemaId;
+  return result;
+}
+
+/** RJSF's id of a field at a JSON pointer: '<prefix>_children_0_childName'. */
+export function fieldIdOf(prefix: string, pointer: string): string {
+  const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  return [prefix, ...segs].join('_');
+}
+
+/** Keeps only the errors of touched fields (all of them once a submit was tried). */
+export function visibleErrors(errorSchema: Record<string, unknown>, isShown: (pointer: string) => boolean, pointer = ''): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(errorSchema)) {
+    if (k === '__errors') {
+      if (isShown(pointer)) out.__errors = v;
+      continue;
+    }
+    if (!isObject(v)) continue;
+    const sub = visibleErrors(v, isShown, `${pointer}/${esc(k)}`);
+    if (Object.keys(sub).length) out[k] = sub;
+  }
+  return out;
+}

@@ -1,0 +1,343 @@
+// Our RJSF widgets. Every widget renders an input whose id is RJSF's field id, so the FieldTemplate's
+// <label htmlFor> names it (axe: every form control has a label). Defined at module level so React
+// keeps the same component between renders (inline widgets remount and lose focus).
+import { useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
+import { Box, HStack, Input, NativeSelect, Textarea, chakra } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { queryClientAtom } from 'jotai-tanstack-query';
+import { ariaDescribedByIds, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
+import { resolveParams } from '../../engine/screen';
+import { splitParams, type OperationId } from '../../api/client';
+import { maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
+import type { PortalFormContext } from './FormContext';
+
+const ctxOf = (props: WidgetProps) => props.registry.formContext as PortalFormContext;
+
+function a11y(props: WidgetProps) {
+  const invalid = Boolean(props.rawErrors && props.rawErrors.length);
+  return {
+    'aria-invalid': invalid || undefined,
+    'aria-required': props.required || undefined,
+    'aria-describedby': ariaDescribedByIds(props.id, false),
+  };
+}
+
+function blurHandlers(props: WidgetProps) {
+  const { id, onBlur, onFocus, registry } = props;
+  const fc = registry.formContext as PortalFormContext;
+  return {
+    onBlur: (e: FocusEvent<HTMLElement & { value?: string }>) => {
+      fc.touch(id);
+      onBlur(id, e.target.value);
+    },
+    onFocus: (e: FocusEvent<HTMLElement & { value?: string }>) => onFocus(id, e.target.value),
+  };
+}
+
+/** Plain text, e-mail and password inputs. */
+export function TextWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, schema, options, placeholder, autofocus } = props;
+  const fc = ctxOf(props);
+  const type = options.inputType ?? (schema.format === 'email' ? 'email' : 'text');
+  return (
+    <Input
+      id={id}
+      name={id}
+      type={type as string}
+      value={value ?? ''}
+      disabled={disabled || readonly}
+      maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
+      placeholder={placeholder ? fc.tk(placeholder) : undefined}
+      autoFocus={autofocus}
+      autoComplete={(options.autocomplete as string) ?? (type === 'email' ? 'email' : undefined)}
+      onChange={(e: ChangeEvent<HTMLInputElement>) => {
+        fc.touch(id);
+        onChange(e.target.value === '' ? options.emptyValue : e.target.value);
+      }}
+      {...blurHandlers(props)}
+      {...a11y(props)}
+    />
+  );
+}
+
+export function PasswordWidget(props: WidgetProps) {
+  return <TextWidget {...props} options={{ ...props.options, inputType: 'password', autocomplete: props.options.autocomplete ?? 'current-password' }} />;
+}
+
+export function EmailWidget(props: WidgetProps) {
+  return <TextWidget {...props} options={{ ...props.options, inputType: 'email' }} />;
+}
+
+/**
+ * A masked input: the text is re-masked on every change and the caret kept after the same
+ * significant character. The stored value is the masked text; the engine normalises on submit.
+ */
+function MaskedInput(props: WidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean }) {
+  const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder } = props;
+  const fc = ctxOf(props);
+  const ref = useRef<HTMLInputElement>(null);
+  const handle = useCallback(
+    (e: ChangeEvent<HTMLInputElement>) => {
+      const el = e.target;
+      const { value: masked, caret } = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
+      fc.touch(id);
+      onChange(masked === '' ? undefined : masked);
+      requestAnimationFrame(() => {
+        if (ref.current && document.activeElement === ref.current) ref.current.setSelectionRange(caret, caret);
+      });
+    },
+    [mask, onChange, fc, id],
+  );
+  return (
+    <Input
+      ref={ref}
+      id={id}
+      name={id}
+      type="text"
+      inputMode={inputMode}
+      autoComplete={autoComplete}
+      value={value ?? ''}
+      maxLength={mask.length}
+      disabled={disabled || readonly}
+      placeholder={placeholder ? fc.tk(placeholder) : mask.replace(/[9#]/g, '_').replace(/A/g, '_')}
+      onChange={handle}
+      {...blurHandlers(props)}
+      {...a11y(props)}
+    />
+  );
+}
+
+/** US phone (999)999-9999 (spec 5.1). */
+export function PhoneWidget(props: WidgetProps) {
+  return <MaskedInput {...props} mask={PHONE_MASK} inputMode="tel" autoComplete="tel-national" />;
+}
+
+/** Phone extension: positive number, at most 6 digits. */
+export function PhoneExtWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange } = props;
+  const fc = ctxOf(props);
+  return (
+    <Input
+      id={id}
+      name={id}
+      inputMode="numeric"
+      maxLength={6}
+      width="8em"
+      value={value ?? ''}
+      disabled={disabled || readonly}
+      onChange={(e: ChangeEvent<HTMLInputElement>) => {
+        fc.touch(id);
+        const v = extensionValue(e.target.value);
+        onChange(v === '' ? undefined : v);
+      }}
+      {...blurHandlers(props)}
+      {...a11y(props)}
+    />
+  );
+}
+
+/** Zip masked by the provider's country: A#A #A# (CA) or #####-#### (US). */
+export function ZipWidget(props: WidgetProps) {
+  const fc = ctxOf(props);
+  const mask = zipMask(fc.country);
+  return <MaskedInput {...props} mask={mask} inputMode={fc.country === 'CA' ? 'text' : 'numeric'} autoComplete="postal-code" />;
+}
+
+export function TextareaWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, schema, options, placeholder } = props;
+  const fc = ctxOf(props);
+  const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
+  const length = typeof value === 'string' ? value.length : 0;
+  return (
+    <Box>
+      <Textarea
+        id={id}
+        name={id}
+        value={value ?? ''}
+        rows={(options.rows as number) ?? 4}
+        maxLength={max}
+        disabled={disabled || readonly}
+        placeholder={placeholder ? fc.tk(placeholder) : undefined}
+        onChange={(e: ChangeEvent<HTMLTextAreaElement>) => {
+          fc.touch(id);
+          onChange(e.target.value === '' ? options.emptyValue : e.target.value);
+        }}
+        {...blurHandlers(props)}
+        {...a11y(props)}
+      />
+      {max ? (
+        <chakra.p fontSize="sm" color="fg.muted" textAlign="end" aria-live="polite">
+          {fc.t('runtime:charactersLeft', { count: max - length })}
+        </chakra.p>
+      ) : null}
+    </Box>
+  );
+}
+
+interface OptionsSource {
+  op: string;
+  params?: Record<string, unknown>;
+  value: string;
+  label: string;
+  empty?: string;
+}
+
+const pick = (row: unknown, path: string): unknown =>
+  path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), row);
+
+/** Options of an x-options field, loaded from its API operation (cached per [op, params]). */
+function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormContext) {
+  const client = useAtomValue(queryClientAtom);
+  const params = source ? resolveParams(source.params, fc.getContext()) : {};
+  const q = useQuery(
+    {
+      queryKey: [source?.op, params],
+      enabled: Boolean(source),
+      staleTime: 5 * 60_000,
+      queryFn: async () => {
+        const answer = await fc.api.call(source!.op as OperationId, { ...splitParams(source!.op, params) });
+        const rows = Array.isArray(answer) ? answer : ((answer as unknown as Record<string, unknown>)?.items as unknown[]) ?? [];
+        return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? '') }));
+      },
+    },
+    client,
+  );
+  return q;
+}
+
+/**
+ * A native select with the leading 'Select' entry (spec 5.1: value 0 / empty counts as empty).
+ * Options come from the schema's enum (labels from x-enumLabels keys) or from x-options.
+ */
+export function SelectWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, options, schema } = props;
+  const fc = ctxOf(props);
+  const source = options.optionsSource as OptionsSource | undefined;
+  const remote = useRemoteOptions(source, fc);
+  const numeric = schema.type === 'integer' || schema.type === 'number';
+  const emptyValue = numeric ? 0 : '';
+  const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
+  const list: { value: unknown; label: string }[] = source
+    ? (remote.data ?? [])
+    : ((schema.enum as unknown[]) ?? [])
+        .filter((v) => v !== '' && v !== 0 && v !== null)
+        .map((v) => ({ value: v, label: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }));
+  return (
+    <NativeSelect.Root disabled={disabled || readonly} aria-busy={remote.isFetching || undefined}>
+      <NativeSelect.Field
+        id={id}
+        name={id}
+        value={value === undefined || value === null ? String(emptyValue) : String(value)}
+        onChange={(e: ChangeEvent<HTMLSelectElement>) => {
+          fc.touch(id);
+          const raw = e.target.value;
+          if (raw === String(emptyValue)) return onChange(numeric ? 0 : undefined);
+          onChange(numeric ? Number(raw) : raw);
+        }}
+        {...blurHandlers(props)}
+        {...a11y(props)}
+      >
+        <option value={String(emptyValue)}>{source?.empty ? fc.tk(source.empty) : fc.t('runtime:select')}</option>
+        {list.map((o) => (
+          <option key={String(o.value)} value={String(o.value)}>
+            {o.label}
+          </option>
+        ))}
+      </NativeSelect.Field>
+      <NativeSelect.Indicator />
+    </NativeSelect.Root>
+  );
+}
+
+const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15rem', accentColor: 'brand.solid', flexShrink: 0, marginTop: '0.15rem' } });
+
+/** A checkbox with its own label (the FieldTemplate leaves booleans unlabelled). */
+export function CheckboxWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, label, required } = props;
+  const fc = ctxOf(props);
+  return (
+    <HStack align="flex-start" gap="2">
+      <NativeCheckbox
+        type="checkbox"
+        id={id}
+        name={id}
+        checked={value === true}
+        disabled={disabled || readonly}
+        onChange={(e: ChangeEvent<HTMLInputElement>) => {
+          fc.touch(id);
+          onChange(e.target.checked);
+        }}
+        {...blurHandlers(props)}
+        {...a11y(props)}
+      />
+      <chakra.label htmlFor={id} cursor="pointer">
+        {fc.tk(label)}
+        {required ? null : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
+      </chakra.label>
+    </HStack>
+  );
+}
+
+/** Yes/No radio pair in a fieldset whose legend is the field's label. */
+export function YesNoWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, label, required, schema } = props;
+  const fc = ctxOf(props);
+  const asString = schema.type === 'string';
+  const yes = asString ? 'Y' : true;
+  const no = asString ? 'N' : false;
+  const choices: { v: unknown; key: string }[] = [
+    { v: yes, key: 'runtime:yes' },
+    { v: no, key: 'runtime:no' },
+  ];
+  const err = a11y(props);
+  return (
+    <chakra.fieldset id={id} aria-describedby={err['aria-describedby']} aria-invalid={err['aria-invalid']}>
+      <chakra.legend fontWeight="medium" mb="1">
+        {fc.tk(label)}
+        {required ? <chakra.span aria-hidden="true" color="fg.error"> *</chakra.span> : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
+      </chakra.legend>
+      <HStack gap="6">
+        {choices.map((c, i) => (
+          <HStack key={c.key} gap="2">
+            <NativeCheckbox
+              type="radio"
+              id={`${id}-${i}`}
+              name={id}
+              checked={value === c.v}
+              disabled={disabled || readonly}
+              aria-required={required || undefined}
+              onChange={() => {
+                fc.touch(id);
+                onChange(c.v);
+              }}
+              onBlur={() => fc.touch(id)}
+            />
+            <chakra.label htmlFor={`${id}-${i}`}>{fc.t(c.key)}</chakra.label>
+          </HStack>
+        ))}
+      </HStack>
+    </chakra.fieldset>
+  );
+}
+
+/** Widgets by the names display.ts gives (x-widget); 'date' is added by the form (its own chunk). */
+export const baseWidgets: RegistryWidgetsType = {
+  TextWidget,
+  text: TextWidget,
+  PasswordWidget,
+  password: PasswordWidget,
+  EmailWidget,
+  email: EmailWidget,
+  phone: PhoneWidget,
+  phoneExt: PhoneExtWidget,
+  zip: ZipWidget,
+  TextareaWidget,
+  textarea: TextareaWidget,
+  SelectWidget,
+  select: SelectWidget,
+  CheckboxWidget,
+  checkbox: CheckboxWidget,
+  RadioWidget: YesNoWidget,
+  yesno: YesNoWidget,
+};

@@ -1,0 +1,78 @@
+// Display formats of values in summaries, tables and cards (spec 2.13 and 9: amounts with 2 decimals,
+// negative balances in brackets, currency $; phones ddd-ddd-dddd; dates mm/dd/yyyy).
+import { displayPhone, displayZip, isoToMdy } from '../engine/formats';
+
+export type ValueFormat = 'text' | 'date' | 'datetime' | 'money' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+
+/** $1,234.50; negative amounts in brackets: ($12.00). */
+export function formatMoney(value: unknown, locale = 'en'): string {
+  const n = typeof value === 'number' ? value : Number(String(value ?? '').replace(/[$,\s]/g, ''));
+  if (value === null || value === undefined || value === '' || !Number.isFinite(n)) return '';
+  const text = new Intl.NumberFormat(locale === 'en' ? 'en-US' : locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(Math.abs(n));
+  return n < 0 ? `($${text})` : `$${text}`;
+}
+
+/** ISO dates (API) and mm/dd/yyyy (already shown form) both show as mm/dd/yyyy. */
+export function formatDate(value: unknown): string {
+  if (typeof value !== 'string' || !value) return '';
+  if (/^\d{2}\/\d{2}\/\d{4}/.test(value)) return value.slice(0, 10);
+  return isoToMdy(value) || value;
+}
+
+/** mm/dd/yyyy hh:mm A (spec 9: time hh:mm A); the time is left out at 12:00 AM. */
+export function formatDateTime(value: unknown): string {
+  if (typeof value !== 'string' || !value) return '';
+  const date = formatDate(value);
+  const m = /T(\d{2}):(\d{2})/.exec(value);
+  if (!m || (m[1] === '00' && m[2] === '00')) return date;
+  const h = Number(m[1]);
+  const h12 = h % 12 === 0 ? 12 : h % 12;
+  return `${date} ${String(h12).padStart(2, '0')}:${m[2]} ${h < 12 ? 'AM' : 'PM'}`;
+}
+
+export interface FormatOptions {
+  locale?: string;
+  country?: 'US' | 'CA';
+  /** translate a key (yes/no) */
+  t?: (key: string) => string;
+}
+
+export function formatValue(value: unknown, format: ValueFormat | undefined, opts: FormatOptions = {}): string {
+  switch (format) {
+    case 'money':
+      return formatMoney(value, opts.locale);
+    case 'date':
+      return formatDate(value);
+    case 'datetime':
+      return formatDateTime(value);
+    case 'phone':
+      return displayPhone(value === null || value === undefined ? '' : String(value));
+    case 'zip':
+      return displayZip(value === null || value === undefined ? '' : String(value), opts.country ?? 'US');
+    case 'yesno':
+      if (value === null || value === undefined || value === '') return '';
+      return opts.t ? opts.t(value === true || value === 1 || value === 'Y' || value === 'true' ? 'runtime:yes' : 'runtime:no') : String(value);
+    case 'number':
+      return value === null || value === undefined || value === '' ? '' : new Intl.NumberFormat(opts.locale ?? 'en').format(Number(value));
+    case 'percent':
+      return value === null || value === undefined || value === '' ? '' : `${Number(value)}%`;
+    default:
+      return value === null || value === undefined ? '' : Array.isArray(value) ? value.join(', ') : String(value);
+  }
+}
+
+/** Programs search (spec 2.8): case-insensitive, trimmed, whitespace collapsed, substring; empty shows all. */
+export function normalizeSearch(s: unknown): string {
+  return String(s ?? '').trim().replace(/\s+/g, ' ').toLowerCase();
+}
+export function matchesSearch(text: unknown, search: string): boolean {
+  const q = normalizeSearch(search);
+  return q === '' || normalizeSearch(text).includes(q);
+}
+
+/** Empty section data (spec 4: an empty list, or no data at all). */
+export function isEmptyData(data: unknown): boolean {
+  if (data === null || data === undefined || data === '') return true;
+  if (Array.isArray(data)) return data.length === 0;
+  return false;
+}

@@ -1,0 +1,169 @@
+// cardList: one card per item (program periods, children, contacts...). Options:
+//   items: path of the list inside the data (default: the data itself)
+//   search: { field, label } a search box filtering items by that field (spec 2.8)
+//   card: { show, title, subtitle, description, image, imageAlt, category, badges [{text, show,
+//           status}], fields [{label, value, format, show}], notices [{text, params, status, show}],
+//           lines { items, text, params, show } (e.g. the children of a program), actions [...] }
+// Bindings use $item (the card's item); lines use $item for the line and $parent for the card.
+import { useDeferredValue, useId, useState } from 'react';
+import { Alert, Badge, Box, Card, Heading, Input, SimpleGrid, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
+import { useScreenRuntime } from '../context';
+import { useRuntimeT } from '../i18n';
+import { ActionBar } from '../Actions';
+import { formatValue, matchesSearch, type ValueFormat } from '../format';
+import type { KindProps } from '../kindProps';
+import type { ActionDecl } from '../../engine/types';
+import { itemActions, resolveItem, rowsOf, textOf } from './shared';
+
+/** Program category card colours (spec 2.8). */
+export const CATEGORY_PALETTES: Record<string, string> = {
+  schoolYear: 'blue',
+  summerCamp: 'orange',
+  preschool: 'purple',
+  holidayCare: 'teal',
+  other: 'gray',
+};
+
+interface Part {
+  visible?: boolean;
+}
+interface CardModel extends Part {
+  title?: unknown;
+  subtitle?: unknown;
+  description?: unknown;
+  image?: string;
+  imageAlt?: string;
+  category?: string;
+  badges?: ({ text: string; status?: string } & Part)[];
+  fields?: ({ label: string; value: unknown; format?: ValueFormat } & Part)[];
+  notices?: ({ text: string; params?: Record<string, unknown>; status?: string } & Part)[];
+  lines?: { items?: unknown[] };
+}
+interface LineTemplate {
+  items?: string;
+  text: string;
+  params?: Record<string, unknown>;
+  show?: unknown;
+}
+
+function Lines({ template, items, parent }: { template: LineTemplate; items: unknown[]; parent: unknown }) {
+  const rt = useScreenRuntime();
+  const { tk } = useRuntimeT();
+  const lines = items
+    .map((line) => resolveItem<{ text: string; params?: Record<string, unknown>; visible?: boolean }>(rt, { text: template.text, params: template.params, show: template.show }, line, { parent }))
+    .filter((l) => l.visible !== false);
+  if (!lines.length) return null;
+  return (
+    <chakra.ul ps="5" className="pp-card-lines">
+      {lines.map((l, i) => (
+        <li key={i}>{tk(l.text, l.params)}</li>
+      ))}
+    </chakra.ul>
+  );
+}
+
+function ItemCard({ template, item, index }: { template: Record<string, unknown>; item: unknown; index: number }) {
+  const rt = useScreenRuntime();
+  const { t, tk, locale } = useRuntimeT();
+  const { actions: rawActions, lines: rawLines, ...rest } = template as { actions?: ActionDecl[]; lines?: LineTemplate };
+  const model = resolveItem<CardModel>(rt, { ...rest, lines: rawLines ? { items: rawLines.items } : undefined }, item);
+  if (model.visible === false) return null;
+  const palette = CATEGORY_PALETTES[String(model.category ?? '')] ?? (model.category ? 'gray' : undefined);
+  const titleId = `${useId()}-title`;
+  const title = textOf(model.title, tk, locale);
+  return (
+    <Card.Root
+      as="article"
+      aria-labelledby={titleId}
+      variant="outline"
+      borderTopWidth={palette ? '6px' : undefined}
+      borderTopColor={palette ? `${palette}.solid` : undefined}
+      data-category={model.category}
+      data-index={index}
+    >
+      <Card.Body gap="3">
+        <Stack direction={{ base: 'column', sm: 'row' }} gap="4" align="flex-start">
+          {model.image ? <chakra.img src={model.image} alt={model.imageAlt ? tk(model.imageAlt) : ''} width="16" height="16" objectFit="contain" /> : null}
+          <Box flex="1">
+            <Heading as="h3" size="md" id={titleId}>
+              {title}
+            </Heading>
+            {model.subtitle ? <Text color="fg.muted">{textOf(model.subtitle, tk, locale)}</Text> : null}
+          </Box>
+        </Stack>
+        {model.badges?.some((b) => b.visible !== false) ? (
+          <Wrap gap="2">
+            {model.badges
+              .filter((b) => b.visible !== false)
+              .map((b, i) => (
+                <Badge key={i} colorPalette={b.status === 'error' ? 'red' : b.status === 'warning' ? 'orange' : 'gray'}>
+                  {tk(b.text)}
+                </Badge>
+              ))}
+          </Wrap>
+        ) : null}
+        {model.description ? <Text>{textOf(model.description, tk, locale)}</Text> : null}
+        {model.fields?.length ? (
+          <chakra.dl display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">
+            {model.fields
+              .filter((f) => f.visible !== false)
+              .map((f, i) => (
+                <Box key={i} display="contents">
+                  <chakra.dt fontWeight="semibold">{tk(f.label)}</chakra.dt>
+                  <chakra.dd m="0">{f.format ? formatValue(f.value, f.format, { locale, country: rt.country, t: (k) => t(k) as string }) : textOf(f.value, tk, locale)}</chakra.dd>
+                </Box>
+              ))}
+          </chakra.dl>
+        ) : null}
+        {rawLines ? <Lines template={rawLines} items={Array.isArray(model.lines?.items) ? model.lines!.items : []} parent={item} /> : null}
+        {model.notices
+          ?.filter((n) => n.visible !== false)
+          .map((n, i) => (
+            <Alert.Root key={i} status={(n.status as 'info') ?? 'info'} variant="subtle" size="sm">
+              <Alert.Indicator />
+              <Alert.Description>{tk(n.text, n.params)}</Alert.Description>
+            </Alert.Root>
+          ))}
+      </Card.Body>
+      {rawActions?.length ? (
+        <Card.Footer>
+          <ActionBar actions={itemActions(rt, rawActions, { item })} extra={{ item }} />
+        </Card.Footer>
+      ) : null}
+    </Card.Root>
+  );
+}
+
+export default function CardListKind({ section, data }: KindProps) {
+  const { t, tk } = useRuntimeT();
+  const [search, setSearch] = useState('');
+  const deferred = useDeferredValue(search);
+  const searchId = useId();
+  const rows = rowsOf(data, section.items);
+  const searchDecl = section.search as { field: string; label?: string } | undefined;
+  const shown = searchDecl ? rows.filter((r) => matchesSearch((r as Record<string, unknown>)?.[searchDecl.field], deferred)) : rows;
+  const template = (section.card ?? {}) as Record<string, unknown>;
+  return (
+    <Stack gap="4">
+      {searchDecl ? (
+        <Box maxW="md">
+          <chakra.label htmlFor={searchId} display="block" fontWeight="medium" mb="1">
+            {tk(searchDecl.label ?? 'runtime.search')}
+          </chakra.label>
+          <Input id={searchId} type="search" value={search} onChange={(e) => setSearch(e.target.value)} />
+        </Box>
+      ) : null}
+      {shown.length === 0 ? (
+        <Text color="fg.muted" data-state="empty" aria-live="polite">
+          {t('runtime:noMatches')}
+        </Text>
+      ) : (
+        <SimpleGrid columns={{ base: 1, lg: Number(section.columns ?? 2) }} gap="4">
+          {shown.map((item, i) => (
+            <ItemCard key={i} template={template} item={item} index={i} />
+          ))}
+        </SimpleGrid>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,23 @@
+// html: HTML the server sanitised (program alerts, bulletins, custom texts). Only data fields are ever
+// rendered as HTML, never declaration text. Options: field (the HTML field of the data or of each
+// item when the data is a list).
+import { Box, Stack } from '@chakra-ui/react';
+import type { KindProps } from '../kindProps';
+
+function htmlOf(v: unknown, field: string | undefined): string {
+  if (field && v && typeof v === 'object') return String((v as Record<string, unknown>)[field] ?? '');
+  return typeof v === 'string' ? v : '';
+}
+
+export default function HtmlKind({ section, data }: KindProps) {
+  const field = typeof section.field === 'string' ? section.field : undefined;
+  const parts = (Array.isArray(data) ? data : [data]).map((d) => htmlOf(d, field)).filter(Boolean);
+  return (
+    <Stack gap="3">
+      {parts.map((html, i) => (
+        // sanitised by the server (sanitize-html) before it is stored or served
+        <Box key={i} className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 } }} dangerouslySetInnerHTML={{ __html: html }} />
+      ))}
+    </Stack>
+  );
+}

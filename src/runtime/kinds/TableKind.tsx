@@ -1,0 +1,63 @@
+// table: rows of the section's data. Options: columns [{label (key), value (binding with $item),
+// format}], items (path of the rows inside the data), caption (key), rowActions (actions per row).
+import { Table, VisuallyHidden } from '@chakra-ui/react';
+import { useScreenRuntime } from '../context';
+import { useRuntimeT } from '../i18n';
+import { formatValue, type ValueFormat } from '../format';
+import { ActionBar } from '../Actions';
+import type { KindProps } from '../kindProps';
+import type { ActionDecl } from '../../engine/types';
+import { itemActions, resolveItem, rowsOf, textOf } from './shared';
+
+interface Column {
+  label: string;
+  value: unknown;
+  format?: ValueFormat;
+  visible?: boolean;
+}
+
+export default function TableKind({ section, data }: KindProps) {
+  const rt = useScreenRuntime();
+  const { t, tk, locale } = useRuntimeT();
+  const rows = rowsOf(data, section.items);
+  const columns = (section.columns ?? []) as Column[];
+  const rowActions = section.rowActions as ActionDecl[] | undefined;
+  return (
+    <Table.ScrollArea borderWidth="1px" rounded="md">
+      <Table.Root size="sm" striped>
+        {section.caption ? <Table.Caption>{tk(String(section.caption))}</Table.Caption> : null}
+        <Table.Header>
+          <Table.Row>
+            {columns.map((c, i) => (
+              <Table.ColumnHeader key={i} scope="col">
+                {tk(c.label)}
+              </Table.ColumnHeader>
+            ))}
+            {rowActions?.length ? (
+              <Table.ColumnHeader scope="col">
+                <VisuallyHidden>{t('runtime:actions')}</VisuallyHidden>
+              </Table.ColumnHeader>
+            ) : null}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {rows.map((row, r) => {
+            const cells = resolveItem<Column[]>(rt, columns, row);
+            return (
+              <Table.Row key={r}>
+                {cells.map((c, i) => (
+                  <Table.Cell key={i}>{c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t: (k) => t(k) as string }) : textOf(c.value, tk, locale)}</Table.Cell>
+                ))}
+                {rowActions?.length ? (
+                  <Table.Cell>
+                    <ActionBar actions={itemActions(rt, rowActions, { item: row })} extra={{ item: row }} />
+                  </Table.Cell>
+                ) : null}
+              </Table.Row>
+            );
+          })}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}

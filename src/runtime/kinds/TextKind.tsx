@@ -1,0 +1,15 @@
+// text: a paragraph or heading from a translation key. Options: text (key), params (bindings), as.
+import { Heading, Text } from '@chakra-ui/react';
+import { useScreenRuntime } from '../context';
+import { useRuntimeT } from '../i18n';
+import type { KindProps } from '../kindProps';
+
+export default function TextKind({ section, data }: KindProps) {
+  const rt = useScreenRuntime();
+  const { tk } = useRuntimeT();
+  const params = rt.resolve(section.params as Record<string, unknown> | undefined, { item: data });
+  const text = tk(String(section.text ?? ''), params);
+  const as = section.as === 'h2' || section.as === 'h3' ? section.as : 'p';
+  if (as !== 'p') return <Heading as={as} size={as === 'h2' ? 'lg' : 'md'}>{text}</Heading>;
+  return <Text color={section.tone === 'muted' ? 'fg.muted' : undefined}>{text}</Text>;
+}

@@ -1,0 +1,124 @@
+// jotai atoms of the portal: the persisted session (spec 3), the API client bound to it, the
+// provider record, the provider's declaration set and its compiled form validators.
+import { atom } from 'jotai';
+import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { atomWithQuery } from 'jotai-tanstack-query';
+import { createApiClient, type ApiClient, type ApiError, type Response } from '../api/client';
+import type { DeclarationSet } from '../engine/types';
+import { createFormEngine, type FormEngineOptions } from '../engine/form';
+import { defaultSession, reviveSession, type SessionState } from './session';
+import { getFlow } from './flow';
+
+export * from './session';
+export * from './flow';
+
+const jsonStorage = createJSONStorage<SessionState>(() => localStorage);
+/** localStorage, with stored sessions merged over the defaults (older shapes keep working). */
+const sessionStorage = {
+  ...jsonStorage,
+  getItem(key: string, initial: SessionState): SessionState {
+    if (typeof localStorage === 'undefined') return initial;
+    const raw = localStorage.getItem(key);
+    if (raw === null) return initial;
+    try {
+      return reviveSession(JSON.parse(raw));
+    } catch {
+      return initial;
+    }
+  },
+};
+
+/** The whole session state of spec section 3, persisted under 'pp.session'. */
+export const sessionAtom = atomWithStorage<SessionState>('pp.session', defaultSession, sessionStorage, { getOnInit: true });
+
+/** Signed in means a token is present (spec 2.2). */
+export const signedInAtom = atom((get) => Boolean(get(sessionAtom).token));
+
+const tokenAtom = atom((get) => get(sessionAtom).token);
+const localeAtom = atom((get) => get(sessionAtom).locale);
+const releaseVersionAtom = atom((get) => get(sessionAtom).releaseVersion);
+export const appNameAtom = atom((get) => get(sessionAtom).appName);
+const countryAtom = atom((get) => get(sessionAtom).countryCode);
+const applicationsAtom = atom((get) => get(sessionAtom).applications);
+
+/** The shell's error handler of spec 8.1 (handleApiError); set once by the App. */
+export const apiErrorHandlerAtom = atom<{ handle?: (err: ApiError) => void }>({});
+
+/** The API client bound to the session's token, language, release version and flows. */
+export const apiAtom = atom<ApiClient>((get) => {
+  const token = get(tokenAtom);
+  const locale = get(localeAtom);
+  const releaseVersion = get(releaseVersionAtom);
+  const applications = get(applicationsAtom);
+  const handler = get(apiErrorHandlerAtom);
+  return createApiClient({
+    getToken: () => token,
+    getLocale: () => locale,
+    releaseVersion,
+    onError: (err) => handler.handle?.(err),
+    getApplication: (key) => getFlow({ ...defaultSession, applications }, key),
+  });
+});
+
+export type ProviderRecord = Response<'Customer.program'>;
+
+/** The provider record (Customer.program) of the provider chosen in the session. */
+export const providerAtom = atomWithQuery((get) => {
+  const appName = get(appNameAtom);
+  const api = get(apiAtom);
+  return {
+    queryKey: ['Customer.program', { appName }],
+    queryFn: () => api.call('Customer.program', { query: { appName } }),
+    enabled: Boolean(appName),
+    staleTime: 5 * 60_000,
+  };
+});
+
+/** The provider's effective declaration set: {version, schemas, rules, screens}. */
+export const declarationsAtom = atomWithQuery((get) => {
+  const appName = get(appNameAtom);
+  const api = get(apiAtom);
+  return {
+    queryKey: ['Customer.declarations', { appName }],
+    queryFn: async () => (await api.call('Customer.declarations', { query: { appName } })) as unknown as DeclarationSet,
+    enabled: Boolean(appName),
+    staleTime: Infinity,
+  };
+});
+
+const compiledCache = new Map<string, Promise<unknown>>();
+
+/** The URL of a provider's precompiled validator module (served by the API server). */
+export function validatorsUrl(appName: string, version: string): string {
+  const base = (import.meta.env?.BASE_URL as string | undefined) ?? '/parentportal/';
+  return `${base.replace(/\/?$/, '/')}validators/${encodeURIComponent(appName)}/${encodeURIComponent(version)}.js`;
+}
+
+/**
+ * Imports the provider's standalone validators. Only the Vite dev server (where the API server does
+ * not serve the module) falls back to undefined, so the engine compiles in process; production never
+ * compiles in the browser (the CSP forbids eval).
+ */
+export function loadCompiledValidators(appName: string, version: string): Promise<unknown> {
+  const url = validatorsUrl(appName, version);
+  let p = compiledCache.get(url);
+  if (!p) {
+    p = import(/* @vite-ignore */ url).catch((err: unknown) => {
+      compiledCache.delete(url);
+      if (import.meta.env?.DEV) return undefined;
+      throw err;
+    });
+    compiledCache.set(url, p);
+  }
+  return p;
+}
+
+/** The form engine of the provider: declarations + compiled validators + country. */
+export const formEngineAtom = atom(async (get) => {
+  const decl = get(declarationsAtom);
+  const appName = get(appNameAtom);
+  const country = get(countryAtom);
+  if (!decl.data || !appName) return null;
+  const mod = (await loadCompiledValidators(appName, decl.data.version)) as { default?: FormEngineOptions['compiled'] } | undefined;
+  return createFormEngine(decl.data, { country: country === 'CA' ? 'CA' : 'US', compiled: mod?.default });
+});

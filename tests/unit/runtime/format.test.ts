@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, formatDate, formatDateTime, formatValue, matchesSearch, isEmptyData } from '../../../src/runtime/format';
+
+describe('display formats', () => {
+  it('money: 2 decimals, $ and brackets for negatives', () => {
+    expect(formatMoney(1234.5)).toBe('$1,234.50');
+    expect(formatMoney(-12)).toBe('($12.00)');
+    expect(formatMoney('0')).toBe('$0.00');
+    expect(formatMoney('')).toBe('');
+    expect(formatMoney('abc')).toBe('');
+  });
+  it('dates: ISO and mm/dd/yyyy both show as mm/dd/yyyy; times only when not midnight', () => {
+    expect(formatDate('2026-03-07')).toBe('03/07/2026');
+    expect(formatDate('2026-03-07T10:00:00Z')).toBe('03/07/2026');
+    expect(formatDate('03/07/2026')).toBe('03/07/2026');
+    expect(formatDateTime('2026-03-07T00:00:00')).toBe('03/07/2026');
+    expect(formatDateTime('2026-03-07T13:05:00')).toBe('03/07/2026 01:05 PM');
+    expect(formatDateTime('2026-03-07T12:30:00')).toBe('03/07/2026 12:30 PM');
+  });
+  it('phones and zips use the engine display forms', () => {
+    expect(formatValue('5551234567', 'phone')).toBe('555-123-4567');
+    expect(formatValue('0000000000', 'phone')).toBe('');
+    expect(formatValue('K1A0B1', 'zip', { country: 'CA' })).toBe('K1A 0B1');
+    expect(formatValue('12345-', 'zip')).toBe('12345');
+  });
+  it('yes/no through the translator', () => {
+    expect(formatValue(true, 'yesno', { t: (k) => k })).toBe('runtime:yes');
+    expect(formatValue(0, 'yesno', { t: (k) => k })).toBe('runtime:no');
+    expect(formatValue(null, 'yesno', { t: (k) => k })).toBe('');
+  });
+});
+
+describe('programs search', () => {
+  it('is case-insensitive, trimmed, whitespace-collapsed substring match; empty shows all', () => {
+    expect(matchesSearch('Summer  Camp 2026', '  summer camp ')).toBe(true);
+    expect(matchesSearch('Summer Camp', 'camp 2026')).toBe(false);
+    expect(matchesSearch('Anything', '   ')).toBe(true);
+    expect(matchesSearch(undefined, 'x')).toBe(false);
+  });
+  it('empty data', () => {
+    expect(isEmptyData([])).toBe(true);
+    expect(isEmptyData(null)).toBe(true);
+    expect(isEmptyData({})).toBe(false);
+    expect(isEmptyData([1])).toBe(false);
+  });
+});
