@@ -8,7 +8,8 @@ import { matchRoute, parseQuery } from '../engine/screen';
 import type { ScreenDecl } from '../engine/types';
 import { i18nKey } from '../runtime/i18n';
 import { RuntimeHostContext } from '../runtime/context';
-import { ScreenView } from '../runtime/ScreenView';
+import ScreenView from '../runtime/ScreenView';
+import { Grid } from '@chakra-ui/react';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useHasScreen, useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
@@ -19,6 +20,7 @@ import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
 import { GenericError } from './pages/GenericError';
 import { PostLogin } from './pages/PostLogin';
 import { ProviderEntry } from './pages/ProviderEntry';
+import { SignInForm } from './pages/SignInForm';
 import { pruneUndeclaredTargets } from './prune';
 import { NOT_FOUND_SCREEN } from './screens';
 import { useEndSession } from './SignOut';
@@ -37,6 +39,7 @@ export function accessRedirect(screen: ScreenDecl, signedIn: boolean, hasProvide
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {
   switch (screen.id) {
     case 'provider-entry':
+    case 'select-provider':
       return <ProviderEntry appName={params.appName ?? ''} />;
     case 'postlogin':
       return <PostLogin />;
@@ -121,8 +124,17 @@ export function ShellRoutes() {
     <ErrorBoundary page={screen.id}>
       <RuntimeHostContext.Provider value={host}>
         <Layout screen={screen} path={location}>
-          <ShellPart screen={screen} params={match?.params ?? {}} />
-          {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
+          {screen.id === 'signin' ? (
+            <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 28rem) 1fr' }} gap={{ base: '8', lg: '12' }} alignItems="start">
+              <SignInForm />
+              <ScreenView key={screen.id} screen={screen} query={query} />
+            </Grid>
+          ) : (
+            <>
+              <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
+              {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
+            </>
+          )}
         </Layout>
       </RuntimeHostContext.Provider>
     </ErrorBoundary>
