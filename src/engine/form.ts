@@ -1,8 +1,8 @@
 // The form engine: which fields show and are required (rules), what a submit sends (hidden values
 // pruned, phones and zips normalised) and which errors to show (as translation keys with params).
+// No ajv here: the browser validates with the provider's standalone module (`compiled`), so this file
+// stays free of a schema compiler; index.ts adds in-process compilation for the server and the CLIs.
 import type { ValidateFunction, ErrorObject } from 'ajv';
-import type Ajv from 'ajv';
-import { createAjv } from './ajv';
 import { isPhoneEmpty, normalizePhone, normalizeZip, type Country } from './formats';
 import { isTrue } from './logic';
 import type { DeclarationSet, FieldValidation, JsonSchema, RuleRef } from './types';
@@ -108,10 +108,14 @@ function titleOf(schema: JsonSchema, fallback: string): string {
   return typeof schema.title === 'string' ? schema.title : fallback;
 }
 
+export type SchemaValidator = ValidateFunction | ((data: unknown) => boolean);
+
 export interface FormEngineOptions {
   country: Country;
-  /** standalone validators by schema $id (the browser); compiled in process otherwise */
-  compiled?: Record<string, ValidateFunction | ((data: unknown) => boolean)>;
+  /** standalone validators by schema $id (the browser) */
+  compiled?: Record<string, SchemaValidator>;
+  /** compiles a schema of the set in process (server, CLIs, tests: see index.ts) */
+  compile?: (schemaId: string) => SchemaValidator | undefined;
 }
 
 export interface FormEngine {
@@ -123,8 +127,7 @@ export interface FormEngine {
 
 export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): FormEngine {
   const trees = new Map<string, FieldNode[]>();
-  let ajv: Ajv | undefined;
-  const validators = new Map<string, ValidateFunction | ((data: unknown) => boolean)>();
+  const validators = new Map<string, SchemaValidator>();
 
   const tree = (schemaId: string): FieldNode[] => {
     let t = trees.get(schemaId);
@@ -137,16 +140,9 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
     return t;
   };
 
-  const validator = (schemaId: string) => {
-    let v = validators.get(schemaId) ?? opts.compiled?.[schemaId];
-    if (!v) {
-      if (!ajv) {
-        ajv = createAjv({ country: opts.country });
-        for (const s of Object.values(set.schemas)) ajv.addSchema(s);
-      }
-      v = ajv.getSchema(schemaId);
-      if (!v) throw new Error(`unknown schema "${schemaId}"`);
-    }
+  const validator = (schemaId: string): SchemaValidator => {
+    let v = validators.get(schemaId) ?? opts.compiled?.[schemaId] ?? opts.compile?.(schemaId);
+    if (!v) throw new Error(`no validator for schema "${schemaId}"`);
     validators.set(schemaId, v);
     return v;
   };

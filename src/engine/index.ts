@@ -31,8 +31,9 @@ export type { BaseDeclarations, DeclFile, Overlay, OverlayKind, DeclError, Build
 export { checkDeclarations, structuralErrors, usedKeys, LANGUAGES } from './check';
 export type { Translations } from './check';
 export { ANNOTATION_KEYWORDS, createAjv } from './ajv';
-export { createFormEngine, derefSchema, mapAjvError, PAGE_LEVEL_ERROR } from './form';
-export type { RuleContext, FieldState, FieldError, ValidationResult, FormEngine, FormEngineOptions } from './form';
+export { derefSchema, mapAjvError, PAGE_LEVEL_ERROR } from './form';
+export { createFormEngine } from './inprocess';
+export type { RuleContext, FieldState, FieldError, ValidationResult, FormEngine, FormEngineOptions, SchemaValidator } from './form';
 export { compileStandaloneModule, exportNameOf } from './standalone';
 export {
   BASE_PATH,
