@@ -267,6 +267,9 @@ function hasKey(translations: Translations, lang: string, key: string): boolean 
   return typeof lookup(ns, `${m[2]}_other`) === 'string';
 }
 
+const PLURAL = /_(zero|one|two|few|many|other)$/;
+const pluralBase = (key: string) => key.replace(PLURAL, '');
+
 function leafKeys(tree: unknown, prefix: string, out: string[]): void {
   if (isObject(tree)) for (const [k, v] of Object.entries(tree)) leafKeys(v, prefix ? `${prefix}.${k}` : k, out);
   else out.push(prefix);
@@ -326,14 +329,17 @@ export function checkDeclarations(base: BaseDeclarations, translations: Translat
     if (missing.length) errors.push({ file, path, message: `translation key "${key}" missing in ${missing.join(', ')}` });
   }
   for (const ns of namespaces) {
+    // plural forms differ by language (vi has only _other, es and pt add _many): compare base keys
     const keys: string[] = [];
     leafKeys(translations.en[ns], '', keys);
+    const enBases = new Set(keys.map(pluralBase));
     for (const lang of LANGUAGES.filter((l) => l !== 'en')) {
-      const missing = keys.filter((k) => typeof lookup(translations[lang]?.[ns], k) !== 'string');
+      const tree = translations[lang]?.[ns];
+      const missing = [...enBases].filter((k) => typeof lookup(tree, k) !== 'string' && typeof lookup(tree, `${k}_other`) !== 'string');
       for (const k of missing) errors.push({ file: `locales/${lang}/${ns}.json`, path: `/${k.split('.').map(escapePointer).join('/')}`, message: `missing translation (present in en)` });
       const extra: string[] = [];
-      leafKeys(translations[lang]?.[ns], '', extra);
-      for (const k of extra.filter((x) => x && typeof lookup(translations.en[ns], x) !== 'string')) {
+      leafKeys(tree, '', extra);
+      for (const k of extra.filter((x) => x && !enBases.has(pluralBase(x)))) {
         errors.push({ file: `locales/${lang}/${ns}.json`, path: `/${k.split('.').map(escapePointer).join('/')}`, message: 'key not in en' });
       }
     }

@@ -248,6 +248,20 @@ describe('checkDeclarations', () => {
       ].sort(),
     );
   });
+  it('plural forms may differ by language, but each language has the other form', () => {
+    const t = clone(fixtureTranslations);
+    (t.en.screens as any).items_one = 'one item';
+    (t.en.screens as any).items_other = '{{count}} items';
+    (t.es.screens as any).items_one = 'un elemento';
+    (t.es.screens as any).items_many = '{{count}} elementos';
+    (t.es.screens as any).items_other = '{{count}} elementos';
+    (t.pt.screens as any).items_other = '{{count}} itens';
+    (t.vi.screens as any).items_other = '{{count}} mục';
+    expect(withChange(() => undefined, t)).toEqual([]);
+    delete (t.vi.screens as any).items_other;
+    (t.vi.screens as any).items_one = 'x';
+    expect(withChange(() => undefined, t)).toEqual(['locales/vi/screens.json: /items: missing translation (present in en)']);
+  });
   it('titles must be translation keys', () => {
     expect(withChange((d) => ((d.schemas.changeSite.json.properties as any).siteID.title = 'Site'))).toEqual([
       'schemas/changeSite.json: /properties/siteID/title: "Site" is not a translation key (namespace.path)',
