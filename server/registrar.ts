@@ -3,13 +3,12 @@
 // and runs the same checks in the same order: release version, session, access type, special
 // characters, form validation (engine, same schema and rules as the browser), then the handler.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import type { ContractOperation } from './contract';
 import { isFileResponse } from './contract';
 import type { AppDeps, FileResult, HandlerContext, HandlerDef, ServiceHandlers } from './context';
-import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED, noConfigurationData } from './errors';
+import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED } from './errors';
 import { resolveSession, type SessionInfo } from './auth';
-import { providers } from './db/schema';
+import { programConfig, providerByAppName, ruleContextOf } from './services/common';
 import { pickLang } from './i18n';
 
 /** Operations that must answer even to a stale client. */
@@ -110,15 +109,12 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
 
         let form: HandlerContext['form'];
         if (op.form) {
-          const appName = await providerAppName(deps, session, def, body);
-          const decl = deps.declarations.get(appName);
+          // the same context the browser's rules see: provider configuration and session fields
+          const rc = session ? await ruleContextOf(deps.db, session, deps.releaseVersion) : await publicRuleContext(deps, def, body);
+          const decl = deps.declarations.get(rc.appName);
           // no good declaration set was ever built: the server cannot validate, so it refuses writes
           if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
-          const result = decl.engine.validate(op.form, body, {
-            session: session ? { accessType: session.accessType, accountHolder: session.accountHolder } : {},
-            provider: { appName, country: decl.country },
-            today: mdy(deps.clock()),
-          });
+          const result = decl.engine.validate(op.form, body, { session: rc.session, provider: rc.provider, today: mdy(deps.clock()) });
           if (!result.valid) {
             throw new HttpError(400, deps.t(lang, 'errors.validation'), {
               key: 'server.errors.validation',
@@ -144,16 +140,8 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
   }
 }
 
-async function providerAppName(deps: AppDeps, session: SessionInfo | null, def: HandlerDef, body: unknown): Promise<string> {
-  if (session) {
-    const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, session.providerId));
-    return p.appName;
-  }
-  if (def.providerFrom === 'body.appName') {
-    const appName = String((body as { appName?: unknown })?.appName ?? '').toLowerCase();
-    const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.appName, appName));
-    if (!p) throw noConfigurationData(appName);
-    return p.appName;
-  }
-  throw new Error('a public operation with a form must name its provider (providerFrom)');
+async function publicRuleContext(deps: AppDeps, def: HandlerDef, body: unknown) {
+  if (def.providerFrom !== 'body.appName') throw new Error('a public operation with a form must name its provider (providerFrom)');
+  const p = await providerByAppName(deps.db, String((body as { appName?: unknown })?.appName ?? ''));
+  return { appName: p.appName, provider: programConfig(p), session: {} };
 }

@@ -1,7 +1,11 @@
-// Attendance service: attendance records of the account's children between two dates.
-import { and, asc, eq, gte, lte } from 'drizzle-orm';
+// Attendance service: attendance records of the account's children between two dates, and absence
+// notices (site administrators receive the note through the outbox).
+import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { ServiceHandlers } from '../context';
-import { attendance as attendanceTable, children, sites } from '../db/schema';
+import { attendance as attendanceTable, children, sites, absenceReasons, absenceNotices, adults, accounts, communications } from '../db/schema';
+import { HttpError } from '../errors';
+import { enqueueMail } from '../outbox';
+import { mdyToIso } from '../../src/engine/index';
 import { providerOf } from './common';
 
 export const attendance: ServiceHandlers = {
@@ -42,6 +46,99 @@ export const attendance: ServiceHandlers = {
           absentReason: r.absentReason,
         })),
       };
+    },
+  },
+
+  'Attendance.notifyAbsence': {
+    handler: async ({ deps, session, form, lang }) => {
+      const s = session!;
+      // the engine's data: hidden values pruned (no end date unless multi-day)
+      const v = form!.data as {
+        childIDs: number[];
+        reasonID?: number;
+        otherReason?: string;
+        startDate: string;
+        endDate?: string;
+        timeOffered: string;
+        additionalInfo: string;
+      };
+      const notFound = () => new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      const kids = await deps.db
+        .select({ id: children.id, firstName: children.firstName, lastName: children.lastName })
+        .from(children)
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, v.childIDs)));
+      if (kids.length !== new Set(v.childIDs).size) throw notFound();
+      let reason = '';
+      if (v.reasonID) {
+        const [r] = await deps.db
+          .select()
+          .from(absenceReasons)
+          .where(and(eq(absenceReasons.id, v.reasonID), eq(absenceReasons.providerId, s.providerId), eq(absenceReasons.showInParentPortal, true)));
+        if (!r) throw notFound();
+        reason = r.reason;
+      }
+      const startDate = mdyToIso(v.startDate);
+      const endDate = v.endDate ? mdyToIso(v.endDate) : null;
+      const now = deps.clock();
+      const [notice] = await deps.db
+        .insert(absenceNotices)
+        .values({
+          providerId: s.providerId,
+          accountId: s.accountId,
+          adultId: s.adultId,
+          childIds: kids.map((k) => k.id),
+          reason,
+          otherReason: v.otherReason ?? '',
+          startDate,
+          endDate,
+          timeOffered: v.timeOffered,
+          additionalInfo: v.additionalInfo,
+          createdAt: now,
+        })
+        .returning({ id: absenceNotices.id });
+
+      const provider = await providerOf(deps.db, s);
+      const [parent] = await deps.db
+        .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, accountNo: accounts.accountNo })
+        .from(adults)
+        .innerJoin(accounts, eq(accounts.id, adults.accountId))
+        .where(eq(adults.id, s.adultId));
+      // staff read the note in the provider's first language
+      const staffLang = provider.languages[0]?.code ?? 'en';
+      const params = {
+        children: kids.map((k) => `${k.firstName} ${k.lastName}`).join(', '),
+        parent: `${parent.firstName} ${parent.lastName}`,
+        accountNo: parent.accountNo,
+        dates: endDate ? `${v.startDate} - ${v.endDate}` : v.startDate,
+        when: deps.t(staffLang, `timeOffered.${v.timeOffered}`),
+        reason: [reason, v.otherReason].filter(Boolean).join(': ') || '-',
+        info: v.additionalInfo,
+      };
+      const lines = ['body', 'dates', 'when', 'reason', 'info'].map((k) => deps.t(staffLang, `mail.absenceNotice.${k}`, params));
+      if (provider.supportEmail) {
+        await enqueueMail(deps.db, deps.clock, {
+          providerId: s.providerId,
+          kind: 'absence_notice',
+          to: provider.supportEmail,
+          from: `"${provider.programName}" <${provider.supportEmail}>`,
+          subject: deps.t(staffLang, 'mail.absenceNotice.subject', params),
+          text: lines.join('\n'),
+        });
+        deps.mailQueued();
+      }
+      // the parent's copy in the communication history, in the language of the request
+      const escape = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+      await deps.db.insert(communications).values({
+        providerId: s.providerId,
+        accountId: s.accountId,
+        mode: 'EMAIL',
+        subject: deps.t(lang, 'mail.absenceNotice.historySubject'),
+        fromName: provider.programName,
+        description: `<p>${escape(deps.t(lang, 'mail.absenceNotice.historyBody', params))}</p>`,
+        createdOn: now,
+        isAutomatic: true,
+      });
+      return { absenceNoticeID: notice.id };
     },
   },
 };

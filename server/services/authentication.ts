@@ -7,7 +7,7 @@ import { accounts, adults, logins, signinAudit } from '../db/schema';
 import { HttpError } from '../errors';
 import { createSession, revokeSession } from '../auth';
 import { enqueueMail } from '../outbox';
-import { providerByAppName, type ProviderRow } from './common';
+import { providerByAppName, sessionState, type ProviderRow } from './common';
 
 async function audit(deps: AppDeps, row: { providerId: number | null; email: string; loginId: number | null; ip: string; outcome: string }) {
   await deps.db.insert(signinAudit).values({ ...row, at: deps.clock() });
@@ -112,31 +112,7 @@ export const authentication: ServiceHandlers = {
       });
       return {
         token,
-        session: {
-          accessType: adult.accessType as 'F' | 'P',
-          accountHolder: adult.accountHolder,
-          countryCode: p.countryCode as 'US' | 'CA',
-          customerID: p.customerID,
-          programName: p.programName,
-          logo: p.logoUrl,
-          organisation: p.organisation,
-          supportPhone: p.supportPhone,
-          supportEmail: p.supportEmail,
-          isMultiLanguageSupport: p.languages.length > 1,
-          hasSmsLicense: p.hasSmsLicense,
-          accountID: account.id,
-          adultID: adult.id,
-          accountNo: account.accountNo,
-          userName: login.email,
-          firstName: adult.firstName,
-          lastName: adult.lastName,
-          email: adult.email,
-          applicationName: p.appName,
-          releaseVersion: deps.releaseVersion,
-          isSchoolDistrict: p.isSchoolDistrict,
-          isTemporaryPassword: login.isTemporaryPassword,
-          locale: lang,
-        },
+        session: sessionState(p, login, adult, account, deps.releaseVersion, lang),
       };
     },
   },

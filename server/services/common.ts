@@ -1,8 +1,8 @@
 // Shared look-ups for the services: the provider record and HTML sanitising.
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import type { Db } from '../db/index';
-import { providers } from '../db/schema';
+import { providers, logins, adults, accounts } from '../db/schema';
 import { noConfigurationData } from '../errors';
 import type { SessionInfo } from '../auth';
 
@@ -50,3 +50,52 @@ export function safeHtml(html: string): string {
   });
 }
 
+
+type LoginRow = typeof logins.$inferSelect;
+type AdultRow = typeof adults.$inferSelect;
+type AccountRow = typeof accounts.$inferSelect;
+
+/** The session fields of spec section 3 (login answer, and the `session` rules see on the server). */
+export function sessionState(p: ProviderRow, login: LoginRow, adult: AdultRow, account: AccountRow, releaseVersion: string, locale: string) {
+  return {
+    accessType: adult.accessType as 'F' | 'P',
+    accountHolder: adult.accountHolder,
+    countryCode: p.countryCode as 'US' | 'CA',
+    customerID: p.customerID,
+    programName: p.programName,
+    logo: p.logoUrl,
+    organisation: p.organisation,
+    supportPhone: p.supportPhone,
+    supportEmail: p.supportEmail,
+    isMultiLanguageSupport: p.languages.length > 1,
+    hasSmsLicense: p.hasSmsLicense,
+    accountID: account.id,
+    adultID: adult.id,
+    accountNo: account.accountNo,
+    userName: login.email,
+    firstName: adult.firstName,
+    lastName: adult.lastName,
+    email: adult.email,
+    applicationName: p.appName,
+    releaseVersion,
+    isSchoolDistrict: p.isSchoolDistrict,
+    isTemporaryPassword: login.isTemporaryPassword,
+    locale,
+  };
+}
+
+/** provider configuration and session fields of a signed-in session, for server-side rules */
+export async function ruleContextOf(db: Db, session: SessionInfo, releaseVersion: string) {
+  const [row] = await db
+    .select({ p: providers, login: logins, adult: adults, account: accounts })
+    .from(logins)
+    .innerJoin(providers, eq(providers.id, logins.providerId))
+    .innerJoin(adults, eq(adults.id, logins.adultId))
+    .innerJoin(accounts, eq(accounts.id, adults.accountId))
+    .where(and(eq(logins.id, session.loginId), eq(logins.providerId, session.providerId)));
+  return {
+    appName: row.p.appName,
+    provider: programConfig(row.p),
+    session: sessionState(row.p, row.login, row.adult, row.account, releaseVersion, session.locale),
+  };
+}

@@ -38,6 +38,173 @@ export interface AttendanceRecordsResponse {
   }[];
 }
 
+/** Attendance.notifyAbsence: body */
+export interface AttendanceNotifyAbsenceBody {
+  /**
+   * @maxItems 20
+   */
+  childIDs?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ];
+  reasonID?: number;
+  otherReason?: string;
+  startDate?: string;
+  multiDay?: boolean;
+  endDate?: string;
+  timeOffered?: 'fullday' | 'beforeschool' | 'afterschool';
+  additionalInfo?: string;
+}
+
+/** Attendance.notifyAbsence: response */
+export interface AttendanceNotifyAbsenceResponse {
+  absenceNoticeID: number;
+}
+
 /** Authentication.login: body */
 export interface AuthenticationLoginBody {
   appName: string;
@@ -544,6 +711,7 @@ export type RegistrationChildrenActivitiesResponse = {
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
+  'Attendance.notifyAbsence': { method: 'POST'; path: '/absence'; auth: 'session'; query: undefined; params: undefined; body: AttendanceNotifyAbsenceBody; response: AttendanceNotifyAbsenceResponse };
   'Authentication.login': { method: 'POST'; path: '/login'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationLoginBody; response: AuthenticationLoginResponse };
   'Authentication.logout': { method: 'POST'; path: '/logout'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: AuthenticationLogoutResponse };
   'Billing.accountSummary': { method: 'GET'; path: '/account-summary'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingAccountSummaryResponse };
@@ -592,6 +760,7 @@ export interface OperationInfo {
 /** Runtime table of operations (method, path, auth) for the API client. */
 export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Attendance.records': { service: 'Attendance', method: 'GET', path: '/attendance', auth: 'session', file: false },
+  'Attendance.notifyAbsence': { service: 'Attendance', method: 'POST', path: '/absence', auth: 'session', file: false, form: 'absence' },
   'Authentication.login': { service: 'Authentication', method: 'POST', path: '/login', auth: 'public', file: false, form: 'signin' },
   'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false },
   'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false },

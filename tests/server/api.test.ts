@@ -237,6 +237,53 @@ describe.each(BACKENDS)('API on %s', (backend) => {
     expect(extra.statusCode).toBe(400);
   });
 
+  it('takes an absence notice validated with the absence form and rules, and mails the site staff', async () => {
+    const mdy = (offset: number) => {
+      const d = new Date();
+      d.setDate(d.getDate() + offset);
+      return `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
+    };
+    const kids = (await get('/api/Demographics/children', maria)).json() as { childID: number; firstName: string }[];
+    const reasons = (await get('/api/Customer/program/absence-reason?ShowInParentPortal=true', maria)).json() as { absenceReasonID: number; reason: string }[];
+    expect(reasons.map((r) => r.reason)).not.toContain('Staff use only: no-show');
+    const sick = reasons.find((r) => r.reason === 'Sick')!;
+    const post = (payload: Record<string, unknown>, token = maria) =>
+      t.app.inject({ method: 'POST', url: '/api/Attendance/absence', headers: { authorization: `Bearer ${token}` }, payload });
+    const valid = {
+      childIDs: [kids[0].childID, kids[1].childID],
+      reasonID: sick.absenceReasonID,
+      startDate: mdy(1),
+      multiDay: false,
+      endDate: mdy(3),
+      timeOffered: 'afterschool',
+      additionalInfo: 'Doctor visit in the afternoon.',
+    };
+    const ok = await post(valid);
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [notice] = await t.db.handle.db.select().from(s.absenceNotices).where(eq(s.absenceNotices.id, ok.json().absenceNoticeID));
+    // multi-day is off: the end date was hidden, so it is pruned (same as in the browser)
+    expect(notice.endDate).toBeNull();
+    expect(notice.reason).toBe('Sick');
+    const mails = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'absence_notice'));
+    expect(mails.at(-1)!.toAddress).toBe('help@brightpathkids.example');
+    expect(mails.at(-1)!.textBody).toContain('Doctor visit in the afternoon.');
+
+    // the start date is today at the earliest (rule absence.startNotPast)
+    const past = await post({ ...valid, startDate: mdy(-2) });
+    expect(past.statusCode).toBe(400);
+    expect(past.json().errors).toContainEqual(expect.objectContaining({ path: '/startDate', key: 'errors.date.beforeToday' }));
+    // with multi-day ticked the end date is required
+    const noEnd = await post({ ...valid, multiDay: true, endDate: '' });
+    expect(noEnd.statusCode).toBe(400);
+    expect(noEnd.json().errors.map((e: { path: string }) => e.path)).toContain('/endDate');
+    // another family's child is not this account's to report
+    const [tyler] = await t.db.handle.db.select().from(s.children).where(eq(s.children.firstName, 'Tyler'));
+    expect((await post({ ...valid, childIDs: [tyler.id] })).statusCode).toBe(404);
+    // a reason of another provider is refused too
+    const linhReasons = (await get('/api/Customer/program/absence-reason', linh)).json() as { absenceReasonID: number }[];
+    expect((await post({ ...valid, reasonID: linhReasons[0].absenceReasonID })).statusCode).toBe(404);
+  });
+
   it('stores an error log record, public or with a session', async () => {
     const record = { appName: 'brightpath', PageName: 'home', Url: '/parentportal/home', StackTrace: 'TypeError: x is undefined\n at <anonymous>', Source: 'PARENT PORTAL' };
     const res = await t.app.inject({ method: 'POST', url: '/api/Customer/errorlog', payload: record });
