@@ -76,6 +76,12 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
 }
 
 const engineLoadable = loadable(formEngineAtom);
+const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
+
+/** Whether a screen needs the form engine (a form section, on the page or in a modal). */
+export function screenHasForm(screen: ScreenDecl): boolean {
+  return [...screen.sections, ...(screen.modals ?? []).flatMap((m) => m.sections ?? [])].some((s) => s.kind === 'form');
+}
 
 export function ScreenView({ screen, query = {} }: ScreenViewProps) {
   const declarations = useAtomValue(declarationsAtom);
@@ -90,7 +96,7 @@ export function ScreenView({ screen, query = {} }: ScreenViewProps) {
 function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: ScreenDecl; query: Record<string, unknown> }) {
   const [session, setSession] = useAtom(sessionAtom);
   const provider = useAtomValue(providerAtom);
-  const engineState = useAtomValue(engineLoadable);
+  const engineState = useAtomValue(screenHasForm(screen) ? engineLoadable : noEngineLoadable);
   const api = useAtomValue(apiAtom);
   const host = useContext(RuntimeHostContext);
   const [, navigate] = useLocation();

@@ -5,7 +5,7 @@ import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { createApiClient, type ApiClient, type ApiError, type Response } from '../api/client';
 import type { DeclarationSet } from '../engine/types';
-import { createFormEngine, type FormEngineOptions } from '../engine/form';
+import type { FormEngine, FormEngineOptions } from '../engine/form';
 import { defaultSession, reviveSession, type SessionState } from './session';
 import { getFlow } from './flow';
 
@@ -113,12 +113,23 @@ export function loadCompiledValidators(appName: string, version: string): Promis
   return p;
 }
 
-/** The form engine of the provider: declarations + compiled validators + country. */
-export const formEngineAtom = atom(async (get) => {
+/**
+ * The form engine of the provider: declarations + compiled validators + country. The engine module
+ * is imported on demand, so screens without forms never load it (nor its ajv fallback).
+ */
+export const formEngineAtom = atom(async (get): Promise<FormEngine | null> => {
   const decl = get(declarationsAtom);
   const appName = get(appNameAtom);
   const country = get(countryAtom);
   if (!decl.data || !appName) return null;
+  const c = country === 'CA' ? 'CA' : 'US';
   const mod = (await loadCompiledValidators(appName, decl.data.version)) as { default?: FormEngineOptions['compiled'] } | undefined;
-  return createFormEngine(decl.data, { country: country === 'CA' ? 'CA' : 'US', compiled: mod?.default });
+  if (!mod?.default) {
+    // only the Vite dev server gets here (production throws above): compile in process
+    if (!import.meta.env?.DEV) throw new Error(`validators module of ${appName} has no default export`);
+    const { createFormEngine } = await import('../engine/inprocess');
+    return createFormEngine(decl.data, { country: c });
+  }
+  const { createFormEngine } = await import('../engine/form');
+  return createFormEngine(decl.data, { country: c, compiled: mod.default });
 });

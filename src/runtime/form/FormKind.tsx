@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Box } from '@chakra-ui/react';
 import Form from '@rjsf/core';
-import { Templates as ChakraTemplates, Widgets as ChakraWidgets } from '@rjsf/chakra-ui';
+import { Templates as ChakraTemplates } from '@rjsf/chakra-ui';
 import type { IChangeEvent } from '@rjsf/core';
 import { englishStringTranslator, TranslatableString, type ErrorSchema, type RegistryWidgetsType } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
@@ -19,7 +19,8 @@ import { baseWidgets } from './widgets';
 import DateWidget from './DateWidget';
 import type { PortalFormContext } from './FormContext';
 
-const widgets: RegistryWidgetsType = { ...ChakraWidgets, ...baseWidgets, date: DateWidget, DateWidget };
+// RJSF core's defaults cover the widgets no declaration uses; ours replace the rest
+const widgets: RegistryWidgetsType = { ...baseWidgets, date: DateWidget, DateWidget };
 const allTemplates = { ...ChakraTemplates, ...templates, ButtonTemplates: { ...ChakraTemplates.ButtonTemplates, SubmitButton: () => null } };
 
 const STRING_KEYS = new Map(Object.entries(TranslatableString).map(([name, value]) => [value as string, name]));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createFormEngine } from '../../../src/engine/form';
+import { createFormEngine } from '../../../src/engine';
 import type { DeclarationSet } from '../../../src/engine/types';
 import { displayForm, fieldIdOf, visibleErrors, widgetFor } from '../../../src/runtime/form/display';
 import set from '../../fixtures/runtime/contact-set.json';

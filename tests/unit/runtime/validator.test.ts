@@ -1,7 +1,8 @@
 // The RJSF validator adapter over the real form engine, with real i18next translations.
 import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
-import { createFormEngine } from '../../../src/engine/form';
+import type { RJSFSchema } from '@rjsf/utils';
+import { createFormEngine } from '../../../src/engine';
 import type { DeclarationSet } from '../../../src/engine/types';
 import { createEngineValidator, matchesSchema, pointerSegments } from '../../../src/runtime/form/validator';
 import { translate } from '../../../src/runtime/i18n';
@@ -85,7 +86,7 @@ describe('engine-backed RJSF validator', () => {
 });
 
 describe('structural isValid for oneOf/anyOf choices', () => {
-  const root = { $defs: { kind: { type: 'string', enum: ['a', 'b'] } } };
+  const root: RJSFSchema = { $defs: { kind: { type: 'string', enum: ['a', 'b'] } } };
   it('checks type, const, enum, required and properties with local $ref', () => {
     expect(matchesSchema({ type: 'object', required: ['k'], properties: { k: { $ref: '#/$defs/kind' } } }, { k: 'a' }, root)).toBe(true);
     expect(matchesSchema({ type: 'object', required: ['k'], properties: { k: { $ref: '#/$defs/kind' } } }, { k: 'c' }, root)).toBe(false);
