@@ -1,7 +1,7 @@
 // Demographics service: the account's children and adults (holders and other contacts).
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { ServiceHandlers } from '../context';
-import { adults, accounts, children, childAdults, gradeLevels, sites } from '../db/schema';
+import { adults, accounts, children, childAdults, gradeLevels, sites, logins, sessions } from '../db/schema';
 import { HttpError } from '../errors';
 
 type Gender = 'M' | 'F' | 'U';
@@ -110,6 +110,40 @@ export const demographics: ServiceHandlers = {
         if (x.doNotRelease !== y.doNotRelease) return x.doNotRelease - y.doNotRelease;
         return x.firstName.localeCompare(y.firstName) || x.adultID - y.adultID;
       });
+    },
+  },
+
+  'Demographics.changePassword': {
+    paymentOnly: true,
+    handler: async ({ deps, session, form, lang }) => {
+      const s = session!;
+      const v = form!.data as { mode: 'change' | 'temporary'; currentPassword?: string; newPassword: string };
+      const [login] = await deps.db.select().from(logins).where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
+      // only a temporary-password session may skip the current password
+      if (!s.isTemporaryPassword || v.mode === 'change') {
+        if (v.mode !== 'change' || !(await deps.passwords.verify(login.passwordHash, v.currentPassword ?? ''))) {
+          throw new HttpError(400, deps.t(lang, 'errors.wrongCurrentPassword'), {
+            key: 'server.errors.wrongCurrentPassword',
+            errors: [{ path: '/currentPassword', key: 'server.errors.wrongCurrentPassword' }],
+          });
+        }
+      }
+      if (await deps.passwords.verify(login.passwordHash, v.newPassword)) {
+        throw new HttpError(400, deps.t(lang, 'errors.passwordReused'), {
+          key: 'server.errors.passwordReused',
+          errors: [{ path: '/newPassword', key: 'server.errors.passwordReused' }],
+        });
+      }
+      await deps.db
+        .update(logins)
+        .set({ passwordHash: await deps.passwords.hash(v.newPassword), isTemporaryPassword: false, failedCount: 0, lockedAt: null })
+        .where(eq(logins.id, login.id));
+      // every other session of this login ends with the old password
+      await deps.db
+        .update(sessions)
+        .set({ revokedAt: deps.clock() })
+        .where(and(eq(sessions.loginId, login.id), ne(sessions.id, s.sessionId), isNull(sessions.revokedAt)));
+      return { changed: true };
     },
   },
 };

@@ -592,6 +592,19 @@ export type DemographicsAdultsResponse = {
   }[];
 }[];
 
+/** Demographics.changePassword: body */
+export interface DemographicsChangePasswordBody {
+  mode: 'change' | 'temporary';
+  currentPassword?: string;
+  newPassword?: string;
+  retypePassword?: string;
+}
+
+/** Demographics.changePassword: response */
+export interface DemographicsChangePasswordResponse {
+  changed: boolean;
+}
+
 /** Location.sites: response */
 export type LocationSitesResponse = {
   siteID: number;
@@ -737,6 +750,7 @@ export interface Operations {
   'Customer.absenceReasons': { method: 'GET'; path: '/program/absence-reason'; auth: 'session'; query: CustomerAbsenceReasonsQuery; params: undefined; body: undefined; response: CustomerAbsenceReasonsResponse };
   'Demographics.children': { method: 'GET'; path: '/children'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: DemographicsChildrenResponse };
   'Demographics.adults': { method: 'GET'; path: '/adults'; auth: 'session'; query: DemographicsAdultsQuery; params: undefined; body: undefined; response: DemographicsAdultsResponse };
+  'Demographics.changePassword': { method: 'POST'; path: '/adults/Change-Password'; auth: 'temporary'; query: undefined; params: undefined; body: DemographicsChangePasswordBody; response: DemographicsChangePasswordResponse };
   'Location.sites': { method: 'GET'; path: '/sites'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: LocationSitesResponse };
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
@@ -786,6 +800,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Customer.absenceReasons': { service: 'Customer', method: 'GET', path: '/program/absence-reason', auth: 'session', file: false },
   'Demographics.children': { service: 'Demographics', method: 'GET', path: '/children', auth: 'session', file: false },
   'Demographics.adults': { service: 'Demographics', method: 'GET', path: '/adults', auth: 'session', file: false },
+  'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password' },
   'Location.sites': { service: 'Location', method: 'GET', path: '/sites', auth: 'session', file: false },
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },

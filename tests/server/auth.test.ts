@@ -166,4 +166,46 @@ describe.each(BACKENDS)('authentication on %s', (backend) => {
     const v = await t.app.inject({ method: 'GET', url: '/api/Customer/version?sourceApp=parentportal', headers: { 'x-release-version': '1.0.0' } });
     expect(v.json()).toMatchObject({ releaseVersion: '9.9.9' });
   });
+
+  it('changes the password with the current one, and signs out the other sessions', async () => {
+    const other = await tokenFor(t.app, ...DAVID);
+    const token = await tokenFor(t.app, ...DAVID);
+    const change = (payload: Record<string, unknown>, tk = token) =>
+      t.app.inject({ method: 'POST', url: '/api/Demographics/adults/Change-Password', headers: { authorization: `Bearer ${tk}` }, payload });
+    const wrong = await change({ mode: 'change', currentPassword: 'Not#TheOne123', newPassword: 'Brand#New2027', retypePassword: 'Brand#New2027' });
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toBe('Password Change Failed. Wrong current password.');
+    // the browser's rules run on the server: retype must match, and the rules of spec 5.2 hold
+    const mismatch = await change({ mode: 'change', currentPassword: 'Sunshine#2026', newPassword: 'Brand#New2027', retypePassword: 'Brand#New2028' });
+    expect(mismatch.statusCode).toBe(400);
+    expect(mismatch.json().errors).toContainEqual(expect.objectContaining({ path: '/retypePassword', key: 'errors.password.mismatch' }));
+    const weak = await change({ mode: 'change', currentPassword: 'Sunshine#2026', newPassword: 'short', retypePassword: 'short' });
+    expect(weak.statusCode).toBe(400);
+    const ok = await change({ mode: 'change', currentPassword: 'Sunshine#2026', newPassword: 'Brand#New2027', retypePassword: 'Brand#New2027' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await login(t.app, ...DAVID)).statusCode).toBe(401);
+    expect((await login(t.app, 'brightpath', 'david.garcia@example.com', 'Brand#New2027')).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/Customer/parent', headers: { authorization: `Bearer ${token}` } })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/Customer/parent', headers: { authorization: `Bearer ${other}` } })).json().message).toBe('Token Expired');
+    // a temporary-password change from a full session is refused: the current password is required
+    expect((await change({ mode: 'temporary', newPassword: 'Other#Pass2028', retypePassword: 'Other#Pass2028' })).statusCode).toBe(400);
+  });
+
+  it('lets a temporary-password session do nothing but change the password', async () => {
+    await t.db.handle.db.update(logins).set({ isTemporaryPassword: true }).where(eq(logins.email, 'karen.johnson@example.com'));
+    const res = await login(t.app, 'brightpath', 'karen.johnson@example.com', 'Sunshine#2026');
+    expect(res.json().session.isTemporaryPassword).toBe(true);
+    const auth = { authorization: `Bearer ${res.json().token}` };
+    const blocked = await t.app.inject({ method: 'GET', url: '/api/Demographics/children', headers: auth });
+    expect(blocked.statusCode).toBe(403);
+    expect(blocked.json().key).toBe('server.errors.temporaryOnly');
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/Demographics/adults/Change-Password',
+      headers: auth,
+      payload: { mode: 'temporary', newPassword: 'Fresh#Start2027', retypePassword: 'Fresh#Start2027' },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: '/api/Demographics/children', headers: auth })).statusCode).toBe(200);
+  });
 });
