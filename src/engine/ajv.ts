@@ -16,6 +16,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-placeholder',
   'x-order',
   'x-requiredMessage',
+  'x-titleFrom',
 ] as const;
 
 const ruleRef = { type: ['boolean', 'string'] };
@@ -52,6 +53,8 @@ const KEYWORD_META: Record<string, object> = {
   'x-order': { type: 'array', items: { type: 'string' } },
   /** translation key replacing errors.required for this field */
   'x-requiredMessage': { type: 'string' },
+  /** sibling property whose value is the field's display title (user-defined fields: caption) */
+  'x-titleFrom': { type: 'string' },
 };
 
 export interface EngineAjvOptions {

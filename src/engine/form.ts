@@ -104,7 +104,10 @@ function isEmpty(value: unknown, schema: JsonSchema): boolean {
   return false;
 }
 
-function titleOf(schema: JsonSchema, fallback: string): string {
+/** The field's title key, or the text of a sibling (x-titleFrom: user-defined fields carry their caption). */
+function titleOf(schema: JsonSchema, fallback: string, container?: Record<string, unknown>): string {
+  const from = schema['x-titleFrom'];
+  if (typeof from === 'string' && container && typeof container[from] === 'string' && container[from] !== '') return container[from] as string;
   return typeof schema.title === 'string' ? schema.title : fallback;
 }
 
@@ -225,10 +228,10 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
     const ruleCtx = (c: RuleContext) => ({ ...c, form: data });
 
     // 1. states on the normalised values; prune hidden values
-    const fields: { node: FieldNode; pointer: string; value: unknown; state: FieldState; ctx: RuleContext }[] = [];
+    const fields: { node: FieldNode; pointer: string; value: unknown; state: FieldState; ctx: RuleContext; container?: Record<string, unknown> }[] = [];
     const hidden: { container: Record<string, unknown>; name: string }[] = [];
     visit(nodes, data, ruleCtx(ctx), '', true, (node, pointer, value, state, c, container) => {
-      fields.push({ node, pointer, value, state, ctx: c });
+      fields.push({ node, pointer, value, state, ctx: c, container });
       if (!state.shown && container && node.name in container) hidden.push({ container, name: node.name });
     });
     for (const h of hidden) delete h.container[h.name];
@@ -240,7 +243,7 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
       if (errors.some((e) => e.path === pointer && e.key === key)) return;
       const f = byPointer.get(pointer);
       const field = pointer.replace(/^\//, '').split('/').join('.');
-      errors.push({ path: pointer, field, key, params: { field: f ? titleOf(f.node.schema, field) : field, ...params } });
+      errors.push({ path: pointer, field, key, params: { field: f ? titleOf(f.node.schema, field, f.container) : field, ...params } });
       failed.add(pointer);
     };
 

@@ -287,6 +287,35 @@ describe('pin (spec 5.3)', () => {
   });
 });
 
+describe('user-defined fields (spec 3, 5.4, 5.7)', () => {
+  const udfs = [
+    { fieldName: 'UDTex1', caption: 'Favourite snack', isMandatory: false, value: 'Apples <3' },
+    { fieldName: 'UDDat2', caption: 'Last check-up', isMandatory: true, value: '02/30/2026' },
+    { fieldName: 'UDDro3', caption: 'T-shirt size', isMandatory: true, values: [{ idValue: 1, itemValue: 'S' }, { idValue: 2, itemValue: 'M' }], value: 5 },
+    { fieldName: 'UDMul4', caption: 'Notes', isMandatory: false, value: 'x'.repeat(1001) },
+    { fieldName: 'UDRad5', caption: 'Walks home alone', isMandatory: true },
+    { fieldName: 'UDBit6', caption: 'Photo consent', isMandatory: false },
+  ];
+  const child = { firstName: 'Leo', lastName: 'Lopez', genderCode: 'M', dateofBirth: '05/04/2019' };
+
+  it('each row is checked by its type; the message names the caption', () => {
+    const r = us.validate('child', { ...child, userDefinedFields: udfs }, { today: '03/01/2026' });
+    expect(r.errors.map((e) => `${e.path} ${e.key} ${e.params.field}`)).toEqual([
+      '/userDefinedFields/0/value errors.format.safeText Favourite snack',
+      '/userDefinedFields/1/value errors.format.dateMdy Last check-up',
+      '/userDefinedFields/2/value errors.enum T-shirt size',
+      '/userDefinedFields/3/value errors.udf.tooLong Notes',
+      '/userDefinedFields/4/value errors.required Walks home alone',
+    ]);
+  });
+  it('optional rows may stay empty for a child, but every row is mandatory for an adult', () => {
+    const rows = [{ fieldName: 'UDTex1', caption: 'Employer phone', isMandatory: false }];
+    expect(us.validate('child', { ...child, userDefinedFields: rows }, {}).valid).toBe(true);
+    expect(keys(us.validate('contact', { ...holder, userDefinedFields: rows }, {}))).toEqual(['/userDefinedFields/0/value errors.required']);
+    expect(us.validate('contact', { ...holder, userDefinedFields: [{ ...rows[0], value: 'Acme' }] }, {}).valid).toBe(true);
+  });
+});
+
 describe('sign in and rule errors', () => {
   it('sign-in requires e-mail and password', () => {
     expect(keys(us.validate('signin', { email: 'bad' }, {}))).toEqual(['/email errors.format.email', '/password errors.required']);
