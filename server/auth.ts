@@ -2,7 +2,7 @@
 // expiry (30 minutes, renewed on use) and an absolute expiry (12 hours), revoked at sign-out.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, lt } from 'drizzle-orm';
 import type { Db } from './db/index';
 import { sessions, logins, adults } from './db/schema';
 import type { Clock } from './clock';
@@ -69,6 +69,8 @@ export async function createSession(
 ): Promise<string> {
   const token = newToken();
   const now = clock();
+  // sessions past their absolute expiry for a day are of no use any more
+  await db.delete(sessions).where(lt(sessions.absoluteExpiresAt, new Date(now.getTime() - 24 * 60 * 60 * 1000)));
   await db.insert(sessions).values({
     ...s,
     tokenHash: hashToken(token),

@@ -1,5 +1,6 @@
 // Starts the server: database (PGlite in .data/pglite, or PostgreSQL with DATABASE_URL), migrations,
 // demo data on an empty database, then the API and the built portal on HOST:PORT.
+import { join } from 'node:path';
 import { openDb } from './db/index';
 import { buildApp, ROOT } from './app';
 import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
@@ -9,7 +10,10 @@ const port = Number(process.env.PORT || 8080);
 const host = process.env.HOST || '127.0.0.1';
 const production = process.env.NODE_ENV === 'production';
 
-const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
+const handle = await openDb({
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite'),
+});
 const app = await buildApp({
   db: handle.db,
   production,

@@ -1,4 +1,5 @@
 // npm run seed: reset the demo providers' data (same database choice as the server).
+import { join } from 'node:path';
 import { openDb } from '../db/index';
 import { Passwords, PRODUCTION_ARGON2 } from '../auth';
 import { systemClock } from '../clock';
@@ -6,7 +7,10 @@ import { ROOT } from '../app';
 import { readProviderRecords, syncProviders } from '../providers';
 import { seedDemo, DEMO_SIGNINS } from './index';
 
-const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || undefined });
+const handle = await openDb({
+  databaseUrl: process.env.DATABASE_URL || undefined,
+  pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite'),
+});
 try {
   await syncProviders(handle.db, readProviderRecords(ROOT));
   await seedDemo(handle.db, { root: ROOT, passwords: new Passwords(PRODUCTION_ARGON2), clock: systemClock });

@@ -11,11 +11,14 @@ export const customer: ServiceHandlers = {
   },
 
   'Customer.declarations': {
-    handler: async ({ deps, query, reply, lang }) => {
+    handler: async ({ deps, query, reply, req, lang }) => {
       const p = await providerByAppName(deps.db, query.appName);
       const decl = deps.declarations.get(p.appName);
       if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
-      reply.header('etag', `"${decl.set.version}"`);
+      const etag = `"${decl.set.version}"`;
+      reply.header('etag', etag).header('cache-control', 'no-cache');
+      // the set is large and changes rarely: a client holding this version gets 304
+      if (req.headers['if-none-match'] === etag) return reply.status(304).send();
       return decl.set;
     },
   },

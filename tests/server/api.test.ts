@@ -56,6 +56,8 @@ describe.each(BACKENDS)('API on %s', (backend) => {
     expect(body.version).toBe(t.app.declarations.get('brightpath')!.set.version);
     expect(body.schemas.signin.$id).toBe('signin');
     expect(Object.keys(body.rules).length).toBeGreaterThan(0);
+    const again = await get('/api/Customer/declarations?appName=brightpath', undefined, { 'if-none-match': String(res.headers.etag) });
+    expect(again.statusCode).toBe(304);
   });
 
   it('lists providers, and finds providers by e-mail without revealing more than their names', async () => {

@@ -114,6 +114,18 @@ describe.each(BACKENDS)('server declarations on %s', (backend) => {
     expect((await t.app.inject({ method: 'GET', url: `/parentportal/validators/brightpath/${before.version}.js` })).statusCode).toBe(200);
   });
 
+  it('has no development outbox route in production, and sends HSTS there', async () => {
+    const prod = await buildApp({ db: t.db.handle.db, root, argon2: { memoryCost: 1024, timeCost: 1, parallelism: 1 }, production: true });
+    try {
+      const res = await prod.inject({ method: 'GET', url: '/api/dev/outbox' });
+      expect(res.statusCode).toBe(404);
+      expect(res.headers['strict-transport-security']).toContain('max-age=');
+      expect((await t.app.inject({ method: 'GET', url: '/api/dev/outbox' })).statusCode).toBe(200);
+    } finally {
+      await prod.close();
+    }
+  });
+
   it('refuses to start when a contract operation has no handler', async () => {
     const db = await createTestDb(backend);
     try {
