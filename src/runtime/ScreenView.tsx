@@ -11,7 +11,7 @@ import { flowData, resolveBinding, resolveParams, screenModel } from '../engine/
 import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ModalDecl, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams, type OperationId } from '../api/client';
-import { apiAtom, apiErrorHandlerAtom, declarationsAtom, formEngineAtom, providerAtom, sessionAtom } from '../state';
+import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, providerAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import { createEffectRunner, toSearch } from './effects';
 import { useRuntimeT } from './i18n';
@@ -40,7 +40,7 @@ interface LoadSpec {
 /** One query atom per data load; the combined atom gives every load's state at once. */
 function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
   const api = useAtomValue(apiAtom);
-  const handler = useAtomValue(apiErrorHandlerAtom);
+  const handler = useAtomValue(apiErrorHandlerRefAtom);
   const signature = JSON.stringify([loads, accountID]);
   const combined = useMemo(() => {
     const atoms = loads.map((l) => {
@@ -53,7 +53,7 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
           try {
             return (await api.call(l.op as OperationId, { ...splitParams(l.op, l.params), silent: true })) ?? null;
           } catch (err) {
-            if (needsShell(err)) handler.handle?.(err as ApiError);
+            if (needsShell(err)) handler.current.handle?.(err as ApiError);
             throw err;
           }
         },

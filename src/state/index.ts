@@ -41,8 +41,23 @@ export const appNameAtom = atom((get) => get(sessionAtom).appName);
 const countryAtom = atom((get) => get(sessionAtom).countryCode);
 const applicationsAtom = atom((get) => get(sessionAtom).applications);
 
-/** The shell's error handler of spec 8.1 (handleApiError); set once by the App. */
-export const apiErrorHandlerAtom = atom<{ handle?: (err: ApiError) => void }>({});
+export interface ApiErrorHandler {
+  handle?: (err: ApiError) => void;
+}
+
+/** A stable holder of the shell's handler: the client reads it when an error happens. */
+export const apiErrorHandlerRefAtom = atom(() => ({ current: {} as ApiErrorHandler }));
+
+/**
+ * The shell's error handler of spec 8.1 (handleApiError). Writing it does not rebuild the API client
+ * (the handler itself uses the client, so a dependency would go round in circles).
+ */
+export const apiErrorHandlerAtom = atom(
+  (get) => get(apiErrorHandlerRefAtom).current,
+  (get, _set, handler: ApiErrorHandler) => {
+    get(apiErrorHandlerRefAtom).current = handler;
+  },
+);
 
 /** The API client bound to the session's token, language, release version and flows. */
 export const apiAtom = atom<ApiClient>((get) => {
@@ -50,12 +65,12 @@ export const apiAtom = atom<ApiClient>((get) => {
   const locale = get(localeAtom);
   const releaseVersion = get(releaseVersionAtom);
   const applications = get(applicationsAtom);
-  const handler = get(apiErrorHandlerAtom);
+  const handler = get(apiErrorHandlerRefAtom);
   return createApiClient({
     getToken: () => token,
     getLocale: () => locale,
     releaseVersion,
-    onError: (err) => handler.handle?.(err),
+    onError: (err) => handler.current.handle?.(err),
     getApplication: (key) => getFlow({ ...defaultSession, applications }, key),
   });
 });
