@@ -5,7 +5,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
-import { Suspense, useEffect, useMemo, type ReactNode } from 'react';
+import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Router, useLocation } from 'wouter';
 import { apiAtom, apiErrorHandlerAtom } from '../state';
@@ -33,48 +33,49 @@ function QueryClientBridge({ children }: { children: ReactNode }) {
 
 let previousUrl = typeof document === 'undefined' ? '' : document.referrer;
 
-/** Installs the spec 8.1 error handler as the API client's onError. */
+/**
+ * Installs the spec 8.1 error handler as the API client's onError. It is installed once: the client
+ * is rebuilt whenever the handler changes, so everything the handler reads that changes over time
+ * (api, location, session) is read through a ref.
+ */
 function ErrorHandling() {
   const { t } = useTranslation('common');
-  const [, setSession] = useSession();
+  const [session, setSession] = useSession();
   const [location, navigate] = useLocation();
   const api = useAtomValue(apiAtom);
   const setHandler = useSetAtom(apiErrorHandlerAtom);
-  const [session] = useSession();
-
-  const handle = useMemo(
-    () =>
-      createErrorHandler({
-        setError: (error, expired) =>
-          setSession((s) => ({
-            ...s,
-            loading: 0,
-            ...(expired ? { sessionExpired: true } : {}),
-            ...(error ? { error } : {}),
-          })),
-        navigate: (to) => navigate(to),
-        log: (record) => api.call('Customer.errorlog', { body: record, silent: true }),
-        translate: (key, values) => t(key, values ?? {}),
-        context: () => {
-          const info = detectBrowser(navigator.userAgent);
-          return {
-            page: location,
-            url: window.location.href,
-            previousUrl,
-            userName: session.userName || session.email,
-            device: info.os,
-            browser: describeBrowser(info),
-            appName: session.appName || undefined,
-          };
-        },
-        scrollToTop: () => window.scrollTo({ top: 0, behavior: 'smooth' }),
-      }),
-    [api, location, navigate, session.appName, session.email, session.userName, setSession, t],
-  );
+  const live = useRef({ t, session, location, navigate, api, setSession });
+  live.current = { t, session, location, navigate, api, setSession };
 
   useEffect(() => {
+    const handle = createErrorHandler({
+      setError: (error, expired) =>
+        live.current.setSession((s) => ({
+          ...s,
+          loading: 0,
+          ...(expired ? { sessionExpired: true } : {}),
+          ...(error ? { error } : {}),
+        })),
+      navigate: (to) => live.current.navigate(to),
+      log: (record) => live.current.api.call('Customer.errorlog', { body: record, silent: true }),
+      translate: (key, values) => live.current.t(key, values ?? {}),
+      context: () => {
+        const info = detectBrowser(navigator.userAgent);
+        const s = live.current.session;
+        return {
+          page: live.current.location,
+          url: window.location.href,
+          previousUrl,
+          userName: s.userName || s.email,
+          device: info.os,
+          browser: describeBrowser(info),
+          appName: s.appName || undefined,
+        };
+      },
+      scrollToTop: () => window.scrollTo({ top: 0, behavior: 'smooth' }),
+    });
     setHandler({ handle });
-  }, [handle, setHandler]);
+  }, [setHandler]);
   return null;
 }
 
