@@ -9,7 +9,7 @@ import type { ScreenDecl } from '../engine/types';
 import { i18nKey } from '../runtime/i18n';
 import { RuntimeHostContext } from '../runtime/context';
 import ScreenView from '../runtime/ScreenView';
-import { Grid } from '@chakra-ui/react';
+import { Grid, Heading } from '@chakra-ui/react';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useHasScreen, useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
@@ -124,6 +124,11 @@ export function ShellRoutes() {
     <ErrorBoundary page={screen.id}>
       <RuntimeHostContext.Provider value={host}>
         <Layout screen={screen} path={location}>
+          {screen.layout === 'bare' ? null : (
+            <Heading as="h1" size={{ base: 'xl', md: '2xl' }} mb={{ base: '4', md: '6' }} data-testid="page-title">
+              {t(i18nKey(screen.title))}
+            </Heading>
+          )}
           {screen.id === 'signin' ? (
             <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 28rem) 1fr' }} gap={{ base: '8', lg: '12' }} alignItems="start">
               <SignInForm />

@@ -18,14 +18,19 @@ function pruneActions(actions: ActionDecl[] | undefined, hasScreen: (path: strin
   return actions ? actions.filter((a) => keepAction(a, hasScreen)) : actions;
 }
 
-/** Links sections list `{to}` entries: the same rule applies to each. */
+/**
+ * The same rule for what a section links to: links items (`{to}` routes) and the actions of a card
+ * template (cardList `card.actions`).
+ */
 function pruneSection(section: SectionDecl, hasScreen: (path: string) => boolean): SectionDecl {
   const out: SectionDecl = { ...section, actions: pruneActions(section.actions, hasScreen) };
-  if (Array.isArray(section.links)) {
-    out.links = (section.links as Array<Record<string, unknown>>).filter(
-      (l) => typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split('?')[0]),
+  if (Array.isArray(section.items)) {
+    out.items = (section.items as Array<Record<string, unknown>>).filter(
+      (l) => !l || typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split('?')[0]),
     );
   }
+  const card = section.card as { actions?: ActionDecl[] } | undefined;
+  if (card && Array.isArray(card.actions)) out.card = { ...card, actions: pruneActions(card.actions, hasScreen) };
   return out;
 }
 

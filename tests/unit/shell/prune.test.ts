@@ -20,7 +20,8 @@ const screen: ScreenDecl = {
         { id: 'chain', label: 'x', effect: { type: 'setFlow', values: {}, then: { type: 'navigate', to: '/changeschedule' } } },
       ],
     },
-    { id: 'links', kind: 'links', links: [{ to: '/bulletin', label: 'a' }, { to: '/form?x=1', label: 'b' }, { href: 'https://example.org', label: 'c' }] },
+    { id: 'links', kind: 'links', items: [{ to: '/bulletin', label: 'a' }, { to: '/form?x=1', label: 'b' }, { href: 'https://example.org', label: 'c' }] },
+    { id: 'list', kind: 'cardList', items: 'children', card: { title: '$item.name', actions: [{ id: 'edit', label: 'x', effect: { type: 'navigate', to: '/editchild' } }] } },
   ],
   modals: [{ id: 'm', title: 't', actions: [{ id: 'go', label: 'x', effect: { type: 'navigate', to: '/calendar' } }] }],
 };
@@ -30,7 +31,9 @@ describe('pruneUndeclaredTargets', () => {
     const declared = new Set(['/viewstatement', '/form']);
     const out = pruneUndeclaredTargets(screen, (p) => declared.has(p));
     expect(out.sections[0].actions!.map((a) => a.id)).toEqual(['statement', 'bound', 'out']);
-    expect((out.sections[1].links as Array<{ label: string }>).map((l) => l.label)).toEqual(['b', 'c']);
+    expect((out.sections[1].items as Array<{ label: string }>).map((l) => l.label)).toEqual(['b', 'c']);
+    expect(out.sections[2].items).toBe('children');
+    expect((out.sections[2].card as { actions: unknown[] }).actions).toEqual([]);
     expect(out.modals![0].actions).toEqual([]);
   });
 
