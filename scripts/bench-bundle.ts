@@ -2,7 +2,7 @@
 // browser against the built portal: every script the page fetches until the network is idle.
 import zlib from 'node:zlib';
 import type { Page } from 'playwright-core';
-import { launchBrowser, startServer } from '../tests/e2e/harness.ts';
+import { launchBrowser, startServer } from '../tests/e2e/harness';
 
 const APP = process.env.BENCH_APP ?? 'brightpath';
 const EMAIL = process.env.BENCH_EMAIL ?? 'maria.garcia@example.com';
