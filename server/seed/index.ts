@@ -262,7 +262,8 @@ async function seedBrightpath(ctx: Ctx) {
       servicePeriodDetailID: 9100 + i,
       servicePeriod: m.label,
       invoiceDate: isoDay(m.first),
-      paymentDueDate: isoDay(addDays(m.first, 9)),
+      // the open invoice falls due in ten days, so the demo account is current (not past due)
+      paymentDueDate: i === 3 ? d(10) : isoDay(addDays(m.first, 9)),
       amount: monthly,
       // the current month is open; earlier months are paid
       balance: i === 3 ? monthly - 400 : 0,

@@ -82,6 +82,10 @@ describe.each(BACKENDS)('API on %s', (backend) => {
     const summary = (await get('/api/Billing/account-summary', maria)).json();
     expect(summary).toMatchObject({ accountNo: 'BP-10234', suspended: false, isCollection: false, punchPass: true, isAutoPay: true });
     expect(summary.currentBalance).toBeCloseTo(915, 2);
+    expect(summary).toMatchObject({ pastDueAmount: 0, delinquent: false });
+    // Northridge's account carries last month's unpaid rest: past due
+    const nr = (await get('/api/Billing/account-summary', linh)).json();
+    expect(nr).toMatchObject({ pastDueAmount: 125, delinquent: true, isAutoPay: false });
     expect(summary.lastPaymentAmount).toBe(400);
 
     const pps = (await get('/api/Registration/programperiods/list', maria)).json();
