@@ -443,7 +443,8 @@ async function seedNorthridge(ctx: Ctx) {
       servicePeriodDetailID: 7300 + i,
       servicePeriod: first.toLocaleDateString('en-CA', { month: 'long', year: 'numeric' }),
       invoiceDate: isoDay(first),
-      paymentDueDate: isoDay(addDays(first, 14)),
+      // the open invoice falls due in twelve days; last month's unpaid rest is past due
+      paymentDueDate: i === 2 ? d(12) : isoDay(addDays(first, 14)),
       amount: monthly,
       balance: i === 2 ? monthly : i === 1 ? 125 : 0,
     })),
