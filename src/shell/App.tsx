@@ -15,6 +15,7 @@ import { useSession } from './hooks';
 import { switchLanguage } from './i18n';
 import { OfflineGate } from './OfflineGate';
 import { PageLoader } from './PageLoader';
+import { pruneDeclarationSet } from './prune';
 import { ShellRoutes } from './ShellRoutes';
 import { SignOutProvider } from './SignOut';
 import { applyDisplayPreferences, portalSystem } from './theme';
@@ -24,6 +25,8 @@ export const ROUTER_BASE = (import.meta.env.BASE_URL || '/parentportal/').replac
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },
 });
+// every reader of the provider's declarations sees screens without links to undeclared routes
+queryClient.setQueryDefaults(['Customer.declarations'], { select: pruneDeclarationSet as (d: unknown) => unknown });
 
 function QueryClientBridge({ children }: { children: ReactNode }) {
   // jotai-tanstack-query atoms and react-query hooks share one cache (sign out clears both)

@@ -11,7 +11,7 @@ import { RuntimeHostContext } from '../runtime/context';
 import ScreenView from '../runtime/ScreenView';
 import { Grid, Heading } from '@chakra-ui/react';
 import { ErrorBoundary } from './ErrorBoundary';
-import { useHasScreen, useProvider, useScreens, useSession } from './hooks';
+import { useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
 import { BareLayout } from './layouts/BareLayout';
 import { DefaultLayout } from './layouts/DefaultLayout';
@@ -21,7 +21,6 @@ import { GenericError } from './pages/GenericError';
 import { PostLogin } from './pages/PostLogin';
 import { ProviderEntry } from './pages/ProviderEntry';
 import { SignInForm } from './pages/SignInForm';
-import { pruneUndeclaredTargets } from './prune';
 import { NOT_FOUND_SCREEN } from './screens';
 import { useEndSession } from './SignOut';
 
@@ -74,8 +73,7 @@ export function ShellRoutes() {
     return notFound ? { screen: notFound, params: {} } : null;
   }, [screens, location]);
 
-  const hasScreen = useHasScreen();
-  const screen = useMemo(() => (match ? pruneUndeclaredTargets(match.screen, hasScreen) : undefined), [match, hasScreen]);
+  const screen = match?.screen;
   const query = useMemo(() => {
     if (!match) return {};
     return { ...match.params, ...parseQuery(match.screen, search).query };

@@ -1,7 +1,7 @@
 // Spec (brief): targets that later features build must not pretend to work. An action that navigates
 // to a route without a declared screen is left out of the screen the runtime renders, so Home tiles,
 // links and buttons appear as their screens are added — the same rule as the side menu.
-import type { ActionDecl, Effect, ModalDecl, ScreenDecl, SectionDecl } from '../engine/types';
+import type { ActionDecl, DeclarationSet, Effect, ModalDecl, ScreenDecl, SectionDecl } from '../engine/types';
 
 function navigatesTo(effect: Effect | undefined): string[] {
   if (!effect) return [];
@@ -45,4 +45,16 @@ export function pruneUndeclaredTargets(screen: ScreenDecl, hasScreen: (path: str
       actions: pruneActions(m.actions, hasScreen) ?? [],
     })),
   };
+}
+
+/**
+ * The whole declaration set with every screen pruned against the set's own routes. The shell installs
+ * it as the `select` of the Customer.declarations query, so every reader (the runtime's ScreenView,
+ * the menu, the home tiles) sees the same pruned screens.
+ */
+export function pruneDeclarationSet<T extends Pick<DeclarationSet, 'screens'>>(set: T): T {
+  if (!set?.screens) return set;
+  const paths = new Set(Object.values(set.screens).map((s) => s.path));
+  const hasScreen = (path: string) => paths.has(path);
+  return { ...set, screens: Object.fromEntries(Object.entries(set.screens).map(([id, s]) => [id, pruneUndeclaredTargets(s, hasScreen)])) };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScreenDecl } from '../../../src/engine/types';
-import { pruneUndeclaredTargets } from '../../../src/shell/prune';
+import { pruneDeclarationSet, pruneUndeclaredTargets } from '../../../src/shell/prune';
 
 const screen: ScreenDecl = {
   id: 'home',
@@ -42,5 +42,16 @@ describe('pruneUndeclaredTargets', () => {
     const out = pruneUndeclaredTargets(screen, () => true);
     expect(out.sections[0].actions).toHaveLength(5);
     expect(JSON.stringify(screen)).toBe(before);
+  });
+});
+
+describe('pruneDeclarationSet', () => {
+  it('prunes every screen against the routes of the set itself', () => {
+    const paynow: ScreenDecl = { id: 'paynow', path: '/paynow', layout: 'default', access: 'private', title: 't', sections: [] };
+    const set = { version: 'v1', schemas: {}, rules: {}, screens: { home: screen, paynow } };
+    const out = pruneDeclarationSet(set);
+    expect(out.version).toBe('v1');
+    expect(out.screens.home.sections[0].actions!.map((a) => a.id)).toEqual(['pay', 'bound', 'out']);
+    expect(out.screens.paynow).toEqual(paynow);
   });
 });
