@@ -56,7 +56,8 @@ export const authentication: ServiceHandlers = {
       const invalid = () => new HttpError(401, deps.t(lang, 'errors.invalidCredentials'), { key: 'server.errors.invalidCredentials' });
       const locked = () => new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
 
-      if ((await recentAttempts(deps, p.id, email)) >= deps.signin.perEmailMax) {
+      // per e-mail: failed attempts only, so a parent signing in on several devices is never limited
+      if ((await recentAttempts(deps, p.id, email, 'failed')) >= deps.signin.perEmailMax) {
         await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'rate_limited' });
         throw new HttpError(429, deps.t(lang, 'errors.tooManyAttempts'), { key: 'server.errors.tooManyAttempts' });
       }
