@@ -172,12 +172,20 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     // compile every schema together (unknown formats and keywords, bad $refs)
     for (const country of ['US', 'CA'] as const) {
       const ajv = createAjv({ country });
-      try {
-        for (const f of Object.values(d.schemas)) ajv.addSchema(f.json);
-      } catch (e) {
-        errors.push({ file: 'schemas', path: '', message: (e as Error).message });
-        break;
+      // against the JSON Schema meta-schema first, so a bad keyword value names its file and path
+      for (const f of Object.values(d.schemas)) {
+        if (ajv.validateSchema(f.json)) continue;
+        for (const e of ajv.errors ?? []) errors.push({ file: f.file, path: e.instancePath, message: `not a valid JSON Schema: ${e.message}` });
       }
+      if (errors.length) break;
+      for (const f of Object.values(d.schemas)) {
+        try {
+          ajv.addSchema(f.json);
+        } catch (e) {
+          errors.push({ file: f.file, path: '', message: (e as Error).message });
+        }
+      }
+      if (errors.length) break;
       for (const [id, f] of Object.entries(d.schemas)) {
         try {
           ajv.getSchema(id);

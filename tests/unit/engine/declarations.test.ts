@@ -130,6 +130,11 @@ describe('buildDeclarationSet', () => {
     expect(e.length).toBeGreaterThan(0);
     expect(e[0]).toMatch(/^providers\/x\/overlays\/schemas\/contact\.json: .*shoe-size/);
   });
+  it('an overlay that breaks JSON Schema itself names its file and the keyword path', () => {
+    const e = errorsOf(bad({ patch: { properties: { employer: { type: 12 } } } }));
+    expect(e.length).toBeGreaterThan(0);
+    expect(e[0]).toMatch(/^providers\/x\/overlays\/schemas\/contact\.json: \/properties\/employer\/type: not a valid JSON Schema/);
+  });
   it('an overlay cannot change the $id', () => {
     expect(errorsOf(bad({ patch: { $id: 'other' } }))).toEqual(['providers/x/overlays/schemas/contact.json: /$id: an overlay cannot change $id']);
   });
