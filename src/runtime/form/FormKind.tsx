@@ -96,7 +96,9 @@ export default function FormKind({ section, data }: KindProps) {
           // after the errors render: focus the first invalid field
           requestAnimationFrame(() => {
             const first = boxRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]');
-            first?.focus();
+            // a group (checkboxes, radios) is not focusable itself: focus its first choice
+            const target = first && first.tagName === 'FIELDSET' ? first.querySelector<HTMLElement>('input, select, textarea') : first;
+            target?.focus();
           });
         },
       }),

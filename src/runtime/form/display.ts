@@ -10,13 +10,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Our widget names (registry of form widgets); x-widget values outside this list fall back to text. */
-export const FORM_WIDGETS = ['text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'yesno', 'radio'] as const;
+export const FORM_WIDGETS = ['text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'checkboxes', 'yesno', 'radio'] as const;
 
 /** Which widget a field gets: x-widget first, then x-options/enum (select), format and type. */
 export function widgetFor(schema: JsonSchema): string | undefined {
   const declared = schema['x-widget'];
   if (typeof declared === 'string') {
-    if (declared === 'radio') return 'yesno';
     if ((FORM_WIDGETS as readonly string[]).includes(declared)) return declared;
   }
   if (isObject(schema['x-options']) || Array.isArray(schema.enum)) return 'select';
@@ -57,7 +56,8 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
       if (s[k] !== undefined) out[k] = s[k];
     }
     const widget = widgetFor(s);
-    if (widget && s.type !== 'object' && s.type !== 'array') ui['ui:widget'] = widget;
+    // arrays take a widget only as a multiple choice (checkboxes); otherwise RJSF lists their rows
+    if (widget && s.type !== 'object' && (s.type !== 'array' || widget === 'checkboxes')) ui['ui:widget'] = widget;
     if (typeof s['x-help'] === 'string') ui['ui:help'] = s['x-help'];
     if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
     if (isObject(s['x-options'])) ui['ui:options'] = { ...(ui['ui:options'] as object), optionsSource: s['x-options'] };
@@ -83,8 +83,9 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (s.type === 'array' && isObject(s.items)) {
       const items = walk(s.items as JsonSchema, doc, `${pointer}/0`, true);
       out.items = items.schema;
-      if (Object.keys(items.uiSchema).length) ui.items = items.uiSchema;
-      for (const k of ['minItems', 'maxItems']) if (s[k] !== undefined) out[k] = s[k];
+      // a multiple choice has no per-row widgets
+      if (Object.keys(items.uiSchema).length && ui['ui:widget'] !== 'checkboxes') ui.items = items.uiSchema;
+      for (const k of ['minItems', 'maxItems', 'uniqueItems']) if (s[k] !== undefined) out[k] = s[k];
     }
     return { schema: out as RJSFSchema, uiSchema: ui as UiSchema };
   }

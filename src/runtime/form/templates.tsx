@@ -14,14 +14,14 @@ import {
 import type { PortalFormContext } from './FormContext';
 
 /** Widgets that label themselves (checkbox label, radio legend). */
-const SELF_LABELLED = new Set(['checkbox', 'yesno', 'CheckboxWidget', 'RadioWidget']);
+const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, required, displayLabel, hidden, children, errors, help, schema, uiSchema, registry } = props;
   const fc = registry.formContext as PortalFormContext;
   if (hidden) return <div hidden>{children}</div>;
   const widget = (uiSchema?.['ui:widget'] as string | undefined) ?? '';
-  const container = schema.type === 'object' || schema.type === 'array';
+  const container = schema.type === 'object' || (schema.type === 'array' && widget !== 'checkboxes');
   const showLabel = displayLabel && !container && !SELF_LABELLED.has(widget) && schema.type !== 'boolean';
   return (
     <Box className="pp-field" data-field={id}>

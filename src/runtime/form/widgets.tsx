@@ -2,7 +2,7 @@
 // <label htmlFor> names it (axe: every form control has a label). Defined at module level so React
 // keeps the same component between renders (inline widgets remount and lose focus).
 import { useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
-import { Box, HStack, Input, NativeSelect, Textarea, chakra } from '@chakra-ui/react';
+import { Box, HStack, Input, NativeSelect, Stack, Textarea, Wrap, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
@@ -279,17 +279,20 @@ export function CheckboxWidget(props: WidgetProps) {
   );
 }
 
-/** Yes/No radio pair in a fieldset whose legend is the field's label. */
-export function YesNoWidget(props: WidgetProps) {
+/**
+ * Radio buttons in a fieldset whose legend is the field's label: the schema's enum (labels from
+ * x-enumLabels keys) or, without an enum, the Yes/No pair (spec: radio yes/no).
+ */
+export function RadioWidget(props: WidgetProps) {
   const { id, value, disabled, readonly, onChange, label, required, schema } = props;
   const fc = ctxOf(props);
-  const asString = schema.type === 'string';
-  const yes = asString ? 'Y' : true;
-  const no = asString ? 'N' : false;
-  const choices: { v: unknown; key: string }[] = [
-    { v: yes, key: 'runtime:yes' },
-    { v: no, key: 'runtime:no' },
-  ];
+  const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
+  const choices: { v: unknown; text: string }[] = Array.isArray(schema.enum)
+    ? schema.enum.filter((v) => v !== '' && v !== null).map((v) => ({ v, text: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))
+    : [
+        { v: schema.type === 'string' ? 'Y' : true, text: fc.t('runtime:yes') },
+        { v: schema.type === 'string' ? 'N' : false, text: fc.t('runtime:no') },
+      ];
   const err = a11y(props);
   return (
     <chakra.fieldset id={id} aria-describedby={err['aria-describedby']} aria-invalid={err['aria-invalid']}>
@@ -297,26 +300,71 @@ export function YesNoWidget(props: WidgetProps) {
         {fc.tk(label)}
         {required ? <chakra.span aria-hidden="true" color="fg.error"> *</chakra.span> : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
       </chakra.legend>
-      <HStack gap="6">
+      <Wrap gap="6" role="radiogroup" aria-required={required || undefined}>
         {choices.map((c, i) => (
-          <HStack key={c.key} gap="2">
+          <HStack key={String(c.v)} gap="2">
             <NativeCheckbox
               type="radio"
               id={`${id}-${i}`}
               name={id}
               checked={value === c.v}
               disabled={disabled || readonly}
-              aria-required={required || undefined}
               onChange={() => {
                 fc.touch(id);
                 onChange(c.v);
               }}
               onBlur={() => fc.touch(id)}
             />
-            <chakra.label htmlFor={`${id}-${i}`}>{fc.t(c.key)}</chakra.label>
+            <chakra.label htmlFor={`${id}-${i}`}>{c.text}</chakra.label>
           </HStack>
         ))}
-      </HStack>
+      </Wrap>
+    </chakra.fieldset>
+  );
+}
+
+/** Several choices (an array of values) as a fieldset of checkboxes; options as for SelectWidget. */
+export function CheckboxesWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, label, required, schema, options } = props;
+  const fc = ctxOf(props);
+  const source = options.optionsSource as OptionsSource | undefined;
+  const remote = useRemoteOptions(source, fc);
+  const items = (schema.items ?? {}) as { enum?: unknown[]; 'x-enumLabels'?: Record<string, string> };
+  const list: { value: unknown; label: string }[] = source
+    ? (remote.data ?? [])
+    : (items.enum ?? []).map((v) => ({ value: v, label: items['x-enumLabels']?.[String(v)] ? fc.tk(items['x-enumLabels'][String(v)]) : String(v) }));
+  const selected: unknown[] = Array.isArray(value) ? value : [];
+  const err = a11y(props);
+  return (
+    <chakra.fieldset id={id} aria-describedby={err['aria-describedby']} aria-invalid={err['aria-invalid']} aria-busy={remote.isFetching || undefined}>
+      <chakra.legend fontWeight="medium" mb="1">
+        {fc.tk(label)}
+        {required ? <chakra.span aria-hidden="true" color="fg.error"> *</chakra.span> : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
+      </chakra.legend>
+      <Stack gap="2">
+        {list.map((o, i) => {
+          const checked = selected.some((v) => v === o.value);
+          return (
+            <HStack key={String(o.value)} gap="2" align="flex-start">
+              <NativeCheckbox
+                type="checkbox"
+                id={`${id}-${i}`}
+                name={`${id}-${i}`}
+                checked={checked}
+                disabled={disabled || readonly}
+                onChange={(e: ChangeEvent<HTMLInputElement>) => {
+                  fc.touch(id);
+                  const next = e.target.checked ? [...selected, o.value] : selected.filter((v) => v !== o.value);
+                  // keep the options' order, whatever order they were ticked in
+                  onChange(list.map((x) => x.value).filter((v) => next.includes(v)));
+                }}
+                onBlur={() => fc.touch(id)}
+              />
+              <chakra.label htmlFor={`${id}-${i}`}>{o.label}</chakra.label>
+            </HStack>
+          );
+        })}
+      </Stack>
     </chakra.fieldset>
   );
 }
@@ -338,6 +386,9 @@ export const baseWidgets: RegistryWidgetsType = {
   select: SelectWidget,
   CheckboxWidget,
   checkbox: CheckboxWidget,
-  RadioWidget: YesNoWidget,
-  yesno: YesNoWidget,
+  CheckboxesWidget,
+  checkboxes: CheckboxesWidget,
+  RadioWidget,
+  radio: RadioWidget,
+  yesno: RadioWidget,
 };

@@ -1,6 +1,6 @@
 // summary: a label/value list of one record. Options: items [{label (key), value (binding, $item is
 // the section's data), format, show}].
-import { Box, Grid, chakra } from '@chakra-ui/react';
+import { chakra } from '@chakra-ui/react';
 import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
 import { formatValue, type ValueFormat } from '../format';
@@ -19,22 +19,20 @@ export default function SummaryKind({ section, data }: KindProps) {
   const { t, tk, locale } = useRuntimeT();
   const items = resolveItem<SummaryItem[]>(rt, section.items ?? [], data);
   return (
-    <Box as="dl" className="pp-summary">
-      <Grid templateColumns={{ base: '1fr', md: 'minmax(10rem, max-content) 1fr' }} columnGap="6" rowGap="2">
+    <chakra.dl className="pp-summary" display="grid" gridTemplateColumns={{ base: '1fr', md: 'minmax(10rem, max-content) 1fr' }} columnGap="6" rowGap="2">
         {items
           .filter((i) => i.visible !== false)
           .map((i, n) => {
             const shown = i.format ? formatValue(i.value, i.format, { locale, country: rt.country, t: (k) => t(k) as string }) : textOf(i.value, tk, locale);
             return (
-              <Box key={n} display="contents">
+              <chakra.div key={n} display="contents">
                 <chakra.dt fontWeight="semibold">{tk(i.label)}</chakra.dt>
                 <chakra.dd m="0" mb={{ base: 2, md: 0 }}>
                   {shown || '—'}
                 </chakra.dd>
-              </Box>
+              </chakra.div>
             );
           })}
-      </Grid>
-    </Box>
+    </chakra.dl>
   );
 }

@@ -23,7 +23,8 @@ export default function TableKind({ section, data }: KindProps) {
   const columns = (section.columns ?? []) as Column[];
   const rowActions = section.rowActions as ActionDecl[] | undefined;
   return (
-    <Table.ScrollArea borderWidth="1px" rounded="md">
+    // focusable, so keyboard users can scroll a wide table on small screens (axe scrollable-region-focusable)
+    <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} role="region" aria-label={section.title ? tk(section.title) : t('runtime:table')}>
       <Table.Root size="sm" striped>
         {section.caption ? <Table.Caption>{tk(String(section.caption))}</Table.Caption> : null}
         <Table.Header>

@@ -31,7 +31,7 @@ describe('display schema from field states', () => {
     expect(widgetFor({ type: 'string', format: 'date-mdy' })).toBe('date');
     expect(widgetFor({ type: 'string', format: 'phone-ext' })).toBe('phoneExt');
     expect(widgetFor({ type: 'integer', 'x-options': { op: 'x', value: 'id', label: 'name' } })).toBe('select');
-    expect(widgetFor({ type: 'string', 'x-widget': 'radio' })).toBe('yesno');
+    expect(widgetFor({ type: 'string', 'x-widget': 'radio' })).toBe('radio');
     expect(widgetFor({ type: 'string', 'x-widget': 'nonsense' })).toBeUndefined();
     expect(widgetFor({ type: 'boolean' })).toBe('checkbox');
     expect(widgetFor({ type: 'string' })).toBeUndefined();
