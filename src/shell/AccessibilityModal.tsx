@@ -8,14 +8,14 @@ import { Icon } from './Icon';
 
 const FONT_SIZES: FontSize[] = ['small', 'default', 'medium', 'large'];
 
-export function AccessibilityButton() {
+export function AccessibilityButton({ showLabel = false }: { showLabel?: boolean }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(false);
   return (
     <>
-      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} aria-label={t('accessibility.open')} data-testid="accessibility-button" px="2">
+      <Button variant="ghost" size="sm" onClick={() => setOpen(true)} aria-label={showLabel ? undefined : t('accessibility.open')} data-testid="accessibility-button" px="2">
         <Icon name="accessibility" />
-        <Text as="span" display={{ base: 'none', lg: 'inline' }}>
+        <Text as="span" display={showLabel ? 'inline' : { base: 'none', lg: 'inline' }}>
           {t('accessibility.button')}
         </Text>
       </Button>

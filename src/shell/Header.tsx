@@ -70,7 +70,7 @@ export function Header({ signedIn, longName, showMenu = signedIn }: { signedIn: 
             fontWeight="bold"
             fontSize={longName ? { base: 'sm', md: 'md' } : { base: 'md', md: 'xl' }}
             lineHeight="short"
-            lineClamp={longName ? 2 : 1}
+            lineClamp={longName ? 2 : { base: 2, md: 1 }}
             data-testid="program-name"
           >
             {programName}
@@ -90,8 +90,11 @@ export function Header({ signedIn, longName, showMenu = signedIn }: { signedIn: 
               <Icon name="home" size="1.4em" />
             </HeaderLink>
           ) : null}
-          <AccessibilityButton />
-          <LanguageSwitch />
+          {/* on small screens a signed-in header keeps these in the menu drawer */}
+          <HStack gap={{ base: '1', md: '2' }} display={showMenu ? { base: 'none', md: 'flex' } : 'flex'}>
+            <AccessibilityButton />
+            <LanguageSwitch />
+          </HStack>
           {signedIn ? <ProfileButton /> : null}
         </HStack>
       </Flex>

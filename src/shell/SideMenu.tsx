@@ -8,6 +8,8 @@ import { useHasScreen, useRule } from './hooks';
 import { Icon } from './Icon';
 import { MENU_ITEMS, menuHref, visibleMenuItems, type MenuItem } from './menu';
 import { useAskSignOut } from './SignOut';
+import { AccessibilityButton } from './AccessibilityModal';
+import { LanguageSwitch } from './LanguageSwitch';
 
 export function useMenuItems(): MenuItem[] {
   const hasScreen = useHasScreen();
@@ -140,6 +142,10 @@ export function MenuDrawerButton({ longName }: { longName: boolean }) {
               <nav aria-label={t('menu.label')}>
                 <MenuEntries compact={false} onNavigate={() => setOpen(false)} longName={longName} />
               </nav>
+              <Stack mt="6" pt="4" borderTopWidth="1px" borderColor="border" gap="3" align="flex-start" data-testid="drawer-settings">
+                <AccessibilityButton showLabel />
+                <LanguageSwitch id="pp-language-drawer" />
+              </Stack>
             </Drawer.Body>
             <Drawer.CloseTrigger asChild>
               <CloseButton size="sm" aria-label={t('menu.close')} />
