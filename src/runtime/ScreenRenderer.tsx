@@ -1,0 +1,314 @@
+// Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
+// sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
+import { useCallback, useContext, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { atom, useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { loadable } from 'jotai/utils';
+import { atomWithQuery } from 'jotai-tanstack-query';
+import { useLocation } from 'wouter';
+import { Alert, Box, CloseButton, Dialog, Portal, Progress, Stack, Text } from '@chakra-ui/react';
+import { isTrue } from '../engine/logic';
+import { flowData, resolveBinding, resolveParams, screenModel } from '../engine/screen';
+import type { RuleContext } from '../engine/form';
+import type { DeclarationSet, Effect, ModalDecl, ScreenDecl } from '../engine/types';
+import { ApiError, splitParams, type OperationId } from '../api/client';
+import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, providerAtom, sessionAtom } from '../state';
+import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
+import { createEffectRunner, toSearch } from './effects';
+import { useRuntimeT } from './i18n';
+import { ActionBar, ActionButton } from './Actions';
+import { RetryPanel, SectionSkeleton, SectionView } from './Section';
+import type { RenderAction, RenderSection } from './kindProps';
+
+export interface ScreenViewProps {
+  screen: ScreenDecl;
+  /** the typed query of the screen (engine parseQuery) */
+  query?: Record<string, unknown>;
+}
+
+/** Errors a section's retry panel does not handle: the session ended, the provider is unknown. */
+function needsShell(err: unknown): boolean {
+  return err instanceof ApiError && (err.status === 401 || /no configuration data for/i.test(err.message));
+}
+
+interface LoadSpec {
+  key: string;
+  op: string;
+  params: Record<string, unknown>;
+  active: boolean;
+}
+
+/** One query atom per data load; the combined atom gives every load's state at once. */
+function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
+  const api = useAtomValue(apiAtom);
+  const handler = useAtomValue(apiErrorHandlerRefAtom);
+  const signature = JSON.stringify([loads, accountID]);
+  const combined = useMemo(() => {
+    const atoms = loads.map((l) => {
+      const q = atomWithQuery(() => ({
+        // the account is part of the key, so one parent never sees another's cached data
+        queryKey: [l.op, l.params, accountID ?? null],
+        enabled: l.active,
+        retry: false,
+        queryFn: async () => {
+          try {
+            return (await api.call(l.op as OperationId, { ...splitParams(l.op, l.params), silent: true })) ?? null;
+          } catch (err) {
+            if (needsShell(err)) handler.current.handle?.(err as ApiError);
+            throw err;
+          }
+        },
+      }));
+      return [l.key, q] as const;
+    });
+    return atom((get) => {
+      const out: Record<string, DataState> = {};
+      for (const [key, q] of atoms) {
+        const r = get(q);
+        const status: DataState['status'] = r.isError ? 'error' : r.isSuccess ? 'success' : r.fetchStatus === 'idle' ? 'idle' : 'pending';
+        out[key] = { status, data: r.data, error: r.error, refetch: () => void r.refetch() };
+      }
+      return out;
+    });
+    // the signature covers loads and the account
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [signature, api, handler]);
+  return useAtomValue(combined);
+}
+
+const engineLoadable = loadable(formEngineAtom);
+const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
+
+/** Whether a screen needs the form engine (a form section, on the page or in a modal). */
+export function screenHasForm(screen: ScreenDecl): boolean {
+  return [...screen.sections, ...(screen.modals ?? []).flatMap((m) => m.sections ?? [])].some((s) => s.kind === 'form');
+}
+
+export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
+  const declarations = useAtomValue(declarationsAtom);
+  const { t } = useRuntimeT();
+  if (declarations.isError) {
+    return <RetryPanel label={t('runtime:screenDefinition')} error={declarations.error} onRetry={() => void declarations.refetch()} />;
+  }
+  if (!declarations.data) return <SectionSkeleton />;
+  return <ScreenBody key={screen.id} set={declarations.data} screen={screen} query={query} />;
+}
+
+function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: ScreenDecl; query: Record<string, unknown> }) {
+  const [session, setSession] = useAtom(sessionAtom);
+  const provider = useAtomValue(providerAtom);
+  const engineState = useAtomValue(screenHasForm(screen) ? engineLoadable : noEngineLoadable);
+  const api = useAtomValue(apiAtom);
+  const host = useContext(RuntimeHostContext);
+  const [, navigate] = useLocation();
+  const { t, tk } = useRuntimeT();
+
+  const [formValues, setFormValuesState] = useState<Record<string, Record<string, unknown>>>({});
+  const formsRef = useRef(new Map<string, FormHandle>());
+  const [modal, setModal] = useState<{ id: string; pending?: { effect: Effect; extra: Partial<RuleContext> } } | null>(null);
+  const [pageError, setPageError] = useState<string | null>(null);
+  const [upload, setUpload] = useState<{ pct: number } | null>(null);
+  const [uploadError, setUploadError] = useState<{ key: string; params: Record<string, unknown> } | null>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const topRef = useRef<HTMLDivElement>(null);
+
+  const providerData = (provider.data ?? {}) as Record<string, unknown>;
+  const flow = flowData(session.applications as unknown as Record<string, unknown>, query);
+  // typing re-renders the form at once; the rest of the screen follows at low priority
+  const deferredForms = useDeferredValue(formValues);
+  const form = useMemo(() => Object.assign({}, ...Object.values(deferredForms)) as Record<string, unknown>, [deferredForms]);
+  const baseCtx: RuleContext = { query, session: session as unknown as Record<string, unknown>, provider: providerData, flow, form, data: {} };
+
+  // data loads resolve against query, session, provider and flow (not against other loads)
+  const loads: LoadSpec[] = Object.entries(screen.data ?? {}).map(([key, load]) => ({
+    key,
+    op: load.op,
+    params: resolveParams(load.params, baseCtx),
+    active: isTrue(set.rules, load.when, baseCtx),
+  }));
+  const data = useDataLoads(loads, session.accountID);
+  const dataValues = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data]));
+  const ctx: RuleContext = { ...baseCtx, data: dataValues };
+  const ctxRef = useRef(ctx);
+  ctxRef.current = ctx;
+
+  const reload = useCallback(
+    (keys?: string[]) => {
+      for (const [k, d] of Object.entries(data)) if (!keys || keys.includes(k)) d.refetch();
+    },
+    [data],
+  );
+
+  const runner = createEffectRunner({
+    set,
+    api,
+    engine: engineState.state === 'hasData' ? engineState.data : null,
+    getCtx: () => ctxRef.current,
+    forms: () => [...formsRef.current.values()],
+    navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
+    openModal: (id, pending) => setModal({ id, pending }),
+    closeModal: () => setModal(null),
+    signOut: host.signOut,
+    reload,
+    updateSession: (fn) => setSession((s) => fn(s)),
+    setPageError: (key) => {
+      setPageError(key);
+      if (key) topRef.current?.scrollIntoView?.({ block: 'start' });
+    },
+    pickFile: (accept) =>
+      new Promise<File | null>((resolve) => {
+        const input = fileRef.current;
+        if (!input) return resolve(null);
+        input.accept = (accept ?? []).map((a) => (a.startsWith('.') ? a : `.${a}`)).join(',');
+        input.value = '';
+        const done = () => {
+          input.removeEventListener('change', done);
+          input.removeEventListener('cancel', done);
+          resolve(input.files?.[0] ?? null);
+        };
+        input.addEventListener('change', done);
+        input.addEventListener('cancel', done);
+        input.click();
+      }),
+    setUpload,
+    setUploadError,
+    assignLocation: (url) => window.location.assign(url),
+    origin: host.portalUrl ?? window.location.origin,
+  });
+
+  const engineReady = engineState.state === 'hasData';
+  const rt: ScreenRuntime = {
+    set,
+    screen,
+    rules: set.rules,
+    ctx,
+    engine: engineReady ? engineState.data : null,
+    country: session.countryCode === 'CA' ? 'CA' : 'US',
+    data,
+    isTrue: (ref, extra) => isTrue(set.rules, ref as never, { ...ctxRef.current, ...extra }),
+    resolve: (b, extra) => resolveParams(b, { ...ctxRef.current, ...extra }),
+    resolveOne: (b, extra) => resolveBinding(b, { ...ctxRef.current, ...extra }),
+    runAction: runner.runAction,
+    runEffect: runner.run,
+    reload,
+    registerForm: (id, handle) => {
+      formsRef.current.set(id, handle);
+      return () => formsRef.current.delete(id);
+    },
+    setFormValues: (id, values) => setFormValuesState((prev) => (prev[id] === values ? prev : { ...prev, [id]: values })),
+    busy: null,
+  };
+
+  // a rule that throws is an error everywhere (ARCHITECTURE.md): shown, never swallowed
+  let model: ReturnType<typeof screenModel>;
+  try {
+    model = screenModel(set, screen.id, ctx);
+  } catch (err) {
+    return (
+      <Alert.Root status="error">
+        <Alert.Indicator />
+        <Alert.Title>{String((err as Error).message)}</Alert.Title>
+      </Alert.Root>
+    );
+  }
+
+  const engineFailed = engineState.state === 'hasError';
+  const openModal = modal ? model.modals.find((m) => m.id === modal.id) : undefined;
+
+  return (
+    <ScreenRuntimeContext.Provider value={rt}>
+      <Stack gap="6" ref={topRef} data-screen={screen.id}>
+        {pageError ? (
+          <Alert.Root status="error" role="alert" data-page-error="">
+            <Alert.Indicator />
+            <Alert.Title>{tk(pageError)}</Alert.Title>
+          </Alert.Root>
+        ) : null}
+        {engineFailed ? <RetryPanel label={t('runtime:formRules')} error={(engineState as { error: unknown }).error} onRetry={() => window.location.reload()} /> : null}
+        {uploadError ? (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Title>{tk(uploadError.key, uploadError.params)}</Alert.Title>
+          </Alert.Root>
+        ) : null}
+        {upload ? (
+          <Progress.Root value={upload.pct} max={100} aria-label={t('runtime:uploading')}>
+            <Progress.Label>{t('runtime:uploadProgress', { pct: upload.pct })}</Progress.Label>
+            <Progress.Track>
+              <Progress.Range />
+            </Progress.Track>
+          </Progress.Root>
+        ) : null}
+        {(model.sections as unknown as RenderSection[]).map((s) => (
+          <SectionView key={s.id} section={s} />
+        ))}
+        <ActionBar actions={model.actions as RenderAction[]} />
+        <input ref={fileRef} type="file" hidden aria-hidden="true" tabIndex={-1} />
+      </Stack>
+      {openModal ? (
+        <ScreenModal
+          modal={openModal as unknown as ModalRender}
+          onClose={() => setModal(null)}
+          onConfirm={
+            modal?.pending
+              ? async (a) => {
+                  const pending = modal.pending!;
+                  setModal(null);
+                  // a confirm modal's 'confirm' action runs the effect that asked for it
+                  if (a.effect.type !== 'closeModal') await runner.run(a.effect, pending.extra);
+                  await runner.run(pending.effect, pending.extra);
+                }
+              : undefined
+          }
+        />
+      ) : null}
+    </ScreenRuntimeContext.Provider>
+  );
+}
+
+type ModalRender = Omit<ModalDecl, 'actions' | 'sections'> & { actions: RenderAction[]; sections: RenderSection[] };
+
+function ScreenModal({
+  modal,
+  onClose,
+  onConfirm,
+}: {
+  modal: ModalRender;
+  onClose: () => void;
+  onConfirm?: (a: RenderAction) => Promise<void>;
+}) {
+  const { t, tk } = useRuntimeT();
+  return (
+    <Dialog.Root open onOpenChange={(e) => (!e.open ? onClose() : undefined)} role={onConfirm ? 'alertdialog' : 'dialog'} placement="center">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content data-modal={modal.id} mx="4">
+            <Dialog.Header>
+              <Dialog.Title>{tk(modal.title)}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="4">
+                {modal.body ? <Text>{tk(modal.body)}</Text> : null}
+                {modal.sections.map((s) => (
+                  <SectionView key={s.id} section={s} />
+                ))}
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Box display="flex" gap="3" flexWrap="wrap" justifyContent="flex-end">
+                {modal.actions.map((a) => (
+                  <ActionButton key={a.id} action={a} onRun={onConfirm && a.id === 'confirm' ? onConfirm : undefined} />
+                ))}
+              </Box>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={t('runtime:close')} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
+export default ScreenRenderer;
