@@ -78,7 +78,7 @@ export function ProfileButton() {
             <Popover.Body>
               <Stack gap="3">
                 <Box>
-                  <Text fontWeight="bold">{fullName}</Text>
+                  <Popover.Title fontWeight="bold">{fullName}</Popover.Title>
                   <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
                     {session.email}
                   </Text>

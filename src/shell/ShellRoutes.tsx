@@ -19,6 +19,7 @@ import { MAIN_ID } from './layouts/SkipLink';
 import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
 import { GenericError } from './pages/GenericError';
 import { PostLogin } from './pages/PostLogin';
+import { ConfigurationErrorPage, InvalidUrlPage, NotFoundPage } from './pages/ProviderFreePages';
 import { ProviderEntry } from './pages/ProviderEntry';
 import { SignInForm } from './pages/SignInForm';
 import { NOT_FOUND_SCREEN } from './screens';
@@ -38,8 +39,13 @@ export function accessRedirect(screen: ScreenDecl, signedIn: boolean, hasProvide
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {
   switch (screen.id) {
     case 'provider-entry':
-    case 'select-provider':
       return <ProviderEntry appName={params.appName ?? ''} />;
+    case 'invalidurl':
+      return <InvalidUrlPage />;
+    case NOT_FOUND_SCREEN:
+      return <NotFoundPage />;
+    case 'configurationerror':
+      return <ConfigurationErrorPage errorcode={params.errorcode} productname={params.productname} />;
     case 'postlogin':
       return <PostLogin />;
     case 'error':
