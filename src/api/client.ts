@@ -15,6 +15,8 @@ export interface CallArgs {
   body?: unknown;
   /** calls that must not raise the error handler (the caller shows its own retry panel) */
   silent?: boolean;
+  /** calls that must not raise the loading counter (background refreshes) */
+  ignoreLoading?: boolean;
   signal?: AbortSignal;
 }
 
@@ -29,6 +31,9 @@ export interface ApiClientOptions {
   getLocale: () => string;
   releaseVersion: string | (() => string);
   onError?: (err: ApiError) => void;
+  /** a request starts / ends (spec 4: the loading counter is raised per request unless ignored) */
+  onRequest?: (op: string) => void;
+  onSettled?: (op: string) => void;
   /** in-progress application data for the `key` query (headers prAccountID and programPeriodID, spec 7) */
   getApplication?: (key: string) => ApplicationRef | undefined;
   /** origin for absolute URLs (tests, server-side callers); the browser uses relative URLs */
@@ -188,12 +193,16 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       body = JSON.stringify(args.body);
     }
     let res: globalThis.Response;
+    const counted = !args.ignoreLoading;
+    if (counted) options.onRequest?.(op);
     try {
       res = await doFetch(url(op, args), { method: i.method, headers: h, body, signal: args.signal });
     } catch (e) {
+      if (counted) options.onSettled?.(op);
       if ((e as Error)?.name === 'AbortError') throw e;
       return fail(new ApiError(0, NETWORK_ERROR, op, undefined, true, url(op, args)), args);
     }
+    if (counted) options.onSettled?.(op);
     if (!res.ok) return fail(await toApiError(op, res), args);
     return res;
   }
@@ -223,8 +232,14 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     },
     upload(op, args, file, onProgress) {
       const i = info(op);
+      const counted = !args.ignoreLoading;
+      if (counted) options.onRequest?.(op);
+      const settle = () => {
+        if (counted) options.onSettled?.(op);
+      };
       return new Promise((resolve, reject) => {
         const xhr = new XMLHttpRequest();
+        xhr.onloadend = settle;
         xhr.open(i.method, url(op, args));
         for (const [k, v] of Object.entries(headers(op, args))) xhr.setRequestHeader(k, v);
         xhr.upload.onprogress = (e) => {

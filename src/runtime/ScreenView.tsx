@@ -3,12 +3,14 @@
 import { lazy, Suspense } from 'react';
 import type { ScreenViewProps } from './ScreenRenderer';
 import { SectionSkeleton } from './Section';
+import { useLoadingCounter } from './hooks';
 
 export type { ScreenViewProps } from './ScreenRenderer';
 
 const ScreenRenderer = lazy(() => import('./ScreenRenderer'));
 
 export function ScreenView(props: ScreenViewProps) {
+  useLoadingCounter();
   return (
     <Suspense fallback={<SectionSkeleton />}>
       <ScreenRenderer {...props} />

@@ -48,6 +48,9 @@ export interface ApiErrorHandler {
 /** A stable holder of the shell's handler: the client reads it when an error happens. */
 export const apiErrorHandlerRefAtom = atom(() => ({ current: {} as ApiErrorHandler }));
 
+/** Request hooks (the loading counter); a stable holder for the same reason as the error handler. */
+export const apiRequestHooksRefAtom = atom(() => ({ current: {} as { onRequest?: (op: string) => void; onSettled?: (op: string) => void } }));
+
 /**
  * The shell's error handler of spec 8.1 (handleApiError). Writing it does not rebuild the API client
  * (the handler itself uses the client, so a dependency would go round in circles).
@@ -66,7 +69,10 @@ export const apiAtom = atom<ApiClient>((get) => {
   const releaseVersion = get(releaseVersionAtom);
   const applications = get(applicationsAtom);
   const handler = get(apiErrorHandlerRefAtom);
+  const hooks = get(apiRequestHooksRefAtom);
   return createApiClient({
+    onRequest: (op) => hooks.current.onRequest?.(op),
+    onSettled: (op) => hooks.current.onSettled?.(op),
     getToken: () => token,
     getLocale: () => locale,
     releaseVersion,
@@ -74,6 +80,14 @@ export const apiAtom = atom<ApiClient>((get) => {
     getApplication: (key) => getFlow({ ...defaultSession, applications }, key),
   });
 });
+
+/**
+ * The loading counter of spec 4: raised per request, lowered on its answer (never below 0). Installed
+ * once by the App (useLoadingCounter in src/runtime/hooks.ts).
+ */
+export function loadingDelta(session: SessionState, delta: number): SessionState {
+  return { ...session, loading: Math.max(0, session.loading + delta) };
+}
 
 export type ProviderRecord = Response<'Customer.program'>;
 

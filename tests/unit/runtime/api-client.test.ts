@@ -143,6 +143,20 @@ describe('API client', () => {
   });
 });
 
+describe('loading counter hooks', () => {
+  it('raises and lowers per request, also on failures, unless ignored', async () => {
+    const events: string[] = [];
+    const c = client('t', { onRequest: (op) => events.push(`+${op}`), onSettled: (op) => events.push(`-${op}`) });
+    await c.call('Communication.history', { query: {} });
+    await c.call('Customer.program', { query: { appName: 'x' }, silent: true }).catch(() => undefined);
+    await c.call('Communication.history', { query: {}, ignoreLoading: true });
+    await createApiClient({ getToken: () => null, getLocale: () => 'en', releaseVersion: '', baseUrl: 'http://127.0.0.1:9', onRequest: () => events.push('+net'), onSettled: () => events.push('-net') })
+      .call('Communication.bulletins')
+      .catch(() => undefined);
+    expect(events).toEqual(['+Communication.history', '-Communication.history', '+Customer.program', '-Customer.program', '+net', '-net']);
+  });
+});
+
 describe('client helpers', () => {
   it("splits '|||' messages", () => {
     expect(firstMessagePart('A|||B|||C')).toBe('A');

@@ -64,3 +64,14 @@ describe('session state', () => {
     expect(out).toMatchObject({ locale: 'vi', appName: 'northridge', countryCode: 'CA' });
   });
 });
+
+describe('loading counter', () => {
+  it('rises per request and never goes below 0', async () => {
+    const { loadingDelta } = await import('../../../src/state');
+    let s = loadingDelta(defaultSession, 1);
+    s = loadingDelta(s, 1);
+    expect(s.loading).toBe(2);
+    s = loadingDelta(loadingDelta(loadingDelta(s, -1), -1), -1);
+    expect(s.loading).toBe(0);
+  });
+});
