@@ -12,6 +12,12 @@ export function useSession() {
   return useAtom(sessionAtom);
 }
 
+/** Signed in: a token is present (spec 2.2) and the session has not been declared expired. */
+export function useSignedIn(): boolean {
+  const [session] = useSession();
+  return Boolean(session.token) && !session.sessionExpired;
+}
+
 export function useProvider(): ProviderRecord | undefined {
   const q = useAtomValue(providerAtom);
   return q.data as ProviderRecord | undefined;

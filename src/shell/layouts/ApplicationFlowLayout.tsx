@@ -5,16 +5,16 @@ import type { ReactNode } from 'react';
 import { ErrorBanner } from '../ErrorBanner';
 import { Footer } from '../Footer';
 import { Header } from '../Header';
-import { useRule, useSession } from '../hooks';
+import { useRule, useSignedIn } from '../hooks';
 import { MAIN_ID, SkipLink } from './SkipLink';
 
 export function ApplicationFlowLayout({ path, children }: { path: string; children: ReactNode }) {
   const rule = useRule();
-  const [session] = useSession();
+  const signedIn = useSignedIn();
   return (
     <Flex direction="column" minH="100vh">
       <SkipLink />
-      <Header signedIn={Boolean(session.token)} showMenu={false} longName={rule('shell.longProgramName')} />
+      <Header signedIn={signedIn} showMenu={false} longName={rule('shell.longProgramName')} />
       <Box as="main" id={MAIN_ID} tabIndex={-1} flex="1" px={{ base: '3', md: '6' }} py={{ base: '4', md: '6' }} outline="none" data-testid="main">
         <Box maxW="5xl" mx="auto">
           <ErrorBanner />

@@ -4,14 +4,13 @@ import type { ReactNode } from 'react';
 import { ErrorBanner } from '../ErrorBanner';
 import { Footer } from '../Footer';
 import { Header } from '../Header';
-import { useRule, useSession } from '../hooks';
+import { useRule, useSignedIn } from '../hooks';
 import { SideMenu } from '../SideMenu';
 import { MAIN_ID, SkipLink } from './SkipLink';
 
 export function DefaultLayout({ path, children }: { path: string; children: ReactNode }) {
-  const [session] = useSession();
   const rule = useRule();
-  const signedIn = Boolean(session.token);
+  const signedIn = useSignedIn();
   const longName = rule('shell.longProgramName');
   return (
     <Flex direction="column" minH="100vh">

@@ -1,6 +1,6 @@
 // Spec 8.2 generic error page (bare layout): 'An unknown error occurred...', a click-here link back,
 // the server time and an error code — the id of the error log record posted for it.
-import { Box, Button, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Heading, Stack, Text, chakra } from '@chakra-ui/react';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -90,9 +90,9 @@ export function GenericError({ onBack }: { onBack?: () => void }) {
       <Text fontSize="lg">{t('genericError.message')}</Text>
       <Text>
         {t('genericError.backPrefix')}{' '}
-        <Button variant="plain" p="0" h="auto" minW="0" color="brand.fg" textDecoration="underline" onClick={back} data-testid="generic-error-back">
+        <chakra.button type="button" font="inherit" color="brand.fg" textDecoration="underline" cursor="pointer" onClick={back} data-testid="generic-error-back">
           {t('genericError.clickHere')}
-        </Button>{' '}
+        </chakra.button>{' '}
         {t('genericError.backSuffix')}
       </Text>
       <Box fontSize="sm" color="fg.muted">
