@@ -2,7 +2,8 @@
 // (hash) link sees a heading, the program name, the language switch and advice to bookmark this page;
 // Continue marks the app loaded and reveals header and footer.
 import { Box, Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
-import { atom, useAtom } from 'jotai';
+import { useAtom } from 'jotai';
+import { atomWithDefault } from 'jotai/utils';
 import { useTranslation } from 'react-i18next';
 import { ProgramLogo } from '../Header';
 import { useProvider, useSession } from '../hooks';
@@ -32,8 +33,11 @@ function readFlag(): boolean {
   }
 }
 
-/** true while the bookmark notice is pending (cleared by Continue: the app is loaded). */
-export const oldLinkAtom = atom(readFlag());
+/**
+ * true while the bookmark notice is pending (cleared by Continue: the app is loaded). Read on first
+ * use, after main.tsx has turned an old link into a clean path.
+ */
+export const oldLinkAtom = atomWithDefault(() => readFlag());
 
 export function useBookmarkNotice(): [boolean, () => void] {
   const [pending, setPending] = useAtom(oldLinkAtom);

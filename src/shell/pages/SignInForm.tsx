@@ -74,11 +74,8 @@ export function SignInForm() {
   const title = (name: string) => translate(t, `fields.signin.${name}`);
 
   return (
-    <chakra.form onSubmit={submit} noValidate maxW="md" data-testid="signin-form" aria-labelledby="pp-signin-heading">
+    <chakra.form onSubmit={submit} noValidate maxW="md" data-testid="signin-form" aria-label={t('screens:signin.formTitle')}>
       <Stack gap="4">
-        <Text as="h2" id="pp-signin-heading" fontSize="xl" fontWeight="bold">
-          {t('screens:signin.formTitle')}
-        </Text>
         {pageError ? (
           <Text color="fg.error" role="alert">
             {translate(t, pageError)}
