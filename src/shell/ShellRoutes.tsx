@@ -10,6 +10,7 @@ import { i18nKey } from '../runtime/i18n';
 import { RuntimeHostContext } from '../runtime/context';
 import ScreenView from '../runtime/ScreenView';
 import { Grid, Heading } from '@chakra-ui/react';
+import { accessRedirect } from './access';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
@@ -24,17 +25,6 @@ import { ProviderEntry } from './pages/ProviderEntry';
 import { SignInForm } from './pages/SignInForm';
 import { NOT_FOUND_SCREEN } from './screens';
 import { useEndSession } from './SignOut';
-
-/** Screens that work without a chosen provider (all others need one and go to /invalidurl). */
-const PROVIDER_FREE = new Set(['provider-entry', 'invalidurl', 'error', NOT_FOUND_SCREEN, 'configurationerror']);
-
-/** Where the access rules of a screen send the user instead, if anywhere. */
-export function accessRedirect(screen: ScreenDecl, signedIn: boolean, hasProvider: boolean, sessionExpired: boolean): string | null {
-  if (!hasProvider && !PROVIDER_FREE.has(screen.id)) return '/invalidurl';
-  if (screen.access === 'private' && !signedIn) return sessionExpired ? '/sessionexpired' : '/';
-  if (screen.access === 'public' && signedIn) return '/home';
-  return null;
-}
 
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {
   switch (screen.id) {
@@ -86,7 +76,7 @@ export function ShellRoutes() {
   }, [match, search]);
 
   const signedIn = Boolean(session.token);
-  const redirect = screen ? accessRedirect(screen, signedIn, Boolean(session.appName), session.sessionExpired) : null;
+  const redirect = screen ? accessRedirect(screen, { token: Boolean(session.token), provider: Boolean(session.appName), sessionExpired: session.sessionExpired }) : null;
 
   useEffect(() => {
     if (redirect && redirect !== location) navigate(redirect, { replace: true });
