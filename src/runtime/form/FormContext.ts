@@ -1,6 +1,6 @@
 // What our RJSF templates and widgets read from the form (RJSF's formContext).
 import type { ApiClient } from '../../api/client';
-import type { RuleContext } from '../../engine/form';
+import type { FieldState, RuleContext } from '../../engine/form';
 
 export interface PortalFormContext {
   country: 'US' | 'CA';
@@ -14,4 +14,10 @@ export interface PortalFormContext {
   getContext: () => RuleContext;
   /** a field was changed or left: its errors may show from now on (eager validation) */
   touch: (id: string) => void;
+  /** the engine's state of the field at a JSON pointer (rows of arrays included) */
+  fieldState: (pointer: string) => FieldState | undefined;
+  /** the row (object) a field id belongs to, for widgets whose look depends on their row */
+  rowOf: (id: string) => Record<string, unknown> | undefined;
+  /** a label: translated when it is a key, else shown as given (captions from data) */
+  text: (value: unknown) => string;
 }

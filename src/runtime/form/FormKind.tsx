@@ -12,12 +12,14 @@ import { apiAtom } from '../../state';
 import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
-import { createEngineValidator } from './validator';
+import { createEngineValidator, pointerSegments } from './validator';
+import { textOf } from '../kinds/shared';
 import { displayForm, fieldIdOf, visibleErrors } from './display';
 import { templates } from './templates';
 import { baseWidgets } from './widgets';
 import DateWidget from './DateWidget';
 import type { PortalFormContext } from './FormContext';
+import type { FieldState } from '../../engine/form';
 
 // RJSF core's defaults cover the widgets no declaration uses; ours replace the rest
 const widgets: RegistryWidgetsType = { ...baseWidgets, date: DateWidget, DateWidget };
@@ -44,6 +46,7 @@ export default function FormKind({ section, data }: KindProps) {
   const boxRef = useRef<HTMLDivElement>(null);
   const ctxRef = useRef(rt.ctx);
   ctxRef.current = rt.ctx;
+  const statesRef = useRef<Record<string, FieldState>>({});
   const idPrefix = section.id;
 
   const touch = useCallback((id: string) => {
@@ -59,10 +62,19 @@ export default function FormKind({ section, data }: KindProps) {
       api,
       getContext: () => ({ ...ctxRef.current, form: valuesRef.current }),
       touch,
+      fieldState: (pointer) => statesRef.current[pointer],
+      rowOf: (id) => {
+        const pointer = Object.keys(statesRef.current).find((p) => fieldIdOf(idPrefix, p) === id);
+        if (!pointer) return undefined;
+        const segs = pointerSegments(pointer).slice(0, -1);
+        const row = segs.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), valuesRef.current);
+        return isObject(row) ? row : undefined;
+      },
+      text: (value) => textOf(value, tk, locale),
     }),
     // tk/t change with the language only
     // eslint-disable-next-line react-hooks/exhaustive-deps
-    [rt.country, locale, api, touch, t],
+    [rt.country, locale, api, touch, t, idPrefix],
   );
 
   const validator = useMemo(
@@ -108,6 +120,7 @@ export default function FormKind({ section, data }: KindProps) {
 
   if (!engine || !validator) return null;
   const states = engine.fieldStates(schemaId, { ...rt.ctx, form: values });
+  statesRef.current = states;
   const display = displayForm(rt.set, schemaId, states);
   const all = validator.validateFormData(values, display.schema);
   const shownErrors = visibleErrors(all.errorSchema as Record<string, unknown>, (pointer) => submitted || touched.has(fieldIdOf(idPrefix, pointer))) as ErrorSchema;

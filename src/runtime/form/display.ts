@@ -10,11 +10,21 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Our widget names (registry of form widgets); x-widget values outside this list fall back to text. */
-export const FORM_WIDGETS = ['text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'checkboxes', 'yesno', 'radio'] as const;
+export const FORM_WIDGETS = [
+  'text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'checkboxes', 'yesno',
+  'radio', 'hidden', 'readonly', 'amount', 'pin', 'state', 'udf',
+] as const;
+
+/** x-widget names declarations use for the same widget. */
+const WIDGET_ALIASES: Record<string, string> = { yesNo: 'yesno' };
+
+/** Arrays shown as a fixed list of rows (no add, remove or reorder): the rows come from the data. */
+export const ROW_LISTS = new Set(['relationshipRows', 'udfList', 'medicalQuestions']);
 
 /** Which widget a field gets: x-widget first, then x-options/enum (select), format and type. */
 export function widgetFor(schema: JsonSchema): string | undefined {
-  const declared = schema['x-widget'];
+  const raw = schema['x-widget'];
+  const declared = typeof raw === 'string' ? (WIDGET_ALIASES[raw] ?? raw) : raw;
   if (typeof declared === 'string') {
     if ((FORM_WIDGETS as readonly string[]).includes(declared)) return declared;
   }
@@ -52,7 +62,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     const { schema: s, docId: doc } = derefSchema(set, raw, docId);
     const ui: Record<string, unknown> = {};
     const out: Record<string, unknown> = {};
-    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels']) {
+    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels', 'x-titleFrom']) {
       if (s[k] !== undefined) out[k] = s[k];
     }
     const widget = widgetFor(s);
@@ -61,6 +71,9 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (typeof s['x-help'] === 'string') ui['ui:help'] = s['x-help'];
     if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
     if (isObject(s['x-options'])) ui['ui:options'] = { ...(ui['ui:options'] as object), optionsSource: s['x-options'] };
+    if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) {
+      ui['ui:options'] = { ...(ui['ui:options'] as object), addable: false, removable: false, orderable: false, copyable: false, rowList: true };
+    }
 
     if (s.type === 'object' && isObject(s.properties)) {
       const props: Record<string, unknown> = {};

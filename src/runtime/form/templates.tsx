@@ -7,27 +7,37 @@ import {
   helpId,
   type FieldErrorProps,
   type FieldHelpProps,
+  type ArrayFieldTemplateProps,
   type FieldTemplateProps,
   type ObjectFieldTemplateProps,
   type TemplatesType,
 } from '@rjsf/utils';
 import type { PortalFormContext } from './FormContext';
+import { udfCaption } from './widgets';
 
 /** Widgets that label themselves (checkbox label, radio legend). */
-const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
+const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'hidden', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
-  const { id, label, required, displayLabel, hidden, children, errors, help, schema, uiSchema, registry } = props;
+  const { id, label, displayLabel, hidden, children, errors, help, schema, uiSchema, registry, fieldPathId } = props;
   const fc = registry.formContext as PortalFormContext;
   if (hidden) return <div hidden>{children}</div>;
+  // rows of arrays share one items schema: their per-row x-show / x-required come from the engine
+  const state = fieldPathId.path.length ? fc.fieldState(`/${fieldPathId.path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`) : undefined;
+  if (state && !state.shown) return null;
+  const required = state ? state.required : props.required;
+  // x-titleFrom: the label is a sibling's text (a user-defined field's caption)
+  const titleFrom = typeof schema['x-titleFrom'] === 'string' ? (fc.rowOf(id)?.[schema['x-titleFrom'] as string] as string | undefined) : undefined;
   const widget = (uiSchema?.['ui:widget'] as string | undefined) ?? '';
   const container = schema.type === 'object' || (schema.type === 'array' && widget !== 'checkboxes');
-  const showLabel = displayLabel && !container && !SELF_LABELLED.has(widget) && schema.type !== 'boolean';
+  // user-defined fields label themselves when they render as a checkbox or a yes/no pair
+  const udfSelfLabelled = widget === 'udf' && /^UD(Bit|Rad)/.test(String(fc.rowOf(id)?.fieldName ?? ''));
+  const showLabel = displayLabel && !container && !SELF_LABELLED.has(widget) && schema.type !== 'boolean' && !udfSelfLabelled;
   return (
     <Box className="pp-field" data-field={id}>
       {showLabel ? (
         <chakra.label htmlFor={id} display="block" fontWeight="medium" mb="1">
-          {fc.tk(label)}
+          {titleFrom !== undefined ? udfCaption(titleFrom) : fc.text(label)}
           {required ? (
             <chakra.span aria-hidden="true" color="fg.error">
               {' '}
@@ -84,9 +94,38 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   return (
     <chakra.fieldset borderWidth="1px" borderColor="border" rounded="md" p="4">
       <chakra.legend px="1" fontWeight="semibold">
-        {fc.tk(title)}
+        {fc.text(title)}
       </chakra.legend>
       {body}
+    </chakra.fieldset>
+  );
+}
+
+/** Arrays: a fieldset of rows; fixed row lists (relationships, user-defined fields) have no buttons. */
+export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
+  const { items, canAdd, onAddClick, title, registry, fieldPathId, uiSchema, disabled, readonly } = props;
+  const fc = registry.formContext as PortalFormContext;
+  const { AddButton } = registry.templates.ButtonTemplates;
+  const rowList = Boolean((uiSchema?.['ui:options'] as Record<string, unknown> | undefined)?.rowList);
+  return (
+    <chakra.fieldset id={fieldPathId.$id} borderWidth={rowList ? '0' : '1px'} borderColor="border" rounded="md" p={rowList ? '0' : '4'}>
+      {title ? (
+        <chakra.legend px={rowList ? '0' : '1'} fontWeight="semibold" mb="2">
+          {fc.text(title)}
+        </chakra.legend>
+      ) : null}
+      <Stack gap="4">
+        {items.map((item, i) => (
+          <Box key={item.key ?? i} borderTopWidth={rowList && i > 0 ? '1px' : '0'} borderColor="border" pt={rowList && i > 0 ? '4' : '0'}>
+            {item}
+          </Box>
+        ))}
+      </Stack>
+      {canAdd && !rowList ? (
+        <Box mt="3">
+          <AddButton onClick={onAddClick} disabled={disabled || readonly} registry={registry} />
+        </Box>
+      ) : null}
     </chakra.fieldset>
   );
 }
@@ -107,6 +146,7 @@ export const templates: Partial<TemplatesType> = {
   FieldErrorTemplate,
   FieldHelpTemplate,
   ObjectFieldTemplate,
+  ArrayFieldTemplate,
   ErrorListTemplate: NoErrorList,
   DescriptionFieldTemplate: NoDescription,
   TitleFieldTemplate: NoTitle,

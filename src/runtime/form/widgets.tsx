@@ -11,6 +11,8 @@ import { resolveParams } from '../../engine/screen';
 import { splitParams, type OperationId } from '../../api/client';
 import { maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
 import type { PortalFormContext } from './FormContext';
+import { regionsOf } from './regions';
+import DateWidgetLazy from './DateWidget';
 
 const ctxOf = (props: WidgetProps) => props.registry.formContext as PortalFormContext;
 
@@ -218,7 +220,10 @@ export function SelectWidget(props: WidgetProps) {
   const numeric = schema.type === 'integer' || schema.type === 'number';
   const emptyValue = numeric ? 0 : '';
   const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
-  const list: { value: unknown; label: string }[] = source
+  const staticOptions = options.staticOptions as { value: unknown; label: string }[] | undefined;
+  const list: { value: unknown; label: string }[] = staticOptions
+    ? staticOptions
+    : source
     ? (remote.data ?? [])
     : ((schema.enum as unknown[]) ?? [])
         .filter((v) => v !== '' && v !== 0 && v !== null)
@@ -272,7 +277,7 @@ export function CheckboxWidget(props: WidgetProps) {
         {...a11y(props)}
       />
       <chakra.label htmlFor={id} cursor="pointer">
-        {fc.tk(label)}
+        {fc.text(label)}
         {required ? null : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
       </chakra.label>
     </HStack>
@@ -297,7 +302,7 @@ export function RadioWidget(props: WidgetProps) {
   return (
     <chakra.fieldset id={id} aria-describedby={err['aria-describedby']} aria-invalid={err['aria-invalid']}>
       <chakra.legend fontWeight="medium" mb="1">
-        {fc.tk(label)}
+        {fc.text(label)}
         {required ? <chakra.span aria-hidden="true" color="fg.error"> *</chakra.span> : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
       </chakra.legend>
       <Wrap gap="6" role="radiogroup" aria-required={required || undefined}>
@@ -338,7 +343,7 @@ export function CheckboxesWidget(props: WidgetProps) {
   return (
     <chakra.fieldset id={id} aria-describedby={err['aria-describedby']} aria-invalid={err['aria-invalid']} aria-busy={remote.isFetching || undefined}>
       <chakra.legend fontWeight="medium" mb="1">
-        {fc.tk(label)}
+        {fc.text(label)}
         {required ? <chakra.span aria-hidden="true" color="fg.error"> *</chakra.span> : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
       </chakra.legend>
       <Stack gap="2">
@@ -369,6 +374,106 @@ export function CheckboxesWidget(props: WidgetProps) {
   );
 }
 
+/** A value shown, not edited (a child's name in relationship rows, a medical question). */
+export function ReadonlyWidget(props: WidgetProps) {
+  const { id, value } = props;
+  return <Input id={id} name={id} value={value === undefined || value === null ? '' : String(value)} readOnly variant="flushed" aria-readonly="true" />;
+}
+
+/** An amount of money: digits and one decimal point, at most 2 decimals (spec 9). */
+export function AmountWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange, schema } = props;
+  const fc = ctxOf(props);
+  return (
+    <HStack gap="1">
+      <chakra.span aria-hidden="true">$</chakra.span>
+      <Input
+        id={id}
+        name={id}
+        inputMode="decimal"
+        value={value ?? ''}
+        maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : 12}
+        disabled={disabled || readonly}
+        onChange={(e: ChangeEvent<HTMLInputElement>) => {
+          fc.touch(id);
+          const m = /^\d*(\.\d{0,2})?/.exec(e.target.value.replace(/[^\d.]/g, ''));
+          const v = m ? m[0] : '';
+          onChange(v === '' ? undefined : v);
+        }}
+        {...blurHandlers(props)}
+        {...a11y(props)}
+      />
+    </HStack>
+  );
+}
+
+/** A check-in PIN: digits only, hidden while typed. */
+export function PinWidget(props: WidgetProps) {
+  const { id, value, disabled, readonly, onChange } = props;
+  const fc = ctxOf(props);
+  return (
+    <Input
+      id={id}
+      name={id}
+      type="password"
+      inputMode="numeric"
+      autoComplete="off"
+      maxLength={6}
+      width="10em"
+      value={value ?? ''}
+      disabled={disabled || readonly}
+      onChange={(e: ChangeEvent<HTMLInputElement>) => {
+        fc.touch(id);
+        const v = e.target.value.replace(/\D/g, '').slice(0, 6);
+        onChange(v === '' ? undefined : v);
+      }}
+      {...blurHandlers(props)}
+      {...a11y(props)}
+    />
+  );
+}
+
+/** State or province of the provider's country, with the leading 'Select' entry. */
+export function StateWidget(props: WidgetProps) {
+  const fc = ctxOf(props);
+  const regions = regionsOf(fc.country);
+  return <SelectWidget {...props} options={{ ...props.options, staticOptions: regions.map(([value, label]) => ({ value, label })) }} />;
+}
+
+/**
+ * A user-defined field (spec 3): the widget follows the row's fieldName prefix (UDDat date, UDBit
+ * checkbox, UDTex text, UDMul multi-line, UDDro dropdown of the row's values, UDRad yes/no).
+ */
+export function UdfWidget(props: WidgetProps) {
+  const fc = ctxOf(props);
+  const row = fc.rowOf(props.id) ?? {};
+  const kind = String(row.fieldName ?? '').slice(0, 5);
+  const label = udfCaption(String(row.caption ?? props.label ?? ''));
+  const p = { ...props, label };
+  switch (kind) {
+    case 'UDDat':
+      return <DateWidgetLazy {...p} />;
+    case 'UDBit':
+      return <CheckboxWidget {...p} />;
+    case 'UDMul':
+      return <TextareaWidget {...p} schema={{ ...props.schema, maxLength: 1000 }} />;
+    case 'UDDro': {
+      const values = (Array.isArray(row.values) ? row.values : []) as { idValue: unknown; itemValue: string; displayOrder?: number }[];
+      const options = [...values].sort((a, b) => (a.displayOrder ?? 0) - (b.displayOrder ?? 0)).map((v) => ({ value: v.idValue, label: v.itemValue }));
+      return <SelectWidget {...p} options={{ ...props.options, staticOptions: options }} />;
+    }
+    case 'UDRad':
+      return <RadioWidget {...p} schema={{ ...props.schema, type: 'boolean', enum: undefined }} />;
+    default:
+      return <TextWidget {...p} schema={{ ...props.schema, maxLength: 1000 }} />;
+  }
+}
+
+/** Spec 3: the caption 'Select your annual income bracket' is displayed as 'Your annual income bracket'. */
+export function udfCaption(caption: string): string {
+  return caption === 'Select your annual income bracket' ? 'Your annual income bracket' : caption;
+}
+
 /** Widgets by the names display.ts gives (x-widget); 'date' is added by the form (its own chunk). */
 export const baseWidgets: RegistryWidgetsType = {
   TextWidget,
@@ -391,4 +496,9 @@ export const baseWidgets: RegistryWidgetsType = {
   RadioWidget,
   radio: RadioWidget,
   yesno: RadioWidget,
+  readonly: ReadonlyWidget,
+  amount: AmountWidget,
+  pin: PinWidget,
+  state: StateWidget,
+  udf: UdfWidget,
 };

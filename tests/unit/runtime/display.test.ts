@@ -34,7 +34,37 @@ describe('display schema from field states', () => {
     expect(widgetFor({ type: 'string', 'x-widget': 'radio' })).toBe('radio');
     expect(widgetFor({ type: 'string', 'x-widget': 'nonsense' })).toBeUndefined();
     expect(widgetFor({ type: 'boolean' })).toBe('checkbox');
+    expect(widgetFor({ type: 'boolean', 'x-widget': 'yesNo' })).toBe('yesno');
+    expect(widgetFor({ type: 'string', 'x-widget': 'state' })).toBe('state');
+    expect(widgetFor({ type: 'string', 'x-widget': 'hidden' })).toBe('hidden');
     expect(widgetFor({ type: 'string' })).toBeUndefined();
+  });
+});
+
+describe('row lists', () => {
+  it('relationship rows are a fixed list: no add, remove or reorder, rows keep their widgets', () => {
+    const rowSet = {
+      schemas: {
+        rel: {
+          $id: 'rel',
+          type: 'object',
+          properties: {
+            relationships: {
+              type: 'array',
+              title: 'fields.contact.relationships',
+              'x-widget': 'relationshipRows',
+              items: { type: 'object', properties: { childName: { type: 'string', 'x-widget': 'readonly' }, relationshipId: { type: 'integer', 'x-widget': 'select' } } },
+            },
+          },
+        },
+      },
+    };
+    const f = displayForm(rowSet, 'rel', {});
+    expect(f.uiSchema.relationships).toEqual({
+      'ui:options': { addable: false, removable: false, orderable: false, copyable: false, rowList: true },
+      items: { childName: { 'ui:widget': 'readonly' }, relationshipId: { 'ui:widget': 'select' } },
+    });
+    expect((f.schema.properties?.relationships as { items?: unknown }).items).toBeDefined();
   });
 });
 
