@@ -2,6 +2,7 @@
 // into the session and the user continues to sign-in (or home when already signed in to it). An
 // unknown provider answers 'no configuration data for', which the error handler sends to /invalidurl.
 import { Center, Spinner, Text, VStack } from '@chakra-ui/react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -33,6 +34,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
   const [session, setSession] = useSession();
   const [, navigate] = useLocation();
   const started = useRef<string | null>(null);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     const name = appName.trim().toLowerCase();
@@ -43,6 +45,8 @@ export function ProviderEntry({ appName }: { appName: string }) {
     api
       .call('Customer.program', { query: { appName: name } })
       .then((p) => {
+        // the provider record is what providerAtom asks for next: no second request
+        queryClient.setQueryData(['Customer.program', { appName: p.appName }], p);
         setSession((s) => {
           // a token belongs to one provider: choosing another one signs out first
           const base = s.appName && s.appName !== p.appName ? signedOutSession(s) : s;
@@ -53,7 +57,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
       .catch(() => {
         // shown and routed by the API error handler (e.g. /invalidurl)
       });
-  }, [api, appName, navigate, session.appName, session.token, setSession]);
+  }, [api, appName, navigate, queryClient, session.appName, session.token, setSession]);
 
   return (
     <Center minH="40vh" data-testid="provider-entry">
