@@ -38,7 +38,11 @@ export default function FormKind({ section, data }: KindProps) {
   const schemaId = String(section.schema ?? '');
   const engine = rt.engine;
 
-  const [values, setValues] = useState<Record<string, unknown>>(() => (isObject(data) ? { ...data } : {}));
+  // initial values: the `initial` binding ("$data.adults.0"), else the section's source data
+  const [values, setValues] = useState<Record<string, unknown>>(() => {
+    const start = section.initial !== undefined ? rt.resolveOne(section.initial) : data;
+    return isObject(start) ? { ...start } : {};
+  });
   const valuesRef = useRef(values);
   valuesRef.current = values;
   const [touched, setTouched] = useState<Set<string>>(() => new Set());

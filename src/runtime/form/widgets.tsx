@@ -9,7 +9,7 @@ import { queryClientAtom } from 'jotai-tanstack-query';
 import { ariaDescribedByIds, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
 import { resolveParams } from '../../engine/screen';
 import { splitParams, type OperationId } from '../../api/client';
-import { maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
+import { applyMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
 import type { PortalFormContext } from './FormContext';
 import { regionsOf } from './regions';
 import DateWidgetLazy from './DateWidget';
@@ -99,7 +99,8 @@ function MaskedInput(props: WidgetProps & { mask: string; inputMode?: 'numeric' 
       type="text"
       inputMode={inputMode}
       autoComplete={autoComplete}
-      value={value ?? ''}
+      // stored values (10 phone digits, 'K1A0B1') show in their masked form
+      value={value === undefined || value === null ? '' : applyMask(mask, String(value))}
       maxLength={mask.length}
       disabled={disabled || readonly}
       placeholder={placeholder ? fc.tk(placeholder) : mask.replace(/[9#]/g, '_').replace(/A/g, '_')}
