@@ -16,6 +16,8 @@ export interface PortalFormContext {
   touch: (id: string) => void;
   /** the engine's state of the field at a JSON pointer (rows of arrays included) */
   fieldState: (pointer: string) => FieldState | undefined;
+  /** the engine's state of the field with an RJSF id */
+  stateOf: (id: string) => FieldState | undefined;
   /** the row (object) a field id belongs to, for widgets whose look depends on their row */
   rowOf: (id: string) => Record<string, unknown> | undefined;
   /** a label: translated when it is a key, else shown as given (captions from data) */

@@ -67,6 +67,10 @@ export default function FormKind({ section, data }: KindProps) {
       getContext: () => ({ ...ctxRef.current, form: valuesRef.current }),
       touch,
       fieldState: (pointer) => statesRef.current[pointer],
+      stateOf: (id) => {
+        const pointer = Object.keys(statesRef.current).find((p) => fieldIdOf(idPrefix, p) === id);
+        return pointer ? statesRef.current[pointer] : undefined;
+      },
       rowOf: (id) => {
         const pointer = Object.keys(statesRef.current).find((p) => fieldIdOf(idPrefix, p) === id);
         if (!pointer) return undefined;

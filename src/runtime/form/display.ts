@@ -83,6 +83,8 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
         const state = states[p];
         // array rows: the rules run per row in the engine; RJSF shows every row's fields
         if (!inArray && state && !state.shown) continue;
+        // carried values (ids, a row's type and caption): kept in the form data, never rendered
+        if (derefSchema(set, sub, doc).schema['x-widget'] === 'hidden') continue;
         const child = walk(sub, doc, p, inArray);
         props[name] = child.schema;
         if (Object.keys(child.uiSchema).length) ui[name] = child.uiSchema;

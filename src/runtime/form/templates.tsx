@@ -38,7 +38,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
       {showLabel ? (
         <chakra.label htmlFor={id} display="block" fontWeight="medium" mb="1">
           {titleFrom !== undefined ? udfCaption(titleFrom) : fc.text(label)}
-          {required ? (
+          {widget === 'readonly' ? null : required ? (
             <chakra.span aria-hidden="true" color="fg.error">
               {' '}
               *
@@ -83,6 +83,8 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
   const { properties, title, fieldPathId, registry } = props;
   const fc = registry.formContext as PortalFormContext;
   const isRoot = fieldPathId.path.length === 0;
+  // a row of a list: its fields only (RJSF would title it '<list>-<n>')
+  const isRow = typeof fieldPathId.path[fieldPathId.path.length - 1] === 'number';
   const body = (
     <Stack gap="4">
       {properties.filter((p) => !p.hidden).map((p) => (
@@ -90,7 +92,7 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
       ))}
     </Stack>
   );
-  if (isRoot || !title) return body;
+  if (isRoot || isRow || !title) return body;
   return (
     <chakra.fieldset borderWidth="1px" borderColor="border" rounded="md" p="4">
       <chakra.legend px="1" fontWeight="semibold">

@@ -260,8 +260,9 @@ const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15
 
 /** A checkbox with its own label (the FieldTemplate leaves booleans unlabelled). */
 export function CheckboxWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, label, required } = props;
+  const { id, value, disabled, readonly, onChange, label } = props;
   const fc = ctxOf(props);
+  const required = fc.stateOf(id)?.required ?? props.required;
   return (
     <HStack align="flex-start" gap="2">
       <NativeCheckbox
@@ -290,8 +291,9 @@ export function CheckboxWidget(props: WidgetProps) {
  * x-enumLabels keys) or, without an enum, the Yes/No pair (spec: radio yes/no).
  */
 export function RadioWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, label, required, schema } = props;
+  const { id, value, disabled, readonly, onChange, label, schema } = props;
   const fc = ctxOf(props);
+  const required = fc.stateOf(id)?.required ?? props.required;
   const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
   const choices: { v: unknown; text: string }[] = Array.isArray(schema.enum)
     ? schema.enum.filter((v) => v !== '' && v !== null).map((v) => ({ v, text: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))
@@ -331,8 +333,9 @@ export function RadioWidget(props: WidgetProps) {
 
 /** Several choices (an array of values) as a fieldset of checkboxes; options as for SelectWidget. */
 export function CheckboxesWidget(props: WidgetProps) {
-  const { id, value, disabled, readonly, onChange, label, required, schema, options } = props;
+  const { id, value, disabled, readonly, onChange, label, schema, options } = props;
   const fc = ctxOf(props);
+  const required = fc.stateOf(id)?.required ?? props.required;
   const source = options.optionsSource as OptionsSource | undefined;
   const remote = useRemoteOptions(source, fc);
   const items = (schema.items ?? {}) as { enum?: unknown[]; 'x-enumLabels'?: Record<string, string> };
