@@ -1,0 +1,226 @@
+// The portal shell in a real browser against the real server: provider entry, sign-in, the home page
+// of a full and of a payment-only login, language switch, accessibility theme, sign-out, offline,
+// session expiry, unknown provider and unknown page. axe runs on every page, in both themes.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const portal = (path: string) => `${server.url}/parentportal${path}`;
+
+async function signIn(page: Page, email: string, password = 'Sunshine#2026') {
+  await page.goto(portal('/brightpath/parent'));
+  await page.waitForSelector('[data-testid=signin-form]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('[data-testid=signin-submit]');
+}
+
+describe('portal shell', () => {
+  it('the provider entry opens the sign-in page of that provider, with footer, badges and seal', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    expect(new URL(page.url()).pathname).toBe('/parentportal/');
+    expect(await page.textContent('[data-testid=program-name]')).toBe('Bright Path Kids Club');
+    expect(await page.getAttribute('html', 'lang')).toBe('en');
+    expect(await page.isVisible('[data-testid=store-badges]')).toBe(true);
+    expect(await page.isVisible('[data-testid=app-qr-code]')).toBe(true);
+    expect(await page.isVisible('[data-testid=security-seal]')).toBe(true);
+    await page.waitForSelector('[data-testid=product-version]:has-text("0.")');
+    await expectNoAxeViolations(page, 'sign-in');
+    await shot(page, 'shell-signin-1280-en');
+    await ctx.close();
+  });
+
+  it('a wrong password shows the server message in a dismissible danger banner', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com', 'Wrong#password9');
+    const banner = page.locator('[data-testid=error-banner]');
+    await banner.waitFor();
+    expect((await banner.textContent())?.length).toBeGreaterThan(5);
+    await expectNoAxeViolations(page, 'sign-in with error');
+    await banner.getByRole('button').click();
+    await banner.waitFor({ state: 'detached' });
+    await ctx.close();
+  });
+
+  it('a full login sees the five home sections with real data and the side menu', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForURL(/\/home$/);
+    await page.waitForSelector('section[data-section=payments] dl');
+    await page.waitForSelector('section[data-section=registration] article');
+    const headings = await page.locator('main h2').allTextContents();
+    for (const h of ['Registration', 'Payments & Statements', 'Bulletins / Events / Forms', 'Childcare Program', 'Enrichment Program']) {
+      expect(headings).toContain(h);
+    }
+    expect(await page.isVisible('[data-testid=side-menu]')).toBe(true);
+    expect(await page.isVisible('[data-testid=menu-home]')).toBe(true);
+    expect(await page.isVisible('[data-testid=menu-signOut]')).toBe(true);
+    await expectNoAxeViolations(page, 'home');
+    await shot(page, 'shell-home-1280-en');
+    await ctx.close();
+  });
+
+  it('a payment-only secondary login sees only Home and Sign out, and only Payments on home', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'ana.silva@example.com');
+    await page.waitForURL(/\/home$/);
+    await page.waitForSelector('section[data-section=payments] dl');
+    const entries = await page.locator('[data-testid=side-menu] [data-testid^=menu-]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
+    expect(entries).toEqual(['menu-home', 'menu-signOut']);
+    expect(await page.locator('section[data-section=registration]').count()).toBe(0);
+    expect(await page.locator('section[data-section=childcare]').count()).toBe(0);
+    await expectNoAxeViolations(page, 'home (payment only)');
+    await ctx.close();
+  });
+
+  it('switching the language translates the page, sets <html lang> and the Language cookie', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.selectOption('[data-testid=language-switch] select', 'es');
+    await page.waitForSelector('[data-testid=page-title]:has-text("Iniciar sesión")');
+    expect(await page.getAttribute('html', 'lang')).toBe('es');
+    const cookie = (await ctx.cookies()).find((c) => c.name === 'Language');
+    expect(cookie?.value).toBe('es');
+    expect(cookie!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);
+    await expectNoAxeViolations(page, 'sign-in (es, 375)');
+    await shot(page, 'shell-signin-375-es');
+    await ctx.close();
+  });
+
+  it('the accessibility theme and font size apply, and the page passes axe in both themes', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForSelector('section[data-section=payments] dl');
+    await page.click('[data-testid=accessibility-button]');
+    await page.waitForSelector('[data-testid=accessibility-modal]');
+    await expectNoAxeViolations(page, 'accessibility dialog');
+    await page.getByText('Enable accessibility theme (high contrast)').click();
+    await page.getByText('Large', { exact: true }).click();
+    await page.click('[data-testid=accessibility-apply]');
+    await page.waitForSelector('[data-testid=accessibility-modal]', { state: 'detached' });
+    expect(await page.getAttribute('html', 'data-theme')).toBe('accessibility');
+    expect(await page.evaluate(() => document.documentElement.style.fontSize)).toBe('125%');
+    await expectNoAxeViolations(page, 'home (accessibility theme)');
+    await shot(page, 'shell-home-1280-accessibility');
+    await ctx.close();
+  });
+
+  it('sign out asks first, clears the token and keeps the language', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForURL(/\/home$/);
+    await page.selectOption('[data-testid=language-switch] select', 'pt');
+    await page.waitForSelector('[data-testid=page-title]:has-text("Início")');
+    await page.click('[data-testid=menu-signOut]');
+    await page.waitForSelector('[data-testid=signout-confirm]');
+    await expectNoAxeViolations(page, 'sign-out confirmation');
+    await page.click('[data-testid=signout-confirm-button]');
+    await page.waitForSelector('[data-testid=signin-form]');
+    const session = await page.evaluate(() => JSON.parse(localStorage.getItem('pp.session') ?? '{}'));
+    expect(session.token).toBeNull();
+    expect(session.locale).toBe('pt');
+    expect(await page.getAttribute('html', 'lang')).toBe('pt');
+    await ctx.close();
+  });
+
+  it('small screens get the menu as a drawer', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForURL(/\/home$/);
+    expect(await page.isVisible('[data-testid=side-menu]')).toBe(false);
+    await page.click('[data-testid=menu-button]');
+    await page.waitForSelector('[data-testid=drawer-settings]');
+    await expectNoAxeViolations(page, 'menu drawer (375)');
+    await ctx.close();
+  });
+
+  it('offline replaces the page with No Connection and restores it 1 s after going online', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForURL(/\/home$/);
+    await ctx.setOffline(true);
+    await page.waitForSelector('[data-testid=no-connection]');
+    await expectNoAxeViolations(page, 'no connection');
+    await ctx.setOffline(false);
+    const t0 = Date.now();
+    await page.waitForSelector('[data-testid=no-connection]', { state: 'detached' });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect(await page.textContent('[data-testid=page-title]')).toBe('Home');
+    await ctx.close();
+  });
+
+  it('a session the server ended shows the session-ended page; OK goes to sign-in', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForURL(/\/home$/);
+    // the server ends the session (as an idle timeout would); the browser still holds the token
+    const status = await page.evaluate(async () => {
+      const { token } = JSON.parse(localStorage.getItem('pp.session') ?? '{}');
+      const res = await fetch('/api/Authentication/logout', { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: '{}' });
+      return res.status;
+    });
+    expect(status).toBeLessThan(300);
+    await page.reload();
+    await page.waitForURL(/\/sessionexpired/);
+    await page.waitForSelector('[data-action=ok]');
+    expect(await page.isVisible('[data-testid=side-menu]')).toBe(false);
+    await expectNoAxeViolations(page, 'session ended');
+    await page.click('[data-action=ok]');
+    await page.waitForSelector('[data-testid=signin-form]');
+    await ctx.close();
+  });
+
+  it('an unknown provider goes to /invalidurl, where the provider is found by e-mail', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await page.goto(portal('/nosuchprogram/parent'));
+    await page.waitForURL(/\/invalidurl/);
+    await page.waitForSelector('[data-testid=provider-list] a');
+    await expectNoAxeViolations(page, 'invalid url');
+    await page.fill('input[name=email]', 'maria.garcia@example.com');
+    await page.click('[data-testid=find-provider]');
+    await page.waitForSelector('[data-testid=provider-matches] a');
+    await page.click('[data-testid=provider-matches] a');
+    await page.waitForSelector('[data-testid=signin-form]');
+    expect(await page.textContent('[data-testid=program-name]')).toBe('Bright Path Kids Club');
+    await ctx.close();
+  });
+
+  it('an unknown page says it could not be found', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.goto(portal('/no/such/page'));
+    await page.waitForSelector('[data-testid=not-found]');
+    expect(await page.textContent('[data-testid=not-found]')).toContain('This page could not be found');
+    await expectNoAxeViolations(page, 'not found');
+    await ctx.close();
+  });
+});
