@@ -3,7 +3,7 @@
 import { lazy, Suspense } from 'react';
 import type { ScreenViewProps } from './ScreenRenderer';
 import { SectionSkeleton } from './Section';
-import { useLoadingCounter } from './hooks';
+import { useApplicationsForClient, useLoadingCounter } from './hooks';
 
 export type { ScreenViewProps } from './ScreenRenderer';
 
@@ -11,6 +11,7 @@ const ScreenRenderer = lazy(() => import('./ScreenRenderer'));
 
 export function ScreenView(props: ScreenViewProps) {
   useLoadingCounter();
+  useApplicationsForClient();
   return (
     <Suspense fallback={<SectionSkeleton />}>
       <ScreenRenderer {...props} />

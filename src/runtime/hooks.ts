@@ -1,7 +1,7 @@
 // React hooks over the session state that the shell installs once.
 import { useEffect } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { apiRequestHooksRefAtom, loadingDelta, sessionAtom } from '../state';
+import { apiRequestHooksRefAtom, applicationsRefAtom, loadingDelta, sessionAtom } from '../state';
 
 /** Keeps session.loading in step with the API client's requests (spec 4 loading counter). */
 export function useLoadingCounter(): void {
@@ -14,4 +14,11 @@ export function useLoadingCounter(): void {
     };
     // no reset on unmount: a request still running must still lower the counter
   }, [hooks, setSession]);
+}
+
+/** Gives the API client the session's in-progress applications (headers of keyed calls, spec 7). */
+export function useApplicationsForClient(): void {
+  const holder = useAtomValue(applicationsRefAtom);
+  const session = useAtomValue(sessionAtom);
+  holder.current = session.applications;
 }

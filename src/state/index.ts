@@ -39,7 +39,11 @@ const localeAtom = atom((get) => get(sessionAtom).locale);
 const releaseVersionAtom = atom((get) => get(sessionAtom).releaseVersion);
 export const appNameAtom = atom((get) => get(sessionAtom).appName);
 const countryAtom = atom((get) => get(sessionAtom).countryCode);
-const applicationsAtom = atom((get) => get(sessionAtom).applications);
+/**
+ * The in-progress applications the client reads for keyed calls, kept in a stable holder: a flow
+ * update must not rebuild the client (every data load would start again). Synced by the runtime.
+ */
+export const applicationsRefAtom = atom(() => ({ current: {} as SessionState['applications'] }));
 
 export interface ApiErrorHandler {
   handle?: (err: ApiError) => void;
@@ -67,7 +71,7 @@ export const apiAtom = atom<ApiClient>((get) => {
   const token = get(tokenAtom);
   const locale = get(localeAtom);
   const releaseVersion = get(releaseVersionAtom);
-  const applications = get(applicationsAtom);
+  const applications = get(applicationsRefAtom);
   const handler = get(apiErrorHandlerRefAtom);
   const hooks = get(apiRequestHooksRefAtom);
   return createApiClient({
@@ -77,7 +81,7 @@ export const apiAtom = atom<ApiClient>((get) => {
     getLocale: () => locale,
     releaseVersion,
     onError: (err) => handler.current.handle?.(err),
-    getApplication: (key) => getFlow({ ...defaultSession, applications }, key),
+    getApplication: (key) => getFlow({ ...defaultSession, applications: applications.current }, key),
   });
 });
 
