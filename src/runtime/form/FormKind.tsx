@@ -10,6 +10,7 @@ import { englishStringTranslator, TranslatableString, type ErrorSchema, type Reg
 import { useAtomValue } from 'jotai';
 import { apiAtom } from '../../state';
 import { useScreenRuntime } from '../context';
+import { SectionSkeleton } from '../Section';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
 import { createEngineValidator, pointerSegments } from './validator';
@@ -126,7 +127,8 @@ export default function FormKind({ section, data }: KindProps) {
     [section.id, schemaId],
   );
 
-  if (!engine || !validator) return null;
+  // the provider's validators are still loading
+  if (!engine || !validator) return <SectionSkeleton />;
   const states = engine.fieldStates(schemaId, { ...rt.ctx, form: values });
   statesRef.current = states;
   const display = displayForm(rt.set, schemaId, states);
