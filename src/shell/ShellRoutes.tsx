@@ -22,6 +22,7 @@ import { GenericError } from './pages/GenericError';
 import { PostLogin } from './pages/PostLogin';
 import { ConfigurationErrorPage, InvalidUrlPage, NotFoundPage } from './pages/ProviderFreePages';
 import { ProviderEntry } from './pages/ProviderEntry';
+import { SessionExpiredPage } from './pages/SessionExpired';
 import { SignInForm } from './pages/SignInForm';
 import { NOT_FOUND_SCREEN } from './screens';
 import { useEndSession } from './SignOut';
@@ -32,6 +33,8 @@ function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<stri
       return <ProviderEntry appName={params.appName ?? ''} />;
     case 'invalidurl':
       return <InvalidUrlPage />;
+    case 'sessionexpired':
+      return <SessionExpiredPage type={params.type} />;
     case NOT_FOUND_SCREEN:
       return <NotFoundPage />;
     case 'configurationerror':

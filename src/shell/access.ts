@@ -3,7 +3,7 @@ import type { ScreenDecl } from '../engine/types';
 import { NOT_FOUND_SCREEN } from './screens';
 
 /** Screens that work without a chosen provider (all others need one and go to /invalidurl). */
-export const PROVIDER_FREE = new Set(['provider-entry', 'invalidurl', 'error', NOT_FOUND_SCREEN, 'configurationerror']);
+export const PROVIDER_FREE = new Set(['provider-entry', 'invalidurl', 'error', NOT_FOUND_SCREEN, 'configurationerror', 'sessionexpired']);
 
 export interface AccessState {
   /** a token is present */

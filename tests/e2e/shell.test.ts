@@ -196,6 +196,34 @@ describe('portal shell', () => {
     await ctx.close();
   });
 
+  it('an outdated release version ends on the release notice; OK takes the current version and goes home', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page, 'maria.garcia@example.com');
+    await page.waitForURL(/\/home$/);
+    // a second tab that starts with the release version of an older portal
+    const stale = await ctx.newPage();
+    await stale.addInitScript(() => {
+      const s = JSON.parse(localStorage.getItem('pp.session') ?? '{}');
+      if (!sessionStorage.getItem('patched')) {
+        sessionStorage.setItem('patched', '1');
+        s.releaseVersion = '0.0.0-old';
+        localStorage.setItem('pp.session', JSON.stringify(s));
+      }
+    });
+    await stale.goto(portal('/home'));
+    await stale.waitForURL(/\/sessionexpired\?type=INVALID_RELEASE_VERSION/);
+    await stale.waitForSelector('[data-action=okRelease]');
+    await expectNoAxeViolations(stale, 'release notice');
+    await stale.click('[data-action=okRelease]');
+    await stale.waitForURL(/\/home$/);
+    await stale.waitForSelector('section[data-section=payments] dl');
+    const session = await stale.evaluate(() => JSON.parse(localStorage.getItem('pp.session') ?? '{}'));
+    expect(session.releaseVersion).not.toBe('0.0.0-old');
+    expect(session.sessionExpired).toBe(false);
+    await ctx.close();
+  });
+
   it('an unknown provider goes to /invalidurl, where the provider is found by e-mail', async () => {
     const ctx = await newContext(browser, 375);
     const page = await ctx.newPage();
