@@ -1,44 +1,19 @@
-// Browser entry: old hash links become clean paths, translations of the detected language load, then
-// the portal renders. Failed lazy chunks reload the page (at most once per 60 s).
+// Browser entry: `boot` turns old links into clean paths and detects the language; the session takes
+// that language (on a first visit the session store was created before boot could store it), the
+// translations of that one language load, then the portal renders.
+import { bootLocale } from './shell/boot';
+import { getDefaultStore } from 'jotai';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
+import { sessionAtom } from './state';
 import { App } from './shell/App';
 import { installChunkReload } from './shell/chunkReload';
 import { initI18n } from './shell/i18n';
-import { detectLocale } from './shell/locale';
-import { upgradeOldLink } from './shell/pages/BookmarkNotice';
 
 installChunkReload();
-upgradeOldLink();
+getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 
-/** The locale the user chose before (persisted session), if a session was ever stored. */
-function storedLocale(): string | null {
-  try {
-    const raw = localStorage.getItem('pp.session');
-    return raw ? ((JSON.parse(raw) as { locale?: string }).locale ?? null) : null;
-  } catch {
-    return null;
-  }
-}
-
-const stored = storedLocale();
-const locale = detectLocale({
-  stored: stored,
-  cookie: document.cookie,
-  path: location.pathname.slice((import.meta.env.BASE_URL || '/parentportal/').length - 1),
-  browser: navigator.languages,
-});
-
-// first visit: the detected language becomes the session's (the session is read from storage on start)
-if (stored === null) {
-  try {
-    localStorage.setItem('pp.session', JSON.stringify({ locale }));
-  } catch {
-    /* private mode: the default applies */
-  }
-}
-
-void initI18n(locale).then(() => {
+void initI18n(bootLocale).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App />

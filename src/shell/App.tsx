@@ -1,6 +1,6 @@
 // The portal: providers (state, queries, theme, i18n), the router under /parentportal and the screen
 // of the current route inside its layout (spec 2.1, 2.2; ARCHITECTURE.md "Data flow" step 1).
-import { ChakraProvider } from '@chakra-ui/react';
+import { Box, ChakraProvider } from '@chakra-ui/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useHydrateAtoms } from 'jotai/utils';
@@ -8,6 +8,7 @@ import { queryClientAtom } from 'jotai-tanstack-query';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Router, useLocation } from 'wouter';
+import { useLoadingCounter } from '../runtime';
 import { apiAtom, apiErrorHandlerAtom } from '../state';
 import { describeBrowser, detectBrowser } from './browserInfo';
 import { createErrorHandler } from './errors';
@@ -82,6 +83,15 @@ function ErrorHandling() {
   return null;
 }
 
+/** Spec 4: the loading counter follows the API client's requests; a thin bar shows while it is up. */
+function LoadingBar() {
+  useLoadingCounter();
+  const [session] = useSession();
+  if (!(session.loading > 0)) return null;
+  // decorative: every section announces its own loading state
+  return <Box aria-hidden="true" position="fixed" top="0" insetX="0" h="3px" bg="brand.solid" zIndex="max" data-testid="loading-bar" />;
+}
+
 /** Keeps <html>, i18n and the display preferences in step with the session. */
 function SessionEffects() {
   const [session] = useSession();
@@ -120,6 +130,7 @@ export function App() {
               <OfflineGate>
                 <ErrorHandling />
                 <SessionEffects />
+                <LoadingBar />
                 <SignOutProvider>
                   <ShellRoutes />
                 </SignOutProvider>

@@ -9,25 +9,11 @@ import { ProgramLogo } from '../Header';
 import { useProvider, useSession } from '../hooks';
 import { LanguageSwitch } from '../LanguageSwitch';
 import { MAIN_ID, SkipLink } from '../layouts/SkipLink';
-
-const FLAG = 'pp.oldLink';
-
-/** Turns an old hash link (/parentportal/#/home) into the clean path and remembers it came from one. */
-export function upgradeOldLink(loc: Location = window.location, hist: History = window.history): void {
-  if (!loc.hash.startsWith('#/')) return;
-  const base = (import.meta.env.BASE_URL || '/parentportal/').replace(/\/$/, '');
-  const target = loc.hash.slice(1);
-  try {
-    sessionStorage.setItem(FLAG, '1');
-  } catch {
-    /* no storage: no notice */
-  }
-  hist.replaceState(null, '', `${base}${target}`);
-}
+import { OLD_LINK_FLAG } from '../oldLink';
 
 function readFlag(): boolean {
   try {
-    return sessionStorage.getItem(FLAG) === '1';
+    return sessionStorage.getItem(OLD_LINK_FLAG) === '1';
   } catch {
     return false;
   }
@@ -45,7 +31,7 @@ export function useBookmarkNotice(): [boolean, () => void] {
     pending,
     () => {
       try {
-        sessionStorage.removeItem(FLAG);
+        sessionStorage.removeItem(OLD_LINK_FLAG);
       } catch {
         /* ignore */
       }

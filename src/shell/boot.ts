@@ -1,0 +1,49 @@
+// Start-up work before the portal renders (main.tsx imports it first): an old hash link becomes a
+// clean path before the router reads it, and the language is detected (stored choice, cookie, path,
+// browser). A first visit's language is also stored as the session's.
+import { detectLocale, type Locale } from './locale';
+import { OLD_LINK_FLAG } from './oldLink';
+
+const SESSION_KEY = 'pp.session';
+const BASE = import.meta.env.BASE_URL || '/parentportal/';
+
+/** Turns an old hash link (/parentportal/#/home) into the clean path and remembers it came from one. */
+function upgradeOldLink(): void {
+  if (!location.hash.startsWith('#/')) return;
+  try {
+    sessionStorage.setItem(OLD_LINK_FLAG, '1');
+  } catch {
+    /* no storage: no notice */
+  }
+  history.replaceState(null, '', `${BASE.replace(/\/$/, '')}${location.hash.slice(1)}`);
+}
+
+/** The locale the user chose before (persisted session), if a session was ever stored. */
+function storedLocale(): string | null {
+  try {
+    const raw = localStorage.getItem(SESSION_KEY);
+    return raw ? ((JSON.parse(raw) as { locale?: string }).locale ?? null) : null;
+  } catch {
+    return null;
+  }
+}
+
+upgradeOldLink();
+
+const stored = storedLocale();
+
+export const bootLocale: Locale = detectLocale({
+  stored,
+  cookie: document.cookie,
+  path: location.pathname.slice(BASE.length - 1),
+  browser: navigator.languages,
+});
+
+// first visit: the detected language becomes the session's
+if (stored === null) {
+  try {
+    localStorage.setItem(SESSION_KEY, JSON.stringify({ locale: bootLocale }));
+  } catch {
+    /* private mode: the default applies */
+  }
+}
