@@ -240,6 +240,38 @@ describe('portal shell', () => {
     await ctx.close();
   });
 
+  it('a first visit takes the browser language and fetches only that language', async () => {
+    const ctx = await newContext(browser, 1280, 'vi-VN');
+    const page = await ctx.newPage();
+    const bundles: string[] = [];
+    page.on('request', (r) => {
+      const m = /assets\/(common|screens)-/.exec(r.url());
+      if (m) bundles.push(m[1]);
+    });
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=page-title]:has-text("Đăng nhập")');
+    expect(await page.getAttribute('html', 'lang')).toBe('vi');
+    expect(bundles.sort()).toEqual(['common', 'screens']);
+    await ctx.close();
+  });
+
+  it('an old (hash) link shows the bookmark notice; Continue reveals header and footer', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.goto('about:blank');
+    await page.goto(portal('/#/home'));
+    await page.waitForSelector('[data-testid=bookmark-notice]');
+    expect(await page.isVisible('[data-testid=header]')).toBe(false);
+    await expectNoAxeViolations(page, 'bookmark notice');
+    await page.click('[data-testid=bookmark-continue]');
+    await page.waitForSelector('[data-testid=signin-form]');
+    expect(await page.isVisible('[data-testid=header]')).toBe(true);
+    expect(await page.isVisible('[data-testid=footer]')).toBe(true);
+    await ctx.close();
+  });
+
   it('an unknown page says it could not be found', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
