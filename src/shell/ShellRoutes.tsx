@@ -1,15 +1,15 @@
 // URL → screen declaration → access check → layout → content (ARCHITECTURE.md "Data flow" step 1).
-// A few screens add shell behaviour around their declared sections (provider entry, post-login,
-// generic error); everything else is rendered by the runtime's ScreenView.
+// The runtime's ScreenView renders a screen's declared sections; a few screens get a shell part for
+// behaviour (provider entry, sign-in form, post-login) or because they must work without a
+// declaration set (invalid URL, not found, configuration error, session ended, generic error).
+import { Grid, Heading } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { matchRoute, parseQuery } from '../engine/screen';
 import type { ScreenDecl } from '../engine/types';
+import { RuntimeHostContext, ScreenView } from '../runtime';
 import { i18nKey } from '../runtime/i18n';
-import { RuntimeHostContext } from '../runtime/context';
-import ScreenView from '../runtime/ScreenView';
-import { Grid, Heading } from '@chakra-ui/react';
 import { accessRedirect } from './access';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useProvider, useScreens, useSession } from './hooks';
