@@ -34,14 +34,26 @@ function pruneSection(section: SectionDecl, hasScreen: (path: string) => boolean
   return out;
 }
 
+/** A links section whose every item was left out is left out too (no empty list on the page). */
+function emptied(before: SectionDecl, after: SectionDecl): boolean {
+  return Array.isArray(before.items) && before.items.length > 0 && Array.isArray(after.items) && after.items.length === 0 && !after.actions?.length;
+}
+
+function pruneSections(sections: SectionDecl[], hasScreen: (path: string) => boolean): SectionDecl[] {
+  return sections.flatMap((s) => {
+    const out = pruneSection(s, hasScreen);
+    return emptied(s, out) ? [] : [out];
+  });
+}
+
 export function pruneUndeclaredTargets(screen: ScreenDecl, hasScreen: (path: string) => boolean): ScreenDecl {
   return {
     ...screen,
-    sections: screen.sections.map((s) => pruneSection(s, hasScreen)),
+    sections: pruneSections(screen.sections, hasScreen),
     actions: pruneActions(screen.actions, hasScreen),
     modals: screen.modals?.map((m): ModalDecl => ({
       ...m,
-      sections: m.sections?.map((s) => pruneSection(s, hasScreen)),
+      sections: m.sections ? pruneSections(m.sections, hasScreen) : m.sections,
       actions: pruneActions(m.actions, hasScreen) ?? [],
     })),
   };

@@ -37,6 +37,13 @@ describe('pruneUndeclaredTargets', () => {
     expect(out.modals![0].actions).toEqual([]);
   });
 
+  it('leaves out a links section whose every item was left out', () => {
+    const out = pruneUndeclaredTargets(screen, () => false);
+    expect(out.sections.map((s) => s.id)).toEqual(['payments', 'links', 'list']);
+    const tiles: ScreenDecl = { ...screen, sections: [{ id: 'tiles', kind: 'links', items: [{ to: '/paynow', label: 'a' }] }] };
+    expect(pruneUndeclaredTargets(tiles, () => false).sections).toEqual([]);
+  });
+
   it('keeps everything when every target is declared, and does not change its input', () => {
     const before = JSON.stringify(screen);
     const out = pruneUndeclaredTargets(screen, () => true);
