@@ -272,6 +272,20 @@ describe('portal shell', () => {
     await ctx.close();
   });
 
+  it('the generic error page posts an error log record and shows its code and the server time', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const logged = page.waitForResponse((r) => r.url().includes('/api/Customer/errorlog') && r.request().method() === 'POST');
+    await page.goto(portal('/error'));
+    const res = await logged;
+    expect(res.status()).toBe(200);
+    const { errorLogID } = (await res.json()) as { errorLogID: number };
+    await page.waitForSelector(`[data-testid=generic-error-code]:has-text("${errorLogID}")`);
+    expect(await page.textContent('[data-testid=generic-error]')).toContain('An unknown error occurred. Our technical support team has been notified.');
+    await expectNoAxeViolations(page, 'generic error');
+    await ctx.close();
+  });
+
   it('an unknown page says it could not be found', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
