@@ -2,17 +2,23 @@
 // errors.required, screens.home.title); i18next addresses them as "<namespace>:<key>".
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
+import { NAMESPACES } from './namespaces';
 
-export const KEY_NAMESPACES = ['common', 'fields', 'errors', 'screens', 'server', 'runtime'] as const;
+export const KEY_NAMESPACES = NAMESPACES;
 
 /** "fields.firstName" -> "fields:firstName"; keys without a known namespace stay as they are. */
 export function i18nKey(key: string): string {
   const dot = key.indexOf('.');
   if (dot > 0 && !key.includes(':')) {
     const ns = key.slice(0, dot);
-    if ((KEY_NAMESPACES as readonly string[]).includes(ns)) return `${ns}:${key.slice(dot + 1)}`;
+    if (KEY_NAMESPACES.includes(ns)) return `${ns}:${key.slice(dot + 1)}`;
   }
   return key;
+}
+
+function isDeclarationKey(v: string): boolean {
+  const dot = v.indexOf('.');
+  return dot > 0 && KEY_NAMESPACES.includes(v.slice(0, dot)) && /^[A-Za-z0-9_.-]+$/.test(v);
 }
 
 /**
@@ -22,14 +28,14 @@ export function i18nKey(key: string): string {
 export function translate(t: TFunction, key: string, params: Record<string, unknown> = {}): string {
   const values: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(params)) {
-    values[k] = typeof v === 'string' && /^(fields|common|screens|errors)\.[A-Za-z0-9_.-]+$/.test(v) ? t(i18nKey(v)) : v;
+    values[k] = typeof v === 'string' && isDeclarationKey(v) ? t(i18nKey(v)) : v;
   }
   return t(i18nKey(key), values as Record<string, string>) as string;
 }
 
 /** The runtime's own texts (locales/<lang>/runtime.json) plus declaration keys. */
 export function useRuntimeT() {
-  const { t, i18n } = useTranslation(['runtime', 'common', 'fields', 'errors', 'screens']);
+  const { t, i18n } = useTranslation(['runtime', ...KEY_NAMESPACES]);
   return {
     t,
     locale: i18n.language,

@@ -1,10 +1,11 @@
-// i18next for the portal: namespaces common, fields, errors, screens and server; each language's
+// i18next for the portal: the namespaces are the files of locales/en (see runtime/namespaces); each language's
 // files are separate chunks (import.meta.glob), so only the chosen language is fetched.
 import i18next, { type BackendModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, languageCookie, SUPPORTED_LOCALES, toSupportedLocale } from './locale';
 
-export const NAMESPACES = ['common', 'fields', 'errors', 'screens', 'server'] as const;
+export { NAMESPACES } from '../runtime/namespaces';
+import { NAMESPACES } from '../runtime/namespaces';
 
 const bundles = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*/*.json');
 
