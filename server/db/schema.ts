@@ -179,6 +179,8 @@ export const sites = pgTable('sites', {
   stateCode: text('state_code').notNull().default(''),
   zip: text('zip').notNull().default(''),
   phone: text('phone').notNull().default(''),
+  /** site administrators receive absence notices (spec 6); comma-separated addresses */
+  adminEmail: text('admin_email').notNull().default(''),
 });
 
 export const gradeLevels = pgTable(

@@ -1,0 +1,1 @@
+ALTER TABLE "sites" ADD COLUMN "admin_email" text DEFAULT '' NOT NULL;
