@@ -52,6 +52,8 @@ export const providers = pgTable('providers', {
   attendanceAllowed: boolean('attendance_allowed').notNull().default(true),
   programOptions: jsonb('program_options').$type<ProgramOptions>().notNull(),
   features: jsonb('features').$type<Record<string, boolean>>().notNull(),
+  /** field options of configurable fields (spec 5.1): M mandatory, R required, O optional, H hidden */
+  fieldOptions: jsonb('field_options').$type<Record<string, 'M' | 'R' | 'O' | 'H'>>().notNull().default({}),
 });
 
 export const accounts = pgTable(
@@ -116,6 +118,10 @@ export const adults = pgTable(
     householdSize: integer('household_size'),
     isDistrictEmployee: boolean('is_district_employee').notNull().default(false),
     photo: bytea('photo'),
+    /** STATE$$NUMBER, or the number alone (spec 3, driver licence value) */
+    driverLicense: text('driver_license').notNull().default(''),
+    /** user-defined field values by fieldName */
+    userDefinedFields: jsonb('user_defined_fields').$type<Record<string, string | boolean>>().notNull().default({}),
     deleted: boolean('deleted').notNull().default(false),
   },
   (t) => [index('adults_account').on(t.providerId, t.accountId)],
@@ -214,6 +220,8 @@ export const children = pgTable(
     splitPercentage: integer('split_percentage'),
     photo: bytea('photo'),
     medical: jsonb('medical').$type<Record<string, unknown>>().notNull().default({}),
+    /** user-defined field values by fieldName */
+    userDefinedFields: jsonb('user_defined_fields').$type<Record<string, string | boolean>>().notNull().default({}),
   },
   (t) => [index('children_account').on(t.providerId, t.accountId)],
 );
@@ -234,6 +242,55 @@ export const childAdults = pgTable(
     doNotRelease: boolean('do_not_release').notNull().default(false),
   },
   (t) => [uniqueIndex('child_adults_pair').on(t.childId, t.adultId)],
+);
+
+/** Master data: relationship of an adult to a child (99 = Other, spec 3). */
+export const relationships = pgTable(
+  'relationships',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    relationshipId: integer('relationship_id').notNull(),
+    relationship: text('relationship').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('relationships_provider_id').on(t.providerId, t.relationshipId)],
+);
+
+/** User-defined field definitions (spec 3): the type is the fieldName prefix; entity A adult, C child. */
+export const userDefinedFieldDefs = pgTable(
+  'user_defined_field_defs',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    entity: text('entity').notNull(),
+    fieldName: text('field_name').notNull(),
+    caption: text('caption').notNull(),
+    isMandatory: boolean('is_mandatory').notNull().default(false),
+    values: jsonb('values').$type<{ idValue: number | string; itemValue: string; displayOrder: number }[]>().notNull().default([]),
+    displayOrder: integer('display_order').notNull().default(0),
+  },
+  (t) => [uniqueIndex('udf_defs_provider_field').on(t.providerId, t.entity, t.fieldName)],
+);
+
+/** Medical field definitions (spec 3): fieldNo 1 allergies, 2 disabilities, 3 medical conditions, 4 special needs, 5 medication. */
+export const medicalFieldDefs = pgTable(
+  'medical_field_defs',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    fieldNo: integer('field_no').notNull(),
+    fieldCaption: text('field_caption').notNull(),
+    displayMessage: text('display_message').notNull().default(''),
+    isMandatory: boolean('is_mandatory').notNull().default(false),
+    /** M mandatory, O optional, N none */
+    hasStandardValues: text('has_standard_values').notNull().default('N'),
+    isOtherStandardEnabled: boolean('is_other_standard_enabled').notNull().default(false),
+    /** M mandatory, N none, O optional */
+    explanationType: text('explanation_type').notNull().default('O'),
+    values: jsonb('values').$type<{ id: number; value: string }[]>().notNull().default([]),
+  },
+  (t) => [uniqueIndex('medical_field_defs_provider_no').on(t.providerId, t.fieldNo)],
 );
 
 export const programPeriods = pgTable('program_periods', {
