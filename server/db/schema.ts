@@ -176,6 +176,96 @@ export const signinAudit = pgTable(
   (t) => [index('signin_audit_email_at').on(t.email, t.at)],
 );
 
+/**
+ * Single-use links of the password flows (spec 2.1): reset (forgot password, also unlocks), sign-up
+ * (an existing parent creates the first password) and the temporary-password token. Only the SHA-256
+ * of the random token is stored.
+ */
+export const passwordTokens = pgTable(
+  'password_tokens',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    adultId: integer('adult_id').notNull().references(() => adults.id, { onDelete: 'cascade' }),
+    /** null for sign-up: the login is created when the password is */
+    loginId: integer('login_id').references(() => logins.id, { onDelete: 'cascade' }),
+    /** reset | signup | temporary */
+    purpose: text('purpose').notNull(),
+    email: text('email').notNull(),
+    tokenHash: text('token_hash').notNull().unique(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('password_tokens_login').on(t.loginId)],
+);
+
+/** Earlier password hashes of a login: a new password must not equal the current or an old one (5.2). */
+export const passwordHistory = pgTable(
+  'password_history',
+  {
+    id: serial('id').primaryKey(),
+    loginId: integer('login_id').notNull().references(() => logins.id, { onDelete: 'cascade' }),
+    passwordHash: text('password_hash').notNull(),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('password_history_login').on(t.loginId)],
+);
+
+/** Requests of the password and sign-up flows, counted per address and per account for rate limits. */
+export const authRequests = pgTable(
+  'auth_requests',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull(),
+    /** forgot | signup | register | reset */
+    kind: text('kind').notNull(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    at: ts('at').notNull(),
+  },
+  (t) => [index('auth_requests_kind_at').on(t.kind, t.at)],
+);
+
+/** A social identity (OpenID Connect issuer + subject) linked to a parent login of one provider. */
+export const socialIdentities = pgTable(
+  'social_identities',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    loginId: integer('login_id').notNull().references(() => logins.id, { onDelete: 'cascade' }),
+    /** the identity provider's key in provider.json (e.g. google, microsoft) */
+    idp: text('idp').notNull(),
+    issuer: text('issuer').notNull(),
+    subject: text('subject').notNull(),
+    email: text('email').notNull().default(''),
+    linkedAt: ts('linked_at').notNull(),
+  },
+  (t) => [uniqueIndex('social_identities_subject').on(t.providerId, t.issuer, t.subject)],
+);
+
+/**
+ * One social sign-in attempt: state, nonce and PKCE verifier of the authorization request; after the
+ * callback an identity not yet linked waits here (linkTokenHash) for the parent's password sign-in.
+ */
+export const socialSignins = pgTable('social_signins', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  idp: text('idp').notNull(),
+  stateHash: text('state_hash').notNull().unique(),
+  nonce: text('nonce').notNull(),
+  codeVerifier: text('code_verifier').notNull(),
+  locale: text('locale').notNull().default('en'),
+  createdAt: ts('created_at').notNull(),
+  expiresAt: ts('expires_at').notNull(),
+  usedAt: ts('used_at'),
+  issuer: text('issuer'),
+  subject: text('subject'),
+  email: text('email'),
+  linkTokenHash: text('link_token_hash').unique(),
+  linkedAt: ts('linked_at'),
+});
+
 export const sites = pgTable('sites', {
   id: serial('id').primaryKey(),
   providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
