@@ -3,6 +3,7 @@ import { and, asc, eq, inArray, isNull, ne } from 'drizzle-orm';
 import type { ServiceHandlers } from '../context';
 import { adults, accounts, children, childAdults, gradeLevels, sites, logins, sessions } from '../db/schema';
 import { HttpError } from '../errors';
+import { checkNewPassword, rememberPassword } from '../passwordPolicy';
 
 type Gender = 'M' | 'F' | 'U';
 
@@ -134,6 +135,9 @@ export const demographics: ServiceHandlers = {
           errors: [{ path: '/newPassword', key: 'server.errors.passwordReused' }],
         });
       }
+      // not common, not the user name, not an earlier password (spec 5.2)
+      await checkNewPassword(deps, lang, { loginId: login.id, email: login.email, newPassword: v.newPassword });
+      await rememberPassword(deps, login.id, login.passwordHash);
       await deps.db
         .update(logins)
         .set({ passwordHash: await deps.passwords.hash(v.newPassword), isTemporaryPassword: false, failedCount: 0, lockedAt: null })

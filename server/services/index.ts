@@ -9,6 +9,7 @@ import { customer } from './customer';
 import { demographics } from './demographics';
 import { location } from './location';
 import { parentApplication } from './parentApplication';
+import { passwordFlows } from './passwordFlows';
 import { registration } from './registration';
 
 export const handlers: ServiceHandlers = {
@@ -20,5 +21,6 @@ export const handlers: ServiceHandlers = {
   ...demographics,
   ...location,
   ...parentApplication,
+  ...passwordFlows,
   ...registration,
 };

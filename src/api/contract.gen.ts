@@ -247,6 +247,66 @@ export interface AuthenticationLogoutResponse {
   signedOut: boolean;
 }
 
+/** Authentication.forgotPassword: body */
+export interface AuthenticationForgotPasswordBody {
+  appName: string;
+  email: string;
+}
+
+/** Authentication.forgotPassword: response */
+export interface AuthenticationForgotPasswordResponse {
+  sent: boolean;
+}
+
+/** Authentication.signUp: body */
+export interface AuthenticationSignUpBody {
+  appName: string;
+  email: string;
+}
+
+/** Authentication.signUp: response */
+export interface AuthenticationSignUpResponse {
+  sent: boolean;
+}
+
+/** Authentication.resetPassword: body */
+export interface AuthenticationResetPasswordBody {
+  appName: string;
+  token: string;
+  mode: 'reset' | 'create';
+  newPassword?: string;
+  retypePassword?: string;
+}
+
+/** Authentication.resetPassword: response */
+export interface AuthenticationResetPasswordResponse {
+  changed: boolean;
+  email: string;
+}
+
+/** Authentication.register: body */
+export interface AuthenticationRegisterBody {
+  appName: string;
+  firstName?: string;
+  lastName?: string;
+  streetAddress?: string;
+  apartmentNo?: string;
+  city?: string;
+  stateCode?: string;
+  zip?: string;
+  cellPhone?: string;
+  homePhone?: string;
+  email?: string;
+  newPassword?: string;
+  retypePassword?: string;
+}
+
+/** Authentication.register: response */
+export interface AuthenticationRegisterResponse {
+  registered: boolean;
+  accountNo: string;
+}
+
 /** Billing.accountSummary: response */
 export interface BillingAccountSummaryResponse {
   accountID: number;
@@ -727,6 +787,10 @@ export interface Operations {
   'Attendance.notifyAbsence': { method: 'POST'; path: '/absence'; auth: 'session'; query: undefined; params: undefined; body: AttendanceNotifyAbsenceBody; response: AttendanceNotifyAbsenceResponse };
   'Authentication.login': { method: 'POST'; path: '/login'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationLoginBody; response: AuthenticationLoginResponse };
   'Authentication.logout': { method: 'POST'; path: '/logout'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: AuthenticationLogoutResponse };
+  'Authentication.forgotPassword': { method: 'POST'; path: '/forgot-password'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationForgotPasswordBody; response: AuthenticationForgotPasswordResponse };
+  'Authentication.signUp': { method: 'POST'; path: '/signup'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationSignUpBody; response: AuthenticationSignUpResponse };
+  'Authentication.resetPassword': { method: 'POST'; path: '/reset-password'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationResetPasswordBody; response: AuthenticationResetPasswordResponse };
+  'Authentication.register': { method: 'POST'; path: '/parent-registration'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationRegisterBody; response: AuthenticationRegisterResponse };
   'Billing.accountSummary': { method: 'GET'; path: '/account-summary'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingAccountSummaryResponse };
   'Billing.invoices': { method: 'GET'; path: '/invoices'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingInvoicesResponse };
   'Billing.paymentsReceived': { method: 'GET'; path: '/payments-received'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingPaymentsReceivedResponse };
@@ -777,6 +841,10 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Attendance.notifyAbsence': { service: 'Attendance', method: 'POST', path: '/absence', auth: 'session', file: false, form: 'absence' },
   'Authentication.login': { service: 'Authentication', method: 'POST', path: '/login', auth: 'public', file: false, form: 'signin' },
   'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false },
+  'Authentication.forgotPassword': { service: 'Authentication', method: 'POST', path: '/forgot-password', auth: 'public', file: false, form: 'accountEmail' },
+  'Authentication.signUp': { service: 'Authentication', method: 'POST', path: '/signup', auth: 'public', file: false, form: 'accountEmail' },
+  'Authentication.resetPassword': { service: 'Authentication', method: 'POST', path: '/reset-password', auth: 'public', file: false, form: 'password' },
+  'Authentication.register': { service: 'Authentication', method: 'POST', path: '/parent-registration', auth: 'public', file: false, form: 'parentRegistration' },
   'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false },
   'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false },
   'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false },
