@@ -1,6 +1,6 @@
 // Server-side translations (locales/<lang>/server.json): e-mails and error messages, in the
 // language of the request (Accept-Language) or of the recipient.
-import { readFileSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LANGUAGES = ['en', 'es', 'pt', 'vi'] as const;
@@ -41,13 +41,23 @@ export function pickLang(value: string | undefined): Lang {
 
 export function createTranslator(root: string): Translator {
   const trees = new Map<string, Tree>();
+  // a feature's own namespace (locales/<lang>/<feature>.json) answers "<feature>.<key>" keys the
+  // server file does not have
+  const namespaces = new Map<string, Tree>();
   for (const lang of LANGUAGES) {
     const file = join(root, 'locales', lang, 'server.json');
     if (existsSync(file)) trees.set(lang, JSON.parse(readFileSync(file, 'utf8')) as Tree);
+    const dir = join(root, 'locales', lang);
+    if (!existsSync(dir)) continue;
+    for (const f of readdirSync(dir)) {
+      if (f.endsWith('.json') && f !== 'server.json') namespaces.set(`${lang}/${f.slice(0, -5)}`, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Tree);
+    }
   }
+  const inNamespace = (lang: string, path: string[]) => lookup(namespaces.get(`${lang}/${path[0]}`), path.slice(1));
   return (lang, key, params = {}) => {
     const path = key.replace(/^server\./, '').split('.');
-    const text = lookup(trees.get(pickLang(lang)), path) ?? lookup(trees.get('en'), path);
+    const l = pickLang(lang);
+    const text = lookup(trees.get(l), path) ?? inNamespace(l, path) ?? lookup(trees.get('en'), path) ?? inNamespace('en', path);
     if (text === undefined) throw new Error(`missing server translation ${key}`);
     return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
   };

@@ -8,6 +8,7 @@ import type { Clock } from '../clock';
 import { addDays, isoDay } from '../clock';
 import { readProviderRecords, syncProviders } from '../providers';
 import { makePdf, text } from './files';
+import { seedCommunication } from './communication';
 import { seedAuth } from './auth';
 
 export const DEMO_PROVIDERS = ['brightpath', 'northridge'] as const;
@@ -69,6 +70,7 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
   await syncProviders(db, readProviderRecords(opts.root).filter((r) => (DEMO_PROVIDERS as readonly string[]).includes(r.appName)));
   await seedBrightpath(ctx);
   await seedNorthridge(ctx);
+  await seedCommunication(db, ctx);
   await seedAuth(db, ctx.hash);
 }
 

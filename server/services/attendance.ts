@@ -1,12 +1,23 @@
 // Attendance service: attendance records of the account's children between two dates, and absence
 // notices (site administrators receive the note through the outbox).
-import { and, asc, eq, gte, inArray, lte } from 'drizzle-orm';
-import type { ServiceHandlers } from '../context';
+import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
+import type { ServiceHandlers, FileResult } from '../context';
 import { attendance as attendanceTable, children, sites, absenceReasons, absenceNotices, adults, accounts, communications } from '../db/schema';
 import { HttpError } from '../errors';
 import { enqueueMail } from '../outbox';
 import { mdyToIso } from '../../src/engine/index';
-import { providerOf } from './common';
+import { providerOf, ruleContextOf } from './common';
+import { isoDay, addDays } from '../clock';
+
+/** today as mm/dd/yyyy, the form rules' `today` */
+function mdy(d: Date): string {
+  const iso = isoDay(d);
+  return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+}
+import { attendanceReportPdf } from './attendanceReport';
+
+/** Attendance shows the last two weeks unless a range is asked for. */
+const DEFAULT_DAYS = 14;
 
 export const attendance: ServiceHandlers = {
   'Attendance.records': {
@@ -18,8 +29,8 @@ export const attendance: ServiceHandlers = {
       const where = [
         eq(attendanceTable.providerId, s.providerId),
         eq(children.accountId, s.accountId),
-        gte(attendanceTable.attendanceDate, query.StartDate),
-        lte(attendanceTable.attendanceDate, query.EndDate),
+        gte(attendanceTable.attendanceDate, query.StartDate ?? isoDay(addDays(deps.clock(), -(DEFAULT_DAYS - 1)))),
+        lte(attendanceTable.attendanceDate, query.EndDate ?? isoDay(deps.clock())),
       ];
       if (query.ChildID) where.push(eq(attendanceTable.childId, query.ChildID));
       const rows = await deps.db
@@ -28,7 +39,7 @@ export const attendance: ServiceHandlers = {
         .innerJoin(children, eq(children.id, attendanceTable.childId))
         .innerJoin(sites, eq(sites.id, attendanceTable.siteId))
         .where(and(...where))
-        .orderBy(asc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
+        .orderBy(desc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
       return {
         attendanceAllowed: true,
         records: rows.map(({ r, firstName, lastName, siteName }) => ({
@@ -64,7 +75,7 @@ export const attendance: ServiceHandlers = {
       };
       const notFound = () => new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
       const kids = await deps.db
-        .select({ id: children.id, firstName: children.firstName, lastName: children.lastName })
+        .select({ id: children.id, firstName: children.firstName, lastName: children.lastName, homeSiteId: children.homeSiteId })
         .from(children)
         .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, v.childIDs)));
       if (kids.length !== new Set(v.childIDs).size) throw notFound();
@@ -115,17 +126,25 @@ export const attendance: ServiceHandlers = {
         info: v.additionalInfo,
       };
       const lines = ['body', 'dates', 'when', 'reason', 'info'].map((k) => deps.t(staffLang, `mail.absenceNotice.${k}`, params));
-      if (provider.supportEmail) {
+      // spec 6: the site administrators of the children's sites receive the note (the program's
+      // support address when a site has none)
+      const siteIds = [...new Set(kids.map((k) => k.homeSiteId).filter((x): x is number => x !== null))];
+      const siteRows = siteIds.length
+        ? await deps.db.select({ adminEmail: sites.adminEmail }).from(sites).where(and(eq(sites.providerId, s.providerId), inArray(sites.id, siteIds)))
+        : [];
+      const recipients = new Set(siteRows.flatMap((r) => r.adminEmail.split(',').map((x) => x.trim()).filter(Boolean)));
+      if (!recipients.size && provider.supportEmail) recipients.add(provider.supportEmail);
+      for (const to of recipients) {
         await enqueueMail(deps.db, deps.clock, {
           providerId: s.providerId,
           kind: 'absence_notice',
-          to: provider.supportEmail,
-          from: `"${provider.programName}" <${provider.supportEmail}>`,
+          to,
+          from: `"${provider.programName}" <${provider.supportEmail || to}>`,
           subject: deps.t(staffLang, 'mail.absenceNotice.subject', params),
           text: lines.join('\n'),
         });
-        deps.mailQueued();
       }
+      if (recipients.size) deps.mailQueued();
       // the parent's copy in the communication history, in the language of the request
       const escape = (x: string) => x.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
       await deps.db.insert(communications).values({
@@ -139,6 +158,56 @@ export const attendance: ServiceHandlers = {
         isAutomatic: true,
       });
       return { absenceNoticeID: notice.id };
+    },
+  },
+
+  'Attendance.report': {
+    handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
+      const s = session!;
+      const provider = await providerOf(deps.db, s);
+      if (!provider.attendanceAllowed) throw new HttpError(403, deps.t(lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
+      // the same form and rules as the browser (start and end dates, end not before start)
+      const decl = deps.declarations.get(provider.appName);
+      if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
+      const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
+      const result = decl.engine.validate('attendanceReport', { startDate: query.StartDate, endDate: query.EndDate }, { session: rc.session, provider: rc.provider, today: mdy(deps.clock()) });
+      if (!result.valid) {
+        throw new HttpError(400, deps.t(lang, 'errors.validation'), {
+          key: 'server.errors.validation',
+          errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })),
+        });
+      }
+      const start = mdyToIso(query.StartDate);
+      const end = mdyToIso(query.EndDate);
+      const rows = await deps.db
+        .select({ r: attendanceTable, firstName: children.firstName, lastName: children.lastName, siteName: sites.siteName })
+        .from(attendanceTable)
+        .innerJoin(children, eq(children.id, attendanceTable.childId))
+        .innerJoin(sites, eq(sites.id, attendanceTable.siteId))
+        .where(and(eq(attendanceTable.providerId, s.providerId), eq(children.accountId, s.accountId), gte(attendanceTable.attendanceDate, start), lte(attendanceTable.attendanceDate, end)))
+        .orderBy(asc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
+      const [acct] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.id, s.accountId));
+      const file = await attendanceReportPdf({
+        t: (key, params) => deps.t(lang, key, params),
+        organisation: provider.organisation || provider.programName,
+        programName: provider.programName,
+        accountNo: acct.accountNo,
+        startDate: query.StartDate,
+        endDate: query.EndDate,
+        generatedOn: deps.clock(),
+        rows: rows.map(({ r, firstName, lastName, siteName }) => ({
+          date: r.attendanceDate,
+          child: `${firstName} ${lastName}`,
+          site: siteName,
+          timeOffered: r.timeOffered,
+          timeIn: r.timeIn,
+          timeOut: r.timeOut,
+          inBy: r.inBy,
+          outBy: r.outBy,
+          absentReason: r.absentReason,
+        })),
+      });
+      return { file, fileName: `Attendance-${start}-to-${end}.pdf`, contentType: 'application/pdf' };
     },
   },
 };

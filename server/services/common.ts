@@ -40,14 +40,29 @@ export function programConfig(p: ProviderRow) {
   };
 }
 
-/** Provider-authored HTML (alerts, bulletins, e-mails) is shown as HTML: keep formatting only. */
+/**
+ * Provider-authored HTML (alerts, bulletins, e-mails, custom texts) is shown as HTML: keep formatting
+ * only. No scripts, event handlers, style attributes or style elements (nothing can hide or overlay
+ * the page), no javascript:/data: URLs, no forms, frames or embedded objects. Applied before storing
+ * and again before serving.
+ */
 export function safeHtml(html: string): string {
-  return sanitizeHtml(html, {
+  // NUL never reaches a browser or the database
+  return sanitizeHtml(html.replace(/\u0000/g, ''), {
     allowedTags: ['p', 'br', 'b', 'strong', 'i', 'em', 'u', 'ul', 'ol', 'li', 'a', 'h2', 'h3', 'h4', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'td', 'th'],
     allowedAttributes: { a: ['href', 'title', 'target', 'rel'] },
     allowedSchemes: ['https', 'http', 'mailto', 'tel'],
+    allowedSchemesAppliedToAttributes: ['href'],
+    allowProtocolRelative: false,
+    disallowedTagsMode: 'discard',
+    nonTextTags: ['script', 'style', 'textarea', 'option', 'noscript', 'xmp', 'iframe', 'noembed', 'noframes', 'template', 'title'],
     transformTags: { a: sanitizeHtml.simpleTransform('a', { rel: 'noopener noreferrer', target: '_blank' }) },
   });
+}
+
+/** Plain text placed inside HTML. */
+export function escapeHtml(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 

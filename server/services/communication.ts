@@ -2,10 +2,11 @@
 // events and the account's communication history. Provider-authored HTML is sanitised on the way out.
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { ServiceHandlers, AppDeps, FileResult } from '../context';
-import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications } from '../db/schema';
+import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications, adults, accounts } from '../db/schema';
+import { enqueueMail } from '../outbox';
 import { HttpError } from '../errors';
 import { isoDay, addDays } from '../clock';
-import { providerByAppName, safeHtml } from './common';
+import { escapeHtml, providerByAppName, providerOf, safeHtml } from './common';
 
 async function activeAlerts(deps: AppDeps, providerId: number, location: 'L' | 'H') {
   const today = isoDay(deps.clock());
@@ -67,6 +68,30 @@ export const communication: ServiceHandlers = {
     },
   },
 
+  'Communication.bulletin': {
+    handler: async ({ deps, session, params, lang }) => {
+      const s = session!;
+      const today = isoDay(deps.clock());
+      const [r] = await deps.db
+        .select()
+        .from(bulletins)
+        .where(and(eq(bulletins.id, params.id), eq(bulletins.providerId, s.providerId), lte(bulletins.startDate, today), or(isNull(bulletins.endDate), gte(bulletins.endDate, today))));
+      if (!r) notFound(deps, lang);
+      const atts = await deps.db
+        .select({ id: bulletinAttachments.id, name: bulletinAttachments.name, documentType: bulletinAttachments.documentType })
+        .from(bulletinAttachments)
+        .where(and(eq(bulletinAttachments.providerId, s.providerId), eq(bulletinAttachments.bulletinId, r.id)))
+        .orderBy(asc(bulletinAttachments.id));
+      return {
+        bulletinID: r.id,
+        subject: r.subject,
+        message: safeHtml(r.message),
+        startDate: r.startDate,
+        attachments: atts.map((a) => ({ messageAttachmentID: a.id, name: a.name, documentType: a.documentType })),
+      };
+    },
+  },
+
   'Communication.bulletinDownload': {
     handler: async ({ deps, session, params, lang }): Promise<FileResult> => {
       const [a] = await deps.db
@@ -114,8 +139,10 @@ export const communication: ServiceHandlers = {
   'Communication.history': {
     handler: async ({ deps, session, query }) => {
       const s = session!;
-      const start = new Date(`${query.StartDate}T00:00:00`);
-      const endExclusive = addDays(new Date(`${query.EndDate}T00:00:00`), 1);
+      // the period choice of spec 2.13 (the last 90, 360 or 720 days), or an explicit range
+      const today = new Date(`${isoDay(deps.clock())}T00:00:00`);
+      const start = query.StartDate ? new Date(`${query.StartDate}T00:00:00`) : addDays(today, -(query.Days ?? 90));
+      const endExclusive = addDays(query.EndDate ? new Date(`${query.EndDate}T00:00:00`) : today, 1);
       const showAuto = query.ShowAutoMail !== false;
       const showSent = query.ShowEmailSentByAccount !== false;
       if (!showAuto && !showSent) return [];
@@ -140,6 +167,48 @@ export const communication: ServiceHandlers = {
         createdOn: r.createdOn.toISOString(),
         isAutomatic: r.isAutomatic,
       }));
+    },
+  },
+
+  'Communication.sendMail': {
+    handler: async ({ deps, session, form }) => {
+      const s = session!;
+      const v = form!.data as { subject: string; message: string };
+      const provider = await providerOf(deps.db, s);
+      const [parent] = await deps.db
+        .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, accountNo: accounts.accountNo })
+        .from(adults)
+        .innerJoin(accounts, eq(accounts.id, adults.accountId))
+        .where(and(eq(adults.id, s.adultId), eq(adults.providerId, s.providerId)));
+      const name = `${parent.firstName} ${parent.lastName}`;
+      const staffLang = provider.languages[0]?.code ?? 'en';
+      const params = { parent: name, accountNo: parent.accountNo, email: parent.email || '-' };
+      if (provider.supportEmail) {
+        await enqueueMail(deps.db, deps.clock, {
+          providerId: s.providerId,
+          kind: 'contact_us',
+          to: provider.supportEmail,
+          from: `"${provider.programName}" <${provider.supportEmail}>`,
+          subject: deps.t(staffLang, 'communication.mail.contactUs.subject', { ...params, subject: v.subject }),
+          text: [deps.t(staffLang, 'communication.mail.contactUs.body', params), '', v.message].join('\n'),
+        });
+        deps.mailQueued();
+      }
+      // the message as the account sent it (not automatic), stored sanitised
+      const [row] = await deps.db
+        .insert(communications)
+        .values({
+          providerId: s.providerId,
+          accountId: s.accountId,
+          mode: 'EMAIL',
+          subject: v.subject,
+          fromName: name,
+          description: safeHtml(`<p>${escapeHtml(v.message).replace(/\r?\n/g, '<br>')}</p>`),
+          createdOn: deps.clock(),
+          isAutomatic: false,
+        })
+        .returning({ id: communications.id });
+      return { communicationID: row.id };
     },
   },
 };

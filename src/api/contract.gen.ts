@@ -14,8 +14,8 @@ export type FileResponse = Blob;
 
 /** Attendance.records: query */
 export interface AttendanceRecordsQuery {
-  StartDate: string;
-  EndDate: string;
+  StartDate?: string;
+  EndDate?: string;
   ChildID?: number;
 }
 
@@ -205,6 +205,12 @@ export interface AttendanceNotifyAbsenceResponse {
   absenceNoticeID: number;
 }
 
+/** Attendance.report: query */
+export interface AttendanceReportQuery {
+  StartDate: string;
+  EndDate: string;
+}
+
 /** Authentication.login: body */
 export interface AuthenticationLoginBody {
   appName: string;
@@ -386,6 +392,24 @@ export type CommunicationBulletinsResponse = {
   }[];
 }[];
 
+/** Communication.bulletin: params */
+export interface CommunicationBulletinParams {
+  id: number;
+}
+
+/** Communication.bulletin: response */
+export interface CommunicationBulletinResponse {
+  bulletinID: number;
+  subject: string;
+  message: string;
+  startDate: string;
+  attachments: {
+    messageAttachmentID: number;
+    name: string;
+    documentType: string;
+  }[];
+}
+
 /** Communication.bulletinDownload: params */
 export interface CommunicationBulletinDownloadParams {
   id: number;
@@ -415,8 +439,9 @@ export type CommunicationCalendarEventsResponse = {
 
 /** Communication.history: query */
 export interface CommunicationHistoryQuery {
-  StartDate: string;
-  EndDate: string;
+  Days?: 90 | 360 | 720;
+  StartDate?: string;
+  EndDate?: string;
   ShowAutoMail?: boolean;
   ShowEmailSentByAccount?: boolean;
 }
@@ -431,6 +456,17 @@ export type CommunicationHistoryResponse = {
   createdOn: string;
   isAutomatic: boolean;
 }[];
+
+/** Communication.sendMail: body */
+export interface CommunicationSendMailBody {
+  subject?: string;
+  message?: string;
+}
+
+/** Communication.sendMail: response */
+export interface CommunicationSendMailResponse {
+  communicationID: number;
+}
 
 /** Customer.program: query */
 export interface CustomerProgramQuery {
@@ -785,6 +821,7 @@ export type RegistrationChildrenActivitiesResponse = {
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
   'Attendance.notifyAbsence': { method: 'POST'; path: '/absence'; auth: 'session'; query: undefined; params: undefined; body: AttendanceNotifyAbsenceBody; response: AttendanceNotifyAbsenceResponse };
+  'Attendance.report': { method: 'GET'; path: '/attendance/report'; auth: 'session'; query: AttendanceReportQuery; params: undefined; body: undefined; response: FileResponse };
   'Authentication.login': { method: 'POST'; path: '/login'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationLoginBody; response: AuthenticationLoginResponse };
   'Authentication.logout': { method: 'POST'; path: '/logout'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: AuthenticationLogoutResponse };
   'Authentication.forgotPassword': { method: 'POST'; path: '/forgot-password'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationForgotPasswordBody; response: AuthenticationForgotPasswordResponse };
@@ -797,11 +834,13 @@ export interface Operations {
   'Communication.alertsLogin': { method: 'GET'; path: '/PARENT/alerts/login'; auth: 'public'; query: CommunicationAlertsLoginQuery; params: undefined; body: undefined; response: CommunicationAlertsLoginResponse };
   'Communication.alertsHome': { method: 'GET'; path: '/alerts/home'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: CommunicationAlertsHomeResponse };
   'Communication.bulletins': { method: 'GET'; path: '/bulletin'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: CommunicationBulletinsResponse };
+  'Communication.bulletin': { method: 'GET'; path: '/bulletin/:id'; auth: 'session'; query: undefined; params: CommunicationBulletinParams; body: undefined; response: CommunicationBulletinResponse };
   'Communication.bulletinDownload': { method: 'GET'; path: '/bulletin/download/:id'; auth: 'session'; query: undefined; params: CommunicationBulletinDownloadParams; body: undefined; response: FileResponse };
   'Communication.forms': { method: 'GET'; path: '/forms'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: CommunicationFormsResponse };
   'Communication.formDownload': { method: 'GET'; path: '/forms/download/:id'; auth: 'session'; query: undefined; params: CommunicationFormDownloadParams; body: undefined; response: FileResponse };
   'Communication.calendarEvents': { method: 'GET'; path: '/calendar-events/parent'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: CommunicationCalendarEventsResponse };
   'Communication.history': { method: 'GET'; path: '/history'; auth: 'session'; query: CommunicationHistoryQuery; params: undefined; body: undefined; response: CommunicationHistoryResponse };
+  'Communication.sendMail': { method: 'POST'; path: '/sendmail'; auth: 'session'; query: undefined; params: undefined; body: CommunicationSendMailBody; response: CommunicationSendMailResponse };
   'Customer.program': { method: 'GET'; path: '/program'; auth: 'public'; query: CustomerProgramQuery; params: undefined; body: undefined; response: CustomerProgramResponse };
   'Customer.declarations': { method: 'GET'; path: '/declarations'; auth: 'public'; query: CustomerDeclarationsQuery; params: undefined; body: undefined; response: CustomerDeclarationsResponse };
   'Customer.version': { method: 'GET'; path: '/version'; auth: 'public'; query: CustomerVersionQuery; params: undefined; body: undefined; response: CustomerVersionResponse };
@@ -839,6 +878,7 @@ export interface OperationInfo {
 export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Attendance.records': { service: 'Attendance', method: 'GET', path: '/attendance', auth: 'session', file: false },
   'Attendance.notifyAbsence': { service: 'Attendance', method: 'POST', path: '/absence', auth: 'session', file: false, form: 'absence' },
+  'Attendance.report': { service: 'Attendance', method: 'GET', path: '/attendance/report', auth: 'session', file: true },
   'Authentication.login': { service: 'Authentication', method: 'POST', path: '/login', auth: 'public', file: false, form: 'signin' },
   'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false },
   'Authentication.forgotPassword': { service: 'Authentication', method: 'POST', path: '/forgot-password', auth: 'public', file: false, form: 'accountEmail' },
@@ -851,11 +891,13 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
   'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },
+  'Communication.bulletin': { service: 'Communication', method: 'GET', path: '/bulletin/:id', auth: 'session', file: false },
   'Communication.bulletinDownload': { service: 'Communication', method: 'GET', path: '/bulletin/download/:id', auth: 'session', file: true },
   'Communication.forms': { service: 'Communication', method: 'GET', path: '/forms', auth: 'session', file: false },
   'Communication.formDownload': { service: 'Communication', method: 'GET', path: '/forms/download/:id', auth: 'session', file: true },
   'Communication.calendarEvents': { service: 'Communication', method: 'GET', path: '/calendar-events/parent', auth: 'session', file: false },
   'Communication.history': { service: 'Communication', method: 'GET', path: '/history', auth: 'session', file: false },
+  'Communication.sendMail': { service: 'Communication', method: 'POST', path: '/sendmail', auth: 'session', file: false, form: 'contactUs' },
   'Customer.program': { service: 'Customer', method: 'GET', path: '/program', auth: 'public', file: false },
   'Customer.declarations': { service: 'Customer', method: 'GET', path: '/declarations', auth: 'public', file: false },
   'Customer.version': { service: 'Customer', method: 'GET', path: '/version', auth: 'public', file: false },

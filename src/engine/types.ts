@@ -71,7 +71,8 @@ export type Effect =
   | { type: 'navigate'; to: string; query?: Record<string, Binding>; replace?: boolean }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }
-  | { type: 'download'; op: string; params?: Record<string, Binding>; fileName?: Binding }
+  /** `form`: validate that form first (a report's dates); params then bind to `$form.*` */
+  | { type: 'download'; op: string; params?: Record<string, Binding>; fileName?: Binding; form?: string }
   | { type: 'upload'; op: string; params?: Record<string, Binding>; accept?: string[]; maxMB?: number; then?: Effect }
   | { type: 'redirectOut'; op?: string; params?: Record<string, Binding>; url?: Binding; returnTo: string }
   | { type: 'signOut' }

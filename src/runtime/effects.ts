@@ -88,6 +88,18 @@ export function createEffectRunner(deps: EffectDeps) {
         if (effect.then) await run(effect.then, extra);
         return;
       case 'download': {
+        if (effect.form) {
+          const form = findForm(deps.forms(), effect.form);
+          if (!form) throw new Error(`download names form "${effect.form}" which is not on the screen`);
+          if (!deps.engine) throw new Error('form engine is not loaded');
+          const result = deps.engine.validate(form.schemaId, form.getValues(), ctx());
+          if (!result.valid) {
+            deps.setPageError(result.pageError ?? 'errors.pageLevel');
+            form.showAllErrors();
+            return;
+          }
+          deps.setPageError(null);
+        }
         const fileName = effect.fileName === undefined ? undefined : resolveBinding(effect.fileName, ctx());
         await deps.api.download(effect.op as OperationId, callArgs(effect.op, params(effect.params)), fileName ? String(fileName) : undefined);
         return;

@@ -11,11 +11,15 @@ import TableKind from './kinds/TableKind';
 import LinksKind from './kinds/LinksKind';
 import ProgressKind from './kinds/ProgressKind';
 import CardListKind from './kinds/CardListKind';
+import GroupedCardsKind from './kinds/GroupedCardsKind';
+import CalendarKind from './kinds/CalendarKind';
 import UnknownKind from './kinds/UnknownKind';
 
 export const registry: Record<string, ComponentType<KindProps>> = {
   form: lazy(() => import('./form/FormKind')),
   cardList: CardListKind,
+  groupedCards: GroupedCardsKind,
+  calendar: CalendarKind,
   summary: SummaryKind,
   html: HtmlKind,
   links: LinksKind,

@@ -3,7 +3,10 @@
 //   search: { field, label } a search box filtering items by that field (spec 2.8)
 //   card: { show, title, subtitle, description, image, imageAlt, category, badges [{text, show,
 //           status}], fields [{label, value, format, show}], notices [{text, params, status, show}],
-//           lines { items, text, params, show } (e.g. the children of a program), actions [...] }
+//           lines { items, text, params, show } (e.g. the children of a program), actions [...],
+//           to + query (the title links to that route, e.g. a bulletin's details), fileType (a
+//           document type: the file-type icon of spec 2.13 before the title), html (an HTML field
+//           of the item the server sanitised, e.g. a message's description) }
 // Bindings use $item (the card's item); lines use $item for the line and $parent for the card.
 import { useDeferredValue, useId, useState } from 'react';
 import { Alert, Badge, Box, Card, Heading, Input, SimpleGrid, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
@@ -14,6 +17,9 @@ import { formatValue, matchesSearch, type ValueFormat } from '../format';
 import type { KindProps } from '../kindProps';
 import type { ActionDecl } from '../../engine/types';
 import { itemActions, resolveItem, rowsOf, textOf } from './shared';
+import { Link as RouteLink } from 'wouter';
+import { toSearch } from '../effects';
+import { FileTypeIcon } from './FileTypeIcon';
 
 /** Program category card colours (spec 2.8). */
 export const CATEGORY_PALETTES: Record<string, string> = {
@@ -38,6 +44,10 @@ interface CardModel extends Part {
   fields?: ({ label: string; value: unknown; format?: ValueFormat } & Part)[];
   notices?: ({ text: string; params?: Record<string, unknown>; status?: string } & Part)[];
   lines?: { items?: unknown[] };
+  to?: string;
+  query?: Record<string, unknown>;
+  fileType?: string;
+  html?: string;
 }
 interface LineTemplate {
   items?: string;
@@ -62,7 +72,7 @@ function Lines({ template, items, parent }: { template: LineTemplate; items: unk
   );
 }
 
-function ItemCard({ template, item, index }: { template: Record<string, unknown>; item: unknown; index: number }) {
+export function ItemCard({ template, item, index, headingLevel = 'h3' }: { template: Record<string, unknown>; item: unknown; index: number; headingLevel?: 'h3' | 'h4' }) {
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
   const { actions: rawActions, lines: rawLines, ...rest } = template as { actions?: ActionDecl[]; lines?: LineTemplate };
@@ -84,9 +94,18 @@ function ItemCard({ template, item, index }: { template: Record<string, unknown>
       <Card.Body gap="3">
         <Stack direction={{ base: 'column', sm: 'row' }} gap="4" align="flex-start">
           {model.image ? <chakra.img src={model.image} alt={model.imageAlt ? tk(model.imageAlt) : ''} width="16" height="16" objectFit="contain" /> : null}
+          {model.fileType !== undefined ? <FileTypeIcon type={String(model.fileType ?? '')} /> : null}
           <Box flex="1">
-            <Heading as="h3" size="md" id={titleId}>
-              {title}
+            <Heading as={headingLevel} size="md" id={titleId}>
+              {typeof model.to === 'string' && model.to ? (
+                <RouteLink href={`${model.to}${toSearch(model.query ?? {})}`} asChild>
+                  <chakra.a color="fg" textDecoration="underline" _hover={{ color: 'colorPalette.fg' }}>
+                    {title}
+                  </chakra.a>
+                </RouteLink>
+              ) : (
+                title
+              )}
             </Heading>
             {model.subtitle ? <Text color="fg.muted">{textOf(model.subtitle, tk, locale)}</Text> : null}
           </Box>
@@ -103,6 +122,10 @@ function ItemCard({ template, item, index }: { template: Record<string, unknown>
           </Wrap>
         ) : null}
         {model.description ? <Text>{textOf(model.description, tk, locale)}</Text> : null}
+        {typeof model.html === 'string' && model.html ? (
+          // sanitised by the server (sanitize-html) before it is stored or served
+          <Box className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 } }} dangerouslySetInnerHTML={{ __html: model.html }} />
+        ) : null}
         {model.fields?.length ? (
           <chakra.dl display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">
             {model.fields

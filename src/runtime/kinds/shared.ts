@@ -5,18 +5,25 @@ import type { RuleContext } from '../../engine/form';
 import type { ActionDecl } from '../../engine/types';
 import type { ScreenRuntime } from '../context';
 import type { RenderAction } from '../kindProps';
+import { NAMESPACES } from '../namespaces';
 
-const KEY = /^(screens|fields|common|errors|runtime)\.[A-Za-z0-9_.-]+$/;
+const KEY = new RegExp(`^(${[...NAMESPACES, 'runtime'].join('|')})\\.[A-Za-z0-9_.-]+$`);
 
 /**
  * What a text value shows: a translation key is translated, a per-language object
- * ({en, es, pt, vi}, e.g. program titles) gives the current language, anything else as is.
+ * ({en, es, pt, vi}, e.g. program titles) gives the current language, an enum label object
+ * ({value, labels: {VALUE: key}}) the value's label, anything else as is.
  */
 export function textOf(value: unknown, tk: (k: string, p?: Record<string, unknown>) => string, locale: string, params?: Record<string, unknown>): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return KEY.test(value) ? tk(value, params) : value;
   if (typeof value === 'object' && !Array.isArray(value)) {
     const byLang = value as Record<string, unknown>;
+    // an enum value shown by its label key: { value, labels: { VALUE: key } }
+    if ('labels' in byLang && byLang.labels && typeof byLang.labels === 'object') {
+      const key = (byLang.labels as Record<string, unknown>)[String(byLang.value)];
+      return typeof key === 'string' ? tk(key, params) : byLang.value === undefined || byLang.value === null ? '' : String(byLang.value);
+    }
     const v = byLang[locale] ?? byLang.en;
     return v === undefined ? '' : String(v);
   }

@@ -1,0 +1,197 @@
+// Communication and attendance over the demo data: bulletin details, the history period, contact us
+// (outbox + history), the attendance report PDF, absence notices to the site administrators, and
+// provider HTML sanitised with a corpus of known XSS payloads (stored and served).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, type TestApp } from './helpers';
+import * as s from '../../server/db/schema';
+import { safeHtml } from '../../server/services/common';
+
+const PAYLOADS = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/xss/payloads.json'), 'utf8')) as string[];
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function day(offset: number) {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  return d;
+}
+const mdy = (offset: number) => {
+  const d = day(offset);
+  return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
+};
+const iso = (offset: number) => {
+  const d = day(offset);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
+};
+
+/** Everything that could run or hide content, in sanitised HTML. */
+function dangerous(html: string): string[] {
+  const found: string[] = [];
+  const tags = html.match(/<[a-z][^>]*>/gi) ?? [];
+  for (const tag of tags) {
+    const name = /^<([a-z0-9]+)/i.exec(tag)![1].toLowerCase();
+    if (!['p', 'br', 'b', 'strong', 'i', 'em', 'u', 'ul', 'ol', 'li', 'a', 'h2', 'h3', 'h4', 'span', 'div', 'table', 'thead', 'tbody', 'tr', 'td', 'th'].includes(name)) found.push(`tag ${name}`);
+    for (const m of tag.matchAll(/\s([a-z-:]+)\s*=/gi)) {
+      const attr = m[1].toLowerCase();
+      if (name !== 'a' || !['href', 'title', 'target', 'rel'].includes(attr)) found.push(`attribute ${attr} on ${name}`);
+    }
+    const href = /href="([^"]*)"/i.exec(tag)?.[1];
+    if (href !== undefined && !/^(https?:|mailto:|tel:|#|\/[^/]|[^:]*$)/i.test(href.replace(/&amp;/g, '&').trim())) found.push(`href ${href}`);
+    if (href !== undefined && href.trim().startsWith('//')) found.push(`protocol-relative href ${href}`);
+  }
+  return found;
+}
+
+describe('provider HTML sanitiser', () => {
+  it(`has a corpus of at least 100 known XSS payloads (${PAYLOADS.length})`, () => {
+    expect(PAYLOADS.length).toBeGreaterThanOrEqual(100);
+  });
+  it.each(PAYLOADS.map((p, i) => [i, p] as const))('payload %i is made inert: %s', (_i, payload) => {
+    const out = safeHtml(payload);
+    expect(dangerous(out), out).toEqual([]);
+    expect(out).not.toMatch(/<\s*script/i);
+    expect(out).not.toMatch(/style\s*=/i);
+    // sanitising again changes nothing (stored sanitised, served sanitised)
+    expect(safeHtml(out)).toBe(out);
+  });
+  it('keeps the formatting providers use', () => {
+    expect(safeHtml('<p>Picture day is <strong>Thursday</strong>. <a href="https://example.org/x">Details</a></p><ul><li>One</li></ul>')).toBe(
+      '<p>Picture day is <strong>Thursday</strong>. <a href="https://example.org/x" rel="noopener noreferrer" target="_blank">Details</a></p><ul><li>One</li></ul>',
+    );
+  });
+});
+
+describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
+  let t: TestApp;
+  let maria: string;
+  let linh: string;
+  const get = (url: string, token?: string) => t.app.inject({ method: 'GET', url, headers: token ? { authorization: `Bearer ${token}` } : {} });
+  const post = (url: string, payload: unknown, token = maria) => t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${token}` }, payload: payload as Record<string, unknown> });
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    maria = await tokenFor(t.app, ...MARIA);
+    linh = await tokenFor(t.app, ...LINH);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('answers one bulletin with its attachments, and 404 for another provider or an unpublished one', async () => {
+    const list = (await get('/api/Communication/bulletin', maria)).json() as { bulletinID: number; subject: string; attachments: unknown[] }[];
+    const winter = list.find((b) => b.subject.startsWith('Winter Break'))!;
+    const one = await get(`/api/Communication/bulletin/${winter.bulletinID}`, maria);
+    expect(one.statusCode).toBe(200);
+    expect(one.json()).toMatchObject({ bulletinID: winter.bulletinID, subject: winter.subject, attachments: [{ name: 'Winter-Break-Schedule.pdf', documentType: 'pdf' }] });
+    expect((await get(`/api/Communication/bulletin/${winter.bulletinID}`, linh)).statusCode).toBe(404);
+    const [expired] = await t.db.handle.db.select().from(s.bulletins).where(eq(s.bulletins.subject, 'Expired: summer photos'));
+    expect((await get(`/api/Communication/bulletin/${expired.id}`, maria)).statusCode).toBe(404);
+    // the attachment streams the stored file with its type and name
+    const att = await get(`/api/Communication/bulletin/download/${(one.json().attachments[0] as { messageAttachmentID: number }).messageAttachmentID}`, maria);
+    expect(att.headers['content-type']).toBe('application/pdf');
+    expect(att.headers['content-disposition']).toContain('Winter-Break-Schedule.pdf');
+    expect(att.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it('takes the history period in days (90 by default, 360, 720) with both filters on by default', async () => {
+    const d90 = (await get('/api/Communication/history', maria)).json() as { isAutomatic: boolean }[];
+    const d90explicit = (await get('/api/Communication/history?Days=90&ShowAutoMail=true&ShowEmailSentByAccount=true', maria)).json();
+    expect(d90explicit).toEqual(d90);
+    const d720 = (await get('/api/Communication/history?Days=720', maria)).json() as unknown[];
+    expect(d720.length).toBeGreaterThan(d90.length);
+    expect(d90.some((c) => c.isAutomatic) && d90.some((c) => !c.isAutomatic)).toBe(true);
+    expect((await get('/api/Communication/history?Days=45', maria)).statusCode).toBe(400);
+    expect((await get('/api/Communication/history?ShowAutoMail=false&ShowEmailSentByAccount=false', maria)).json()).toEqual([]);
+  });
+
+  it('sends a contact-us message to the support e-mail through the outbox and lists it in the history', async () => {
+    const ok = await post('/api/Communication/sendmail', { subject: 'Pick-up on Friday', message: 'Grandma Rosa picks up Sofia on Friday.\nThank you!' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [mail] = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'contact_us'));
+    expect(mail.toAddress).toBe('help@brightpathkids.example');
+    expect(mail.subject).toContain('Pick-up on Friday');
+    expect(mail.textBody).toContain('Grandma Rosa picks up Sofia on Friday.');
+    expect(mail.textBody).toContain('Maria Garcia');
+    const history = (await get('/api/Communication/history', maria)).json() as { communicationID: number; subject: string; description: string; isAutomatic: boolean; from: string }[];
+    const mine = history.find((h) => h.communicationID === ok.json().communicationID)!;
+    expect(mine).toMatchObject({ subject: 'Pick-up on Friday', isAutomatic: false, from: 'Maria Garcia' });
+    expect(mine.description).toBe('<p>Grandma Rosa picks up Sofia on Friday.<br />Thank you!</p>');
+    // the same form rules as the browser: both fields required; < > ^ refused
+    const empty = await post('/api/Communication/sendmail', { subject: '', message: '' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['/message', '/subject']);
+    expect((await post('/api/Communication/sendmail', { subject: 'x', message: '<script>alert(1)</script>' })).statusCode).toBe(422);
+    // another provider's parent reaches only their own provider
+    const other = await post('/api/Communication/sendmail', { subject: 'Hello', message: 'From Linh' }, linh);
+    expect(other.statusCode).toBe(200);
+    const linhMail = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'contact_us'))).at(-1)!;
+    const [northridge] = await t.db.handle.db.select().from(s.providers).where(eq(s.providers.appName, 'northridge'));
+    expect(linhMail.toAddress).toBe(northridge.supportEmail);
+    expect(linhMail.toAddress).not.toBe('help@brightpathkids.example');
+  });
+
+  it('answers the last two weeks of attendance by default, with the seeded collapse cases of today', async () => {
+    const res = (await get('/api/Attendance/attendance', maria)).json() as { records: { attendanceDate: string; childName: string; timeOffered: string; absentReason: string | null }[] };
+    expect(res.records.every((r) => r.attendanceDate >= iso(-13) && r.attendanceDate <= iso(0))).toBe(true);
+    const today = res.records.filter((r) => r.attendanceDate === iso(0));
+    const sofia = today.filter((r) => r.childName.startsWith('Sofia'));
+    expect(sofia.length).toBe(4);
+    expect(sofia.some((r) => r.timeOffered === 'FULL DAY')).toBe(true);
+    const lucas = today.filter((r) => r.childName.startsWith('Lucas'));
+    expect(lucas.map((r) => r.timeOffered)).toEqual(['AFTER SCHOOL', 'AFTER SCHOOL']);
+    // newest day first
+    expect(res.records[0].attendanceDate).toBe(iso(0));
+  });
+
+  it('makes the attendance report as a real PDF, validated with the attendanceReport form', async () => {
+    const ok = await get(`/api/Attendance/attendance/report?StartDate=${encodeURIComponent(mdy(-14))}&EndDate=${encodeURIComponent(mdy(0))}`, maria);
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.headers['content-type']).toBe('application/pdf');
+    expect(ok.headers['content-disposition']).toContain(`Attendance-${iso(-14)}-to-${iso(0)}.pdf`);
+    expect(ok.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    expect(ok.rawPayload.length).toBeGreaterThan(2000);
+    const backwards = await get(`/api/Attendance/attendance/report?StartDate=${encodeURIComponent(mdy(0))}&EndDate=${encodeURIComponent(mdy(-3))}`, maria);
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().errors).toContainEqual(expect.objectContaining({ path: '/endDate', key: 'errors.date.endBeforeStart' }));
+    expect((await get('/api/Attendance/attendance/report?StartDate=13/45/2026&EndDate=01/01/2027', maria)).statusCode).toBe(400);
+    expect((await get(`/api/Attendance/attendance/report?StartDate=${encodeURIComponent(mdy(-3))}&EndDate=${encodeURIComponent(mdy(0))}`)).statusCode).toBe(401);
+  });
+
+  it('mails a multi-day absence notice to every administrator of the children’s sites', async () => {
+    const kids = (await get('/api/Demographics/children', maria)).json() as { childID: number; firstName: string }[];
+    const emma = kids.find((k) => k.firstName === 'Emma')!;
+    const before = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'absence_notice'))).length;
+    const ok = await post('/api/Attendance/absence', {
+      childIDs: [emma.childID],
+      reasonID: 0,
+      otherReason: 'Grandparents visiting',
+      startDate: mdy(2),
+      multiDay: true,
+      endDate: mdy(4),
+      timeOffered: 'fullday',
+      additionalInfo: 'Back on Monday.',
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [notice] = await t.db.handle.db.select().from(s.absenceNotices).where(eq(s.absenceNotices.id, ok.json().absenceNoticeID));
+    expect(notice).toMatchObject({ startDate: iso(2), endDate: iso(4), timeOffered: 'fullday', otherReason: 'Grandparents visiting' });
+    const mails = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'absence_notice'))).slice(before);
+    // Emma's site (Downtown) has two administrators
+    expect(mails.map((m) => m.toAddress).sort()).toEqual(['downtown.director@brightpath.example.com', 'downtown.office@brightpath.example.com']);
+    expect(mails[0].textBody).toContain(`${mdy(2)} - ${mdy(4)}`);
+    expect(mails[0].textBody).toContain('Grandparents visiting');
+  });
+
+  it('sanitises provider HTML when it is served, even if it was stored unsafe', async () => {
+    const db = t.db.handle.db;
+    const [p] = await db.select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
+    // rows written around the application (an import, an old version) hold raw payloads
+    await db.insert(s.alerts).values(PAYLOADS.filter((x) => !x.includes('\u0000')).map((alertText) => ({ providerId: p.id, location: 'H', alertText, startDate: iso(-1) })));
+    const served = (await get('/api/Communication/alerts/home', maria)).json() as { alertText: string }[];
+    expect(served.length).toBeGreaterThan(100);
+    for (const a of served) expect(dangerous(a.alertText), a.alertText).toEqual([]);
+    // the demo data itself was stored sanitised
+    for (const b of await db.select().from(s.bulletins).where(eq(s.bulletins.providerId, p.id))) expect(safeHtml(b.message)).toBe(b.message);
+  });
+});
