@@ -3,6 +3,8 @@
 // and runs the same checks in the same order: release version, session, access type, special
 // characters, form validation (engine, same schema and rules as the browser), then the handler.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import Ajv, { type ValidateFunction } from 'ajv';
+import addFormats from 'ajv-formats';
 import type { ContractOperation } from './contract';
 import { isFileResponse } from './contract';
 import type { AppDeps, FileResult, HandlerContext, HandlerDef, ServiceHandlers } from './context';
@@ -60,9 +62,25 @@ function mdy(d: Date): string {
   return `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
 }
 
+/**
+ * Outside production every answer is checked against the contract's response schema, so a handler
+ * that drifts from the contract (and from the client types generated from it) fails its tests loudly
+ * instead of being silently reshaped by the serializer.
+ */
+let responseAjv: Ajv | undefined;
+function responseValidator(op: ContractOperation): ValidateFunction | null {
+  if (isFileResponse(op)) return null;
+  if (!responseAjv) {
+    responseAjv = new Ajv({ allErrors: true, strict: false });
+    addFormats(responseAjv);
+  }
+  return responseAjv.compile(op.response);
+}
+
 export function registerContract(app: FastifyInstance, ops: ContractOperation[], handlers: ServiceHandlers, deps: AppDeps): void {
   checkHandlers(ops, handlers);
   for (const op of ops) {
+    const checkResponse = deps.production ? null : responseValidator(op);
     const def: HandlerDef = handlers[op.id];
     const schema: Record<string, unknown> = { operationId: op.id, tags: [op.service] };
     if (op.summary) schema.summary = op.summary;
@@ -133,6 +151,10 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
             .header('content-disposition', `attachment; filename="${safeName}"; filename*=UTF-8''${encodeURIComponent(f.fileName)}`)
             .header('cache-control', 'private, no-store');
           return reply.send(Buffer.from(f.file));
+        }
+        if (checkResponse && reply.statusCode === 200 && !checkResponse(result)) {
+          const detail = (checkResponse.errors ?? []).slice(0, 5).map((e) => `${e.instancePath || '/'} ${e.message}`).join('; ');
+          throw new Error(`${op.id}: the answer does not match the contract's response schema: ${detail}`);
         }
         return result;
       },

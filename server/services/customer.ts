@@ -19,7 +19,9 @@ export const customer: ServiceHandlers = {
       reply.header('etag', etag).header('cache-control', 'no-cache');
       // the set is large and changes rarely: a client holding this version gets 304
       if (req.headers['if-none-match'] === etag) return reply.status(304).send();
-      return decl.set;
+      // the browser renders screens and forms; the API contract reaches it as generated types
+      const { version, schemas, rules, screens } = decl.set;
+      return { version, schemas, rules, screens };
     },
   },
 

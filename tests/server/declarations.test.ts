@@ -126,6 +126,19 @@ describe.each(BACKENDS)('server declarations on %s', (backend) => {
     }
   });
 
+  it('an answer that drifts from the contract fails loudly outside production', async () => {
+    const db = await createTestDb(backend);
+    try {
+      const drifting = { ...handlers, 'Customer.version': { handler: async () => ({ version: 7 }) } };
+      const app = await buildApp({ db: db.handle.db, argon2: FAST_ARGON2, handlers: drifting as typeof handlers });
+      const res = await app.inject({ method: 'GET', url: '/api/Customer/version?sourceApp=parentportal' });
+      expect(res.statusCode).toBe(500);
+      await app.close();
+    } finally {
+      await db.dispose();
+    }
+  });
+
   it('refuses to start when a contract operation has no handler', async () => {
     const db = await createTestDb(backend);
     try {
