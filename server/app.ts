@@ -78,6 +78,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
   }) as unknown as App;
   const clock = opts.clock ?? systemClock;
+  // photo uploads: the raw multipart body, read by server/photos.ts (one file, checked by content)
+  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 6 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
   await syncProviders(opts.db, readProviderRecords(root));
 

@@ -22,6 +22,8 @@ export interface ProviderRecord {
   attendanceAllowed: boolean;
   programOptions: ProgramOptions;
   features: Record<string, boolean>;
+  /** field options of configurable fields (spec 5.1); a field not listed uses its declaration's default */
+  fieldOptions?: Record<string, 'M' | 'R' | 'O' | 'H'>;
 }
 
 const REQUIRED: (keyof ProviderRecord)[] = [
@@ -48,7 +50,7 @@ export function readProviderRecords(root: string): ProviderRecord[] {
 
 export async function syncProviders(db: Db, records: ProviderRecord[]): Promise<void> {
   for (const r of records) {
-    const values = { ...r };
+    const values = { ...r, fieldOptions: r.fieldOptions ?? {} };
     await db
       .insert(providers)
       .values(values)

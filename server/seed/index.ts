@@ -10,6 +10,7 @@ import { readProviderRecords, syncProviders } from '../providers';
 import { makePdf, text } from './files';
 import { seedCommunication } from './communication';
 import { seedAuth } from './auth';
+import { seedPeople } from './people';
 
 export const DEMO_PROVIDERS = ['brightpath', 'northridge'] as const;
 
@@ -72,6 +73,7 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
   await seedNorthridge(ctx);
   await seedCommunication(db, ctx);
   await seedAuth(db, ctx.hash);
+  await seedPeople(db, ctx);
 }
 
 async function providerId(db: Db, appName: string): Promise<number> {

@@ -37,6 +37,7 @@ export function programConfig(p: ProviderRow) {
     features: p.features,
     programOptions: p.programOptions,
     attendanceAllowed: p.attendanceAllowed,
+    fieldOptions: p.fieldOptions,
   };
 }
 

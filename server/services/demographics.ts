@@ -34,6 +34,9 @@ export const demographics: ServiceHandlers = {
         // a split child is edited only by its primary account (spec 4)
         isPrimaryAccount: c.splitAccountId === null || (c.splitPercentage ?? 100) >= 50,
         hasPhoto: c.photo !== null,
+        // a split child shows this account's share as X/(100-X) (spec 3)
+        splitPercentage: c.splitAccountId === null ? null : (c.splitPercentage ?? 100),
+        splitShare: c.splitAccountId === null ? '' : `${c.splitPercentage ?? 100}/${100 - (c.splitPercentage ?? 100)}`,
       }));
     },
   },

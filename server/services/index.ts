@@ -10,6 +10,7 @@ import { demographics } from './demographics';
 import { location } from './location';
 import { parentApplication } from './parentApplication';
 import { passwordFlows } from './passwordFlows';
+import { people } from './people';
 import { registration } from './registration';
 
 export const handlers: ServiceHandlers = {
@@ -22,5 +23,6 @@ export const handlers: ServiceHandlers = {
   ...location,
   ...parentApplication,
   ...passwordFlows,
+  ...people,
   ...registration,
 };

@@ -503,6 +503,9 @@ export interface CustomerProgramResponse {
     canParentChangeEnrollment: boolean;
   };
   attendanceAllowed: boolean;
+  fieldOptions: {
+    [k: string]: ('M' | 'R' | 'O' | 'H') | undefined;
+  };
 }
 
 /** Customer.declarations: query */
@@ -641,6 +644,8 @@ export type DemographicsChildrenResponse = {
   isSplit: boolean;
   isPrimaryAccount: boolean;
   hasPhoto: boolean;
+  splitPercentage: number | null;
+  splitShare: string;
 }[];
 
 /** Demographics.adults: query */
@@ -700,6 +705,4100 @@ export interface DemographicsChangePasswordBody {
 export interface DemographicsChangePasswordResponse {
   changed: boolean;
 }
+
+/** Demographics.adultDetails: params */
+export interface DemographicsAdultDetailsParams {
+  adultID: number;
+}
+
+/** Demographics.adultDetails: response */
+export interface DemographicsAdultDetailsResponse {
+  firstName: string;
+  middleInitial?: string;
+  lastName: string;
+  genderCode?: string;
+  streetAddress?: string;
+  apartmentNo?: string;
+  city?: string;
+  stateCode?: string;
+  zip?: string;
+  workPhone?: string;
+  workPhoneExt?: string;
+  homePhone?: string;
+  homePhoneExt?: string;
+  cellPhone?: string;
+  cellPhoneExt?: string;
+  email?: string;
+  driverLicenseState?: string;
+  driverLicenseNumber?: string;
+  employmentStatus?: string;
+  employer?: string;
+  primaryLanguage?: string;
+  annualIncome?: string;
+  transportation?: string;
+  adultID: number;
+  accountHolder: 1 | 2 | 4 | 5;
+  noWorkPhone?: boolean;
+  noHomePhone?: boolean;
+  noCellPhone?: boolean;
+  smsConsent?: boolean;
+  emailOptedOut?: boolean;
+  householdSize?: number | null;
+  districtEmployee?: boolean;
+  doNotRelease: 0 | 1;
+  relationships: {
+    childID: number;
+    childName: string;
+    relationshipId: number;
+    otherRelationship?: string;
+    isAuthorizedToPickUp: boolean;
+    isEmergencyContact: boolean;
+    isLivesWith: boolean;
+  }[];
+  userDefinedFields: {
+    fieldName: string;
+    caption: string;
+    isMandatory: boolean;
+    values: {
+      idValue?: number | string;
+      itemValue?: string;
+      displayOrder?: number;
+    }[];
+    value?: string | boolean | number | null;
+  }[];
+}
+
+/** Demographics.adultSave: params */
+export interface DemographicsAdultSaveParams {
+  adultID: number;
+}
+
+/** Demographics.adultSave: body */
+export interface DemographicsAdultSaveBody {
+  firstName?: string;
+  middleInitial?: string;
+  lastName?: string;
+  genderCode?: string;
+  streetAddress?: string;
+  apartmentNo?: string;
+  city?: string;
+  stateCode?: string;
+  zip?: string;
+  workPhone?: string;
+  workPhoneExt?: string;
+  homePhone?: string;
+  homePhoneExt?: string;
+  cellPhone?: string;
+  cellPhoneExt?: string;
+  email?: string;
+  driverLicenseState?: string;
+  driverLicenseNumber?: string;
+  employmentStatus?: string;
+  employer?: string;
+  primaryLanguage?: string;
+  annualIncome?: string;
+  transportation?: string;
+  adultID?: number;
+  accountHolder?: 1 | 2 | 4 | 5;
+  noWorkPhone?: boolean;
+  noHomePhone?: boolean;
+  noCellPhone?: boolean;
+  smsConsent?: boolean;
+  emailOptedOut?: boolean;
+  householdSize?: number | null;
+  districtEmployee?: boolean;
+  doNotRelease?: 0 | 1;
+  /**
+   * @maxItems 50
+   */
+  relationships?: {
+    childID?: number;
+    childName?: string;
+    relationshipId?: number;
+    otherRelationship?: string;
+    isAuthorizedToPickUp?: boolean;
+    isEmergencyContact?: boolean;
+    isLivesWith?: boolean;
+  }[];
+  /**
+   * @maxItems 50
+   */
+  userDefinedFields?: {
+    fieldName?: string;
+    caption?: string;
+    isMandatory?: boolean;
+    values?: {
+      idValue?: number | string;
+      itemValue?: string;
+      displayOrder?: number;
+    }[];
+    value?: string | boolean | number | null;
+  }[];
+}
+
+/** Demographics.adultSave: response */
+export interface DemographicsAdultSaveResponse {
+  adultID: number;
+}
+
+/** Demographics.adultDropStatus: params */
+export interface DemographicsAdultDropStatusParams {
+  adultID: number;
+}
+
+/** Demographics.adultDropStatus: response */
+export interface DemographicsAdultDropStatusResponse {
+  adultID: number;
+  isAutoPay: boolean;
+  isPaymentOnfile: boolean;
+  paymentMethodCode: string;
+}
+
+/** Demographics.adultDelete: params */
+export interface DemographicsAdultDeleteParams {
+  adultID: number;
+}
+
+/** Demographics.adultDelete: body */
+export interface DemographicsAdultDeleteBody {
+  confirmCancel?: boolean;
+}
+
+/** Demographics.adultDelete: response */
+export interface DemographicsAdultDeleteResponse {
+  dropped: boolean;
+  cancelledAutoPay: number;
+  removedPaymentMethods: number;
+}
+
+/** Demographics.childDetails: params */
+export interface DemographicsChildDetailsParams {
+  childID: number;
+}
+
+/** Demographics.childDetails: response */
+export interface DemographicsChildDetailsResponse {
+  childID: number;
+  firstName: string;
+  middleInitial?: string;
+  lastName: string;
+  genderCode: string;
+  dateofBirth: string;
+  gradeLevelCode: string;
+  school: string;
+  homeSiteID?: number | null;
+  userDefinedFields: {
+    fieldName: string;
+    caption: string;
+    isMandatory: boolean;
+    values: {
+      idValue?: number | string;
+      itemValue?: string;
+      displayOrder?: number;
+    }[];
+    value?: string | boolean | number | null;
+  }[];
+}
+
+/** Demographics.childSave: params */
+export interface DemographicsChildSaveParams {
+  childID: number;
+}
+
+/** Demographics.childSave: body */
+export interface DemographicsChildSaveBody {
+  childID?: number;
+  firstName?: string;
+  middleInitial?: string;
+  lastName?: string;
+  genderCode?: string;
+  dateofBirth?: string;
+  gradeLevelCode?: string;
+  school?: string;
+  homeSiteID?: number | null;
+  /**
+   * @maxItems 50
+   */
+  userDefinedFields?: {
+    fieldName?: string;
+    caption?: string;
+    isMandatory?: boolean;
+    values?: {
+      idValue?: number | string;
+      itemValue?: string;
+      displayOrder?: number;
+    }[];
+    value?: string | boolean | number | null;
+  }[];
+}
+
+/** Demographics.childSave: response */
+export interface DemographicsChildSaveResponse {
+  childID: number;
+}
+
+/** Demographics.childMedical: params */
+export interface DemographicsChildMedicalParams {
+  childID: number;
+}
+
+/** Demographics.childMedical: response */
+export interface DemographicsChildMedicalResponse {
+  childID: number;
+  doctorName?: string;
+  doctorPhone?: string;
+  doctorAddress?: string;
+  suite?: string;
+  city?: string;
+  stateCode?: string;
+  zip?: string;
+  preferredHospital?: string;
+  primaryInsurance?: {
+    provider?: string;
+    policyNumber?: string;
+    memberID?: string;
+  };
+  secondaryInsurance?: {
+    provider?: string;
+    policyNumber?: string;
+    memberID?: string;
+  };
+  questions: {
+    fieldID: number;
+    fieldCaption: string;
+    displayMessage?: string;
+    isMandatory: boolean;
+    hasStandardValues: string;
+    isOtherStandardEnabled?: boolean;
+    explanationType: string;
+    values: {
+      id: number;
+      value: string;
+    }[];
+    answer?: boolean | null;
+    standardValues?: number[];
+    explanation?: string;
+  }[];
+}
+
+/** Demographics.childMedicalSave: params */
+export interface DemographicsChildMedicalSaveParams {
+  childID: number;
+}
+
+/** Demographics.childMedicalSave: body */
+export interface DemographicsChildMedicalSaveBody {
+  doctorName?: string;
+  doctorPhone?: string;
+  doctorAddress?: string;
+  suite?: string;
+  city?: string;
+  stateCode?: string;
+  zip?: string;
+  preferredHospital?: string;
+  primaryInsurance?: {
+    provider?: string;
+    policyNumber?: string;
+    memberID?: string;
+  };
+  secondaryInsurance?: {
+    provider?: string;
+    policyNumber?: string;
+    memberID?: string;
+  };
+  /**
+   * @maxItems 20
+   */
+  questions?:
+    | []
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ]
+    | [
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        },
+        {
+          fieldID?: number;
+          fieldCaption?: string;
+          displayMessage?: string;
+          isMandatory?: boolean;
+          hasStandardValues?: string;
+          isOtherStandardEnabled?: boolean;
+          explanationType?: string;
+          values?: {
+            id: number;
+            value: string;
+          }[];
+          answer?: boolean | null;
+          standardValues?: number[];
+          explanation?: string;
+        }
+      ];
+}
+
+/** Demographics.childMedicalSave: response */
+export interface DemographicsChildMedicalSaveResponse {
+  childID: number;
+}
+
+/** Demographics.adultPhoto: params */
+export interface DemographicsAdultPhotoParams {
+  adultID: number;
+}
+
+/** Demographics.adultPhotoUpload: params */
+export interface DemographicsAdultPhotoUploadParams {
+  adultID: number;
+}
+
+/** Demographics.adultPhotoUpload: response */
+export interface DemographicsAdultPhotoUploadResponse {
+  hasPhoto: boolean;
+  width: number;
+  height: number;
+}
+
+/** Demographics.childPhoto: params */
+export interface DemographicsChildPhotoParams {
+  childID: number;
+}
+
+/** Demographics.childPhotoUpload: params */
+export interface DemographicsChildPhotoUploadParams {
+  childID: number;
+}
+
+/** Demographics.childPhotoUpload: response */
+export interface DemographicsChildPhotoUploadResponse {
+  hasPhoto: boolean;
+  width: number;
+  height: number;
+}
+
+/** Demographics.pin: response */
+export type DemographicsPinResponse = {
+  adultID: number;
+  firstName: string;
+  lastName: string;
+  accountHolder: number;
+  pin: string;
+  isMe: boolean;
+}[];
+
+/** Demographics.pinSave: body */
+export interface DemographicsPinSaveBody {
+  mode?: 'change' | 'generate';
+  pin?: string;
+  /**
+   * @maxItems 20
+   */
+  adultIDs?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ];
+}
+
+/** Demographics.pinSave: response */
+export interface DemographicsPinSaveResponse {
+  adultID: number;
+}
+
+/** Demographics.generatePin: body */
+export interface DemographicsGeneratePinBody {
+  mode?: 'change' | 'generate';
+  pin?: string;
+  /**
+   * @maxItems 20
+   */
+  adultIDs?:
+    | []
+    | [number]
+    | [number, number]
+    | [number, number, number]
+    | [number, number, number, number]
+    | [number, number, number, number, number]
+    | [number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number]
+    | [number, number, number, number, number, number, number, number, number, number, number, number, number]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ]
+    | [
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number,
+        number
+      ];
+}
+
+/** Demographics.generatePin: response */
+export type DemographicsGeneratePinResponse = {
+  adultID: number;
+  firstName: string;
+  pin: string;
+}[];
+
+/** Demographics.relationships: response */
+export type DemographicsRelationshipsResponse = {
+  relationshipId: number;
+  relationship: string;
+}[];
+
+/** Demographics.gradeLevels: response */
+export type DemographicsGradeLevelsResponse = {
+  gradeLevelCode: string;
+  gradeLevel: string;
+}[];
 
 /** Location.sites: response */
 export type LocationSitesResponse = {
@@ -854,6 +4953,23 @@ export interface Operations {
   'Demographics.children': { method: 'GET'; path: '/children'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: DemographicsChildrenResponse };
   'Demographics.adults': { method: 'GET'; path: '/adults'; auth: 'session'; query: DemographicsAdultsQuery; params: undefined; body: undefined; response: DemographicsAdultsResponse };
   'Demographics.changePassword': { method: 'POST'; path: '/adults/Change-Password'; auth: 'temporary'; query: undefined; params: undefined; body: DemographicsChangePasswordBody; response: DemographicsChangePasswordResponse };
+  'Demographics.adultDetails': { method: 'GET'; path: '/adults/details/:adultID'; auth: 'session'; query: undefined; params: DemographicsAdultDetailsParams; body: undefined; response: DemographicsAdultDetailsResponse };
+  'Demographics.adultSave': { method: 'POST'; path: '/adults/:adultID'; auth: 'session'; query: undefined; params: DemographicsAdultSaveParams; body: DemographicsAdultSaveBody; response: DemographicsAdultSaveResponse };
+  'Demographics.adultDropStatus': { method: 'GET'; path: '/adults/:adultID/drop-status'; auth: 'session'; query: undefined; params: DemographicsAdultDropStatusParams; body: undefined; response: DemographicsAdultDropStatusResponse };
+  'Demographics.adultDelete': { method: 'POST'; path: '/adults/:adultID/Delete'; auth: 'session'; query: undefined; params: DemographicsAdultDeleteParams; body: DemographicsAdultDeleteBody; response: DemographicsAdultDeleteResponse };
+  'Demographics.childDetails': { method: 'GET'; path: '/children/:childID/details'; auth: 'session'; query: undefined; params: DemographicsChildDetailsParams; body: undefined; response: DemographicsChildDetailsResponse };
+  'Demographics.childSave': { method: 'POST'; path: '/children/:childID'; auth: 'session'; query: undefined; params: DemographicsChildSaveParams; body: DemographicsChildSaveBody; response: DemographicsChildSaveResponse };
+  'Demographics.childMedical': { method: 'GET'; path: '/children/:childID/medical-information'; auth: 'session'; query: undefined; params: DemographicsChildMedicalParams; body: undefined; response: DemographicsChildMedicalResponse };
+  'Demographics.childMedicalSave': { method: 'POST'; path: '/children/:childID/medical-information'; auth: 'session'; query: undefined; params: DemographicsChildMedicalSaveParams; body: DemographicsChildMedicalSaveBody; response: DemographicsChildMedicalSaveResponse };
+  'Demographics.adultPhoto': { method: 'GET'; path: '/adults/:adultID/photo'; auth: 'session'; query: undefined; params: DemographicsAdultPhotoParams; body: undefined; response: FileResponse };
+  'Demographics.adultPhotoUpload': { method: 'POST'; path: '/adults/:adultID/photo'; auth: 'session'; query: undefined; params: DemographicsAdultPhotoUploadParams; body: undefined; response: DemographicsAdultPhotoUploadResponse };
+  'Demographics.childPhoto': { method: 'GET'; path: '/children/:childID/photo'; auth: 'session'; query: undefined; params: DemographicsChildPhotoParams; body: undefined; response: FileResponse };
+  'Demographics.childPhotoUpload': { method: 'POST'; path: '/children/:childID/photo'; auth: 'session'; query: undefined; params: DemographicsChildPhotoUploadParams; body: undefined; response: DemographicsChildPhotoUploadResponse };
+  'Demographics.pin': { method: 'GET'; path: '/adults/pin'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: DemographicsPinResponse };
+  'Demographics.pinSave': { method: 'POST'; path: '/adults/pin'; auth: 'session'; query: undefined; params: undefined; body: DemographicsPinSaveBody; response: DemographicsPinSaveResponse };
+  'Demographics.generatePin': { method: 'POST'; path: '/adults/generate-pin'; auth: 'session'; query: undefined; params: undefined; body: DemographicsGeneratePinBody; response: DemographicsGeneratePinResponse };
+  'Demographics.relationships': { method: 'GET'; path: '/masterdata/relationship'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: DemographicsRelationshipsResponse };
+  'Demographics.gradeLevels': { method: 'GET'; path: '/masterdata/gradelevel'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: DemographicsGradeLevelsResponse };
   'Location.sites': { method: 'GET'; path: '/sites'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: LocationSitesResponse };
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
@@ -911,6 +5027,23 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Demographics.children': { service: 'Demographics', method: 'GET', path: '/children', auth: 'session', file: false },
   'Demographics.adults': { service: 'Demographics', method: 'GET', path: '/adults', auth: 'session', file: false },
   'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password' },
+  'Demographics.adultDetails': { service: 'Demographics', method: 'GET', path: '/adults/details/:adultID', auth: 'session', file: false },
+  'Demographics.adultSave': { service: 'Demographics', method: 'POST', path: '/adults/:adultID', auth: 'session', file: false, form: 'contact' },
+  'Demographics.adultDropStatus': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/drop-status', auth: 'session', file: false },
+  'Demographics.adultDelete': { service: 'Demographics', method: 'POST', path: '/adults/:adultID/Delete', auth: 'session', file: false },
+  'Demographics.childDetails': { service: 'Demographics', method: 'GET', path: '/children/:childID/details', auth: 'session', file: false },
+  'Demographics.childSave': { service: 'Demographics', method: 'POST', path: '/children/:childID', auth: 'session', file: false, form: 'child' },
+  'Demographics.childMedical': { service: 'Demographics', method: 'GET', path: '/children/:childID/medical-information', auth: 'session', file: false },
+  'Demographics.childMedicalSave': { service: 'Demographics', method: 'POST', path: '/children/:childID/medical-information', auth: 'session', file: false, form: 'medical' },
+  'Demographics.adultPhoto': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/photo', auth: 'session', file: true },
+  'Demographics.adultPhotoUpload': { service: 'Demographics', method: 'POST', path: '/adults/:adultID/photo', auth: 'session', file: false },
+  'Demographics.childPhoto': { service: 'Demographics', method: 'GET', path: '/children/:childID/photo', auth: 'session', file: true },
+  'Demographics.childPhotoUpload': { service: 'Demographics', method: 'POST', path: '/children/:childID/photo', auth: 'session', file: false },
+  'Demographics.pin': { service: 'Demographics', method: 'GET', path: '/adults/pin', auth: 'session', file: false },
+  'Demographics.pinSave': { service: 'Demographics', method: 'POST', path: '/adults/pin', auth: 'session', file: false, form: 'pin' },
+  'Demographics.generatePin': { service: 'Demographics', method: 'POST', path: '/adults/generate-pin', auth: 'session', file: false, form: 'pin' },
+  'Demographics.relationships': { service: 'Demographics', method: 'GET', path: '/masterdata/relationship', auth: 'session', file: false },
+  'Demographics.gradeLevels': { service: 'Demographics', method: 'GET', path: '/masterdata/gradelevel', auth: 'session', file: false },
   'Location.sites': { service: 'Location', method: 'GET', path: '/sites', auth: 'session', file: false },
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },

@@ -122,7 +122,7 @@ describe.each(BACKENDS)('API on %s', (backend) => {
     expect(children.find((c: { firstName: string }) => c.firstName === 'Sofia')).toMatchObject({ gradeLevel: '3rd Grade', school: 'Lincoln Elementary School' });
 
     const adults = (await get('/api/Demographics/adults', maria)).json();
-    expect(adults.map((a: { firstName: string }) => a.firstName)).toEqual(['Maria', 'David', 'Ana', 'James', 'Rosa', 'Kevin']);
+    expect(adults.map((a: { firstName: string }) => a.firstName)).toEqual(['Maria', 'David', 'Ana', 'James', 'Paula', 'Rosa', 'Kevin']);
     expect(adults.at(-1)).toMatchObject({ firstName: 'Kevin', doNotRelease: 1 });
 
     const bulletins = (await get('/api/Communication/bulletin', maria)).json();

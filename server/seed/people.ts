@@ -1,0 +1,118 @@
+// Demo data of account and people: relationship, user-defined and medical field definitions (master
+// data), a split child, stored user-defined values and medical answers, and an other contact who pays
+// by autopay with a card on file (the drop-adult confirmation needs one).
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/index';
+import * as t from '../db/schema';
+
+const RELATIONSHIPS: [number, string][] = [
+  [1, 'Mother'],
+  [2, 'Father'],
+  [3, 'Stepmother'],
+  [4, 'Stepfather'],
+  [5, 'Grandmother'],
+  [6, 'Grandfather'],
+  [7, 'Aunt'],
+  [8, 'Uncle'],
+  [9, 'Sibling'],
+  [10, 'Guardian'],
+  [11, 'Family friend'],
+  [99, 'Other'],
+];
+
+/** One field of every kind (spec 3: the fieldName prefix is the kind). */
+const ADULT_UDFS = [
+  { fieldName: 'UDTexEmergencyWord', caption: 'Pickup password', values: [] },
+  { fieldName: 'UDDroShirtSize', caption: 'Volunteer T-shirt size', values: [{ idValue: 1, itemValue: 'Small', displayOrder: 1 }, { idValue: 2, itemValue: 'Medium', displayOrder: 2 }, { idValue: 3, itemValue: 'Large', displayOrder: 3 }] },
+  { fieldName: 'UDRadVolunteer', caption: 'Would you like to volunteer?', values: [] },
+];
+const CHILD_UDFS = [
+  { fieldName: 'UDDatLastPhysical', caption: 'Date of last physical', isMandatory: false, values: [] },
+  { fieldName: 'UDBitPhotoRelease', caption: 'Photos may be used in the newsletter', isMandatory: false, values: [] },
+  { fieldName: 'UDMulNotes', caption: 'Anything we should know', isMandatory: false, values: [] },
+  { fieldName: 'UDTexNickname', caption: 'Preferred name', isMandatory: true, values: [] },
+];
+
+/** fieldNo 1 allergies, 2 disabilities, 3 medical conditions, 4 special needs, 5 medication (spec 3). */
+const MEDICAL = [
+  { fieldNo: 1, fieldCaption: 'Does your child have any allergies?', isMandatory: true, hasStandardValues: 'M', isOtherStandardEnabled: true, explanationType: 'M', values: ['Peanuts', 'Tree nuts', 'Milk', 'Eggs', 'Bee stings', 'Other'] },
+  { fieldNo: 2, fieldCaption: 'Does your child have a disability?', isMandatory: true, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'O', values: ['Hearing', 'Vision', 'Mobility', 'Learning'] },
+  { fieldNo: 3, fieldCaption: 'Does your child have a medical condition?', isMandatory: true, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'M', values: ['Asthma', 'Diabetes', 'Epilepsy', 'Heart condition'] },
+  { fieldNo: 4, fieldCaption: 'Does your child have special needs?', isMandatory: false, hasStandardValues: 'N', isOtherStandardEnabled: false, explanationType: 'M', values: [] },
+  { fieldNo: 5, fieldCaption: 'Does your child take any medication?', isMandatory: false, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'N', values: ['Inhaler', 'EpiPen', 'Insulin', 'Antihistamine'] },
+];
+
+async function providerIdOf(db: Db, appName: string): Promise<number | null> {
+  const [p] = await db.select({ id: t.providers.id }).from(t.providers).where(eq(t.providers.appName, appName));
+  return p?.id ?? null;
+}
+
+async function masterData(db: Db, providerId: number) {
+  await db.insert(t.relationships).values(RELATIONSHIPS.map(([relationshipId, relationship], i) => ({ providerId, relationshipId, relationship, sortOrder: i })));
+  await db.insert(t.userDefinedFieldDefs).values([
+    ...ADULT_UDFS.map((u, i) => ({ providerId, entity: 'A', isMandatory: false, displayOrder: i, ...u })),
+    ...CHILD_UDFS.map((u, i) => ({ providerId, entity: 'C', displayOrder: i, ...u })),
+  ]);
+  await db.insert(t.medicalFieldDefs).values(
+    MEDICAL.map(({ values, ...m }) => ({ providerId, ...m, values: values.map((value, i) => ({ id: m.fieldNo * 100 + i + 1, value })) })),
+  );
+}
+
+export async function seedPeople(db: Db, opts: { d: (offset: number) => string }): Promise<void> {
+  for (const appName of ['brightpath', 'northridge']) {
+    const pid = await providerIdOf(db, appName);
+    if (pid !== null) await masterData(db, pid);
+  }
+  const pid = await providerIdOf(db, 'brightpath');
+  if (pid === null) return;
+  const [garcia] = await db.select().from(t.accounts).where(and(eq(t.accounts.providerId, pid), eq(t.accounts.accountNo, 'BP-10234')));
+  const [johnson] = await db.select().from(t.accounts).where(and(eq(t.accounts.providerId, pid), eq(t.accounts.accountNo, 'BP-10422')));
+  if (!garcia) return;
+  const kids = await db.select().from(t.children).where(eq(t.children.accountId, garcia.id));
+  const byName = (n: string) => kids.find((k) => k.firstName === n);
+  // Emma's care is split with another account, which is her primary account (40/60 here)
+  const emma = byName('Emma');
+  if (emma && johnson) await db.update(t.children).set({ splitAccountId: johnson.id, splitPercentage: 40 }).where(eq(t.children.id, emma.id));
+  const sofia = byName('Sofia');
+  if (sofia) {
+    await db
+      .update(t.children)
+      .set({
+        userDefinedFields: { UDTexNickname: 'Sofi', UDBitPhotoRelease: true },
+        medical: {
+          doctorName: 'Dr. Helen Park',
+          doctorPhone: '2175550400',
+          preferredHospital: "St. John's Hospital",
+          answers: { '1': { answer: true, standardValues: [101], explanation: 'Carries an EpiPen in her backpack' }, '2': { answer: false }, '3': { answer: false } },
+        },
+      })
+      .where(eq(t.children.id, sofia.id));
+  }
+  const [maria] = await db.select().from(t.adults).where(and(eq(t.adults.accountId, garcia.id), eq(t.adults.accountHolder, 1)));
+  if (maria) await db.update(t.adults).set({ driverLicense: 'IL$$G65512345678', userDefinedFields: { UDTexEmergencyWord: 'sunflower', UDDroShirtSize: '2', UDRadVolunteer: true } }).where(eq(t.adults.id, maria.id));
+
+  // an aunt who pays part of the fees by autopay with a saved card
+  const [paula] = await db
+    .insert(t.adults)
+    .values({ providerId: pid, accountId: garcia.id, accountHolder: 4, firstName: 'Paula', lastName: 'Reyes', genderCode: 'F', city: 'Springfield', stateCode: 'IL', zip: '62702', cellPhone: '2175550144' })
+    .returning();
+  if (sofia) await db.insert(t.childAdults).values({ providerId: pid, childId: sofia.id, adultId: paula.id, relationshipId: 7, relationship: 'Aunt', isEmergencyContact: true });
+  const [reg] = await db
+    .insert(t.autopayRegistrations)
+    .values({ providerId: pid, accountId: garcia.id, adultId: paula.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: opts.d(-30) })
+    .returning();
+  await db.insert(t.paymentMethods).values({
+    providerId: pid,
+    accountId: garcia.id,
+    adultId: paula.id,
+    automaticPaymentRegistrationId: reg.id,
+    paymentMethodCode: 'CCR',
+    type: 'Mastercard',
+    last4Digits: '5100',
+    firstName: 'Paula',
+    lastName: 'Reyes',
+    expiry: '11/2028',
+    savedOn: opts.d(-30),
+    usedForAutoPay: true,
+  });
+}
