@@ -9,6 +9,25 @@ export default defineConfig({
     outDir: 'dist',
     sourcemap: false,
     target: 'es2022',
+    rolldownOptions: {
+      output: {
+        // Libraries every first load needs get chunks of their own, so a release that changes only
+        // the portal's code leaves them cached. Libraries of lazy parts (forms, dialogs, QR code)
+        // stay in those parts' chunks.
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, tags: ['$initial'], priority: 3 },
+            {
+              name: 'chakra',
+              test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@pandacss|@floating-ui|stylis|hoist-non-react-statics|react-is)[\\/]/,
+              tags: ['$initial'],
+              priority: 2,
+            },
+            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 1 },
+          ],
+        },
+      },
+    },
   },
   test: {
     projects: [

@@ -8,24 +8,27 @@ const APP = process.env.BENCH_APP ?? 'brightpath';
 const EMAIL = process.env.BENCH_EMAIL ?? 'maria.garcia@example.com';
 const PASSWORD = process.env.BENCH_PASSWORD ?? 'Sunshine#2026';
 
+type Sizes = Map<string, { raw: number; gzip: number }>;
+
+/** Every script response of the page; `done()` waits for the bodies still being read. */
 function collect(page: Page) {
-  const scripts = new Map<string, { raw: number; gzip: number }>();
-  page.on('response', async (res) => {
-    const type = res.request().resourceType();
-    if (type !== 'script') return;
-    try {
-      const body = await res.body();
-      scripts.set(res.url(), { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length });
-    } catch {
-      /* redirected or aborted */
-    }
+  const scripts: Sizes = new Map();
+  const pending: Array<Promise<void>> = [];
+  page.on('response', (res) => {
+    if (res.request().resourceType() !== 'script') return;
+    pending.push(
+      res.body().then(
+        (body) => void scripts.set(res.url(), { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length }),
+        () => undefined, // redirected or aborted
+      ),
+    );
   });
-  return scripts;
+  return { scripts, done: async () => void (await Promise.all(pending)) };
 }
 
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
-function report(label: string, scripts: Map<string, { raw: number; gzip: number }>) {
+function report(label: string, scripts: Sizes) {
   let raw = 0;
   let gzip = 0;
   for (const s of scripts.values()) {
@@ -43,9 +46,10 @@ const browser = await launchBrowser();
 try {
   const signInContext = await browser.newContext();
   const signInPage = await signInContext.newPage();
-  const signInScripts = collect(signInPage);
+  const signIn = collect(signInPage);
   await signInPage.goto(`${server.url}/parentportal/${APP}/parent`, { waitUntil: 'networkidle' });
-  report('sign-in route', signInScripts);
+  await signIn.done();
+  report('sign-in route', signIn.scripts);
 
   // Sign in through the API, then load Home cold in a new context holding the same stored session.
   await signInPage.getByLabel(/e-?mail/i).first().fill(EMAIL);
@@ -55,9 +59,11 @@ try {
   const state = await signInContext.storageState();
   const homeContext = await browser.newContext({ storageState: state });
   const homePage = await homeContext.newPage();
-  const homeScripts = collect(homePage);
+  const home = collect(homePage);
   await homePage.goto(`${server.url}/parentportal/home`, { waitUntil: 'networkidle' });
-  report('home route', homeScripts);
+  await homePage.getByTestId('page-title').waitFor({ timeout: 30_000 });
+  await home.done();
+  report('home route', home.scripts);
 } finally {
   await browser.close();
   await server.stop();

@@ -1,16 +1,14 @@
 // Spec 2.3: the signed-in header shows the parent's photo (or the first-letter initial in a circle);
 // it opens a panel with full name, e-mail, Change password and Sign out.
-import { Box, Button, Circle, Image, Popover, Portal, Stack, Text } from '@chakra-ui/react';
+import { Button, Circle, Image } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'wouter';
 import { operations } from '../api/contract.gen';
 import type { OperationId } from '../api/client';
 import { apiAtom } from '../state';
-import { useHasScreen, useSession } from './hooks';
-import { useAskSignOut } from './SignOut';
+import { useSession } from './hooks';
 
 /** The GET operation of the contract that answers an adult's photo (/adults/:adultid/photo), if any. */
 const ADULT_PHOTO_OP = Object.entries(operations as Record<string, { method: string; path: string }>).find(
@@ -48,61 +46,52 @@ function useHasPhoto(signedIn: boolean): boolean {
   return Boolean(q.data?.hasPhoto);
 }
 
+// the panel (popover machine, floating positioning) loads when the button is first used
+const ProfilePopover = lazy(() => import('./ProfilePopover'));
+
 export function ProfileButton() {
   const { t } = useTranslation('common');
   const [session] = useSession();
   const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  const triggerId = `pp-profile-button${useId()}`;
   const hasPhoto = useHasPhoto(Boolean(session.token));
   const photo = useProfilePhoto(session.adultID, hasPhoto);
-  const askSignOut = useAskSignOut();
-  const hasScreen = useHasScreen();
   const fullName = [session.firstName, session.lastName].filter(Boolean).join(' ');
   const initial = (session.firstName || session.email || '?').trim().charAt(0).toUpperCase();
 
   return (
-    <Popover.Root open={open} onOpenChange={(e) => setOpen(e.open)} positioning={{ placement: 'bottom-end' }}>
-      <Popover.Trigger asChild>
-        <Button variant="ghost" rounded="full" p="0" minW="10" h="10" aria-label={t('profile.open', { name: fullName })} data-testid="profile-button">
-          {photo ? (
-            <Image src={photo} alt="" boxSize="10" rounded="full" objectFit="cover" />
-          ) : (
-            <Circle size="10" bg="brand.solid" color="brand.contrast" fontWeight="bold" fontSize="lg" aria-hidden="true">
-              {initial}
-            </Circle>
-          )}
-        </Button>
-      </Popover.Trigger>
-      <Portal>
-        <Popover.Positioner>
-          <Popover.Content data-testid="profile-panel" maxW="xs">
-            <Popover.Body>
-              <Stack gap="3">
-                <Box>
-                  <Popover.Title fontWeight="bold">{fullName}</Popover.Title>
-                  <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
-                    {session.email}
-                  </Text>
-                </Box>
-                {hasScreen('/changepassword') ? (
-                  <Link href="/changepassword" onClick={() => setOpen(false)}>
-                    {t('profile.changePassword')}
-                  </Link>
-                ) : null}
-                <Button
-                  size="sm"
-                  variant="outline"
-                  onClick={() => {
-                    setOpen(false);
-                    askSignOut();
-                  }}
-                >
-                  {t('menu.signOut')}
-                </Button>
-              </Stack>
-            </Popover.Body>
-          </Popover.Content>
-        </Popover.Positioner>
-      </Portal>
-    </Popover.Root>
+    <>
+      <Button
+        id={triggerId}
+        variant="ghost"
+        rounded="full"
+        p="0"
+        minW="10"
+        h="10"
+        aria-label={t('profile.open', { name: fullName })}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        data-state={open ? 'open' : 'closed'}
+        data-testid="profile-button"
+        onClick={() => {
+          setUsed(true);
+          setOpen(!open);
+        }}
+      >
+        {photo ? (
+          <Image src={photo} alt="" boxSize="10" rounded="full" objectFit="cover" />
+        ) : (
+          <Circle size="10" bg="brand.solid" color="brand.contrast" fontWeight="bold" fontSize="lg" aria-hidden="true">
+            {initial}
+          </Circle>
+        )}
+      </Button>
+      {used ? (
+        <Suspense fallback={null}>
+          <ProfilePopover open={open} onOpenChange={setOpen} triggerId={triggerId} fullName={fullName} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

@@ -1,15 +1,13 @@
 // Spec 2.4: the side menu — a drawer below 768 px, an icon rail from 768 to 1279 px and the full menu
 // from 1280 px. Entries come from MENU_ITEMS filtered by declared screens and the shell rules.
-import { Box, Button, chakra, CloseButton, Drawer, Portal, Stack, Text } from '@chakra-ui/react';
-import { useMemo, useState } from 'react';
+import { Box, Button, chakra, Stack, Text } from '@chakra-ui/react';
+import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { useHasScreen, useRule } from './hooks';
 import { Icon } from './Icon';
 import { MENU_ITEMS, menuHref, visibleMenuItems, type MenuItem } from './menu';
 import { useAskSignOut } from './SignOut';
-import { AccessibilityButton } from './AccessibilityModal';
-import { LanguageSwitch } from './LanguageSwitch';
 
 export function useMenuItems(): MenuItem[] {
   const hasScreen = useHasScreen();
@@ -34,7 +32,7 @@ const itemStyles = {
 
 const MenuLink = chakra(Link);
 
-function MenuEntries({ compact, onNavigate, longName }: { compact: boolean; onNavigate?: () => void; longName?: boolean }) {
+export function MenuEntries({ compact, onNavigate, longName }: { compact: boolean; onNavigate?: () => void; longName?: boolean }) {
   const { t } = useTranslation('common');
   const items = useMenuItems();
   const [location] = useLocation();
@@ -120,39 +118,40 @@ export function SideMenu({ longName }: { longName: boolean }) {
   );
 }
 
-/** The drawer of small screens, opened by the header's menu button. */
+// the drawer (dialog machine, focus trap) loads when the menu button is first used
+const MenuDrawer = lazy(() => import('./MenuDrawer'));
+
+/** The header's menu button of small screens; it opens the menu drawer. */
 export function MenuDrawerButton({ longName }: { longName: boolean }) {
   const { t } = useTranslation('common');
   const [open, setOpen] = useState(false);
+  const [used, setUsed] = useState(false);
+  const triggerId = `pp-menu-button${useId()}`;
   return (
-    <Drawer.Root open={open} onOpenChange={(e) => setOpen(e.open)} placement="start" size="xs">
-      <Drawer.Trigger asChild>
-        <Button variant="ghost" size="sm" display={{ base: 'inline-flex', md: 'none' }} aria-label={t('menu.open')} data-testid="menu-button" px="2">
-          <Icon name="menu" size="1.5em" />
-        </Button>
-      </Drawer.Trigger>
-      <Portal>
-        <Drawer.Backdrop />
-        <Drawer.Positioner>
-          <Drawer.Content>
-            <Drawer.Header>
-              <Drawer.Title>{t('menu.label')}</Drawer.Title>
-            </Drawer.Header>
-            <Drawer.Body>
-              <nav aria-label={t('menu.label')}>
-                <MenuEntries compact={false} onNavigate={() => setOpen(false)} longName={longName} />
-              </nav>
-              <Stack mt="6" pt="4" borderTopWidth="1px" borderColor="border" gap="3" align="flex-start" data-testid="drawer-settings">
-                <AccessibilityButton showLabel />
-                <LanguageSwitch id="pp-language-drawer" />
-              </Stack>
-            </Drawer.Body>
-            <Drawer.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label={t('menu.close')} />
-            </Drawer.CloseTrigger>
-          </Drawer.Content>
-        </Drawer.Positioner>
-      </Portal>
-    </Drawer.Root>
+    <>
+      <Button
+        id={triggerId}
+        variant="ghost"
+        size="sm"
+        display={{ base: 'inline-flex', md: 'none' }}
+        aria-label={t('menu.open')}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        data-state={open ? 'open' : 'closed'}
+        data-testid="menu-button"
+        px="2"
+        onClick={() => {
+          setUsed(true);
+          setOpen(true);
+        }}
+      >
+        <Icon name="menu" size="1.5em" />
+      </Button>
+      {used ? (
+        <Suspense fallback={null}>
+          <MenuDrawer open={open} onOpenChange={setOpen} triggerId={triggerId} longName={longName} />
+        </Suspense>
+      ) : null}
+    </>
   );
 }

@@ -1,10 +1,8 @@
 // Spec 2.4: sign out asks for confirmation; it ends the server session, clears the token and the
 // account fields, keeps the chosen language and goes to sign-in.
-import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { createContext, useCallback, useContext, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { apiAtom, signedOutSession } from '../state';
 import { useSession } from './hooks';
@@ -35,9 +33,13 @@ export function useAskSignOut() {
   return useContext(SignOutContext);
 }
 
+// the confirmation dialog loads when sign out is first asked for
+const SignOutDialog = lazy(() => import('./SignOutDialog'));
+
 export function SignOutProvider({ children }: { children: ReactNode }) {
-  const { t } = useTranslation('common');
   const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState(false);
+  if (open && !asked) setAsked(true);
   const [busy, setBusy] = useState(false);
   const endSession = useEndSession();
   const [, navigate] = useLocation();
@@ -54,29 +56,11 @@ export function SignOutProvider({ children }: { children: ReactNode }) {
   return (
     <SignOutContext.Provider value={ask}>
       {children}
-      <Dialog.Root open={open} onOpenChange={(e) => !e.open && setOpen(false)} role="alertdialog" placement="center">
-        <Portal>
-          <Dialog.Backdrop />
-          <Dialog.Positioner>
-            <Dialog.Content data-testid="signout-confirm">
-              <Dialog.Header>
-                <Dialog.Title>{t('signOut.title')}</Dialog.Title>
-              </Dialog.Header>
-              <Dialog.Body>
-                <Text>{t('signOut.message')}</Text>
-              </Dialog.Body>
-              <Dialog.Footer>
-                <Button variant="outline" onClick={() => setOpen(false)}>
-                  {t('action.cancel')}
-                </Button>
-                <Button colorPalette="brand" onClick={() => void confirm()} loading={busy} data-testid="signout-confirm-button">
-                  {t('menu.signOut')}
-                </Button>
-              </Dialog.Footer>
-            </Dialog.Content>
-          </Dialog.Positioner>
-        </Portal>
-      </Dialog.Root>
+      {asked ? (
+        <Suspense fallback={null}>
+          <SignOutDialog open={open} busy={busy} onCancel={() => setOpen(false)} onConfirm={() => void confirm()} />
+        </Suspense>
+      ) : null}
     </SignOutContext.Provider>
   );
 }
