@@ -35,6 +35,11 @@ function portalBase(deps: AppDeps, req: FastifyRequest): string {
   return `${req.protocol}://${req.headers.host}`;
 }
 
+/** A link into the portal through the provider's entry, which chooses the provider and continues to the page. */
+function portalLink(deps: AppDeps, req: FastifyRequest, p: ProviderRow, page: string, token: string): string {
+  return `${portalBase(deps, req)}/parentportal/${encodeURIComponent(p.appName)}/parent?next=${encodeURIComponent(page)}&token=${token}`;
+}
+
 async function limitPerAddress(deps: AppDeps, lang: string, p: ProviderRow, kind: string, email: string, ip: string) {
   const since = new Date(deps.clock().getTime() - PER_ADDRESS_WINDOW_MS);
   const [r] = await deps.db
@@ -124,7 +129,7 @@ export const passwordFlows: ServiceHandlers = {
         name: 'reset',
         lines: ['greeting', 'body', 'expires', 'notYou'],
         params: { firstName: row.adult.firstName, minutes: RESET_TTL_MS / 60000 },
-        link: { url: `${portalBase(deps, req)}/parentportal/resetpassword?token=${token}`, label: 'link' },
+        link: { url: portalLink(deps, req, p, '/resetpassword', token), label: 'link' },
       });
       return { sent: true };
     },
@@ -167,7 +172,7 @@ export const passwordFlows: ServiceHandlers = {
         name: 'signup',
         lines: ['greeting', 'body', 'expires', 'notYou'],
         params: { ...params, hours: SIGNUP_TTL_MS / 3600000 },
-        link: { url: `${portalBase(deps, req)}/parentportal/createpassword?token=${token}`, label: 'link' },
+        link: { url: portalLink(deps, req, p, '/createpassword', token), label: 'link' },
       });
       return { sent: true };
     },
@@ -239,9 +244,9 @@ export const passwordFlows: ServiceHandlers = {
       return deps.db.transaction(async (tx) => {
         // account numbers continue the provider's series: <prefix>-<n+1>
         const existing = await tx.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.providerId, p.id));
-        const prefix = p.appName.slice(0, 2).toUpperCase();
+        const prefix = existing.map((a) => /^(.*?)\d+$/.exec(a.accountNo)?.[1]).find(Boolean) ?? `${p.appName.slice(0, 2).toUpperCase()}-`;
         const next = Math.max(10000, ...existing.map((a) => Number(/(\d+)$/.exec(a.accountNo)?.[1] ?? 0))) + 1;
-        const accountNo = `${prefix}-${next}`;
+        const accountNo = `${prefix}${next}`;
         const [account] = await tx.insert(accounts).values({ providerId: p.id, accountNo }).returning();
         const [adult] = await tx
           .insert(adults)

@@ -35,7 +35,7 @@ describe.each(BACKENDS)('password flows on %s', (backend) => {
     return m;
   };
   const linkToken = (text: string, path: string) => {
-    const m = new RegExp(`/parentportal/${path}\\?token=([A-Za-z0-9_-]+)`).exec(text);
+    const m = new RegExp(`/parentportal/brightpath/parent\\?next=%2F${path}&token=([A-Za-z0-9_-]+)`).exec(text);
     if (!m) throw new Error(`no ${path} link in: ${text}`);
     return m[1];
   };

@@ -1,6 +1,7 @@
 // Spec 2.1 /{appName}/parent: selects the provider. Loads Customer.program; the provider's fields go
 // into the session and the user continues to sign-in (or home when already signed in to it). An
 // unknown provider answers 'no configuration data for', which the error handler sends to /invalidurl.
+// A `next` query (links in e-mails, the social sign-in return) continues to that page instead.
 import { Center, Spinner, Text, VStack } from '@chakra-ui/react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -28,6 +29,19 @@ export function providerSessionFields(p: ProviderRecord): Partial<SessionState> 
   };
 }
 
+/**
+ * Links in e-mails name the provider and the page to continue to: /{appName}/parent?next=/resetpassword&token=...
+ * Only a path inside the portal is followed; the other query values go along.
+ */
+export function continueTo(search: string): string | null {
+  const q = new URLSearchParams(search);
+  const next = q.get('next');
+  if (!next || !/^\/[a-z][a-z0-9/-]*$/i.test(next)) return null;
+  q.delete('next');
+  const rest = q.toString();
+  return rest ? `${next}?${rest}` : next;
+}
+
 export function ProviderEntry({ appName }: { appName: string }) {
   const { t } = useTranslation('common');
   const api = useAtomValue(apiAtom);
@@ -52,7 +66,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
           const base = s.appName && s.appName !== p.appName ? signedOutSession(s) : s;
           return { ...base, ...providerSessionFields(p), sessionExpired: false, error: { statusCode: 0, message: '', show: false } };
         });
-        navigate(signedIn ? '/home' : '/', { replace: true });
+        navigate(signedIn ? '/home' : (continueTo(window.location.search) ?? '/'), { replace: true });
       })
       .catch(() => {
         // shown and routed by the API error handler (e.g. /invalidurl)
