@@ -1,0 +1,134 @@
+// The header's dialogs and panels load their code when first opened. In a real browser: the first
+// load fetches none of it; once opened they behave as before (placement, focus, dismissal, axe).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+const portal = (path: string) => `${server.url}/parentportal${path}`;
+
+/** Script URLs the page fetches from now on. */
+function scriptsOf(page: Page): string[] {
+  const urls: string[] = [];
+  page.on('request', (req) => {
+    if (req.resourceType() === 'script') urls.push(new URL(req.url()).pathname);
+  });
+  return urls;
+}
+
+async function signIn(page: Page, email = 'maria.garcia@example.com') {
+  await page.goto(portal('/brightpath/parent'));
+  await page.waitForSelector('[data-testid=signin-form]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', 'Sunshine#2026');
+  await page.click('[data-testid=signin-submit]');
+  await page.waitForURL(/\/home$/);
+  await page.waitForSelector('section[data-section=payments] dl');
+}
+
+const activeTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
+
+describe('header dialogs and panels loaded on first use', () => {
+  it('the profile panel opens below its button, closes on a second click and on Escape, and gives focus back', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await signIn(page);
+    expect(scripts.some((s) => /ProfilePopover|AccessibilityDialog|SignOutDialog|MenuDrawer/.test(s))).toBe(false);
+
+    const button = page.locator('[data-testid=profile-button]');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    const panel = page.locator('[data-testid=profile-panel]');
+    await panel.waitFor({ state: 'visible' });
+    expect(scripts.some((s) => s.includes('ProfilePopover'))).toBe(true);
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    expect(await panel.textContent()).toContain('maria.garcia@example.com');
+    // placed at the button: below it, right edges aligned (bottom-end)
+    const b = (await button.boundingBox())!;
+    const p = (await panel.boundingBox())!;
+    expect(p.y).toBeGreaterThanOrEqual(b.y + b.height - 1);
+    expect(Math.abs(p.x + p.width - (b.x + b.width))).toBeLessThan(12);
+    await expectNoAxeViolations(page, 'profile panel');
+    await shot(page, 'chrome-profile-panel-1280-en');
+
+    // the button is the trigger: a second click closes instead of closing and reopening
+    await button.click();
+    await panel.waitFor({ state: 'hidden' });
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+
+    await button.click();
+    await panel.waitFor({ state: 'visible' });
+    await page.keyboard.press('Escape');
+    await panel.waitFor({ state: 'hidden' });
+    expect(await activeTestId(page)).toBe('profile-button');
+
+    // a click outside closes it
+    await button.click();
+    await panel.waitFor({ state: 'visible' });
+    await page.mouse.click(640, 600);
+    await panel.waitFor({ state: 'hidden' });
+
+    // Sign out from the panel asks first
+    await button.click();
+    await panel.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForSelector('[data-testid=signout-confirm]');
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await page.waitForSelector('[data-testid=signout-confirm]', { state: 'detached' });
+    expect(new URL(page.url()).pathname).toBe('/parentportal/home');
+    await ctx.close();
+  });
+
+  it('the menu drawer (375 px) traps focus, closes on Escape and gives focus back to the menu button', async () => {
+    const ctx = await newContext(browser, 375, 'es-ES');
+    const page = await ctx.newPage();
+    await signIn(page);
+    const button = page.locator('[data-testid=menu-button]');
+    expect(await button.getAttribute('aria-expanded')).toBe('false');
+    await button.click();
+    await page.waitForSelector('[data-testid=drawer-settings]');
+    expect(await button.getAttribute('aria-expanded')).toBe('true');
+    // focus is inside the drawer
+    expect(await page.evaluate(() => Boolean(document.activeElement?.closest('[role=dialog]')))).toBe(true);
+    await expectNoAxeViolations(page, 'menu drawer (375, es)');
+    await shot(page, 'chrome-menu-drawer-375-es');
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('[data-testid=drawer-settings]', { state: 'detached' });
+    expect(await activeTestId(page)).toBe('menu-button');
+
+    // the drawer's accessibility button opens the (also lazily loaded) accessibility dialog
+    await button.click();
+    await page.locator('[data-testid=drawer-settings] [data-testid=accessibility-button]').click();
+    await page.waitForSelector('[data-testid=accessibility-modal]');
+    await expectNoAxeViolations(page, 'accessibility dialog from the drawer (375, es)');
+    await ctx.close();
+  });
+
+  it('the accessibility dialog on the sign-in page opens on first click and gives focus back on Close', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((s) => s.includes('AccessibilityDialog'))).toBe(false);
+    await page.click('[data-testid=accessibility-button]');
+    await page.waitForSelector('[data-testid=accessibility-modal]');
+    await page.getByRole('button', { name: 'Close', exact: true }).first().click();
+    await page.waitForSelector('[data-testid=accessibility-modal]', { state: 'detached' });
+    expect(await activeTestId(page)).toBe('accessibility-button');
+    await ctx.close();
+  });
+});
