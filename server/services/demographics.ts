@@ -7,6 +7,11 @@ import { checkNewPassword, rememberPassword } from '../passwordPolicy';
 
 type Gender = 'M' | 'F' | 'U';
 
+/** Spec 2.10: the stored photo (re-encoded JPEG) as a data: URL, else the default picture by gender. */
+function photoUrl(photo: Uint8Array | null, fallback: 'boy' | 'girl' | 'male' | 'female'): string {
+  return photo ? `data:image/jpeg;base64,${Buffer.from(photo).toString('base64')}` : `/parentportal/images/photos/${fallback}.svg`;
+}
+
 export const demographics: ServiceHandlers = {
   'Demographics.children': {
     handler: async ({ deps, session }) => {
@@ -34,6 +39,7 @@ export const demographics: ServiceHandlers = {
         // a split child is edited only by its primary account (spec 4)
         isPrimaryAccount: c.splitAccountId === null || (c.splitPercentage ?? 100) >= 50,
         hasPhoto: c.photo !== null,
+        photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
         // a split child shows this account's share as X/(100-X) (spec 3)
         splitPercentage: c.splitAccountId === null ? null : (c.splitPercentage ?? 100),
         splitShare: c.splitAccountId === null ? '' : `${c.splitPercentage ?? 100}/${100 - (c.splitPercentage ?? 100)}`,
@@ -93,6 +99,7 @@ export const demographics: ServiceHandlers = {
           // derived from the child-adult relationships (spec 3)
           doNotRelease: (mine.some((l) => l.l.doNotRelease) ? 1 : 0) as 0 | 1,
           hasPhoto: a.photo !== null,
+          photoUrl: photoUrl(a.photo, a.genderCode === 'M' ? 'male' : 'female'),
           children: mine.map((l) => ({
             childID: l.l.childId,
             childName: `${l.firstName} ${l.lastName}`,

@@ -646,6 +646,10 @@ export type DemographicsChildrenResponse = {
   hasPhoto: boolean;
   splitPercentage: number | null;
   splitShare: string;
+  /**
+   * the photo as a data: URL (JPEG), or the default picture by gender (spec 2.10)
+   */
+  photoUrl: string;
 }[];
 
 /** Demographics.adults: query */
@@ -691,6 +695,10 @@ export type DemographicsAdultsResponse = {
     isLivesWith: boolean;
     doNotRelease: boolean;
   }[];
+  /**
+   * the photo as a data: URL (JPEG), or the default picture by gender (spec 2.10)
+   */
+  photoUrl: string;
 }[];
 
 /** Demographics.changePassword: body */

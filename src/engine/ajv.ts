@@ -11,12 +11,14 @@ export const ANNOTATION_KEYWORDS = [
   'x-validate',
   'x-widget',
   'x-options',
+  'x-rowOptions',
   'x-enumLabels',
   'x-help',
   'x-placeholder',
   'x-order',
   'x-requiredMessage',
   'x-titleFrom',
+  'x-clearOnHide',
 ] as const;
 
 const ruleRef = { type: ['boolean', 'string'] };
@@ -47,6 +49,13 @@ const KEYWORD_META: Record<string, object> = {
       empty: { type: 'string' },
     },
   },
+  /** options of a field inside a row list, from a list the row itself carries (e.g. a medical question's standard values) */
+  'x-rowOptions': {
+    type: 'object',
+    required: ['field', 'value', 'label'],
+    additionalProperties: false,
+    properties: { field: { type: 'string' }, value: { type: 'string' }, label: { type: 'string' } },
+  },
   'x-enumLabels': { type: 'object', additionalProperties: { type: 'string' } },
   'x-help': { type: 'string' },
   'x-placeholder': { type: 'string' },
@@ -55,6 +64,8 @@ const KEYWORD_META: Record<string, object> = {
   'x-requiredMessage': { type: 'string' },
   /** sibling property whose value is the field's display title (user-defined fields: caption) */
   'x-titleFrom': { type: 'string' },
+  /** the value is cleared in the form when the field hides (spec 4: unticking multi-day clears the end date) */
+  'x-clearOnHide': { type: 'boolean' },
 };
 
 export interface EngineAjvOptions {

@@ -111,6 +111,8 @@ export interface SectionDecl {
 }
 
 export interface ModalDecl {
+  /** loads made when the modal opens; parameters also bind to `$item` (the opening action's item) */
+  data?: ScreenDecl['data'];
   id: string;
   title: string;
   body?: string;

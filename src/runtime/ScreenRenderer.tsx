@@ -245,17 +245,23 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         <input ref={fileRef} type="file" hidden aria-hidden="true" tabIndex={-1} />
       </Stack>
       {openModal ? (
-        <ScreenModal
-          modal={openModal as unknown as ModalRender}
+        <ModalHost
+          key={modal!.id}
+          set={set}
+          rt={rt}
+          modalId={openModal.id}
+          extra={modal?.pending?.extra ?? {}}
+          accountID={session.accountID}
           onClose={() => setModal(null)}
           onConfirm={
             modal?.pending
-              ? async (a) => {
-                  const pending = modal.pending!;
-                  setModal(null);
-                  // a confirm modal's 'confirm' action runs the effect that asked for it
+              ? async (a, modalCtx) => {
+                  const pending = { ...modal.pending!, extra: { ...modal.pending!.extra, ...modalCtx } };
+                  // a confirm modal's 'confirm' action runs the effect that asked for it; the modal
+                  // stays open until it succeeds, so its form is still there to be submitted
                   if (a.effect.type !== 'closeModal') await runner.run(a.effect, pending.extra);
                   await runner.run(pending.effect, pending.extra);
+                  setModal(null);
                 }
               : undefined
           }
@@ -265,7 +271,63 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   );
 }
 
+/** A modal's confirming actions: `confirm`, or `confirm<Variant>` when the wording depends on a rule (Delete / OK). */
+function isConfirmAction(id: string): boolean {
+  return id === 'confirm' || /^confirm[A-Z]/.test(id);
+}
+
 type ModalRender = Omit<ModalDecl, 'actions' | 'sections'> & { actions: RenderAction[]; sections: RenderSection[] };
+
+/**
+ * An open modal: its rules, bindings and sections see the item of the action that opened it
+ * (`$item`) and the modal's own data loads (e.g. an adult's autopay status before dropping it).
+ */
+function ModalHost({
+  set,
+  rt,
+  modalId,
+  extra,
+  accountID,
+  onClose,
+  onConfirm,
+}: {
+  set: DeclarationSet;
+  rt: ScreenRuntime;
+  modalId: string;
+  extra: Partial<RuleContext>;
+  accountID: unknown;
+  onClose: () => void;
+  /** runs a confirm action; the modal's loads go with it, so the effect's rules see what the modal showed */
+  onConfirm?: (a: RenderAction, modalCtx: Partial<RuleContext>) => Promise<void>;
+}) {
+  const decl = (rt.screen.modals ?? []).find((m) => m.id === modalId)!;
+  const base: RuleContext = { ...rt.ctx, ...extra };
+  const loads: LoadSpec[] = Object.entries(decl.data ?? {}).map(([key, load]) => ({
+    key,
+    op: load.op,
+    params: resolveParams(load.params, base),
+    active: isTrue(set.rules, load.when, base),
+  }));
+  const modalData = useDataLoads(loads, accountID);
+  const ctx: RuleContext = { ...base, data: { ...rt.ctx.data, ...Object.fromEntries(Object.entries(modalData).map(([k, v]) => [k, v.data])) } };
+  const inner: ScreenRuntime = {
+    ...rt,
+    ctx,
+    data: { ...rt.data, ...modalData },
+    isTrue: (ref, e) => isTrue(set.rules, ref as never, { ...ctx, ...e }),
+    resolve: (b, e) => resolveParams(b, { ...ctx, ...e }),
+    resolveOne: (b, e) => resolveBinding(b, { ...ctx, ...e }),
+    runAction: (a, e) => rt.runAction(a, { ...extra, ...e }),
+    runEffect: (ef, e) => rt.runEffect(ef, { ...extra, ...e }),
+  };
+  const model = screenModel(set, rt.screen.id, ctx).modals.find((m) => m.id === modalId);
+  if (!model) return null;
+  return (
+    <ScreenRuntimeContext.Provider value={inner}>
+      <ScreenModal modal={model as unknown as ModalRender} onClose={onClose} onConfirm={onConfirm ? (a) => onConfirm(a, { data: ctx.data }) : undefined} />
+    </ScreenRuntimeContext.Provider>
+  );
+}
 
 function ScreenModal({
   modal,
@@ -297,7 +359,7 @@ function ScreenModal({
             <Dialog.Footer>
               <Box display="flex" gap="3" flexWrap="wrap" justifyContent="flex-end">
                 {modal.actions.map((a) => (
-                  <ActionButton key={a.id} action={a} onRun={onConfirm && a.id === 'confirm' ? onConfirm : undefined} />
+                  <ActionButton key={a.id} action={a} onRun={onConfirm && isConfirmAction(a.id) ? onConfirm : undefined} />
                 ))}
               </Box>
             </Dialog.Footer>

@@ -71,6 +71,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (typeof s['x-help'] === 'string') ui['ui:help'] = s['x-help'];
     if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
     if (isObject(s['x-options'])) ui['ui:options'] = { ...(ui['ui:options'] as object), optionsSource: s['x-options'] };
+    if (isObject(s['x-rowOptions'])) ui['ui:options'] = { ...(ui['ui:options'] as object), rowOptions: s['x-rowOptions'] };
     if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) {
       ui['ui:options'] = { ...(ui['ui:options'] as object), addable: false, removable: false, orderable: false, copyable: false, rowList: true };
     }

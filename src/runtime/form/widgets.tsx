@@ -339,7 +339,11 @@ export function CheckboxesWidget(props: WidgetProps) {
   const source = options.optionsSource as OptionsSource | undefined;
   const remote = useRemoteOptions(source, fc);
   const items = (schema.items ?? {}) as { enum?: unknown[]; 'x-enumLabels'?: Record<string, string> };
-  const list: { value: unknown; label: string }[] = source
+  const rowOptions = options.rowOptions as { field: string; value: string; label: string } | undefined;
+  const rowList = rowOptions ? fc.rowOf(id)?.[rowOptions.field] : undefined;
+  const list: { value: unknown; label: string }[] = rowOptions
+    ? (Array.isArray(rowList) ? rowList : []).map((o) => ({ value: pick(o, rowOptions.value), label: String(pick(o, rowOptions.label) ?? '') }))
+    : source
     ? (remote.data ?? [])
     : (items.enum ?? []).map((v) => ({ value: v, label: items['x-enumLabels']?.[String(v)] ? fc.tk(items['x-enumLabels'][String(v)]) : String(v) }));
   const selected: unknown[] = Array.isArray(value) ? value : [];

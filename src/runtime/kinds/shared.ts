@@ -19,6 +19,8 @@ export function textOf(value: unknown, tk: (k: string, p?: Record<string, unknow
   if (typeof value === 'string') return KEY.test(value) ? tk(value, params) : value;
   if (typeof value === 'object' && !Array.isArray(value)) {
     const byLang = value as Record<string, unknown>;
+    // a translation key with its resolved parameters: { key, params } (e.g. a full name)
+    if (typeof byLang.key === 'string' && KEY.test(byLang.key)) return tk(byLang.key, { ...params, ...(byLang.params as Record<string, unknown> | undefined) });
     // an enum value shown by its label key: { value, labels: { VALUE: key } }
     if ('labels' in byLang && byLang.labels && typeof byLang.labels === 'object') {
       const key = (byLang.labels as Record<string, unknown>)[String(byLang.value)];

@@ -147,12 +147,12 @@ describe('contact', () => {
   });
 
   it('driver licence by field option: M requires it, H hides it', () => {
-    const req = us.validate('contact', holder, { data: { fieldOptions: { driverLicense: 'M' } } });
+    const req = us.validate('contact', holder, { provider: { fieldOptions: { driverLicense: 'M' } } });
     expect(keys(req)).toEqual(['/driverLicenseNumber errors.required']);
-    const hidden = us.validate('contact', { ...holder, driverLicenseNumber: 'X123' }, { data: { fieldOptions: { driverLicense: 'H' } } });
+    const hidden = us.validate('contact', { ...holder, driverLicenseNumber: 'X123' }, { provider: { fieldOptions: { driverLicense: 'H' } } });
     expect(hidden.valid).toBe(true);
     expect(hidden.data).not.toHaveProperty('driverLicenseNumber');
-    const long = us.validate('contact', { ...holder, driverLicenseNumber: 'X'.repeat(22) }, { data: { fieldOptions: { driverLicense: 'O' } } });
+    const long = us.validate('contact', { ...holder, driverLicenseNumber: 'X'.repeat(22) }, { provider: { fieldOptions: { driverLicense: 'O' } } });
     expect(keys(long)).toEqual(['/driverLicenseNumber errors.maxLength']);
   });
 });
