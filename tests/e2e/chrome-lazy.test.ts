@@ -1,5 +1,7 @@
-// The header's dialogs and panels load their code when first opened. In a real browser: the first
-// load fetches none of it; once opened they behave as before (placement, focus, dismissal, axe).
+// Code the first paint does not need loads on first use: the header's dialogs and panels when first
+// opened, the provider's form validators when the parent turns to the sign-in form. In a real
+// browser: the first load fetches none of it; once used everything behaves as before (placement,
+// focus, dismissal, validation, axe).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
@@ -129,6 +131,47 @@ describe('header dialogs and panels loaded on first use', () => {
     await page.getByRole('button', { name: 'Close', exact: true }).first().click();
     await page.waitForSelector('[data-testid=accessibility-modal]', { state: 'detached' });
     expect(await activeTestId(page)).toBe('accessibility-button');
+    await ctx.close();
+  });
+});
+
+describe('sign-in form validators loaded on first use', () => {
+  it('the sign-in page loads without the validators; an empty submit waits for them and is answered by the declared rules', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.waitForLoadState('networkidle');
+    expect(scripts.some((s) => s.includes('/validators/'))).toBe(false);
+    expect(await page.isEnabled('[data-testid=signin-submit]')).toBe(true);
+
+    // an empty submit is answered by the declared rules once they have arrived
+    await page.click('[data-testid=signin-submit]');
+    await page.waitForSelector('[data-testid=signin-form] [role=alert]');
+    expect(scripts.some((s) => s.includes('/validators/'))).toBe(true);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+    await ctx.close();
+  });
+
+  it('Enter right after the fields are filled in signs in', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.waitForLoadState('networkidle');
+    await page.evaluate(() => {
+      // filled without focus, as a password manager does, then Enter
+      const set = (name: string, value: string) => {
+        const input = document.querySelector<HTMLInputElement>(`input[name=${name}]`)!;
+        Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+      };
+      set('email', 'maria.garcia@example.com');
+      set('password', 'Sunshine#2026');
+    });
+    await page.press('input[name=password]', 'Enter');
+    await page.waitForURL(/\/home$/);
     await ctx.close();
   });
 });

@@ -4,9 +4,9 @@
 // session state rather than a form field. Success stores the token and the session fields and goes to
 // /postlogin; a wrong password or a locked account shows in the page's danger banner (spec 8.1).
 import { Button, Field, HStack, Input, Stack, Text, chakra } from '@chakra-ui/react';
-import { useAtomValue } from 'jotai';
+import { atom, useAtomValue } from 'jotai';
 import { loadable } from 'jotai/utils';
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import type { FieldError } from '../../engine/form';
@@ -15,12 +15,17 @@ import { apiAtom, formEngineAtom } from '../../state';
 import { useProvider, useSession } from '../hooks';
 
 const engineLoadable = loadable(formEngineAtom);
+const notWanted = atom({ state: 'loading' as const });
 const FIELDS = ['email', 'password'] as const;
 type Values = Record<(typeof FIELDS)[number], string>;
 
 export function SignInForm() {
   const { t } = useTranslation(['common', 'fields', 'errors', 'screens']);
-  const engineState = useAtomValue(engineLoadable);
+  // the provider's validators load once the parent turns to the form (focus, pointer or submit), so
+  // the first paint of the page does not wait for them; a submit before they arrive waits for them
+  const [wanted, setWanted] = useState(false);
+  const [pending, setPending] = useState(false);
+  const engineState = useAtomValue(wanted ? engineLoadable : notWanted);
   const engine = engineState.state === 'hasData' ? engineState.data : null;
   const api = useAtomValue(apiAtom);
   const [session, setSession] = useSession();
@@ -35,9 +40,24 @@ export function SignInForm() {
   const ctx = () => ({ session: session as unknown as Record<string, unknown>, provider: (provider ?? {}) as Record<string, unknown>, query: {}, data: {}, form: values });
   const errorOf = (name: string) => errors.find((e) => e.field === name);
 
-  async function submit(e: FormEvent) {
+  useEffect(() => {
+    if (pending && engineState.state === 'hasError') setPending(false);
+    if (pending && engine) {
+      setPending(false);
+      void send();
+    }
+  });
+
+  function submit(e: FormEvent) {
     e.preventDefault();
-    if (!engine || busy) return;
+    setWanted(true);
+    if (busy) return;
+    if (!engine) setPending(true);
+    else void send();
+  }
+
+  async function send() {
+    if (!engine) return;
     const result = engine.validate('signin', values, ctx());
     setErrors(result.errors);
     if (!result.valid) {
@@ -74,7 +94,7 @@ export function SignInForm() {
   const title = (name: string) => translate(t, `fields.signin.${name}`);
 
   return (
-    <chakra.form onSubmit={submit} noValidate maxW="md" data-testid="signin-form" aria-label={t('screens:signin.formTitle')}>
+    <chakra.form onSubmit={submit} onFocus={() => setWanted(true)} onPointerDown={() => setWanted(true)} noValidate maxW="md" data-testid="signin-form" aria-label={t('screens:signin.formTitle')}>
       <Stack gap="4">
         {pageError ? (
           <Text color="fg.error" role="alert">
@@ -107,7 +127,7 @@ export function SignInForm() {
           );
         })}
         <HStack>
-          <Button type="submit" colorPalette="brand" loading={busy} disabled={!engine} data-testid="signin-submit">
+          <Button type="submit" colorPalette="brand" loading={busy || pending} disabled={engineState.state === 'hasError'} data-testid="signin-submit">
             {t('screens:signin.signIn')}
           </Button>
         </HStack>
