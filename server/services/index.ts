@@ -10,6 +10,7 @@ import { demographics } from './demographics';
 import { location } from './location';
 import { parentApplication } from './parentApplication';
 import { passwordFlows } from './passwordFlows';
+import { socialSignIn } from './socialSignIn';
 import { people } from './people';
 import { registration } from './registration';
 
@@ -23,6 +24,7 @@ export const handlers: ServiceHandlers = {
   ...location,
   ...parentApplication,
   ...passwordFlows,
+  ...socialSignIn,
   ...people,
   ...registration,
 };

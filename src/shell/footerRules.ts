@@ -1,7 +1,7 @@
 // Spec 2.5: where the footer's 'Need Help? Contact Us' link is hidden — sign-in and authentication
 // pages, the contact pages, payment pages and edit pages.
 
-const AUTH = ['/', '/forgotpassword', '/forgotpwdstatus', '/resetpassword', '/createpassword', '/changepassword', '/changetemporarypassword', '/parentregistration', '/postlogin', '/sessionexpired', '/invalidurl', '/loginalert'];
+const AUTH = ['/', '/forgotpassword', '/forgotpwdstatus', '/resetpassword', '/createpassword', '/changepassword', '/changetemporarypassword', '/parentregistration', '/signup', '/socialsignin', '/sociallink', '/postlogin', '/sessionexpired', '/invalidurl', '/loginalert'];
 const CONTACT = ['/contactus'];
 const PAY = ['/paynow', '/payerinformation', '/paymentreceipt', '/enrollinautopay', '/changeautopay', '/payerinformationautopay', '/paymentreceiptautopay', '/bluepayresponse', '/ezceredirection', '/changeschedule/payerinformation', '/changeschedule/bluepayresponse'];
 
