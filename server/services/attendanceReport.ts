@@ -1,6 +1,13 @@
 // The attendance report (spec 2.13, /attendancereport): a real PDF made with pdfkit, one table row
 // per attendance record of the account's children between the two dates.
+import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
+
+// The standard PDF fonts cover Western European letters only; Vietnamese names and texts need a
+// Unicode font. DejaVu Sans (Debian's fonts-dejavu-core) is used when installed, else Helvetica.
+const FONT_DIR = process.env.PDF_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
+const UNICODE_FONTS = { body: `${FONT_DIR}/DejaVuSans.ttf`, bold: `${FONT_DIR}/DejaVuSans-Bold.ttf` };
+const hasUnicodeFonts = () => existsSync(UNICODE_FONTS.body) && existsSync(UNICODE_FONTS.bold);
 
 export interface ReportRow {
   date: string;
@@ -41,6 +48,14 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
     doc.on('error', reject);
+    if (hasUnicodeFonts()) {
+      doc.registerFont('body', UNICODE_FONTS.body);
+      doc.registerFont('bold', UNICODE_FONTS.bold);
+    } else {
+      doc.registerFont('body', 'Helvetica');
+      doc.registerFont('bold', 'Helvetica-Bold');
+    }
+    doc.font('body');
 
     doc.fontSize(10).fillColor('#555555').text(input.organisation);
     doc.moveDown(0.3);
@@ -52,21 +67,22 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
 
     const cols = [
       { key: 'communication.report.date', w: 70 },
-      { key: 'communication.report.child', w: 110 },
-      { key: 'communication.report.site', w: 140 },
-      { key: 'communication.report.when', w: 80 },
-      { key: 'communication.attendance.in', w: 60 },
-      { key: 'communication.attendance.inBy', w: 80 },
-      { key: 'communication.attendance.out', w: 60 },
-      { key: 'communication.attendance.outBy', w: 80 },
-      { key: 'communication.report.absent', w: 30 + 0 },
+      { key: 'communication.report.child', w: 95 },
+      { key: 'communication.report.site', w: 115 },
+      { key: 'communication.report.when', w: 75 },
+      { key: 'communication.attendance.in', w: 50 },
+      { key: 'communication.attendance.inBy', w: 70 },
+      { key: 'communication.attendance.out', w: 50 },
+      { key: 'communication.attendance.outBy', w: 70 },
+      // the absence column takes the rest of the line
+      { key: 'communication.report.absent', w: 0 },
     ];
     const left = doc.page.margins.left;
     const right = doc.page.width - doc.page.margins.right;
     cols[cols.length - 1].w = right - left - cols.slice(0, -1).reduce((a, c) => a + c.w, 0);
 
     const row = (cells: string[], bold: boolean) => {
-      doc.font(bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(9);
+      doc.font(bold ? 'bold' : 'body').fontSize(9);
       const height = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i].w - 6 }))) + 6;
       if (doc.y + height > doc.page.height - doc.page.margins.bottom) doc.addPage();
       const y = doc.y;
@@ -83,7 +99,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
     row(cols.map((c) => t(c.key)), true);
     if (!input.rows.length) {
       doc.moveDown();
-      doc.font('Helvetica').fontSize(11).text(t('communication.attendance.noRecords'), left);
+      doc.font('body').fontSize(11).text(t('communication.attendance.noRecords'), left);
     }
     for (const r of input.rows) {
       const absent = Boolean(r.absentReason) && !r.timeIn && !r.timeOut;
@@ -103,7 +119,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
       );
     }
     doc.moveDown();
-    doc.font('Helvetica').fontSize(9).fillColor('#555555').text(t('communication.report.generated', { programName: input.programName, date: input.generatedOn.toISOString().slice(0, 10) }), left);
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('communication.report.generated', { programName: input.programName, date: input.generatedOn.toISOString().slice(0, 10) }), left);
     doc.end();
   });
 }

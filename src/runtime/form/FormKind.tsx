@@ -20,7 +20,8 @@ import { templates } from './templates';
 import { baseWidgets } from './widgets';
 import DateWidget from './DateWidget';
 import type { PortalFormContext } from './FormContext';
-import type { FieldState } from '../../engine/form';
+import type { FieldState, FormEngine, RuleContext } from '../../engine/form';
+import type { JsonSchema } from '../../engine/types';
 
 // RJSF core's defaults cover the widgets no declaration uses; ours replace the rest
 const widgets: RegistryWidgetsType = { ...baseWidgets, date: DateWidget, DateWidget };
@@ -31,6 +32,19 @@ const STRING_KEYS = new Map(Object.entries(TranslatableString).map(([name, value
 const TRANSLATED = new Set(['ArrayItemTitle', 'EmptyArray', 'YesLabel', 'NoLabel', 'CloseLabel', 'AddButton', 'AddItemButton', 'CopyButton', 'MoveDownButton', 'MoveUpButton', 'RemoveButton']);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Values of top-level fields marked `x-clearOnHide` are dropped while the field is hidden. */
+function clearHidden(engine: FormEngine, schema: JsonSchema | undefined, schemaId: string, ctx: RuleContext, values: Record<string, unknown>): Record<string, unknown> {
+  const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const clearing = Object.keys(props).filter((k) => props[k]?.['x-clearOnHide'] === true && values[k] !== undefined);
+  if (!clearing.length) return values;
+  const states = engine.fieldStates(schemaId, { ...ctx, form: values });
+  const hidden = clearing.filter((k) => states[`/${k}`]?.shown === false);
+  if (!hidden.length) return values;
+  const out = { ...values };
+  for (const k of hidden) delete out[k];
+  return out;
+}
 
 export default function FormKind({ section, data }: KindProps) {
   const rt = useScreenRuntime();
@@ -154,7 +168,7 @@ export default function FormKind({ section, data }: KindProps) {
           const name = STRING_KEYS.get(s);
           return name && TRANSLATED.has(name) ? (t(`runtime:rjsf.${name}`, { n: params?.[0] ?? '' }) as string) : englishStringTranslator(s, params);
         }}
-        onChange={(e: IChangeEvent<Record<string, unknown>>) => setValues(e.formData ?? {})}
+        onChange={(e: IChangeEvent<Record<string, unknown>>) => setValues(clearHidden(engine, rt.set.schemas[schemaId], schemaId, { ...rt.ctx }, e.formData ?? {}))}
         onSubmit={() => undefined}
       >
         <></>

@@ -1,7 +1,7 @@
 // calendar: events on a month grid, or as a list (the default on small screens), with the chosen
 // event's details (spec 2.13: start, end, time, description; an all-day event's end is shown as end
-// minus one day). Options: the item fields `start`, `end`, `allDay`, `title`, `description`, `id`
-// (defaults: the same names, id `eventID`), `items` (path of the events in the data).
+// minus one day). Options: `fields` naming the item fields { start, end, allDay, title, description,
+// id } (defaults: the same names, id `eventID`), `items` (path of the events in the data).
 import { useMemo, useRef, useState } from 'react';
 import { Box, Button, ButtonGroup, Card, chakra, CloseButton, Heading, HStack, IconButton, Stack, Text, useBreakpointValue } from '@chakra-ui/react';
 import { useRuntimeT } from '../i18n';
@@ -10,7 +10,8 @@ import { rowsOf } from './shared';
 import { dayOf, eventsInMonth, isOn, isoOf, lastDay, mdyOf, monthDays, timeOf, type CalendarEvent } from './calendar';
 
 function toEvents(rows: unknown[], section: KindProps['section']): CalendarEvent[] {
-  const f = (name: string, fallback: string) => (typeof section[name] === 'string' ? String(section[name]) : fallback);
+  const names = (section.fields ?? {}) as Record<string, unknown>;
+  const f = (name: string, fallback: string) => (typeof names[name] === 'string' ? String(names[name]) : fallback);
   const keys = { id: f('id', 'eventID'), title: f('title', 'title'), start: f('start', 'start'), end: f('end', 'end'), allDay: f('allDay', 'allDay'), description: f('description', 'description') };
   return rows.map((row, i) => {
     const r = (row ?? {}) as Record<string, unknown>;
@@ -122,7 +123,7 @@ export default function CalendarKind({ section, data }: KindProps) {
                       const dayEvents = events.filter((ev) => isOn(ev, d));
                       const other = d.getMonth() !== focus.getMonth();
                       return (
-                        <chakra.td key={isoOf(d)} verticalAlign="top" borderWidth="1px" borderColor="border" p="1" height="6rem" bg={other ? 'bg.muted' : undefined} data-day={isoOf(d)}>
+                        <chakra.td key={isoOf(d)} verticalAlign="top" borderWidth="1px" borderColor="border" p="1" height="6rem" bg={other ? 'bg.muted' : undefined} data-day={isoOf(d)} data-other={other ? '' : undefined}>
                           <Text fontSize="sm" fontWeight={isoOf(d) === today ? 'bold' : 'normal'} color={other ? 'fg.muted' : 'fg'} aria-current={isoOf(d) === today ? 'date' : undefined}>
                             {d.getDate()}
                           </Text>

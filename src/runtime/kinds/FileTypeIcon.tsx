@@ -1,6 +1,6 @@
 // The file-type icon of spec 2.13: spreadsheets (xls, xlsx, csv), pdf, word (doc, docx), images
 // (png, jpg, jpeg, gif), text (txt); any other type gets a plain document. Decorative next to the
-// file's name, but the type is also given as text for screen readers.
+// file's name; the type is also given as text for screen readers.
 import { Box, VisuallyHidden } from '@chakra-ui/react';
 import { useRuntimeT } from '../i18n';
 
@@ -42,15 +42,10 @@ export function FileTypeIcon({ type }: { type: string }) {
   const kind = fileKind(type);
   const colour = COLOURS[kind];
   return (
-    <Box flexShrink={0} data-file-kind={kind}>
-      <svg width="40" height="48" viewBox="0 0 40 48" aria-hidden="true" focusable="false">
-        <path d="M4 2h22l10 10v32a2 2 0 0 1-2 2H4a2 2 0 0 1-2-2V4a2 2 0 0 1 2-2z" fill="#fff" stroke={colour} strokeWidth="2" />
-        <path d="M26 2v10h10" fill="none" stroke={colour} strokeWidth="2" />
-        <rect x="2" y="26" width="30" height="14" rx="2" fill={colour} />
-        <text x="17" y="36.5" textAnchor="middle" fontFamily="Arial, sans-serif" fontSize="9" fontWeight="700" fill="#fff">
-          {LABEL[kind]}
-        </text>
-      </svg>
+    <Box flexShrink={0} data-file-kind={kind} position="relative" width="11" height="13" borderWidth="2px" borderColor={colour} roundedTopRight="lg" roundedBottom="sm" roundedTopLeft="sm" bg="white">
+      <Box position="absolute" insetX="-1" bottom="2" bg={colour} color="white" fontSize="2xs" fontWeight="bold" textAlign="center" lineHeight="1.6" rounded="sm" aria-hidden="true">
+        {LABEL[kind]}
+      </Box>
       <VisuallyHidden>{t(`runtime:fileType.${kind}`)}</VisuallyHidden>
     </Box>
   );

@@ -1,0 +1,358 @@
+// Communication and attendance in a real browser as the demo parent: Home, bulletins (list and
+// details, attachment download), forms, the events calendar, the e-mail/text history with its
+// filters, attendance with the collapse cases, the attendance report PDF (rendered with pdftoppm),
+// an absence notice for several days with its e-mails in the outbox, contact us; the same pages in
+// Portuguese; provider HTML from a corpus of XSS payloads rendered inert. axe on every page.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import { safeHtml } from '../../server/services/common';
+
+const en = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/communication.json'), 'utf8'));
+const pt = JSON.parse(readFileSync(resolve(__dirname, '../../locales/pt/communication.json'), 'utf8'));
+const PAYLOADS = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/xss/payloads.json'), 'utf8')) as string[];
+
+let server: RunningServer;
+let browser: Browser;
+let tmp: string;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+  tmp = mkdtempSync(join(tmpdir(), 'pp-downloads-'));
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+const portal = (path: string) => `${server.url}/parentportal${path}`;
+const pad = (n: number) => String(n).padStart(2, '0');
+const mdy = (offset: number) => {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
+};
+
+async function signedIn(width = 1280, locale = 'en-US'): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await newContext(browser, width, locale);
+  const page = await ctx.newPage();
+  await page.goto(portal('/brightpath/parent'));
+  await page.waitForSelector('[data-testid=signin-form]');
+  await page.fill('input[name=email]', 'maria.garcia@example.com');
+  await page.fill('input[name=password]', 'Sunshine#2026');
+  await page.click('[data-testid=signin-submit]');
+  await page.waitForURL(/\/home$/);
+  return { ctx, page };
+}
+
+/** Client-side navigation keeps the session in memory exactly as a user clicking would. */
+async function open(page: Page, path: string, ready: string) {
+  await page.evaluate((p) => {
+    window.history.pushState({}, '', `/parentportal${p}`);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await page.waitForSelector(ready);
+  await page.waitForSelector('[data-state=loading]', { state: 'detached' }).catch(() => undefined);
+}
+
+async function heading(page: Page): Promise<string> {
+  return ((await page.locator('h1').first().textContent()) ?? '').trim();
+}
+
+describe('communication and attendance', () => {
+  it('Home shows the five sections with real data and the home alerts as HTML', async () => {
+    const { ctx, page } = await signedIn();
+    await page.waitForSelector('[data-section=alerts] .pp-html');
+    expect(await page.locator('[data-section=alerts] .pp-html strong').first().textContent()).toBe('next Thursday');
+    for (const s of ['registration', 'payments', 'bulletins', 'events', 'forms', 'childcare']) await page.waitForSelector(`[data-section=${s}]`);
+    await expectNoAxeViolations(page, 'home');
+    await shot(page, 'comm-home-1280-en');
+    await ctx.close();
+  });
+
+  it('bulletins: list mode links each bulletin to its details with the message as HTML and the attachments', async () => {
+    const { ctx, page } = await signedIn();
+    await open(page, '/bulletin', '[data-section=list] article');
+    expect(await heading(page)).toBe(en.bulletin.title);
+    const titles = await page.locator('[data-section=list] article h3').allTextContents();
+    expect(titles[0]).toBe('Winter Break Holiday Care registration');
+    expect(titles).not.toContain('Expired: summer photos');
+    await expectNoAxeViolations(page, 'bulletin list');
+    await shot(page, 'comm-bulletins-1280-en');
+    await page.getByRole('link', { name: 'Spirit Week and supply list' }).click();
+    await page.waitForSelector('[data-section=message] .pp-html');
+    expect(new URL(page.url()).search).toMatch(/^\?id=\d+$/);
+    expect(await page.locator('[data-section=message] .pp-html em').textContent()).toBe('Spirit Week');
+    const names = await page.locator('[data-section=attachments] article h3').allTextContents();
+    expect(names).toEqual(['Supply-List.csv', 'Spirit-Week.txt']);
+    expect(await page.locator('[data-section=attachments] [data-file-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-file-kind')))).toEqual(['spreadsheet', 'text']);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-section=attachments] article').nth(1).getByRole('button').click()]);
+    expect(download.suggestedFilename()).toBe('Spirit-Week.txt');
+    const file = join(tmp, 'spirit.txt');
+    await download.saveAs(file);
+    expect(readFileSync(file, 'utf8')).toContain('Crazy hair day');
+    await expectNoAxeViolations(page, 'bulletin details');
+    await shot(page, 'comm-bulletin-details-1280-en');
+    await ctx.close();
+  });
+
+  it('forms: file-type icons, names and downloads of the stored files', async () => {
+    const { ctx, page } = await signedIn(375);
+    await open(page, '/form', '[data-section=forms] article');
+    const kinds = await page.locator('[data-section=forms] [data-file-kind]').evaluateAll((els) => els.map((e) => e.getAttribute('data-file-kind')));
+    expect(kinds).toContain('pdf');
+    expect(kinds).toContain('text');
+    const card = page.locator('[data-section=forms] article', { hasText: 'Field Trip Permission Slip' });
+    const [download] = await Promise.all([page.waitForEvent('download'), card.getByRole('button').click()]);
+    expect(download.suggestedFilename()).toBe('Field-Trip-Permission.pdf');
+    const file = join(tmp, 'form.pdf');
+    await download.saveAs(file);
+    expect(readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+    await expectNoAxeViolations(page, 'forms 375');
+    await shot(page, 'comm-forms-375-en');
+    await ctx.close();
+  });
+
+  it('calendar: month view on wide screens, list view on small ones, details with an all-day end shown as end minus one day', async () => {
+    const { ctx, page } = await signedIn();
+    await open(page, '/calendar', '[data-section=events] [data-view]');
+    expect(await page.getAttribute('[data-section=events] [data-view]', 'data-view')).toBe('month');
+    // Spirit Week is stored as Monday to Saturday (exclusive end): it shows Monday to Friday
+    // (the week may run into next month)
+    const spirit = page.locator('[data-section=events] [data-day] button', { hasText: 'Spirit Week' });
+    let shown = await spirit.evaluateAll((els) => els.filter((e) => !e.closest('td')!.hasAttribute('data-other')).length);
+    if (shown < 5) {
+      await page.getByRole('button', { name: /next month/i }).click();
+      shown += await spirit.evaluateAll((els) => els.filter((e) => !e.closest('td')!.hasAttribute('data-other')).length);
+    }
+    expect(shown).toBe(5);
+    await spirit.first().click();
+    const details = page.locator('[data-event-details]');
+    await details.waitFor();
+    const start = (await details.locator('[data-field=start]').textContent())!;
+    const end = (await details.locator('[data-field=end]').textContent())!;
+    const days = (Date.parse(end) - Date.parse(start)) / 86_400_000;
+    expect(days).toBe(4);
+    expect(await details.locator('[data-field=time]').textContent()).toBe('All day');
+    await expectNoAxeViolations(page, 'calendar month');
+    await shot(page, 'comm-calendar-1280-en');
+    await ctx.close();
+
+    const small = await signedIn(375);
+    await open(small.page, '/calendar', '[data-section=events] [data-view]');
+    expect(await small.page.getAttribute('[data-section=events] [data-view]', 'data-view')).toBe('list');
+    await expectNoAxeViolations(small.page, 'calendar list 375');
+    await shot(small.page, 'comm-calendar-375-en');
+    await small.ctx.close();
+  });
+
+  it('communication history: 90 days with both filters by default, reloading when the period or a filter changes', async () => {
+    const { ctx, page } = await signedIn();
+    await open(page, '/communication', '[data-section=history] article');
+    const cards = page.locator('[data-section=history] article');
+    const all90 = await cards.count();
+    expect(all90).toBeGreaterThan(3);
+    expect(await page.locator('[data-section=history]').textContent()).toContain('Automatic Email');
+    expect(await page.locator('[data-section=history] .pp-html strong').first().textContent()).toBe('$400.00');
+    await expectNoAxeViolations(page, 'communication');
+    await shot(page, 'comm-history-1280-en');
+
+    await page.getByLabel(en.history.showAutoMail).uncheck();
+    await page.waitForFunction((n) => document.querySelectorAll('[data-section=history] article').length !== n, all90);
+    const sentOnly = await cards.count();
+    expect(sentOnly).toBeLessThan(all90);
+    expect(await page.locator('[data-section=history]').textContent()).not.toContain('Automatic Email');
+
+    await page.getByLabel(en.history.showAutoMail).check();
+    await page.getByLabel(en.history.period).selectOption({ label: en.history.days720 });
+    await page.waitForFunction((n) => document.querySelectorAll('[data-section=history] article').length > n, all90);
+    expect(await page.locator('[data-section=history]').textContent()).toContain('Summer camp photos');
+    await ctx.close();
+  });
+
+  it('attendance: cards per record grouped by day and child, with both collapse cases of today', async () => {
+    const { ctx, page } = await signedIn();
+    await open(page, '/attendance', '[data-section=records] [data-group]');
+    const layouts = await page.locator('[data-section=records] [data-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-layout')));
+    expect(layouts.slice(0, 2).sort()).toEqual(['afterschool', 'fullday']);
+    expect(layouts.filter((l) => l === 'rows').length).toBeGreaterThan(5);
+    const full = page.locator('[data-layout=fullday]');
+    expect(await full.locator('article').count()).toBe(1);
+    expect(await full.locator('article h4').textContent()).toBe(en.attendance.fullDay);
+    expect(await full.textContent()).toContain('Sick');
+    const after = page.locator('[data-layout=afterschool]');
+    expect(await after.locator('article').count()).toBe(1);
+    expect(await after.locator('article h4').textContent()).toBe(en.attendance.afterSchool);
+    // a present day shows in, in by, out and out by
+    const present = page.locator('[data-layout=rows] article').first();
+    const text = await present.textContent();
+    for (const label of [en.attendance.in, en.attendance.inBy, en.attendance.out, en.attendance.outBy]) expect(text).toContain(label);
+    await expectNoAxeViolations(page, 'attendance');
+    await shot(page, 'comm-attendance-1280-en');
+    await ctx.close();
+  });
+
+  it('attendance report: end before start is refused, then a real PDF downloads and renders', async () => {
+    const { ctx, page } = await signedIn();
+    await open(page, '/attendancereport', 'form');
+    const start = page.getByLabel(/Start date/).first();
+    const end = page.getByLabel(/End date/).first();
+    await start.fill(mdy(0));
+    await end.fill(mdy(-5));
+    await end.blur();
+    await page.getByRole('button', { name: en.report.download }).click();
+    await page.getByText('End should be greater than start').first().waitFor();
+    await end.fill(mdy(0));
+    await start.fill(mdy(-14));
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: en.report.download }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^Attendance-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.pdf$/);
+    const pdf = join(tmp, 'attendance.pdf');
+    await download.saveAs(pdf);
+    expect(readFileSync(pdf).subarray(0, 5).toString()).toBe('%PDF-');
+    // the PDF renders (poppler), and its text holds the records
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', pdf, join(tmp, 'attendance')]);
+    expect(statSync(join(tmp, 'attendance-1.png')).size).toBeGreaterThan(5000);
+    const text = execFileSync('pdftotext', [pdf, '-']).toString();
+    expect(text).toContain('Attendance report');
+    expect(text).toContain('Sofia Garcia');
+    expect(text).toContain('Absent: Sick');
+    await expectNoAxeViolations(page, 'attendance report');
+    await shot(page, 'comm-attendancereport-1280-en');
+    await ctx.close();
+  });
+
+  it('notify absence for several days: saved, e-mailed to the site administrators through the outbox', async () => {
+    const { ctx, page } = await signedIn(375);
+    await open(page, '/notifyabsence', 'form');
+    await page.getByLabel('Lucas').check();
+    await page.getByLabel('Emma').check();
+    await page.getByLabel(/^Reason/).selectOption({ label: 'Family vacation' });
+    await page.getByLabel(/^Date/).fill(mdy(1));
+    expect(await page.getByLabel(/End date/).count()).toBe(0);
+    await page.getByLabel(/Multiple days/).check();
+    await page.getByLabel(/End date/).fill(mdy(5));
+    await page.getByLabel(/Multiple days/).uncheck();
+    expect(await page.getByLabel(/End date/).count()).toBe(0);
+    await page.getByLabel(/Multiple days/).check();
+    // unticking cleared it
+    expect(await page.getByLabel(/End date/).inputValue()).toBe('');
+    await page.getByLabel(/End date/).fill(mdy(5));
+    await page.getByLabel('After school').check();
+    await page.getByLabel(/Additional information/).fill('Visiting grandparents in Texas.');
+    await expectNoAxeViolations(page, 'notify absence');
+    await shot(page, 'comm-notifyabsence-375-en');
+    await page.getByRole('button', { name: en.absence.send }).click();
+    await page.waitForURL(/\/attendance\?notified=true$/);
+    await page.getByText(en.absence.sent).waitFor();
+    const mails = (await outbox(server)).filter((m) => m.subject.startsWith('Absence notice'));
+    const to = mails.map((m) => m.to).sort();
+    expect(to).toContain('lincoln.director@brightpath.example.com');
+    expect(to).toContain('downtown.director@brightpath.example.com');
+    expect(to).toContain('downtown.office@brightpath.example.com');
+    expect(mails[0].text).toContain(`${mdy(1)} - ${mdy(5)}`);
+    expect(mails[0].text).toContain('Visiting grandparents in Texas.');
+    await ctx.close();
+  });
+
+  it('contact us: the message goes to the support e-mail and appears in the communication history', async () => {
+    const { ctx, page } = await signedIn();
+    await open(page, '/contactus', 'form');
+    await page.getByLabel(/^Subject/).fill('Late pick-up on Friday');
+    await page.getByLabel(/^Message/).fill('I will pick up Sofia at 6:15 PM on Friday.');
+    await expectNoAxeViolations(page, 'contact us');
+    await shot(page, 'comm-contactus-1280-en');
+    await page.getByRole('button', { name: en.contactUs.send }).click();
+    await page.waitForURL(/\/communication\?sent=true$/);
+    await page.locator('[data-section=history] article', { hasText: 'Late pick-up on Friday' }).waitFor();
+    const mail = (await outbox(server)).find((m) => m.subject.includes('Late pick-up on Friday'))!;
+    expect(mail.to).toBe('help@brightpathkids.example');
+    expect(mail.text).toContain('6:15 PM');
+    await ctx.close();
+  });
+
+  it('the same pages in Portuguese, at 375 and 1280 px, with no axe violations', async () => {
+    for (const width of [375, 1280]) {
+      const { ctx, page } = await signedIn(width, 'pt-BR');
+      const pages: [string, string, string][] = [
+        ['/bulletin', '[data-section=list] article', pt.bulletin.title],
+        ['/form', '[data-section=forms] article', pt.forms.title],
+        ['/calendar', '[data-section=events] [data-view]', pt.calendar.title],
+        ['/communication', '[data-section=history] article', pt.history.title],
+        ['/attendance', '[data-section=records] [data-group]', pt.attendance.title],
+        ['/attendancereport', 'form', pt.report.screenTitle],
+        ['/notifyabsence', 'form', pt.absence.title],
+        ['/contactus', 'form', pt.contactUs.title],
+      ];
+      for (const [path, ready, title] of pages) {
+        await open(page, path, ready);
+        expect(await heading(page)).toBe(title);
+        if (path === '/attendance') expect(await page.locator('[data-layout=fullday] article h4').textContent()).toBe(pt.attendance.fullDay);
+        await expectNoAxeViolations(page, `${path} pt ${width}`);
+        await shot(page, `comm${path.replace('/', '-')}-${width}-pt`);
+      }
+      await ctx.close();
+    }
+  });
+
+  it(`renders ${PAYLOADS.length} known XSS payloads inert after the server's sanitiser`, async () => {
+    const { ctx, page } = await signedIn();
+    const dialogs: string[] = [];
+    page.on('dialog', (d) => {
+      dialogs.push(d.message());
+      void d.dismiss();
+    });
+    await page.evaluate(() => {
+      (window as unknown as { __xss: number }).__xss = 0;
+      const hit = () => ((window as unknown as { __xss: number }).__xss += 1);
+      window.alert = hit;
+      window.confirm = () => Boolean(hit());
+      window.prompt = () => String(hit());
+    });
+    const html = PAYLOADS.map((p) => safeHtml(p));
+    // the same way the html kind shows provider HTML
+    const report = await page.evaluate(async (parts) => {
+      const host = document.createElement('div');
+      host.id = 'xss-host';
+      document.querySelector('main')!.appendChild(host);
+      for (const part of parts) {
+        const box = document.createElement('div');
+        box.className = 'pp-html';
+        box.innerHTML = part;
+        host.appendChild(box);
+      }
+      const all = [...host.querySelectorAll('*')];
+      // hover, focus and click everything that could carry a handler
+      for (const el of all) {
+        for (const type of ['mouseover', 'mouseenter', 'focus', 'click', 'load', 'error', 'toggle', 'animationstart']) {
+          el.dispatchEvent(new Event(type, { bubbles: true }));
+        }
+      }
+      await new Promise((r) => setTimeout(r, 500));
+      const problems: string[] = [];
+      for (const el of all) {
+        for (const a of [...el.attributes]) {
+          if (/^on/i.test(a.name) || a.name === 'style' || a.name === 'srcdoc' || a.name === 'formaction') problems.push(`${el.tagName} ${a.name}`);
+        }
+        const href = el.getAttribute('href');
+        if (href !== null && !/^(https?:|mailto:|tel:)/i.test((el as HTMLAnchorElement).href)) problems.push(`${el.tagName} href ${href}`);
+        const cs = getComputedStyle(el);
+        if (cs.position === 'fixed' || cs.position === 'absolute') problems.push(`${el.tagName} ${cs.position}`);
+      }
+      const forbidden = host.querySelectorAll('script, style, iframe, frame, object, embed, form, input, button, img, svg, math, meta, link, base, video, audio, template, textarea, select');
+      if (forbidden.length) problems.push(`${forbidden.length} forbidden elements`);
+      return { problems, count: parts.length, ran: (window as unknown as { __xss: number }).__xss };
+    }, html);
+    expect(report.count).toBeGreaterThanOrEqual(100);
+    expect(report.problems).toEqual([]);
+    expect(report.ran).toBe(0);
+    expect(dialogs).toEqual([]);
+    await ctx.close();
+  });
+});
