@@ -313,6 +313,126 @@ export interface AuthenticationRegisterResponse {
   accountNo: string;
 }
 
+/** Authentication.socialOptions: query */
+export interface AuthenticationSocialOptionsQuery {
+  appName: string;
+}
+
+/** Authentication.socialOptions: response */
+export interface AuthenticationSocialOptionsResponse {
+  providers: {
+    id: string;
+    label: string;
+  }[];
+  google: boolean;
+  microsoft: boolean;
+}
+
+/** Authentication.socialStart: query */
+export interface AuthenticationSocialStartQuery {
+  appName: string;
+  idp: string;
+}
+
+/** Authentication.socialStart: response */
+export interface AuthenticationSocialStartResponse {
+  url: string;
+}
+
+/** Authentication.socialAuthorize: query */
+export interface AuthenticationSocialAuthorizeQuery {
+  state: string;
+  returnUrl?: string;
+}
+
+/** Authentication.socialAuthorize: response */
+export interface AuthenticationSocialAuthorizeResponse {}
+
+/** Authentication.socialCallback: query */
+export interface AuthenticationSocialCallbackQuery {
+  code?: string;
+  state?: string;
+  error?: string;
+  [k: string]: string | undefined;
+}
+
+/** Authentication.socialCallback: response */
+export interface AuthenticationSocialCallbackResponse {}
+
+/** Authentication.socialComplete: query */
+export interface AuthenticationSocialCompleteQuery {
+  appName: string;
+  ticket: string;
+}
+
+/** Authentication.socialComplete: response */
+export interface AuthenticationSocialCompleteResponse {
+  token: string;
+  session: {
+    accessType: 'F' | 'P';
+    accountHolder: number;
+    countryCode: 'US' | 'CA';
+    customerID: number;
+    programName: string;
+    logo: string;
+    organisation: string;
+    supportPhone: string;
+    supportEmail: string;
+    isMultiLanguageSupport: boolean;
+    hasSmsLicense: boolean;
+    accountID: number;
+    adultID: number;
+    accountNo: string;
+    userName: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    applicationName: string;
+    releaseVersion: string;
+    isSchoolDistrict: boolean;
+    isTemporaryPassword: boolean;
+    locale: string;
+  };
+}
+
+/** Authentication.socialLink: body */
+export interface AuthenticationSocialLinkBody {
+  appName: string;
+  ticket: string;
+  email: string;
+  password: string;
+}
+
+/** Authentication.socialLink: response */
+export interface AuthenticationSocialLinkResponse {
+  token: string;
+  session: {
+    accessType: 'F' | 'P';
+    accountHolder: number;
+    countryCode: 'US' | 'CA';
+    customerID: number;
+    programName: string;
+    logo: string;
+    organisation: string;
+    supportPhone: string;
+    supportEmail: string;
+    isMultiLanguageSupport: boolean;
+    hasSmsLicense: boolean;
+    accountID: number;
+    adultID: number;
+    accountNo: string;
+    userName: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    applicationName: string;
+    releaseVersion: string;
+    isSchoolDistrict: boolean;
+    isTemporaryPassword: boolean;
+    locale: string;
+  };
+}
+
 /** Billing.accountSummary: response */
 export interface BillingAccountSummaryResponse {
   accountID: number;
@@ -4935,6 +5055,12 @@ export interface Operations {
   'Authentication.signUp': { method: 'POST'; path: '/signup'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationSignUpBody; response: AuthenticationSignUpResponse };
   'Authentication.resetPassword': { method: 'POST'; path: '/reset-password'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationResetPasswordBody; response: AuthenticationResetPasswordResponse };
   'Authentication.register': { method: 'POST'; path: '/parent-registration'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationRegisterBody; response: AuthenticationRegisterResponse };
+  'Authentication.socialOptions': { method: 'GET'; path: '/social/options'; auth: 'public'; query: AuthenticationSocialOptionsQuery; params: undefined; body: undefined; response: AuthenticationSocialOptionsResponse };
+  'Authentication.socialStart': { method: 'POST'; path: '/social/start'; auth: 'public'; query: AuthenticationSocialStartQuery; params: undefined; body: undefined; response: AuthenticationSocialStartResponse };
+  'Authentication.socialAuthorize': { method: 'GET'; path: '/social/authorize'; auth: 'public'; query: AuthenticationSocialAuthorizeQuery; params: undefined; body: undefined; response: AuthenticationSocialAuthorizeResponse };
+  'Authentication.socialCallback': { method: 'GET'; path: '/social/callback'; auth: 'public'; query: AuthenticationSocialCallbackQuery; params: undefined; body: undefined; response: AuthenticationSocialCallbackResponse };
+  'Authentication.socialComplete': { method: 'POST'; path: '/social/complete'; auth: 'public'; query: AuthenticationSocialCompleteQuery; params: undefined; body: undefined; response: AuthenticationSocialCompleteResponse };
+  'Authentication.socialLink': { method: 'POST'; path: '/social/link'; auth: 'public'; query: undefined; params: undefined; body: AuthenticationSocialLinkBody; response: AuthenticationSocialLinkResponse };
   'Billing.accountSummary': { method: 'GET'; path: '/account-summary'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingAccountSummaryResponse };
   'Billing.invoices': { method: 'GET'; path: '/invoices'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingInvoicesResponse };
   'Billing.paymentsReceived': { method: 'GET'; path: '/payments-received'; auth: 'session'; query: undefined; params: undefined; body: undefined; response: BillingPaymentsReceivedResponse };
@@ -5009,6 +5135,12 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Authentication.signUp': { service: 'Authentication', method: 'POST', path: '/signup', auth: 'public', file: false, form: 'accountEmail' },
   'Authentication.resetPassword': { service: 'Authentication', method: 'POST', path: '/reset-password', auth: 'public', file: false, form: 'password' },
   'Authentication.register': { service: 'Authentication', method: 'POST', path: '/parent-registration', auth: 'public', file: false, form: 'parentRegistration' },
+  'Authentication.socialOptions': { service: 'Authentication', method: 'GET', path: '/social/options', auth: 'public', file: false },
+  'Authentication.socialStart': { service: 'Authentication', method: 'POST', path: '/social/start', auth: 'public', file: false },
+  'Authentication.socialAuthorize': { service: 'Authentication', method: 'GET', path: '/social/authorize', auth: 'public', file: false },
+  'Authentication.socialCallback': { service: 'Authentication', method: 'GET', path: '/social/callback', auth: 'public', file: false },
+  'Authentication.socialComplete': { service: 'Authentication', method: 'POST', path: '/social/complete', auth: 'public', file: false },
+  'Authentication.socialLink': { service: 'Authentication', method: 'POST', path: '/social/link', auth: 'public', file: false, form: 'socialLink' },
   'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false },
   'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false },
   'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false },
