@@ -24,6 +24,8 @@ export function ActionButton({ action, extra, onRun }: { action: RenderAction; e
     <Button
       type="button"
       data-action={action.id}
+      // the form a submit action sends ('*': the screen's only form), for Enter in its fields
+      data-submits={action.effect.type === 'submit' ? (action.effect.form ?? '*') : undefined}
       variant={v.variant}
       colorPalette={v.colorPalette}
       textDecoration={action.variant === 'link' ? 'underline' : undefined}

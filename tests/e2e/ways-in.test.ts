@@ -233,4 +233,22 @@ describe('ways in', () => {
     await other.close();
     await ctx.close();
   });
+
+  it('a temporary password from the provider must be changed first; Enter in the password fields submits', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await openSignIn(page);
+    await signIn(page, 'tom.baker@example.com', 'Temporary#2026');
+    await page.waitForURL(/\/changetemporarypassword$/);
+    await page.getByRole('heading', { level: 1, name: enAuth.temporary.title }).waitFor();
+    await expectNoAxeViolations(page, 'change temporary password');
+    await shot(page, 'auth-changetemporarypassword-1280-en');
+    // no current password is asked with the temporary token
+    expect(await page.locator('input[type=password]').count()).toBe(2);
+    await choosePassword(page, 'Harvest#Moon77');
+    await page.locator('input[type=password]').nth(1).press('Enter');
+    await page.waitForURL(/\/home$/);
+    await page.waitForSelector('section[data-section=payments]');
+    await ctx.close();
+  });
 });

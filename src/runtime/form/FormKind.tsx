@@ -46,6 +46,21 @@ function clearHidden(engine: FormEngine, schema: JsonSchema | undefined, schemaI
   return out;
 }
 
+/**
+ * Enter in a text field runs the action that submits this form (spec 5.2 for the password forms):
+ * the button named for this form, else one submitting the screen's only form.
+ */
+function submitOnEnter(e: React.KeyboardEvent, box: HTMLElement | null, names: string[]) {
+  const el = e.target as HTMLInputElement;
+  if (e.key !== 'Enter' || e.defaultPrevented || e.nativeEvent.isComposing || el.tagName !== 'INPUT' || ['checkbox', 'radio', 'button', 'submit', 'file'].includes(el.type)) return;
+  const scope = box?.closest('[role=dialog]') ?? box?.ownerDocument ?? document;
+  const buttons = [...scope.querySelectorAll<HTMLButtonElement>('button[data-submits]')].filter((b) => !b.disabled);
+  const target = buttons.find((b) => names.includes(b.dataset.submits ?? '')) ?? buttons.find((b) => b.dataset.submits === '*');
+  if (!target) return;
+  e.preventDefault();
+  target.click();
+}
+
 export default function FormKind({ section, data }: KindProps) {
   const rt = useScreenRuntime();
   const api = useAtomValue(apiAtom);
@@ -150,7 +165,7 @@ export default function FormKind({ section, data }: KindProps) {
   const shownErrors = visibleErrors(all.errorSchema as Record<string, unknown>, (pointer) => submitted || touched.has(fieldIdOf(idPrefix, pointer))) as ErrorSchema;
 
   return (
-    <Box ref={boxRef} className="pp-form">
+    <Box ref={boxRef} className="pp-form" onKeyDown={(e) => submitOnEnter(e, boxRef.current, [schemaId, section.id])}>
       <Form
         schema={display.schema}
         uiSchema={{ ...display.uiSchema, 'ui:submitButtonOptions': { norender: true } }}
