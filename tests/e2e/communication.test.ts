@@ -301,6 +301,64 @@ describe('communication and attendance', () => {
     }
   });
 
+  it('each section has its own empty and error states; Retry reloads only that section', async () => {
+    const { ctx, page } = await signedIn();
+    // a bulletin that does not exist: the server answers 404, the details sections show the retry panel
+    await open(page, '/bulletin?id=999999', '[data-state=error]');
+    const panel = page.locator('[data-state=error]').first();
+    expect(await panel.textContent()).toContain('Unable to retrieve the bulletin');
+    await expectNoAxeViolations(page, 'bulletin error');
+
+    // the history fails once (the network answers 503), Retry reloads only that section
+    let fail = true;
+    await page.route('**/api/Communication/history*', (route) =>
+      fail ? route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, message: 'History store unavailable' }) }) : route.continue(),
+    );
+    await open(page, '/communication', '[data-section=history] [data-state=error]');
+    const retry = page.locator('[data-section=history] [data-state=error]');
+    expect(await retry.textContent()).toContain('Unable to retrieve communication history');
+    // the filter form above it is unaffected
+    expect(await page.getByLabel(en.history.showAutoMail).isChecked()).toBe(true);
+    fail = false;
+    await retry.getByRole('button', { name: 'Retry' }).click();
+    await page.locator('[data-section=history] article').first().waitFor();
+    await page.unroute('**/api/Communication/history*');
+    // both filters off: the empty state of the section
+    await page.getByLabel(en.history.showAutoMail).uncheck();
+    await page.getByLabel(en.history.showSentByAccount).uncheck();
+    await page.locator('[data-section=history] [data-state=empty]').waitFor();
+    expect(await page.locator('[data-section=history]').textContent()).toContain(en.history.empty);
+    await expectNoAxeViolations(page, 'history empty');
+
+    // attendance not permitted: information not available instead of records
+    await page.route('**/api/Attendance/attendance', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ attendanceAllowed: false, records: [] }) }));
+    await open(page, '/attendance', '[data-section=notAvailable]');
+    expect(await page.locator('[data-section=notAvailable]').textContent()).toContain(en.attendance.notAvailable);
+    expect(await page.locator('[data-section=records] [data-group]').count()).toBe(0);
+    await page.unroute('**/api/Attendance/attendance');
+    await ctx.close();
+
+    // allowed but nothing recorded: the no-records message
+    const second = await signedIn();
+    await second.page.route('**/api/Attendance/attendance', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ attendanceAllowed: true, records: [] }) }));
+    await open(second.page, '/attendance', '[data-section=noRecords]');
+    expect(await second.page.locator('[data-section=noRecords]').textContent()).toContain(en.attendance.noRecords);
+    await expectNoAxeViolations(second.page, 'attendance without records');
+    await second.ctx.close();
+  });
+
+  it('login alerts show on the sign-in page and on /loginalert as HTML', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.locator('[data-section=alerts] strong', { hasText: 'Winter Break Holiday Care' }).waitFor();
+    await open(page, '/loginalert', '[data-section=alerts] strong');
+    expect(await heading(page)).toBe(en.alerts.title);
+    await expectNoAxeViolations(page, 'login alerts');
+    await ctx.close();
+  });
+
   it(`renders ${PAYLOADS.length} known XSS payloads inert after the server's sanitiser`, async () => {
     const { ctx, page } = await signedIn();
     const dialogs: string[] = [];

@@ -183,6 +183,17 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
     expect(mails[0].textBody).toContain('Grandparents visiting');
   });
 
+  it('answers attendance as not allowed, and refuses its report, when the provider does not permit it', async () => {
+    const db = t.db.handle.db;
+    await db.update(s.providers).set({ attendanceAllowed: false }).where(eq(s.providers.appName, 'brightpath'));
+    try {
+      expect((await get('/api/Attendance/attendance', maria)).json()).toEqual({ attendanceAllowed: false, records: [] });
+      expect((await get(`/api/Attendance/attendance/report?StartDate=${encodeURIComponent(mdy(-3))}&EndDate=${encodeURIComponent(mdy(0))}`, maria)).statusCode).toBe(403);
+    } finally {
+      await db.update(s.providers).set({ attendanceAllowed: true }).where(eq(s.providers.appName, 'brightpath'));
+    }
+  });
+
   it('sanitises provider HTML when it is served, even if it was stored unsafe', async () => {
     const db = t.db.handle.db;
     const [p] = await db.select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));

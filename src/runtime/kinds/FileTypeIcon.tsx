@@ -42,7 +42,7 @@ export function FileTypeIcon({ type }: { type: string }) {
   const kind = fileKind(type);
   const colour = COLOURS[kind];
   return (
-    <Box flexShrink={0} data-file-kind={kind} position="relative" width="11" height="13" borderWidth="2px" borderColor={colour} roundedTopRight="lg" roundedBottom="sm" roundedTopLeft="sm" bg="white">
+    <Box flexShrink={0} data-file-kind={kind} position="relative" width="44px" height="52px" borderWidth="2px" borderColor={colour} roundedTopRight="lg" roundedBottom="sm" roundedTopLeft="sm" bg="white">
       <Box position="absolute" insetX="-1" bottom="2" bg={colour} color="white" fontSize="2xs" fontWeight="bold" textAlign="center" lineHeight="1.6" rounded="sm" aria-hidden="true">
         {LABEL[kind]}
       </Box>
