@@ -1,11 +1,11 @@
 // Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
 // sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
-import { useCallback, useContext, useDeferredValue, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useContext, useDeferredValue, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { atom, useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
-import { Alert, Box, CloseButton, Dialog, Portal, Progress, Stack, Text } from '@chakra-ui/react';
+import { Alert, Progress, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
 import { flowData, resolveBinding, resolveParams, screenModel } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
@@ -15,7 +15,7 @@ import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, prov
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import { createEffectRunner, toSearch } from './effects';
 import { useRuntimeT } from './i18n';
-import { ActionBar, ActionButton } from './Actions';
+import { ActionBar } from './Actions';
 import { RetryPanel, SectionSkeleton, SectionView } from './Section';
 import type { RenderAction, RenderSection } from './kindProps';
 
@@ -272,11 +272,11 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
 }
 
 /** A modal's confirming actions: `confirm`, or `confirm<Variant>` when the wording depends on a rule (Delete / OK). */
-function isConfirmAction(id: string): boolean {
+export function isConfirmAction(id: string): boolean {
   return id === 'confirm' || /^confirm[A-Z]/.test(id);
 }
 
-type ModalRender = Omit<ModalDecl, 'actions' | 'sections'> & { actions: RenderAction[]; sections: RenderSection[] };
+export type ModalRender = Omit<ModalDecl, 'actions' | 'sections'> & { actions: RenderAction[]; sections: RenderSection[] };
 
 /**
  * An open modal: its rules, bindings and sections see the item of the action that opened it
@@ -329,47 +329,14 @@ function ModalHost({
   );
 }
 
-function ScreenModal({
-  modal,
-  onClose,
-  onConfirm,
-}: {
-  modal: ModalRender;
-  onClose: () => void;
-  onConfirm?: (a: RenderAction) => Promise<void>;
-}) {
-  const { t, tk } = useRuntimeT();
+// a declared modal's dialog (and its focus trap) loads when a modal first opens
+const LazyScreenModal = lazy(() => import('./ScreenModal'));
+
+function ScreenModal(props: ComponentProps<typeof LazyScreenModal>) {
   return (
-    <Dialog.Root open onOpenChange={(e) => (!e.open ? onClose() : undefined)} role={onConfirm ? 'alertdialog' : 'dialog'} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-modal={modal.id} mx="4">
-            <Dialog.Header>
-              <Dialog.Title>{tk(modal.title)}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                {modal.body ? <Text>{tk(modal.body)}</Text> : null}
-                {modal.sections.map((s) => (
-                  <SectionView key={s.id} section={s} />
-                ))}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Box display="flex" gap="3" flexWrap="wrap" justifyContent="flex-end">
-                {modal.actions.map((a) => (
-                  <ActionButton key={a.id} action={a} onRun={onConfirm && isConfirmAction(a.id) ? onConfirm : undefined} />
-                ))}
-              </Box>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label={t('runtime:close')} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <Suspense fallback={null}>
+      <LazyScreenModal {...props} />
+    </Suspense>
   );
 }
 

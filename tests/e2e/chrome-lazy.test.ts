@@ -1,5 +1,6 @@
-// Code the first paint does not need loads on first use: the header's dialogs and panels when first
-// opened, the provider's form validators when the parent turns to the sign-in form. In a real
+// Code the first paint does not need loads on first use: the header's dialogs and panels and a
+// screen's declared modals when first opened, the provider's form validators when the parent turns
+// to the sign-in form. In a real
 // browser: the first load fetches none of it; once used everything behaves as before (placement,
 // focus, dismissal, validation, axe).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -172,6 +173,30 @@ describe('sign-in form validators loaded on first use', () => {
     });
     await page.press('input[name=password]', 'Enter');
     await page.waitForURL(/\/home$/);
+    await ctx.close();
+  });
+});
+
+describe('declared modals loaded on first use', () => {
+  it('the drop confirmation of My Account opens with its form, passes axe and Cancel closes it', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await signIn(page);
+    await page.goto(portal('/myaccount'));
+    await page.waitForSelector('section[data-section=otherContacts] article');
+    expect(scripts.some((s) => s.includes('ScreenModal'))).toBe(false);
+    const james = page.locator('section[data-section=otherContacts] article', { hasText: 'James Carter' });
+    await james.locator('[data-action=dropContact]').click();
+    const modal = page.locator('[data-modal=dropAdult]');
+    await modal.waitFor({ state: 'visible' });
+    expect(scripts.some((s) => s.includes('ScreenModal'))).toBe(true);
+    await modal.locator('form').first().waitFor({ state: 'attached' });
+    expect(await modal.getByRole('heading').first().textContent()).toBe('Drop contact');
+    await expectNoAxeViolations(page, 'drop confirmation');
+    await modal.locator('[data-action=cancel]').click();
+    await modal.waitFor({ state: 'detached' });
+    expect(await page.locator('section[data-section=otherContacts] article', { hasText: 'James Carter' }).count()).toBe(1);
     await ctx.close();
   });
 });
