@@ -124,7 +124,7 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
         {model.description ? <Text>{textOf(model.description, tk, locale)}</Text> : null}
         {typeof model.html === 'string' && model.html ? (
           // sanitised by the server (sanitize-html) before it is stored or served
-          <Box className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 } }} dangerouslySetInnerHTML={{ __html: model.html }} />
+          <Box className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 }, '& ul': { listStyleType: 'disc', ps: 6, mb: 2 }, '& ol': { listStyleType: 'decimal', ps: 6, mb: 2 } }} dangerouslySetInnerHTML={{ __html: model.html }} />
         ) : null}
         {model.fields?.length ? (
           <chakra.dl display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">

@@ -16,7 +16,7 @@ export default function HtmlKind({ section, data }: KindProps) {
     <Stack gap="3">
       {parts.map((html, i) => (
         // sanitised by the server (sanitize-html) before it is stored or served
-        <Box key={i} className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 } }} dangerouslySetInnerHTML={{ __html: html }} />
+        <Box key={i} className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 }, '& ul': { listStyleType: 'disc', ps: 6, mb: 2 }, '& ol': { listStyleType: 'decimal', ps: 6, mb: 2 } }} dangerouslySetInnerHTML={{ __html: html }} />
       ))}
     </Stack>
   );
