@@ -183,7 +183,8 @@ export const passwordFlows: ServiceHandlers = {
     rateLimit: { max: 10, timeWindow: 60_000 },
     handler: async ({ deps, body, lang, form, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
-      const v = form!.data as { token: string; mode: 'reset' | 'create'; newPassword: string };
+      // the token is bound into the body by the screen, beside the form's values
+      const v = { ...(form!.data as { mode: 'reset' | 'create'; newPassword: string }), token: String(body.token) };
       const purpose = v.mode === 'create' ? 'signup' : 'reset';
       const [tok] = await deps.db
         .select()

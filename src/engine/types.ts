@@ -67,7 +67,11 @@ export interface DataLoad {
 }
 
 export type Effect =
-  | { type: 'submit'; op: string; params?: Record<string, Binding>; form?: string; then?: Effect }
+  /**
+   * `body`: values bound into the request body besides the form's (e.g. {"appName": "$session.appName"}
+   * on the public forms); they win over form values of the same name. Without a form, the body is them.
+   */
+  | { type: 'submit'; op: string; params?: Record<string, Binding>; body?: Record<string, Binding>; form?: string; then?: Effect }
   | { type: 'navigate'; to: string; query?: Record<string, Binding>; replace?: boolean }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }

@@ -72,6 +72,7 @@ export function createEffectRunner(deps: EffectDeps) {
           throw new Error(`submit names form "${effect.form}" which is not on the screen`);
         }
         deps.setPageError(null);
+        if (effect.body) body = { ...((body as Record<string, unknown> | undefined) ?? {}), ...params(effect.body) };
         const answer = await deps.api.call(effect.op as OperationId, callArgs(effect.op, params(effect.params), body));
         if (effect.then) await run(effect.then, { ...extra, result: answer });
         return;

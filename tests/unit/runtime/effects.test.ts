@@ -95,6 +95,17 @@ describe('submit', () => {
     expect(log.calls).toEqual(['pageError:null', 'navigate:/home:{"id":42}:false']);
   });
 
+  it('merges `body` bindings into the form values (bound values win); without a form they are the body', async () => {
+    const { runner } = harness({ firstName: 'Ana', noPhone: true, stateCode: 'IL', zip: '12345' });
+    await runner.run({ type: 'submit', op: 'Attendance.notifyAbsence', form: 'contact', body: { appName: '$session.appName', firstName: 'Bound' } });
+    const { runner: bare } = harness({}, {}, false);
+    await bare.run({ type: 'submit', op: 'Attendance.notifyAbsence', body: { appName: '$session.appName', fixed: 3 } });
+    expect(received.map((r) => r.body)).toEqual([
+      { firstName: 'Bound', noPhone: true, stateCode: 'IL', zip: '12345', appName: 'brightpath' },
+      { appName: 'brightpath', fixed: 3 },
+    ]);
+  });
+
   it('rejects a submit naming a form that is not on the screen', async () => {
     const { runner } = harness({});
     await expect(runner.run({ type: 'submit', op: 'Attendance.notifyAbsence', form: 'payer' })).rejects.toThrow('not on the screen');
