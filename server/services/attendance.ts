@@ -21,7 +21,7 @@ const DEFAULT_DAYS = 14;
 
 export const attendance: ServiceHandlers = {
   'Attendance.records': {
-    handler: async ({ deps, session, query }) => {
+    handler: async ({ deps, session, query, lang }) => {
       const s = session!;
       const provider = await providerOf(deps.db, s);
       // not permitted: the screen shows 'information not available' (spec 2.13)
@@ -32,7 +32,15 @@ export const attendance: ServiceHandlers = {
         gte(attendanceTable.attendanceDate, query.StartDate ?? isoDay(addDays(deps.clock(), -(DEFAULT_DAYS - 1)))),
         lte(attendanceTable.attendanceDate, query.EndDate ?? isoDay(deps.clock())),
       ];
-      if (query.ChildID) where.push(eq(attendanceTable.childId, query.ChildID));
+      if (query.ChildID) {
+        // a child of another account or provider is not this parent's to look at
+        const [kid] = await deps.db
+          .select({ id: children.id })
+          .from(children)
+          .where(and(eq(children.id, query.ChildID), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
+        if (!kid) throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+        where.push(eq(attendanceTable.childId, query.ChildID));
+      }
       const rows = await deps.db
         .select({ r: attendanceTable, firstName: children.firstName, lastName: children.lastName, siteName: sites.siteName })
         .from(attendanceTable)

@@ -194,6 +194,25 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
     }
   });
 
+  it('keeps files and attendance to their own provider and account (404 otherwise)', async () => {
+    const db = t.db.handle.db;
+    const [att] = await db.select().from(s.bulletinAttachments).where(eq(s.bulletinAttachments.name, 'Supply-List.csv'));
+    expect((await get(`/api/Communication/bulletin/download/${att.id}`, maria)).statusCode).toBe(200);
+    expect((await get(`/api/Communication/bulletin/download/${att.id}`, linh)).statusCode).toBe(404);
+    const [form] = await db.select().from(s.forms).where(eq(s.forms.formName, 'Field Trip Permission Slip'));
+    const ok = await get(`/api/Communication/forms/download/${form.id}`, maria);
+    expect(ok.headers['content-type']).toBe('application/pdf');
+    expect(ok.headers['content-disposition']).toContain('Field-Trip-Permission.pdf');
+    expect((await get(`/api/Communication/forms/download/${form.id}`, linh)).statusCode).toBe(404);
+    const [tyler] = await db.select().from(s.children).where(eq(s.children.firstName, 'Tyler'));
+    expect((await get(`/api/Attendance/attendance?ChildID=${tyler.id}`, maria)).statusCode).toBe(404);
+    const kids = (await get('/api/Demographics/children', maria)).json() as { childID: number; firstName: string }[];
+    const sofia = kids.find((k) => k.firstName === 'Sofia')!;
+    const mine = (await get(`/api/Attendance/attendance?ChildID=${sofia.childID}`, maria)).json() as { records: { childID: number }[] };
+    expect(mine.records.length).toBeGreaterThan(0);
+    expect(mine.records.every((r) => r.childID === sofia.childID)).toBe(true);
+  });
+
   it('sanitises provider HTML when it is served, even if it was stored unsafe', async () => {
     const db = t.db.handle.db;
     const [p] = await db.select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
