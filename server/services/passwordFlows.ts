@@ -113,11 +113,9 @@ export const passwordFlows: ServiceHandlers = {
         .from(logins)
         .innerJoin(adults, eq(adults.id, logins.adultId))
         .where(and(eq(logins.providerId, p.id), eq(logins.email, email)));
-      if (!row || row.adult.deleted) {
-        // the same work as a real request, so the answer time does not tell either
-        await deps.passwords.verify(null, email);
-        return { sent: true };
-      }
+      // one password hash's work whatever the outcome, so the answer time does not tell either
+      await deps.passwords.verify(null, email);
+      if (!row || row.adult.deleted) return { sent: true };
       const mailLang = row.adult.primaryLanguage || lang;
       if (!row.login.active) {
         await sendAuthMail(deps, p, row.login.email, mailLang, { kind: 'inactive_login', name: 'inactive', lines: ['greeting', 'body'], params: { firstName: row.adult.firstName } });
@@ -149,10 +147,8 @@ export const passwordFlows: ServiceHandlers = {
         .innerJoin(accounts, eq(accounts.id, adults.accountId))
         .where(and(eq(adults.providerId, p.id), eq(adults.deleted, false)));
       const match = holders.find((h) => h.adult.email.trim().toLowerCase() === email && (h.adult.accountHolder === 1 || h.adult.accountHolder === 2));
-      if (!match) {
-        await deps.passwords.verify(null, email);
-        return { sent: true };
-      }
+      await deps.passwords.verify(null, email);
+      if (!match) return { sent: true };
       const { adult } = match;
       const mailLang = adult.primaryLanguage || lang;
       const params = { firstName: adult.firstName };
