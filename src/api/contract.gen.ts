@@ -4539,6 +4539,10 @@ export interface DemographicsChildMedicalSaveBody {
           explanation?: string;
         }
       ];
+  /**
+   * ignored: the child is the path's
+   */
+  childID?: number;
 }
 
 /** Demographics.childMedicalSave: response */

@@ -141,6 +141,7 @@ export function createEffectRunner(deps: EffectDeps) {
         return;
       case 'reload':
         deps.reload(effect.data);
+        if (effect.then) await run(effect.then, extra);
         return;
       case 'setFlow': {
         const c = ctx();

@@ -127,4 +127,136 @@ describe('account and people', () => {
     expect((await cardTitles(page, 'otherContacts'))[0]).toBe('Ana Beatriz Lopez');
     await ctx.close();
   });
+  it("edits a child's medical information with standard values and an explanation", async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page);
+    await go(page, '/myaccount');
+    await page.locator('section[data-section=children] article', { hasText: 'Sofia' }).locator('[data-action=medical]').click();
+    await page.waitForURL(/\/childmedicalinformation\?ChildID=\d+&Name=Sofia$/);
+    await page.waitForSelector('fieldset[id$=questions_0_standardValues]');
+    // the stored answer: peanuts ticked, with the explanation
+    expect(await page.isChecked('input[id$=questions_0_standardValues-0]')).toBe(true);
+    await page.check('input[id$=questions_0_standardValues-2]');
+    await page.fill('textarea[id$=questions_0_explanation]', '');
+    await page.click('[data-action=save]');
+    await fieldError(page, 'Explanation is required');
+    await page.fill('textarea[id$=questions_0_explanation]', 'Peanuts and milk: EpiPen in the backpack');
+    // a question answered yes shows its standard values; medication has no explanation (N)
+    await page.check('input[id$=questions_4_answer-0]');
+    await page.waitForSelector('fieldset[id$=questions_4_standardValues]');
+    expect(await page.locator('textarea[id$=questions_4_explanation]').count()).toBe(0);
+    await page.check('input[id$=questions_4_standardValues-1]');
+    await expectNoAxeViolations(page, 'medical information');
+    await shot(page, 'account-medical-1280-en');
+    await page.click('[data-action=save]');
+    await page.waitForURL(/\/myaccount$/);
+    await page.locator('section[data-section=children] article', { hasText: 'Sofia' }).locator('[data-action=medical]').click();
+    await page.waitForSelector('fieldset[id$=questions_4_standardValues]');
+    expect(await page.isChecked('input[id$=questions_0_standardValues-2]')).toBe(true);
+    expect(await page.isChecked('input[id$=questions_4_standardValues-1]')).toBe(true);
+    expect(await page.inputValue('textarea[id$=questions_0_explanation]')).toBe('Peanuts and milk: EpiPen in the backpack');
+    await ctx.close();
+  });
+
+  it('uploads a photo (refusing a file that is not a picture) and shows it', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-photo-'));
+    const good = path.join(dir, 'lucas.png');
+    fs.writeFileSync(good, await new Jimp({ width: 900, height: 900, color: 0x2a9d8fff }).getBuffer('image/png'));
+    const bad = path.join(dir, 'notes.png');
+    fs.writeFileSync(bad, 'these are notes, not a picture');
+    const ctx = await newContext(browser, 375, 'pt-BR');
+    const page = await ctx.newPage();
+    await signIn(page);
+    await go(page, '/myaccount');
+    await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=childPhoto]').click();
+    await page.waitForURL(/\/uploadimage\?/);
+    await page.waitForSelector('[data-action=uploadChild]');
+    await expectNoAxeViolations(page, 'upload photo');
+    await shot(page, 'account-upload-375-pt');
+    const [badChooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-action=uploadChild]')]);
+    await badChooser.setFiles(bad);
+    await page.getByRole('alert').filter({ hasText: 'JPG, PNG, GIF' }).waitFor();
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-action=uploadChild]')]);
+    await chooser.setFiles(good);
+    await page.waitForURL(/\/myaccount$/);
+    // the list reloads with the stored (re-encoded) photo
+    const img = page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('img').first();
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('section[data-section=children] article')].some((a) => a.textContent?.includes('Lucas') && a.querySelector('img')?.getAttribute('src')?.startsWith('data:image/jpeg;base64,')),
+    );
+    expect(await img.getAttribute('src')).toMatch(/^data:image\/jpeg;base64,/);
+    await shot(page, 'account-myaccount-photo-375-pt');
+    await ctx.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('changes the PIN (refusing one another adult holds) and generates PINs', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page);
+    await go(page, '/changepin');
+    await page.waitForSelector('section[data-section=viewPin] table');
+    expect(await page.locator('section[data-section=viewPin] tbody tr').count()).toBe(3);
+    // David's PIN
+    await page.fill('input[id$=pin]', '7391');
+    await page.click('[data-action=save]');
+    await page.getByText('PIN already exists').first().waitFor();
+    await expectNoAxeViolations(page, 'change PIN with the duplicate');
+    await shot(page, 'account-pin-duplicate-1280-en');
+    await page.fill('input[id$=pin]', '5173');
+    await page.click('[data-action=save]');
+    await page.waitForURL(/\/changepin\?saved=true$/);
+    await page.locator('section[data-section=viewPin] td', { hasText: '5173' }).waitFor();
+    await page.click('[data-action=generate]');
+    await page.waitForURL(/\/generatepin$/);
+    await page.waitForSelector('fieldset[id$=adultIDs] input');
+    await page.click('[data-action=generate]');
+    await fieldError(page, 'at least one');
+    await page.check('fieldset[id$=adultIDs] input >> nth=1');
+    await expectNoAxeViolations(page, 'generate PIN');
+    await page.click('[data-action=generate]');
+    await page.waitForURL(/\/changepin\?saved=true$/);
+    await page.locator('section[data-section=viewPin] td', { hasText: '5173' }).waitFor();
+    // the table reloads with David's new PIN
+    await page.waitForFunction(() => {
+      const row = [...document.querySelectorAll('section[data-section=viewPin] tbody tr')].find((r) => r.textContent?.includes('David'));
+      return row && !row.textContent?.includes('7391');
+    });
+    const davidPin = await page.locator('section[data-section=viewPin] tbody tr', { hasText: 'David' }).locator('td').last().textContent();
+    expect(davidPin).toMatch(/^\d{4}$/);
+    expect(davidPin).not.toBe('7391');
+    await ctx.close();
+  });
+
+  it('drops a contact without autopay directly, and one with autopay only after ticking the confirmation', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    await signIn(page);
+    await go(page, '/myaccount');
+    await page.waitForSelector('section[data-section=otherContacts] article');
+    await page.locator('section[data-section=otherContacts] article', { hasText: 'Rosa' }).locator('[data-action=dropContact]').click();
+    const dialog = page.locator('[data-modal=dropAdult]');
+    await dialog.locator('[data-action=confirmOk]').waitFor();
+    expect(await dialog.locator('[data-action=confirmDelete]').count()).toBe(0);
+    await expectNoAxeViolations(page, 'drop without autopay');
+    await dialog.locator('[data-action=confirmOk]').click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => !document.querySelector('section[data-section=otherContacts]')?.textContent?.includes('Rosa'));
+
+    await page.locator('section[data-section=otherContacts] article', { hasText: 'Paula' }).locator('[data-action=dropContact]').click();
+    const del = dialog.locator('[data-action=confirmDelete]');
+    await del.waitFor();
+    expect(await del.isDisabled()).toBe(true);
+    expect(await dialog.textContent()).toContain('autopay');
+    await expectNoAxeViolations(page, 'drop with autopay');
+    await shot(page, 'account-drop-autopay-1280-en');
+    await dialog.locator('input[type=checkbox]').check();
+    await page.waitForFunction(() => !document.querySelector('[data-modal=dropAdult] [data-action=confirmDelete]')?.hasAttribute('disabled'));
+    await del.click();
+    await dialog.waitFor({ state: 'detached' });
+    await page.waitForFunction(() => !document.querySelector('section[data-section=otherContacts]')?.textContent?.includes('Paula'));
+    expect(await cardTitles(page, 'otherContacts')).not.toContain('Paula Reyes');
+    await ctx.close();
+  });
 });

@@ -81,6 +81,7 @@ export default function FormKind({ section, data }: KindProps) {
   const ctxRef = useRef(rt.ctx);
   ctxRef.current = rt.ctx;
   const statesRef = useRef<Record<string, FieldState>>({});
+  const contextCache = useRef<{ sig: string; base: unknown; value: PortalFormContext } | null>(null);
   const idPrefix = section.id;
 
   const touch = useCallback((id: string) => {
@@ -160,6 +161,14 @@ export default function FormKind({ section, data }: KindProps) {
   if (!engine || !validator) return <SectionSkeleton />;
   const states = engine.fieldStates(schemaId, { ...rt.ctx, form: values });
   statesRef.current = states;
+  // RJSF skips re-rendering a field whose own props did not change; the field states (x-show,
+  // x-required of rows) travel in the form context, so a changed state re-renders the fields
+  const sig = Object.entries(states)
+    .map(([k, v]) => `${k}:${Number(v.shown)}${Number(v.required)}${Number(v.enabled)}`)
+    .join('|');
+  if (!contextCache.current || contextCache.current.sig !== sig || contextCache.current.base !== formContext) {
+    contextCache.current = { sig, base: formContext, value: { ...formContext, stateSignature: sig } as PortalFormContext };
+  }
   const display = displayForm(rt.set, schemaId, states);
   const all = validator.validateFormData(values, display.schema);
   const shownErrors = visibleErrors(all.errorSchema as Record<string, unknown>, (pointer) => submitted || touched.has(fieldIdOf(idPrefix, pointer))) as ErrorSchema;
@@ -173,7 +182,7 @@ export default function FormKind({ section, data }: KindProps) {
         validator={validator}
         templates={allTemplates}
         widgets={widgets}
-        formContext={formContext}
+        formContext={contextCache.current.value}
         idPrefix={idPrefix}
         idSeparator="_"
         extraErrors={shownErrors}
