@@ -74,6 +74,12 @@ describe('communication and attendance', () => {
     for (const s of ['registration', 'payments', 'bulletins', 'events', 'forms', 'childcare']) await page.waitForSelector(`[data-section=${s}]`);
     await expectNoAxeViolations(page, 'home');
     await shot(page, 'comm-home-1280-en');
+    // Home's forms carry their file-type icons, and a bulletin card opens that bulletin
+    expect(await page.locator('[data-section=forms] [data-file-kind]').count()).toBeGreaterThan(0);
+    await page.locator('[data-section=bulletins]').getByRole('link', { name: 'Winter Break Holiday Care registration' }).click();
+    await page.waitForSelector('[data-section=message] .pp-html strong');
+    expect(new URL(page.url()).pathname).toBe('/parentportal/bulletin');
+    expect(await page.locator('[data-section=attachments] article h3').allTextContents()).toEqual(['Winter-Break-Schedule.pdf']);
     await ctx.close();
   });
 
