@@ -22,6 +22,14 @@ export function formatDate(value: unknown): string {
 /** mm/dd/yyyy hh:mm A (spec 9: time hh:mm A); the time is left out at 12:00 AM. */
 export function formatDateTime(value: unknown): string {
   if (typeof value !== 'string' || !value) return '';
+  // an instant with a zone (the API's createdOn, 2026-03-07T18:05:00.000Z) shows in the reader's local time
+  if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value)) {
+    const d = new Date(value);
+    if (!Number.isNaN(d.getTime())) {
+      const p = (n: number) => String(n).padStart(2, '0');
+      return formatDateTime(`${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`);
+    }
+  }
   const date = formatDate(value);
   const m = /T(\d{2}):(\d{2})/.exec(value);
   if (!m || (m[1] === '00' && m[2] === '00')) return date;

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { eventsInMonth, isOn, lastDay, mdyOf, monthDays, timeOf, dayOf, type CalendarEvent } from '../../../src/runtime/kinds/calendar';
 import { groupRows } from '../../../src/runtime/kinds/groups';
 import { fileKind } from '../../../src/runtime/kinds/FileTypeIcon';
+import { formatDateTime } from '../../../src/runtime/format';
 
 const ev = (p: Partial<CalendarEvent>): CalendarEvent => ({ id: '1', title: 't', start: '2026-11-23', end: '2026-11-28', allDay: true, description: '', ...p });
 
@@ -57,5 +58,14 @@ describe('file-type icons (spec 2.13)', () => {
     ['png', 'image'], ['jpg', 'image'], ['jpeg', 'image'], ['gif', 'image'], ['txt', 'text'], ['Supply-List.csv', 'spreadsheet'], ['zip', 'file'], ['', 'file'],
   ])('%s is %s', (type, kind) => {
     expect(fileKind(type)).toBe(kind);
+  });
+});
+
+describe('date and time of an instant', () => {
+  it('shows an ISO instant with a zone in local time, and local values as they are', () => {
+    expect(formatDateTime(new Date(2026, 2, 7, 13, 5).toISOString())).toBe('03/07/2026 01:05 PM');
+    expect(formatDateTime(new Date(2026, 10, 20, 0, 0).toISOString())).toBe('11/20/2026');
+    expect(formatDateTime('2026-03-07T13:05:00')).toBe('03/07/2026 01:05 PM');
+    expect(formatDateTime('not a date')).toBe('not a date');
   });
 });
