@@ -45,7 +45,7 @@ function QrCode({ text, label }: { text: string; label: string }) {
   return src ? <Image src={src} alt={label} boxSize="6.5rem" bg="white" p="1" rounded="md" data-testid="app-qr-code" /> : <Box boxSize="6.5rem" />;
 }
 
-function StoreBadge({ href, icon, top, bottom }: { href: string; icon: string; top: string; bottom: string }) {
+export function StoreBadge({ href, icon, top, bottom }: { href: string; icon: string; top: string; bottom: string }) {
   return (
     <ChakraLink
       href={href}

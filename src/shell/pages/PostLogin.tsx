@@ -2,11 +2,12 @@
 // shows (with Skip); a temporary password goes to its change screen when that screen exists; everyone
 // else continues to /home.
 import { Button, Card, Center, Heading, HStack, Link as ChakraLink, Spinner, Stack, Text } from '@chakra-ui/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { useHasScreen, useSession } from '../hooks';
-import { ProgramLogo } from '../Header';
+import { BASE, ProgramLogo } from '../Header';
+import { StoreBadge } from '../Footer';
 import { nativeAppInfo, needsNativeUpdate, storeLinks } from '../nativeApp';
 
 export function PostLogin() {
@@ -18,6 +19,7 @@ export function PostLogin() {
   const update = needsNativeUpdate(info);
   const temporary = Boolean((session as unknown as { isTemporaryPassword?: boolean }).isTemporaryPassword);
   const next = temporary && hasScreen('/changetemporarypassword') ? '/changetemporarypassword' : '/home';
+  const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
 
   useEffect(() => {
     if (!session.token) navigate('/', { replace: true });
@@ -55,13 +57,34 @@ export function PostLogin() {
               <li>{t('nativeUpdate.android.done')}</li>
             </Stack>
           ) : os === 'ios' ? (
-            <Text>{t('nativeUpdate.ios')}</Text>
+            <Stack gap="3">
+              <Text>{t('nativeUpdate.ios')}</Text>
+              <HStack gap="3" wrap="wrap">
+                <StoreBadge href={stores.ios} icon={`${BASE}images/badges/app-store.svg`} top={t('footer.appStoreTop')} bottom={t('footer.appStore')} />
+                {/* inside an iOS web view the store link may not open: the parent can paste it in Safari */}
+                <Button
+                  variant="outline"
+                  data-testid="native-update-copy"
+                  onClick={() =>
+                    navigator.clipboard.writeText(stores.ios).then(
+                      () => setCopied('ok'),
+                      () => setCopied('failed'),
+                    )
+                  }
+                >
+                  {t('nativeUpdate.copyLink')}
+                </Button>
+              </HStack>
+              <Text role="status" data-testid="native-update-copied">
+                {copied === 'ok' ? t('nativeUpdate.copied') : copied === 'failed' ? t('nativeUpdate.copyFailed', { url: stores.ios }) : ''}
+              </Text>
+            </Stack>
           ) : (
             <Text>{t('nativeUpdate.unknownPlatform')}</Text>
           )}
           <HStack gap="3" wrap="wrap">
-            {os === 'android' || os === 'ios' ? (
-              <ChakraLink href={os === 'android' ? stores.android : stores.ios} target="_blank" rel="noopener noreferrer">
+            {os === 'android' ? (
+              <ChakraLink href={stores.android} target="_blank" rel="noopener noreferrer">
                 {t('nativeUpdate.openStore')}
               </ChakraLink>
             ) : null}
