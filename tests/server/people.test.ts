@@ -296,4 +296,30 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     expect((await get('/api/Demographics/adults/details/0', ana)).statusCode).toBe(403);
     expect((await get('/api/Demographics/adults/pin', ana)).statusCode).toBe(403);
   });
+  it("a provider overlay makes a contact field optional and hides a medical question, without code", async () => {
+    // Northridge's overlay: gender is optional for holders; Bright Path keeps it required
+    const linhAdult = await adultNamed('Linh');
+    const ld = (await get(`/api/Demographics/adults/details/${linhAdult.id}`, linh)).json();
+    const linhBody = { ...ld, genderCode: undefined, userDefinedFields: answered(ld.userDefinedFields) };
+    const okNorth = await post(`/api/Demographics/adults/${linhAdult.id}`, linh, linhBody);
+    expect(okNorth.statusCode, okNorth.body).toBe(200);
+    const m = await adultNamed('Maria');
+    const md = (await get(`/api/Demographics/adults/details/${m.id}`, maria)).json();
+    const noGender = await post(`/api/Demographics/adults/${m.id}`, maria, { ...md, genderCode: undefined, userDefinedFields: answered(md.userDefinedFields) });
+    expect(noGender.statusCode).toBe(400);
+    expect(noGender.json().errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/genderCode', key: 'errors.required' })]));
+
+    // Northridge's overlay hides medical question 3 (medical conditions): not asked, not required
+    const answerAllBut3 = (qs: { fieldID: number }[]) => qs.map((q) => (q.fieldID === 3 ? { ...q, answer: undefined } : { ...q, answer: false, standardValues: undefined, explanation: undefined }));
+    const an = await childNamed('An');
+    const anMed = (await get(`/api/Demographics/children/${an.id}/medical-information`, linh)).json();
+    expect(anMed.questions.map((q: { fieldID: number }) => q.fieldID)).toEqual([1, 2, 3, 4, 5]);
+    const north = await post(`/api/Demographics/children/${an.id}/medical-information`, linh, { ...anMed, questions: answerAllBut3(anMed.questions) });
+    expect(north.statusCode, north.body).toBe(200);
+    const lucas = await childNamed('Lucas');
+    const lucasMed = (await get(`/api/Demographics/children/${lucas.id}/medical-information`, maria)).json();
+    const bright = await post(`/api/Demographics/children/${lucas.id}/medical-information`, maria, { ...lucasMed, questions: answerAllBut3(lucasMed.questions) });
+    expect(bright.statusCode).toBe(400);
+    expect(bright.json().errors).toEqual([expect.objectContaining({ path: '/questions/2/answer', key: 'errors.required' })]);
+  });
 });
