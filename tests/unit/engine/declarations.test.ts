@@ -40,7 +40,7 @@ describe('reading declarations', () => {
     expect(readProviderOverlays(root, 'brightpath')).toEqual([
       { kind: 'schemas', id: 'contact', file: 'providers/brightpath/overlays/schemas/contact.json', patch: expect.any(Object) },
     ]);
-    expect(readProviderOverlays(root, 'northridge').map((o) => `${o.kind}/${o.id}`).sort()).toEqual(['rules/contact', 'schemas/child']);
+    expect(readProviderOverlays(root, 'northridge').map((o) => `${o.kind}/${o.id}`).sort()).toEqual(['rules/contact', 'rules/medical', 'schemas/child', 'schemas/contact']);
     expect(readProviderOverlays(root, 'nobody')).toEqual([]);
   });
 });

@@ -27,7 +27,7 @@ describe('node helpers', () => {
     expect((t.vi.fields as { contact: { cellPhone: string } }).contact.cellPhone).toBe('Điện thoại di động');
   });
   it('provider cases are read beside rule overlays, not as overlays', () => {
-    expect(readProviderCases(root, 'northridge').map((f) => f.file)).toEqual(['providers/northridge/overlays/rules/contact.cases.json']);
+    expect(readProviderCases(root, 'northridge').map((f) => f.file).sort()).toEqual(['providers/northridge/overlays/rules/contact.cases.json', 'providers/northridge/overlays/rules/medical.cases.json']);
     expect(readProviderOverlays(root, 'northridge').some((o) => o.file.endsWith('.cases.json'))).toBe(false);
   });
   it('an empty tree reads as empty declarations', () => {
