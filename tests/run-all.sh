@@ -4,13 +4,19 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -x /usr/bin/chromium ]; then
+# Debian's chromium for the browser tests, poppler-utils to render the PDFs they download, and the
+# DejaVu fonts the PDFs are written in (Vietnamese needs more than the PDF standard fonts).
+missing=()
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v pdftoppm >/dev/null || missing+=(poppler-utils)
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf ] || missing+=(fonts-dejavu-core)
+if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
-    echo "Installing Debian's chromium for the browser tests..."
+    echo "Installing ${missing[*]} for the browser tests..."
     apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
   else
-    echo "The browser tests need Debian's chromium at /usr/bin/chromium: apt-get install chromium" >&2
+    echo "The browser tests need: ${missing[*]} (apt-get install ${missing[*]})" >&2
     exit 1
   fi
 fi
