@@ -5,7 +5,7 @@ import { atom, useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
-import { Alert, Progress, Stack } from '@chakra-ui/react';
+import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
 import { flowData, resolveBinding, resolveParams, screenModel } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
@@ -231,12 +231,9 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
           </Alert.Root>
         ) : null}
         {upload ? (
-          <Progress.Root value={upload.pct} max={100} aria-label={t('runtime:uploading')}>
-            <Progress.Label>{t('runtime:uploadProgress', { pct: upload.pct })}</Progress.Label>
-            <Progress.Track>
-              <Progress.Range />
-            </Progress.Track>
-          </Progress.Root>
+          <Suspense fallback={null}>
+            <UploadProgress pct={upload.pct} />
+          </Suspense>
         ) : null}
         {(model.sections as unknown as RenderSection[]).map((s) => (
           <SectionView key={s.id} section={s} />
@@ -331,6 +328,8 @@ function ModalHost({
 
 // a declared modal's dialog (and its focus trap) loads when a modal first opens
 const LazyScreenModal = lazy(() => import('./ScreenModal'));
+// the progress bar (and its state machine) loads when a first upload starts
+const UploadProgress = lazy(() => import('./UploadProgress'));
 
 function ScreenModal(props: ComponentProps<typeof LazyScreenModal>) {
   return (

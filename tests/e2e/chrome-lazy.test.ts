@@ -1,8 +1,7 @@
-// Code the first paint does not need loads on first use: the header's dialogs and panels and a
-// screen's declared modals when first opened, the provider's form validators when the parent turns
-// to the sign-in form. In a real
-// browser: the first load fetches none of it; once used everything behaves as before (placement,
-// focus, dismissal, validation, axe).
+// Code the first paint does not need loads on first use: the header's dialogs and panels, a
+// screen's declared modals and the upload progress bar when first shown, the provider's form
+// validators when the parent turns to the sign-in form. In a real browser: the first load fetches
+// none of it; once used everything behaves as before (placement, focus, dismissal, validation, axe).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
@@ -197,6 +196,36 @@ describe('declared modals loaded on first use', () => {
     await modal.locator('[data-action=cancel]').click();
     await modal.waitFor({ state: 'detached' });
     expect(await page.locator('section[data-section=otherContacts] article', { hasText: 'James Carter' }).count()).toBe(1);
+    await ctx.close();
+  });
+});
+
+describe('upload progress loaded on first use', () => {
+  it('a photo upload shows its progress bar while it runs, then goes back to My Account', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await signIn(page);
+    await page.goto(portal('/myaccount'));
+    const maria = page.locator('section[data-section=holders] article', { hasText: 'Maria Garcia' });
+    await maria.locator('[data-action=holderPhoto]').click();
+    await page.waitForURL(/\/uploadimage/);
+    expect(scripts.some((s) => s.includes('UploadProgress'))).toBe(false);
+    // a real PNG: a piece of the page itself
+    const png = await page.screenshot({ clip: { x: 0, y: 0, width: 40, height: 40 } });
+    // the upload is held back a moment so that its progress can be seen
+    await page.route('**/photo**', async (route) => {
+      if (route.request().method() === 'GET') return route.continue();
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue();
+    });
+    const chooser = page.waitForEvent('filechooser');
+    await page.click('[data-action=uploadAdult]');
+    await (await chooser).setFiles({ name: 'photo.png', mimeType: 'image/png', buffer: png });
+    await page.locator('[role=progressbar]').first().waitFor();
+    expect(await page.locator('[aria-label="Uploading file"]').count()).toBe(1);
+    expect(scripts.some((s) => s.includes('UploadProgress'))).toBe(true);
+    await page.waitForURL(/\/myaccount$/);
     await ctx.close();
   });
 });
