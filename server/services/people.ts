@@ -15,6 +15,7 @@ import {
   medicalFieldDefs,
   paymentMethods,
   relationships,
+  sites,
   userDefinedFieldDefs,
 } from '../db/schema';
 import { HttpError } from '../errors';
@@ -481,9 +482,15 @@ export const people: ServiceHandlers = {
         const [g] = await c.deps.db.select().from(gradeLevels).where(and(eq(gradeLevels.providerId, s.providerId), eq(gradeLevels.gradeLevelCode, grade)));
         if (!g) throw notFound(c);
       }
+      const siteId = typeof v.homeSiteID === 'number' && v.homeSiteID > 0 ? v.homeSiteID : null;
+      if (siteId !== null) {
+        const [site] = await c.deps.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, siteId), eq(sites.providerId, s.providerId)));
+        if (!site) throw notFound(c);
+      }
       await c.deps.db
         .update(children)
         .set({
+          homeSiteId: siteId,
           firstName: String(v.firstName).trim(),
           middleInitial: String(v.middleInitial ?? '').trim(),
           lastName: String(v.lastName).trim(),

@@ -249,6 +249,7 @@ describe('account and people', () => {
     await del.waitFor();
     expect(await del.isDisabled()).toBe(true);
     expect(await dialog.textContent()).toContain('autopay');
+    expect(await dialog.textContent()).toContain('Do you want to drop Paula from your account?');
     await expectNoAxeViolations(page, 'drop with autopay');
     await shot(page, 'account-drop-autopay-1280-en');
     await dialog.locator('input[type=checkbox]').check();
@@ -258,5 +259,38 @@ describe('account and people', () => {
     await page.waitForFunction(() => !document.querySelector('section[data-section=otherContacts]')?.textContent?.includes('Paula'));
     expect(await cardTitles(page, 'otherContacts')).not.toContain('Paula Reyes');
     await ctx.close();
+  });
+  it('edits a child and a holder, and a payment-only login has no account pages', async () => {
+    const ctx = await newContext(browser, 375, 'vi-VN');
+    const page = await ctx.newPage();
+    await signIn(page);
+    await go(page, '/myaccount');
+    await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=editChild]').click();
+    await page.waitForURL(/\/editchild\?ChildID=\d+$/);
+    await page.waitForSelector('input[id$=school]');
+    await page.waitForSelector('select[id$=gradeLevelCode] option[value=K]', { state: 'attached' });
+    await page.fill('input[id$=school]', 'Lincoln Magnet School');
+    await page.fill('input[id$=userDefinedFields_3_value]', 'Luke');
+    await expectNoAxeViolations(page, 'edit child');
+    await shot(page, 'account-editchild-375-vi');
+    await page.click('[data-action=save]');
+    await page.waitForURL(/\/myaccount$/);
+    await page.locator('section[data-section=children] article', { hasText: 'Lincoln Magnet School' }).waitFor();
+    await page.locator('section[data-section=holders] article', { hasText: 'Maria' }).locator('[data-action=editHolder]').click();
+    await page.waitForURL(/\/editcontact\?adultID=\d+$/);
+    await page.waitForSelector('input[id$=driverLicenseNumber]');
+    expect(await page.inputValue('input[id$=driverLicenseNumber]')).toBe('G65512345678');
+    expect(await page.isVisible('input[id$=smsConsent]')).toBe(true);
+    await expectNoAxeViolations(page, 'edit holder');
+    await shot(page, 'account-editcontact-375-vi');
+    await ctx.close();
+
+    const pay = await newContext(browser);
+    const payPage = await pay.newPage();
+    await signIn(payPage, 'ana.silva@example.com');
+    await go(payPage, '/myaccount');
+    await payPage.waitForTimeout(1000);
+    expect(await payPage.locator('section[data-section=holders] article').count()).toBe(0);
+    await pay.close();
   });
 });

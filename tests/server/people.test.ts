@@ -194,6 +194,10 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     const lying = details.userDefinedFields.map((u: { fieldName: string }) => ({ ...u, isMandatory: false, value: undefined }));
     expect((await post(`/api/Demographics/children/${sofia.id}`, maria, { ...details, userDefinedFields: lying })).statusCode).toBe(400);
     expect((await post(`/api/Demographics/children/${sofia.id}`, maria, { ...details, gradeLevelCode: 'ZZ' })).statusCode).toBe(404);
+    // a site of another provider
+    const [northSite] = await t.db.handle.db.select().from(s.sites).innerJoin(s.providers, eq(s.providers.id, s.sites.providerId)).where(eq(s.providers.appName, 'northridge'));
+    expect((await post(`/api/Demographics/children/${sofia.id}`, maria, { ...details, homeSiteID: northSite.sites.id })).statusCode).toBe(404);
+    expect((await childNamed('Sofia')).homeSiteId).toBe(sofia.homeSiteId);
 
     const med = (await get(`/api/Demographics/children/${sofia.id}/medical-information`, maria)).json();
     expect(med.questions).toHaveLength(5);

@@ -7,7 +7,8 @@ import type { KindProps } from '../kindProps';
 export default function TextKind({ section, data }: KindProps) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
-  const params = rt.resolve(section.params as Record<string, unknown> | undefined, { item: data });
+  // a text without a source keeps the context's item (e.g. the contact a modal was opened for)
+  const params = rt.resolve(section.params as Record<string, unknown> | undefined, data === undefined ? undefined : { item: data });
   const text = tk(String(section.text ?? ''), params);
   const as = section.as === 'h2' || section.as === 'h3' ? section.as : 'p';
   if (as !== 'p') return <Heading as={as} size={as === 'h2' ? 'lg' : 'md'}>{text}</Heading>;
