@@ -113,7 +113,8 @@ describe('account and people', () => {
     await page.fill('input[id$=relationships_0_otherRelationship]', 'Godmother');
     await page.click('[data-action=save]');
     await page.waitForURL(/\/myaccount$/);
-    await page.waitForSelector('section[data-section=otherContacts] article');
+    // the list refreshes with the new contact
+    await page.locator('section[data-section=otherContacts] article h3', { hasText: 'Beatriz Lopez' }).waitFor();
     expect(await cardTitles(page, 'otherContacts')).toEqual(['Beatriz Lopez', 'James Carter', 'Paula Reyes', 'Rosa Martinez', 'Kevin Brooks']);
     // edit it
     await page.locator('section[data-section=otherContacts] article', { hasText: 'Beatriz' }).locator('[data-action=editContact]').click();
@@ -123,7 +124,7 @@ describe('account and people', () => {
     await page.fill('input[id$=firstName]', 'Ana Beatriz');
     await page.click('[data-action=save]');
     await page.waitForURL(/\/myaccount$/);
-    await page.waitForSelector('section[data-section=otherContacts] article');
+    await page.locator('section[data-section=otherContacts] article h3', { hasText: 'Ana Beatriz Lopez' }).waitFor();
     expect((await cardTitles(page, 'otherContacts'))[0]).toBe('Ana Beatriz Lopez');
     await ctx.close();
   });
