@@ -201,7 +201,10 @@ describe('portal shell', () => {
     const page = await ctx.newPage();
     await signIn(page, 'maria.garcia@example.com');
     await page.waitForURL(/\/home$/);
-    // a second tab that starts with the release version of an older portal
+    // the signed-in tab closes first: open tabs share the stored session, and its own requests would
+    // race the stale tab's to end the session
+    await page.close();
+    // a tab that starts with the release version of an older portal
     const stale = await ctx.newPage();
     await stale.addInitScript(() => {
       const s = JSON.parse(localStorage.getItem('pp.session') ?? '{}');
