@@ -19,6 +19,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-requiredMessage',
   'x-titleFrom',
   'x-clearOnHide',
+  'x-autocomplete',
 ] as const;
 
 const ruleRef = { type: ['boolean', 'string'] };
@@ -59,6 +60,7 @@ const KEYWORD_META: Record<string, object> = {
   'x-enumLabels': { type: 'object', additionalProperties: { type: 'string' } },
   'x-help': { type: 'string' },
   'x-placeholder': { type: 'string' },
+  'x-autocomplete': { type: 'string' },
   'x-order': { type: 'array', items: { type: 'string' } },
   /** translation key replacing errors.required for this field */
   'x-requiredMessage': { type: 'string' },

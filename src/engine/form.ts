@@ -5,7 +5,10 @@
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { isPhoneEmpty, normalizePhone, normalizeZip, type Country } from './formats';
 import { isTrue } from './logic';
+import { derefSchema } from './deref';
 import type { DeclarationSet, FieldValidation, JsonSchema, RuleRef } from './types';
+
+export { derefSchema };
 
 /** What a rule sees: the screen context (ARCHITECTURE.md). `form` is set by the engine. */
 export interface RuleContext {
@@ -60,25 +63,6 @@ interface FieldNode {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
-
-/** Follow $ref (across schema files of the set); sibling keywords win over the target's. */
-export function derefSchema(set: Pick<DeclarationSet, 'schemas'>, schema: JsonSchema, docId: string): { schema: JsonSchema; docId: string } {
-  let cur = schema;
-  let doc = docId;
-  for (let depth = 0; typeof cur.$ref === 'string' && depth < 20; depth++) {
-    const [target, frag = ''] = (cur.$ref as string).split('#');
-    const targetId = target === '' ? doc : target.replace(/\.json$/, '');
-    let node: unknown = set.schemas[targetId];
-    for (const raw of frag.replace(/^\//, '').split('/').filter(Boolean)) {
-      node = isObject(node) ? node[raw.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined;
-    }
-    if (!isObject(node)) throw new Error(`schema ${docId}: $ref ${String(cur.$ref)} points at nothing`);
-    const { $ref: _drop, ...rest } = cur;
-    cur = { ...(node as JsonSchema), ...rest };
-    doc = targetId;
-  }
-  return { schema: cur, docId: doc };
-}
 
 function fieldTree(set: Pick<DeclarationSet, 'schemas'>, schema: JsonSchema, docId: string): FieldNode[] {
   const { schema: s, docId: doc } = derefSchema(set, schema, docId);

@@ -84,9 +84,10 @@ export type Effect =
   | { type: 'setFlow'; values: Record<string, Binding>; then?: Effect }
   /**
    * Store values in the session state (sign-in keeps the token and account fields of its answer):
-   * `from` is an object merged in (e.g. "$result.session"), `values` single fields (e.g. token).
+   * `from` is an object merged in (e.g. "$result.session") without its `omit` fields, `values`
+   * single fields (e.g. token).
    */
-  | { type: 'setSession'; from?: Binding; values?: Record<string, Binding>; then?: Effect }
+  | { type: 'setSession'; from?: Binding; omit?: string[]; values?: Record<string, Binding>; then?: Effect }
   /** drop the in-progress data under the `key` query (exit 'return' of an application flow) */
   | { type: 'clearFlow'; then?: Effect };
 

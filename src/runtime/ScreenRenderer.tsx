@@ -1,7 +1,7 @@
 // Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
 // sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
 import { lazy, Suspense, useCallback, useContext, useDeferredValue, useMemo, useRef, useState, type ComponentProps } from 'react';
-import { atom, useAtom, useAtomValue, useSetAtom } from 'jotai';
+import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
@@ -78,9 +78,12 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
 const engineLoadable = loadable(formEngineAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
-/** Whether a screen needs the form engine (a form section, on the page or in a modal). */
+/**
+ * Whether a screen needs the form engine as it opens (a full form section, on the page or in a
+ * modal). A light form asks for it on first focus or submit.
+ */
 export function screenHasForm(screen: ScreenDecl): boolean {
-  return [...screen.sections, ...(screen.modals ?? []).flatMap((m) => m.sections ?? [])].some((s) => s.kind === 'form');
+  return [...screen.sections, ...(screen.modals ?? []).flatMap((m) => m.sections ?? [])].some((s) => s.kind === 'form' && s.renderer !== 'light');
 }
 
 export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
@@ -96,7 +99,9 @@ export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
 function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: ScreenDecl; query: Record<string, unknown> }) {
   const [session, setSession] = useAtom(sessionAtom);
   const provider = useAtomValue(providerAtom);
-  const engineState = useAtomValue(screenHasForm(screen) ? engineLoadable : noEngineLoadable);
+  const [engineWanted, setEngineWanted] = useState(() => screenHasForm(screen));
+  const engineState = useAtomValue(engineWanted ? engineLoadable : noEngineLoadable);
+  const store = useStore();
   const api = useAtomValue(apiAtom);
   const host = useContext(RuntimeHostContext);
   const [, navigate] = useLocation();
@@ -142,6 +147,10 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     set,
     api,
     engine: engineState.state === 'hasData' ? engineState.data : null,
+    loadEngine: () => {
+      setEngineWanted(true);
+      return store.get(formEngineAtom);
+    },
     getCtx: () => ctxRef.current,
     forms: () => [...formsRef.current.values()],
     navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
@@ -182,6 +191,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     rules: set.rules,
     ctx,
     engine: engineReady ? engineState.data : null,
+    engineFailed: engineState.state === 'hasError',
+    wantEngine: () => setEngineWanted(true),
     country: session.countryCode === 'CA' ? 'CA' : 'US',
     data,
     isTrue: (ref, extra) => isTrue(set.rules, ref as never, { ...ctxRef.current, ...extra }),

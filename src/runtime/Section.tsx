@@ -7,7 +7,7 @@ import { ApiError } from '../api/client';
 import { useScreenRuntime } from './context';
 import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
-import { kindComponent } from './registry';
+import { isLightForm, kindComponent } from './registry';
 import { isEmptyData } from './format';
 import type { RenderSection } from './kindProps';
 
@@ -82,7 +82,7 @@ export function SectionView({ section }: { section: RenderSection }) {
         </Heading>
       ) : null}
       {body}
-      {state?.status === 'error' ? null : <ActionBar actions={section.actions} />}
+      {state?.status === 'error' || isLightForm(section) ? null : <ActionBar actions={section.actions} />}
     </Box>
   );
 }

@@ -32,6 +32,10 @@ export interface ScreenRuntime {
   rules: RuleSet;
   ctx: RuleContext;
   engine: FormEngine | null;
+  /** the provider's validators failed to load */
+  engineFailed: boolean;
+  /** asks for the form engine (a light form loads it on first focus or submit) */
+  wantEngine(): void;
   country: 'US' | 'CA';
   data: Record<string, DataState>;
   /** evaluates a show/enable rule against the context (plus an item) */
@@ -54,6 +58,8 @@ export interface FormHandle {
   getValues(): Record<string, unknown>;
   /** marks every field as touched (submit) so all errors show, then focuses the first invalid one */
   showAllErrors(): void;
+  /** a form that shows the page-level message itself (at its top) rather than the screen's */
+  showPageError?(key: string | null): void;
 }
 
 export const ScreenRuntimeContext = createContext<ScreenRuntime | null>(null);

@@ -12,6 +12,8 @@ export interface EffectDeps {
   set: DeclarationSet;
   api: ApiClient;
   engine: FormEngine | null;
+  /** loads the form engine when a screen asked for it only on first use (light forms) */
+  loadEngine?: () => Promise<FormEngine | null>;
   /** the current screen context (read fresh: a previous effect may have changed the session) */
   getCtx: () => RuleContext;
   forms: () => FormHandle[];
@@ -52,6 +54,20 @@ function callArgs(op: string, params: Record<string, unknown>, body?: unknown): 
 }
 
 export function createEffectRunner(deps: EffectDeps) {
+  async function engineFor(): Promise<FormEngine> {
+    const engine = deps.engine ?? (deps.loadEngine ? await deps.loadEngine() : null);
+    if (!engine) throw new Error('form engine is not loaded');
+    return engine;
+  }
+
+  /** The page-level message goes to the form when it shows its own, else to the screen's top. */
+  function pageError(form: FormHandle | undefined, key: string | null) {
+    if (form?.showPageError) {
+      form.showPageError(key);
+      deps.setPageError(null);
+    } else deps.setPageError(key);
+  }
+
   async function run(effect: Effect, extra: Partial<RuleContext> = {}): Promise<void> {
     const ctx = (): RuleContext => ({ ...deps.getCtx(), ...extra });
     const params = (p: Record<string, unknown> | undefined) => resolveParams(p, ctx());
@@ -60,10 +76,10 @@ export function createEffectRunner(deps: EffectDeps) {
         const form = findForm(deps.forms(), effect.form);
         let body: unknown;
         if (form) {
-          if (!deps.engine) throw new Error('form engine is not loaded');
-          const result = deps.engine.validate(form.schemaId, form.getValues(), ctx());
+          const engine = await engineFor();
+          const result = engine.validate(form.schemaId, form.getValues(), ctx());
           if (!result.valid) {
-            deps.setPageError(result.pageError ?? 'errors.pageLevel');
+            pageError(form, result.pageError ?? 'errors.pageLevel');
             form.showAllErrors();
             return;
           }
@@ -71,7 +87,7 @@ export function createEffectRunner(deps: EffectDeps) {
         } else if (effect.form) {
           throw new Error(`submit names form "${effect.form}" which is not on the screen`);
         }
-        deps.setPageError(null);
+        pageError(form, null);
         if (effect.body) body = { ...((body as Record<string, unknown> | undefined) ?? {}), ...params(effect.body) };
         const answer = await deps.api.call(effect.op as OperationId, callArgs(effect.op, params(effect.params), body));
         if (effect.then) await run(effect.then, { ...extra, result: answer });
@@ -92,14 +108,14 @@ export function createEffectRunner(deps: EffectDeps) {
         if (effect.form) {
           const form = findForm(deps.forms(), effect.form);
           if (!form) throw new Error(`download names form "${effect.form}" which is not on the screen`);
-          if (!deps.engine) throw new Error('form engine is not loaded');
-          const result = deps.engine.validate(form.schemaId, form.getValues(), ctx());
+          const engine = await engineFor();
+          const result = engine.validate(form.schemaId, form.getValues(), ctx());
           if (!result.valid) {
-            deps.setPageError(result.pageError ?? 'errors.pageLevel');
+            pageError(form, result.pageError ?? 'errors.pageLevel');
             form.showAllErrors();
             return;
           }
-          deps.setPageError(null);
+          pageError(form, null);
         }
         const fileName = effect.fileName === undefined ? undefined : resolveBinding(effect.fileName, ctx());
         await deps.api.download(effect.op as OperationId, callArgs(effect.op, params(effect.params)), fileName ? String(fileName) : undefined);
@@ -163,9 +179,11 @@ export function createEffectRunner(deps: EffectDeps) {
       }
       case 'setSession': {
         const c = ctx();
-        const from = effect.from === undefined ? undefined : resolveBinding(effect.from, c);
+        const resolved = effect.from === undefined ? undefined : resolveBinding(effect.from, c);
+        const from: Record<string, unknown> = resolved && typeof resolved === 'object' ? { ...(resolved as Record<string, unknown>) } : {};
+        for (const k of effect.omit ?? []) delete from[k];
         const values = resolveParams(effect.values, c);
-        deps.updateSession((s) => ({ ...s, ...(from && typeof from === 'object' ? (from as Partial<SessionState>) : {}), ...(values as Partial<SessionState>) }));
+        deps.updateSession((s) => ({ ...s, ...(from as Partial<SessionState>), ...(values as Partial<SessionState>) }));
         if (effect.then) await run(effect.then, extra);
         return;
       }

@@ -2,7 +2,7 @@
 // The runtime's ScreenView renders a screen's declared sections; a few screens get a shell part for
 // behaviour (provider entry, sign-in form, post-login) or because they must work without a
 // declaration set (invalid URL, not found, configuration error, session ended, generic error).
-import { Grid, Heading } from '@chakra-ui/react';
+import { Heading } from '@chakra-ui/react';
 import { useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
@@ -23,7 +23,6 @@ import { PostLogin } from './pages/PostLogin';
 import { ConfigurationErrorPage, InvalidUrlPage, NotFoundPage } from './pages/ProviderFreePages';
 import { ProviderEntry } from './pages/ProviderEntry';
 import { SessionExpiredPage } from './pages/SessionExpired';
-import { SignInForm } from './pages/SignInForm';
 import { NOT_FOUND_SCREEN } from './screens';
 import { useEndSession } from './SignOut';
 
@@ -126,17 +125,8 @@ export function ShellRoutes() {
               {t(i18nKey(screen.title))}
             </Heading>
           )}
-          {screen.id === 'signin' ? (
-            <Grid templateColumns={{ base: '1fr', lg: 'minmax(0, 28rem) 1fr' }} gap={{ base: '8', lg: '12' }} alignItems="start">
-              <SignInForm />
-              <ScreenView key={screen.id} screen={screen} query={query} />
-            </Grid>
-          ) : (
-            <>
-              <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
-              {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
-            </>
-          )}
+          <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
+          {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
         </Layout>
       </RuntimeHostContext.Provider>
     </ErrorBoundary>

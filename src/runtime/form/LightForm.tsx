@@ -1,0 +1,287 @@
+// The light form renderer (`"renderer": "light"` on a form section): flat schemas of string, boolean
+// and enum fields drawn with plain Chakra fields instead of RJSF, so a public page such as sign-in
+// does not load the form chunk. Field states (x-show, x-required) and errors (x-validate, formats)
+// come from the same engine as the full form; the engine (the provider's validators) is asked for
+// once the parent turns to the form (focus, pointer or submit), so the first paint does not wait.
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Box, Button, Field, Input, NativeSelect, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
+import { derefSchema } from '../../engine/deref';
+import type { FieldError, FieldState } from '../../engine/form';
+import type { DeclarationSet, JsonSchema } from '../../engine/types';
+import { useScreenRuntime } from '../context';
+import { useRuntimeT } from '../i18n';
+import { ActionButton } from '../Actions';
+import type { KindProps, RenderAction } from '../kindProps';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+export const LIGHT_WIDGETS = ['text', 'email', 'password', 'checkbox', 'select'] as const;
+type LightWidget = (typeof LIGHT_WIDGETS)[number];
+
+export interface LightField {
+  name: string;
+  schema: JsonSchema;
+  widget: LightWidget;
+  autoComplete?: string;
+}
+
+/** The fields of a flat form schema; anything the light renderer cannot draw is an error. */
+export function lightFields(set: Pick<DeclarationSet, 'schemas'>, schemaId: string): LightField[] {
+  const root = set.schemas[schemaId];
+  if (!root) throw new Error(`form schema "${schemaId}" is not declared`);
+  const { schema, docId } = derefSchema(set, root, schemaId);
+  const props = isObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
+  return Object.entries(props).map(([name, raw]) => {
+    const fs = derefSchema(set, raw, docId).schema;
+    const declared = typeof fs['x-widget'] === 'string' ? (fs['x-widget'] as string) : undefined;
+    let widget: string;
+    if (declared) widget = declared;
+    else if (Array.isArray(fs.enum)) widget = 'select';
+    else if (fs.type === 'boolean') widget = 'checkbox';
+    else if (fs.type === 'string') widget = fs.format === 'email' ? 'email' : 'text';
+    else widget = '';
+    if (!(LIGHT_WIDGETS as readonly string[]).includes(widget)) {
+      throw new Error(`form schema "${schemaId}": field "${name}" (${declared ?? String(fs.type)}) needs the full form renderer`);
+    }
+    const autoComplete =
+      typeof fs['x-autocomplete'] === 'string' ? (fs['x-autocomplete'] as string) : widget === 'password' ? 'current-password' : widget === 'email' ? 'email' : undefined;
+    return { name, schema: fs, widget: widget as LightWidget, autoComplete };
+  });
+}
+
+/** Before the engine arrives: literal x-show / x-required only (rules need the engine). */
+function staticState(schema: JsonSchema): FieldState {
+  return { shown: schema['x-show'] !== false, required: schema['x-required'] === true, enabled: schema['x-enable'] !== false };
+}
+
+export default function LightForm({ section, data }: KindProps) {
+  const rt = useScreenRuntime();
+  const { t, tk } = useRuntimeT();
+  const schemaId = String(section.schema ?? '');
+  const fields = lightFields(rt.set, schemaId);
+  const engine = rt.engine;
+  const idOf = (name: string) => `${section.id}_${name}`;
+
+  const [values, setValues] = useState<Record<string, unknown>>(() => {
+    const start = section.initial !== undefined ? rt.resolveOne(section.initial) : data;
+    return isObject(start) ? { ...start } : {};
+  });
+  const valuesRef = useRef(values);
+  valuesRef.current = values;
+  const [touched, setTouched] = useState<Set<string>>(() => new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [pageError, setPageError] = useState<string | null>(null);
+  const [running, setRunning] = useState(false);
+  const [focusFirst, setFocusFirst] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    rt.setFormValues(section.id, values);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [values, section.id]);
+
+  useEffect(
+    () =>
+      rt.registerForm(section.id, {
+        schemaId,
+        section,
+        getValues: () => valuesRef.current,
+        showAllErrors: () => {
+          setSubmitted(true);
+          setFocusFirst(true);
+        },
+        showPageError: setPageError,
+      }),
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [section.id, schemaId],
+  );
+
+  const ctx = { ...rt.ctx, form: values };
+  const states = engine ? engine.fieldStates(schemaId, ctx) : null;
+  const stateOf = (f: LightField) => states?.[`/${f.name}`] ?? staticState(f.schema);
+  const errors: FieldError[] = engine ? engine.validate(schemaId, values, ctx).errors : [];
+  const errorOf = (name: string) => (submitted || touched.has(name) ? errors.find((e) => e.path === `/${name}`) : undefined);
+
+  // after a failed submit (once the engine's errors are drawn): the first invalid field gets focus
+  useEffect(() => {
+    if (!focusFirst || !engine) return;
+    setFocusFirst(false);
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [focusFirst, engine]);
+
+  const set = (name: string, value: unknown) => {
+    setValues((prev) => {
+      const next = { ...prev };
+      if (value === undefined || value === '') delete next[name];
+      else next[name] = value;
+      return next;
+    });
+  };
+  const touch = (name: string) => setTouched((prev) => (prev.has(name) ? prev : new Set(prev).add(name)));
+
+  const actions = section.actions.filter((a) => a.visible);
+  const submitAction = actions.find((a) => a.effect.type === 'submit');
+  const clearOnFailure = Array.isArray(section.clearOnFailure) ? (section.clearOnFailure as string[]) : [];
+  const testId = typeof section.testId === 'string' ? section.testId : undefined;
+
+  async function submit(e: FormEvent) {
+    e.preventDefault();
+    rt.wantEngine();
+    if (!submitAction || !submitAction.enabled || running) return;
+    setRunning(true);
+    try {
+      await rt.runAction(submitAction);
+    } catch {
+      // the client's error handler reported the answer (the page's banner); secrets are typed again
+      if (clearOnFailure.length) {
+        setValues((prev) => {
+          const next = { ...prev };
+          for (const k of clearOnFailure) delete next[k];
+          return next;
+        });
+        formRef.current?.querySelector<HTMLElement>(`[name="${clearOnFailure[0]}"]`)?.focus();
+      }
+    } finally {
+      setRunning(false);
+    }
+  }
+
+  return (
+    <chakra.form
+      ref={formRef}
+      onSubmit={submit}
+      onFocus={() => rt.wantEngine()}
+      onPointerDown={() => rt.wantEngine()}
+      noValidate
+      maxW="md"
+      className="pp-form"
+      data-testid={testId ? `${testId}-form` : undefined}
+      aria-label={typeof section.label === 'string' ? tk(section.label) : undefined}
+    >
+      <Stack gap="4">
+        {pageError ? (
+          <Text color="fg.error" role="alert">
+            {tk(pageError)}
+          </Text>
+        ) : null}
+        {fields.map((f) => {
+          const state = stateOf(f);
+          if (!state.shown) return null;
+          const err = errorOf(f.name);
+          const id = idOf(f.name);
+          const value = values[f.name];
+          const onBlur = () => touch(f.name);
+          const label = tk(typeof f.schema.title === 'string' ? f.schema.title : f.name);
+          const message = err ? <Field.ErrorText>{tk(err.key, err.params)}</Field.ErrorText> : null;
+          if (f.widget === 'checkbox') {
+            return (
+              <Field.Root key={f.name} invalid={Boolean(err)} required={state.required} disabled={!state.enabled}>
+                <chakra.label display="flex" gap="2" alignItems="flex-start" htmlFor={id}>
+                  <chakra.input
+                    type="checkbox"
+                    id={id}
+                    name={f.name}
+                    width="1.15rem"
+                    height="1.15rem"
+                    mt="0.15rem"
+                    accentColor="brand.solid"
+                    checked={value === true}
+                    aria-invalid={err ? true : undefined}
+                    onChange={(ev) => {
+                      touch(f.name);
+                      set(f.name, ev.currentTarget.checked ? true : undefined);
+                    }}
+                  />
+                  <span>{label}</span>
+                </chakra.label>
+                {message}
+              </Field.Root>
+            );
+          }
+          const labelEl = (
+            <Field.Label>
+              {label}
+              {state.required ? (
+                <Field.RequiredIndicator />
+              ) : (
+                <chakra.span color="fg.muted" fontWeight="normal">
+                  {' '}
+                  {t('runtime:optional')}
+                </chakra.span>
+              )}
+            </Field.Label>
+          );
+          if (f.widget === 'select') {
+            const labels = (f.schema['x-enumLabels'] ?? {}) as Record<string, string>;
+            return (
+              <Field.Root key={f.name} invalid={Boolean(err)} required={state.required} disabled={!state.enabled}>
+                {labelEl}
+                <NativeSelect.Root>
+                  <NativeSelect.Field
+                    name={f.name}
+                    value={value === undefined ? '' : String(value)}
+                    onChange={(ev) => {
+                      touch(f.name);
+                      set(f.name, ev.currentTarget.value);
+                    }}
+                    onBlur={onBlur}
+                    autoComplete={f.autoComplete}
+                  >
+                    <option value="">{t('runtime:select')}</option>
+                    {((f.schema.enum as unknown[]) ?? [])
+                      .filter((v) => v !== '' && v !== null)
+                      .map((v) => (
+                        <option key={String(v)} value={String(v)}>
+                          {labels[String(v)] ? tk(labels[String(v)]) : String(v)}
+                        </option>
+                      ))}
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+                {message}
+              </Field.Root>
+            );
+          }
+          return (
+            <Field.Root key={f.name} invalid={Boolean(err)} required={state.required} disabled={!state.enabled}>
+              {labelEl}
+              <Input
+                name={f.name}
+                type={f.widget}
+                autoComplete={f.autoComplete}
+                inputMode={f.widget === 'email' ? 'email' : undefined}
+                value={typeof value === 'string' ? value : ''}
+                onChange={(ev) => set(f.name, ev.currentTarget.value)}
+                onBlur={onBlur}
+              />
+              {message}
+            </Field.Root>
+          );
+        })}
+        {actions.length ? (
+          <Wrap gap="3" className="pp-actions">
+            {actions.map((a: RenderAction) =>
+              a === submitAction ? (
+                <Button
+                  key={a.id}
+                  type="submit"
+                  colorPalette="brand"
+                  data-action={a.id}
+                  data-testid={testId ? `${testId}-submit` : undefined}
+                  loading={running}
+                  disabled={!a.enabled || rt.engineFailed}
+                >
+                  {tk(a.label)}
+                </Button>
+              ) : (
+                <Box key={a.id}>
+                  <ActionButton action={a} />
+                </Box>
+              ),
+            )}
+          </Wrap>
+        ) : null}
+      </Stack>
+    </chakra.form>
+  );
+}
