@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db/index';
-import { providers, type ProgramOptions } from './db/schema';
+import { providers, type NativeApps, type ProgramOptions } from './db/schema';
 
 export interface ProviderRecord {
   appName: string;
@@ -24,6 +24,8 @@ export interface ProviderRecord {
   features: Record<string, boolean>;
   /** field options of configurable fields (spec 5.1); a field not listed uses its declaration's default */
   fieldOptions?: Record<string, 'M' | 'R' | 'O' | 'H'>;
+  /** native app versions per OS (US providers only; spec 1) */
+  nativeApps?: NativeApps;
 }
 
 const REQUIRED: (keyof ProviderRecord)[] = [
@@ -50,7 +52,7 @@ export function readProviderRecords(root: string): ProviderRecord[] {
 
 export async function syncProviders(db: Db, records: ProviderRecord[]): Promise<void> {
   for (const r of records) {
-    const values = { ...r, fieldOptions: r.fieldOptions ?? {} };
+    const values = { ...r, fieldOptions: r.fieldOptions ?? {}, nativeApps: r.nativeApps ?? {} };
     await db
       .insert(providers)
       .values(values)

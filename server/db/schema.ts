@@ -34,6 +34,14 @@ export interface ProgramOptions {
   canParentChangeEnrollment: boolean;
 }
 
+/** per OS: below minimumVersion the update is required (no skip); below latestVersion it is offered */
+export interface NativeAppVersion {
+  minimumVersion: string;
+  latestVersion: string;
+  storeUrl?: string;
+}
+export type NativeApps = Partial<Record<'android' | 'ios', NativeAppVersion>>;
+
 export const providers = pgTable('providers', {
   id: serial('id').primaryKey(),
   appName: text('app_name').notNull().unique(),
@@ -54,6 +62,8 @@ export const providers = pgTable('providers', {
   features: jsonb('features').$type<Record<string, boolean>>().notNull(),
   /** field options of configurable fields (spec 5.1): M mandatory, R required, O optional, H hidden */
   fieldOptions: jsonb('field_options').$type<Record<string, 'M' | 'R' | 'O' | 'H'>>().notNull().default({}),
+  /** native app versions per OS (spec 7.3 native version check; apps exist for country US only) */
+  nativeApps: jsonb('native_apps').$type<NativeApps>().notNull().default({}),
 });
 
 export const accounts = pgTable(

@@ -1,0 +1,1 @@
+ALTER TABLE "providers" ADD COLUMN "native_apps" jsonb DEFAULT '{}'::jsonb NOT NULL;
