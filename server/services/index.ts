@@ -8,6 +8,7 @@ import { communication } from './communication';
 import { customer } from './customer';
 import { demographics } from './demographics';
 import { location } from './location';
+import { nativeVersion } from './nativeVersion';
 import { parentApplication } from './parentApplication';
 import { passwordFlows } from './passwordFlows';
 import { socialSignIn } from './socialSignIn';
@@ -22,6 +23,7 @@ export const handlers: ServiceHandlers = {
   ...customer,
   ...demographics,
   ...location,
+  ...nativeVersion,
   ...parentApplication,
   ...passwordFlows,
   ...socialSignIn,

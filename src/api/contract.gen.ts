@@ -671,6 +671,21 @@ export interface CustomerVersionResponse {
   serverTime: string;
 }
 
+/** Customer.nativeVersion: query */
+export interface CustomerNativeVersionQuery {
+  appName?: string;
+  CurrentVersion: string;
+  OS: 'android' | 'ios';
+}
+
+/** Customer.nativeVersion: response */
+export interface CustomerNativeVersionResponse {
+  updateRequired: boolean;
+  required: boolean;
+  latestVersion: string;
+  storeUrl: string;
+}
+
 /** Customer.serverDate: response */
 export interface CustomerServerDateResponse {
   serverTime: string;
@@ -5081,6 +5096,7 @@ export interface Operations {
   'Customer.program': { method: 'GET'; path: '/program'; auth: 'public'; query: CustomerProgramQuery; params: undefined; body: undefined; response: CustomerProgramResponse };
   'Customer.declarations': { method: 'GET'; path: '/declarations'; auth: 'public'; query: CustomerDeclarationsQuery; params: undefined; body: undefined; response: CustomerDeclarationsResponse };
   'Customer.version': { method: 'GET'; path: '/version'; auth: 'public'; query: CustomerVersionQuery; params: undefined; body: undefined; response: CustomerVersionResponse };
+  'Customer.nativeVersion': { method: 'GET'; path: '/native-version'; auth: 'public'; query: CustomerNativeVersionQuery; params: undefined; body: undefined; response: CustomerNativeVersionResponse };
   'Customer.serverDate': { method: 'GET'; path: '/program/serverdate'; auth: 'public'; query: undefined; params: undefined; body: undefined; response: CustomerServerDateResponse };
   'Customer.errorlog': { method: 'POST'; path: '/errorlog'; auth: 'public'; query: undefined; params: undefined; body: CustomerErrorlogBody; response: CustomerErrorlogResponse };
   'Customer.providers': { method: 'GET'; path: '/providers'; auth: 'public'; query: undefined; params: undefined; body: undefined; response: CustomerProvidersResponse };
@@ -5161,6 +5177,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Customer.program': { service: 'Customer', method: 'GET', path: '/program', auth: 'public', file: false },
   'Customer.declarations': { service: 'Customer', method: 'GET', path: '/declarations', auth: 'public', file: false },
   'Customer.version': { service: 'Customer', method: 'GET', path: '/version', auth: 'public', file: false },
+  'Customer.nativeVersion': { service: 'Customer', method: 'GET', path: '/native-version', auth: 'public', file: false },
   'Customer.serverDate': { service: 'Customer', method: 'GET', path: '/program/serverdate', auth: 'public', file: false },
   'Customer.errorlog': { service: 'Customer', method: 'POST', path: '/errorlog', auth: 'public', file: false },
   'Customer.providers': { service: 'Customer', method: 'GET', path: '/providers', auth: 'public', file: false },

@@ -1,0 +1,60 @@
+// Spec 7.3 native version check: the provider record's minimum and latest app versions per OS decide
+// whether the update is required (no skip), offered (skip) or not needed; CA providers have no apps.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, type TestApp } from './helpers';
+import { compareVersions } from '../../server/services/nativeVersion';
+
+describe.each(BACKENDS)('native version check on %s', (backend) => {
+  let t: TestApp;
+  let maria: string;
+  let linh: string;
+  const check = (qs: string, token?: string) =>
+    t.app.inject({ method: 'GET', url: `/api/Customer/native-version?${qs}`, headers: token ? { authorization: `Bearer ${token}` } : {} });
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    maria = await tokenFor(t.app, ...MARIA);
+    linh = await tokenFor(t.app, ...LINH);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('compares dotted versions numerically', () => {
+    expect(compareVersions('1.10.0', '1.9.3')).toBe(1);
+    expect(compareVersions('2.0', '2.0.0')).toBe(0);
+    expect(compareVersions('1.2.0', '1.10.0')).toBe(-1);
+  });
+
+  it('US provider, iOS (minimum 1.8.0, latest 1.10.0): required below the minimum, offered below the latest, none at the latest', async () => {
+    const old = await check('CurrentVersion=1.2.0&OS=ios', maria);
+    expect(old.statusCode).toBe(200);
+    expect(old.json()).toEqual({ updateRequired: true, required: true, latestVersion: '1.10.0', storeUrl: expect.stringMatching(/^https:\/\/apps\.apple\.com\//) });
+    expect((await check('CurrentVersion=1.9.3&OS=ios', maria)).json()).toMatchObject({ updateRequired: true, required: false, latestVersion: '1.10.0' });
+    expect((await check('CurrentVersion=1.10.0&OS=ios', maria)).json()).toMatchObject({ updateRequired: false, required: false });
+  });
+
+  it('US provider, Android (minimum 2.0.0, latest 2.1.0), before sign-in by appName', async () => {
+    expect((await check('appName=brightpath&CurrentVersion=1.9.9&OS=android')).json()).toMatchObject({ updateRequired: true, required: true, latestVersion: '2.1.0', storeUrl: expect.stringMatching(/^https:\/\/play\.google\.com\//) });
+    expect((await check('appName=brightpath&CurrentVersion=2.0.5&OS=android')).json()).toMatchObject({ updateRequired: true, required: false });
+    expect((await check('appName=brightpath&CurrentVersion=3.0&OS=android')).json()).toMatchObject({ updateRequired: false, required: false });
+  });
+
+  it('a CA provider has no native apps: never an update', async () => {
+    expect((await check('CurrentVersion=0.1.0&OS=ios', linh)).json()).toMatchObject({ updateRequired: false, required: false });
+    expect((await check('appName=northridge&CurrentVersion=0.1.0&OS=android')).json()).toMatchObject({ updateRequired: false, required: false });
+  });
+
+  it('the session decides the provider, not the query', async () => {
+    // a CA session naming a US provider still answers for its own provider
+    expect((await check('appName=brightpath&CurrentVersion=0.1.0&OS=ios', linh)).json()).toMatchObject({ updateRequired: false });
+  });
+
+  it('validates the query', async () => {
+    expect((await check('CurrentVersion=1.0.0&OS=windows', maria)).statusCode).toBe(400);
+    expect((await check('CurrentVersion=latest&OS=ios', maria)).statusCode).toBe(400);
+    expect((await check('OS=ios', maria)).statusCode).toBe(400);
+    expect((await check('CurrentVersion=1.0.0&OS=ios')).statusCode).toBe(400);
+    expect((await check('appName=sunnyvale&CurrentVersion=1.0.0&OS=ios')).statusCode).toBe(404);
+  });
+});
