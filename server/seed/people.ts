@@ -35,7 +35,7 @@ const CHILD_UDFS = [
 
 /** fieldNo 1 allergies, 2 disabilities, 3 medical conditions, 4 special needs, 5 medication (spec 3). */
 const MEDICAL = [
-  { fieldNo: 1, fieldCaption: 'Does your child have any allergies?', isMandatory: true, hasStandardValues: 'M', isOtherStandardEnabled: true, explanationType: 'M', values: ['Peanuts', 'Tree nuts', 'Milk', 'Eggs', 'Bee stings', 'Other'] },
+  { fieldNo: 1, fieldCaption: 'Does your child have any allergies?', isMandatory: true, hasStandardValues: 'M', isOtherStandardEnabled: true, explanationType: 'M', displayMessage: 'Tell us about every allergy, including reactions to foods served at snack time.', values: ['Peanuts', 'Tree nuts', 'Milk', 'Eggs', 'Bee stings'] },
   { fieldNo: 2, fieldCaption: 'Does your child have a disability?', isMandatory: true, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'O', values: ['Hearing', 'Vision', 'Mobility', 'Learning'] },
   { fieldNo: 3, fieldCaption: 'Does your child have a medical condition?', isMandatory: true, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'M', values: ['Asthma', 'Diabetes', 'Epilepsy', 'Heart condition'] },
   { fieldNo: 4, fieldCaption: 'Does your child have special needs?', isMandatory: false, hasStandardValues: 'N', isOtherStandardEnabled: false, explanationType: 'M', values: [] },

@@ -31,6 +31,8 @@ type UdfValue = string | boolean;
 const OTHER_RELATIONSHIP = 99;
 /** The driver licence value keeps the state and number apart with this separator (spec 3). */
 const LICENCE_SEPARATOR = '$$';
+/** The driver licence state list's 'not listed' choice (schemas/contact.json x-extraOptions). */
+const LICENCE_STATE_NOT_LISTED = 'notListed';
 
 function notFound(c: Ctx): HttpError {
   return new HttpError(404, c.deps.t(c.lang, 'errors.notFound'), { key: 'server.errors.notFound' });
@@ -146,9 +148,11 @@ function udfStore(rows: unknown): Record<string, UdfValue> {
   return out;
 }
 
-function splitLicence(value: string): { driverLicenseState: string; driverLicenseNumber: string } {
+/** Spec 3: read back STATE$$NUMBER; a number stored alone had no state of the list: the not-listed choice. */
+export function splitLicence(value: string): { driverLicenseState: string; driverLicenseNumber: string } {
+  if (!value) return { driverLicenseState: '', driverLicenseNumber: '' };
   const i = value.indexOf(LICENCE_SEPARATOR);
-  return i < 0 ? { driverLicenseState: '', driverLicenseNumber: value } : { driverLicenseState: value.slice(0, i), driverLicenseNumber: value.slice(i + LICENCE_SEPARATOR.length) };
+  return i < 0 ? { driverLicenseState: LICENCE_STATE_NOT_LISTED, driverLicenseNumber: value } : { driverLicenseState: value.slice(0, i), driverLicenseNumber: value.slice(i + LICENCE_SEPARATOR.length) };
 }
 
 /** Spec 3: STATE$$NUMBER, or the number alone when no state (or the not-listed choice) is given. */
@@ -156,7 +160,7 @@ export function joinLicence(state: string | undefined, number: string | undefine
   const n = (number ?? '').trim();
   if (!n) return '';
   const st = (state ?? '').trim();
-  return st && st !== 'NL' ? `${st}${LICENCE_SEPARATOR}${n}` : n;
+  return st && st !== LICENCE_STATE_NOT_LISTED ? `${st}${LICENCE_SEPARATOR}${n}` : n;
 }
 
 /** Spec 5.1: 0000000000 counts as an empty phone; stored without mask characters. */
@@ -189,7 +193,7 @@ interface StoredMedical {
   preferredHospital?: string;
   primaryInsurance?: Record<string, string>;
   secondaryInsurance?: Record<string, string>;
-  answers?: Record<string, { answer?: boolean; standardValues?: number[]; explanation?: string }>;
+  answers?: Record<string, { answer?: boolean; standardValues?: number[]; otherStandardValue?: string; explanation?: string }>;
 }
 
 function medicalQuestions(defs: Awaited<ReturnType<typeof medicalDefs>>, answers: StoredMedical['answers'] = {}, sent?: Map<number, Record<string, unknown>>) {
@@ -207,6 +211,7 @@ function medicalQuestions(defs: Awaited<ReturnType<typeof medicalDefs>>, answers
     };
     if (typeof a.answer === 'boolean') row.answer = a.answer;
     if (Array.isArray(a.standardValues)) row.standardValues = a.standardValues;
+    if (typeof a.otherStandardValue === 'string' && a.otherStandardValue !== '') row.otherStandardValue = a.otherStandardValue;
     if (typeof a.explanation === 'string' && a.explanation !== '') row.explanation = a.explanation;
     return row;
   });
@@ -532,6 +537,7 @@ export const people: ServiceHandlers = {
         answers[String(q.fieldID)] = {
           ...(typeof q.answer === 'boolean' ? { answer: q.answer } : {}),
           ...(Array.isArray(q.standardValues) ? { standardValues: q.standardValues as number[] } : {}),
+          ...(typeof q.otherStandardValue === 'string' ? { otherStandardValue: q.otherStandardValue.trim() } : {}),
           ...(typeof q.explanation === 'string' ? { explanation: q.explanation } : {}),
         };
       }

@@ -1121,6 +1121,10 @@ export interface DemographicsChildMedicalResponse {
     answer?: boolean | null;
     standardValues?: number[];
     explanation?: string;
+    /**
+     * the text of 'Other' (-1 among standardValues)
+     */
+    otherStandardValue?: string;
   }[];
 }
 
@@ -1170,6 +1174,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1188,6 +1193,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1204,6 +1210,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1222,6 +1229,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1238,6 +1246,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1254,6 +1263,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1272,6 +1282,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1288,6 +1299,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1304,6 +1316,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1320,6 +1333,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1338,6 +1352,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1354,6 +1369,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1370,6 +1386,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1386,6 +1403,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1402,6 +1420,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1420,6 +1439,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1436,6 +1456,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1452,6 +1473,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1468,6 +1490,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1484,6 +1507,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1500,6 +1524,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1518,6 +1543,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1534,6 +1560,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1550,6 +1577,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1566,6 +1594,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1582,6 +1611,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1598,6 +1628,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1614,6 +1645,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1632,6 +1664,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1648,6 +1681,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1664,6 +1698,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1680,6 +1715,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1696,6 +1732,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1712,6 +1749,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1728,6 +1766,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1744,6 +1783,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1762,6 +1802,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1778,6 +1819,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1794,6 +1836,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1810,6 +1853,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1826,6 +1870,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1842,6 +1887,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1858,6 +1904,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1874,6 +1921,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1890,6 +1938,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -1908,6 +1957,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1924,6 +1974,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1940,6 +1991,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1956,6 +2008,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1972,6 +2025,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -1988,6 +2042,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2004,6 +2059,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2020,6 +2076,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2036,6 +2093,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2052,6 +2110,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -2070,6 +2129,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2086,6 +2146,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2102,6 +2163,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2118,6 +2180,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2134,6 +2197,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2150,6 +2214,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2166,6 +2231,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2182,6 +2248,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2198,6 +2265,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2214,6 +2282,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2230,6 +2299,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -2248,6 +2318,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2264,6 +2335,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2280,6 +2352,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2296,6 +2369,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2312,6 +2386,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2328,6 +2403,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2344,6 +2420,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2360,6 +2437,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2376,6 +2454,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2392,6 +2471,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2408,6 +2488,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2424,6 +2505,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -2442,6 +2524,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2458,6 +2541,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2474,6 +2558,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2490,6 +2575,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2506,6 +2592,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2522,6 +2609,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2538,6 +2626,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2554,6 +2643,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2570,6 +2660,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2586,6 +2677,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2602,6 +2694,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2618,6 +2711,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2634,6 +2728,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -2652,6 +2747,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2668,6 +2764,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2684,6 +2781,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2700,6 +2798,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2716,6 +2815,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2732,6 +2832,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2748,6 +2849,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2764,6 +2866,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2780,6 +2883,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2796,6 +2900,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2812,6 +2917,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2828,6 +2934,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2844,6 +2951,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2860,6 +2968,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -2878,6 +2987,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2894,6 +3004,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2910,6 +3021,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2926,6 +3038,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2942,6 +3055,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2958,6 +3072,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2974,6 +3089,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -2990,6 +3106,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3006,6 +3123,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3022,6 +3140,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3038,6 +3157,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3054,6 +3174,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3070,6 +3191,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3086,6 +3208,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3102,6 +3225,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -3120,6 +3244,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3136,6 +3261,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3152,6 +3278,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3168,6 +3295,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3184,6 +3312,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3200,6 +3329,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3216,6 +3346,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3232,6 +3363,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3248,6 +3380,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3264,6 +3397,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3280,6 +3414,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3296,6 +3431,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3312,6 +3448,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3328,6 +3465,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3344,6 +3482,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3360,6 +3499,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -3378,6 +3518,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3394,6 +3535,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3410,6 +3552,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3426,6 +3569,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3442,6 +3586,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3458,6 +3603,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3474,6 +3620,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3490,6 +3637,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3506,6 +3654,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3522,6 +3671,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3538,6 +3688,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3554,6 +3705,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3570,6 +3722,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3586,6 +3739,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3602,6 +3756,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3618,6 +3773,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3634,6 +3790,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -3652,6 +3809,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3668,6 +3826,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3684,6 +3843,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3700,6 +3860,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3716,6 +3877,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3732,6 +3894,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3748,6 +3911,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3764,6 +3928,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3780,6 +3945,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3796,6 +3962,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3812,6 +3979,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3828,6 +3996,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3844,6 +4013,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3860,6 +4030,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3876,6 +4047,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3892,6 +4064,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3908,6 +4081,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3924,6 +4098,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -3942,6 +4117,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3958,6 +4134,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3974,6 +4151,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -3990,6 +4168,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4006,6 +4185,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4022,6 +4202,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4038,6 +4219,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4054,6 +4236,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4070,6 +4253,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4086,6 +4270,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4102,6 +4287,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4118,6 +4304,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4134,6 +4321,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4150,6 +4338,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4166,6 +4355,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4182,6 +4372,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4198,6 +4389,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4214,6 +4406,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4230,6 +4423,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ]
     | [
@@ -4248,6 +4442,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4264,6 +4459,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4280,6 +4476,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4296,6 +4493,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4312,6 +4510,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4328,6 +4527,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4344,6 +4544,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4360,6 +4561,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4376,6 +4578,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4392,6 +4595,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4408,6 +4612,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4424,6 +4629,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4440,6 +4646,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4456,6 +4663,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4472,6 +4680,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4488,6 +4697,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4504,6 +4714,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4520,6 +4731,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4536,6 +4748,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         },
         {
           fieldID?: number;
@@ -4552,6 +4765,7 @@ export interface DemographicsChildMedicalSaveBody {
           answer?: boolean | null;
           standardValues?: number[];
           explanation?: string;
+          otherStandardValue?: string;
         }
       ];
   /**

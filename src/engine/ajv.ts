@@ -12,6 +12,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-widget',
   'x-options',
   'x-rowOptions',
+  'x-extraOptions',
   'x-enumLabels',
   'x-help',
   'x-placeholder',
@@ -55,7 +56,23 @@ const KEYWORD_META: Record<string, object> = {
     type: 'object',
     required: ['field', 'value', 'label'],
     additionalProperties: false,
-    properties: { field: { type: 'string' }, value: { type: 'string' }, label: { type: 'string' } },
+    properties: {
+      field: { type: 'string' },
+      value: { type: 'string' },
+      label: { type: 'string' },
+      /** one more choice (translated label) when the row's boolean `when` field is true (spec 3: isOtherStandardEnabled) */
+      other: {
+        type: 'object',
+        required: ['when', 'value', 'label'],
+        additionalProperties: false,
+        properties: { when: { type: 'string' }, value: {}, label: { type: 'string' } },
+      },
+    },
+  },
+  /** choices added after a list's own (translated labels), e.g. a driver licence state that is not listed */
+  'x-extraOptions': {
+    type: 'array',
+    items: { type: 'object', required: ['value', 'label'], additionalProperties: false, properties: { value: {}, label: { type: 'string' } } },
   },
   'x-enumLabels': { type: 'object', additionalProperties: { type: 'string' } },
   'x-help': { type: 'string' },

@@ -242,6 +242,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
         if (effect.type === 'modal' && !modals.has(effect.modal)) errors.push({ file: f.file, path: `${ep}/modal`, message: `unknown modal "${effect.modal}"` });
         if (effect.type === 'reload') {
           for (const key of effect.data ?? []) if (!(key in loads)) errors.push({ file: f.file, path: `${ep}/data`, message: `unknown data load "${key}"` });
+          for (const o of effect.ops ?? []) if (!ops.has(o)) errors.push({ file: f.file, path: `${ep}/ops`, message: `unknown API operation "${o}"` });
         }
       }
     }
@@ -299,6 +300,11 @@ export function usedKeys(d: BaseDeclarations, namespaces: string[], rules: Recor
       }
       const options = node['x-options'];
       if (isObject(options) && typeof options.empty === 'string') out.push({ key: options.empty, file: f.file, path: `${pointer}/x-options/empty` });
+      const rowOther = isObject(node['x-rowOptions']) ? node['x-rowOptions'].other : undefined;
+      if (isObject(rowOther) && typeof rowOther.label === 'string') out.push({ key: rowOther.label, file: f.file, path: `${pointer}/x-rowOptions/other/label` });
+      if (Array.isArray(node['x-extraOptions'])) {
+        node['x-extraOptions'].forEach((o, i) => isObject(o) && typeof o.label === 'string' && out.push({ key: o.label, file: f.file, path: `${pointer}/x-extraOptions/${i}/label` }));
+      }
     });
   }
   const nsSet = new Set(namespaces);

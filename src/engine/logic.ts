@@ -100,6 +100,8 @@ export function registerOperators(): void {
   add('daysBetween', (a: unknown, b: unknown) => cmpDates(b, a));
   add('count', (v: unknown) => (Array.isArray(v) ? v.filter(Boolean).length : 0));
   add('sum', (v: unknown) => (Array.isArray(v) ? v.reduce((n: number, x) => n + (Number(x) || 0), 0) : 0));
+  /** true when every value of the first list is in the second (chosen ids among the offered ones) */
+  add('subsetOf', (v: unknown, of: unknown) => !Array.isArray(v) || (Array.isArray(of) && v.every((x) => of.includes(x))));
   add('unique', (v: unknown) => {
     // true when the non-empty values of the list are all different (phones must differ)
     if (!Array.isArray(v)) return true;
@@ -114,7 +116,7 @@ export const OPERATORS = [
   'map', 'reduce', 'filter', 'all', 'none', 'some', 'merge', 'in', 'cat', 'substr', 'log', 'missing', 'missing_some', 'var',
   'rule', 'digits', 'phoneEmpty', 'phoneDigits', 'isPhone', 'isEmail', 'isZip', 'safeText', 'lower', 'upper', 'trim',
   'collapse', 'length', 'empty', 'includesText', 'regex', 'today', 'dateValid', 'dateLt', 'dateLte', 'dateGt', 'dateGte',
-  'dateEq', 'daysBetween', 'count', 'sum', 'unique',
+  'dateEq', 'daysBetween', 'count', 'sum', 'unique', 'subsetOf',
 ];
 
 /** Evaluate a rule reference against the data the rule sees ({form, query, session, provider, data, item, flow}). */

@@ -80,7 +80,8 @@ export type Effect =
   | { type: 'upload'; op: string; params?: Record<string, Binding>; accept?: string[]; maxMB?: number; then?: Effect }
   | { type: 'redirectOut'; op?: string; params?: Record<string, Binding>; url?: Binding; returnTo: string }
   | { type: 'signOut' }
-  | { type: 'reload'; data?: string[]; then?: Effect }
+  /** `data`: this screen's loads (all when neither is given); `ops`: every cached load of those operations, refetched before `then` */
+  | { type: 'reload'; data?: string[]; ops?: string[]; then?: Effect }
   | { type: 'setFlow'; values: Record<string, Binding>; then?: Effect }
   /**
    * Store values in the session state (sign-in keeps the token and account fields of its answer):

@@ -3,7 +3,7 @@
 import { lazy, Suspense, useCallback, useContext, useDeferredValue, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
-import { atomWithQuery } from 'jotai-tanstack-query';
+import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
 import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
@@ -136,11 +136,14 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;
 
+  const queryClient = useAtomValue(queryClientAtom);
   const reload = useCallback(
-    (keys?: string[]) => {
-      for (const [k, d] of Object.entries(data)) if (!keys || keys.includes(k)) d.refetch();
+    async (keys?: string[], ops?: string[]) => {
+      if (keys || !ops) for (const [k, d] of Object.entries(data)) if (!keys || keys.includes(k)) d.refetch();
+      // the screen a save returns to must not show its cached, now old, data first
+      if (ops?.length) await Promise.all(ops.map((op) => queryClient.invalidateQueries({ queryKey: [op], refetchType: 'all' })));
     },
-    [data],
+    [data, queryClient],
   );
 
   const runner = createEffectRunner({

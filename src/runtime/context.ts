@@ -45,7 +45,7 @@ export interface ScreenRuntime {
   resolveOne(binding: unknown, extra?: Partial<RuleContext>): unknown;
   runAction(action: ActionDecl, extra?: Partial<RuleContext>): Promise<void>;
   runEffect(effect: Effect, extra?: Partial<RuleContext>): Promise<void>;
-  reload(keys?: string[]): void;
+  reload(keys?: string[], ops?: string[]): void | Promise<void>;
   /** forms register so a submit can validate them and show their errors */
   registerForm(sectionId: string, handle: FormHandle): () => void;
   setFormValues(sectionId: string, values: Record<string, unknown>): void;

@@ -21,7 +21,8 @@ export interface EffectDeps {
   openModal: (id: string, pending?: { effect: Effect; extra: Partial<RuleContext> }) => void;
   closeModal: () => void;
   signOut: () => void;
-  reload: (keys?: string[]) => void;
+  /** refetches this screen's loads (keys) and, awaited, the cached loads of other screens by operation (ops) */
+  reload: (keys?: string[], ops?: string[]) => void | Promise<void>;
   updateSession: (fn: (s: SessionState) => SessionState) => void;
   /** shows 'Please correct the error(s)...' at the top (or clears it with null) */
   setPageError: (key: string | null) => void;
@@ -156,7 +157,7 @@ export function createEffectRunner(deps: EffectDeps) {
         deps.signOut();
         return;
       case 'reload':
-        deps.reload(effect.data);
+        await deps.reload(effect.data, effect.ops);
         if (effect.then) await run(effect.then, extra);
         return;
       case 'setFlow': {

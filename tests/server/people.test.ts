@@ -219,6 +219,65 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     expect((await get(`/api/Demographics/children/${emma.id}/medical-information`, maria)).statusCode).toBe(403);
   });
 
+  it("medical 'Other' among the standard values: offered only where enabled, its text required, checked and stored; displayMessage read", async () => {
+    const lucas = await childNamed('Lucas');
+    const url = `/api/Demographics/children/${lucas.id}/medical-information`;
+    const med = (await get(url, maria)).json();
+    expect(med.questions[0]).toMatchObject({ fieldID: 1, isOtherStandardEnabled: true, displayMessage: expect.stringContaining('allergy') });
+    expect(med.questions[1]).toMatchObject({ fieldID: 2, isOtherStandardEnabled: false });
+    const before = (await childNamed('Lucas')).medical;
+    const answer = (first: Record<string, unknown>, second: Record<string, unknown> = {}) => ({
+      ...med,
+      childID: undefined,
+      questions: med.questions.map((q: { fieldID: number }) =>
+        q.fieldID === 1 ? { ...q, answer: true, explanation: 'See the list', ...first } : q.fieldID === 2 ? { ...q, answer: false, ...second } : q.fieldID === 3 ? { ...q, answer: false } : q,
+      ),
+    });
+    const errorsOf = async (body: unknown) => {
+      const r = await post(url, maria, body);
+      expect(r.statusCode, r.body).toBe(400);
+      return r.json().errors as { path: string; key: string }[];
+    };
+    // Other chosen without its text
+    expect(await errorsOf(answer({ standardValues: [101, -1] }))).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/questions/0/otherStandardValue', key: 'errors.required' })]));
+    // special characters and more than 1000 characters
+    const special = await post(url, maria, answer({ standardValues: [-1], otherStandardValue: 'kiwi <script>' }));
+    expect(special.statusCode).toBe(422);
+    expect(special.json().key).toBe('server.errors.specialCharacter');
+    expect(await errorsOf(answer({ standardValues: [-1], otherStandardValue: 'k'.repeat(1001) }))).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/questions/0/otherStandardValue', key: 'errors.maxLength' })]));
+    // Other where the field does not enable it, and an id of another field's list
+    expect(await errorsOf(answer({ standardValues: [101] }, { answer: true, standardValues: [-1], otherStandardValue: 'x' }))).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/questions/1/standardValues', key: 'account.medical.unknownStandardValue' })]));
+    expect(await errorsOf(answer({ standardValues: [201] }))).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/questions/0/standardValues', key: 'account.medical.unknownStandardValue' })]));
+    expect((await childNamed('Lucas')).medical).toEqual(before);
+
+    expect((await post(url, maria, answer({ standardValues: [102, -1], otherStandardValue: ' Kiwi fruit ' }))).statusCode).toBe(200);
+    expect(((await childNamed('Lucas')).medical as { answers: Record<string, unknown> }).answers['1']).toMatchObject({ standardValues: [102, -1], otherStandardValue: 'Kiwi fruit' });
+    expect((await get(url, maria)).json().questions[0]).toMatchObject({ standardValues: [102, -1], otherStandardValue: 'Kiwi fruit' });
+    // the text is dropped once Other is no longer chosen
+    expect((await post(url, maria, answer({ standardValues: [102], otherStandardValue: 'Kiwi fruit' }))).statusCode).toBe(200);
+    expect(((await childNamed('Lucas')).medical as { answers: Record<string, unknown> }).answers['1']).not.toHaveProperty('otherStandardValue');
+  });
+
+  it("driver licence: a state of the list is stored STATE$$NUMBER; 'not listed' or no state stores the number alone, read back as 'not listed'", async () => {
+    const david = await adultNamed('David');
+    const details = (await get(`/api/Demographics/adults/details/${david.id}`, maria)).json();
+    // an account holder gives the relationship to every child
+    const body = { ...validContact(details), relationships: details.relationships.map((r: object) => ({ ...r, relationshipId: 1 })) };
+    const save = (extra: Record<string, unknown>) => post(`/api/Demographics/adults/${david.id}`, maria, { ...body, ...extra });
+    const first = await save({ driverLicenseState: 'notListed', driverLicenseNumber: 'Z998877' });
+    expect(first.statusCode, first.body).toBe(200);
+    expect((await adultNamed('David')).driverLicense).toBe('Z998877');
+    expect((await get(`/api/Demographics/adults/details/${david.id}`, maria)).json()).toMatchObject({ driverLicenseState: 'notListed', driverLicenseNumber: 'Z998877' });
+    expect((await save({ driverLicenseState: undefined, driverLicenseNumber: 'Z112233' })).statusCode).toBe(200);
+    expect((await adultNamed('David')).driverLicense).toBe('Z112233');
+    expect((await save({ driverLicenseState: 'NL', driverLicenseNumber: 'N445566' })).statusCode).toBe(200);
+    expect((await adultNamed('David')).driverLicense).toBe('NL$$N445566');
+    expect((await get(`/api/Demographics/adults/details/${david.id}`, maria)).json()).toMatchObject({ driverLicenseState: 'NL', driverLicenseNumber: 'N445566' });
+    const bad = await save({ driverLicenseState: 'Nowhere', driverLicenseNumber: 'N1' });
+    expect(bad.statusCode).toBe(400);
+    expect((await adultNamed('David')).driverLicense).toBe('NL$$N445566');
+  });
+
   it('stores an uploaded photo re-encoded and resized; a file that is not a picture is refused by its content', async () => {
     const sofia = await childNamed('Sofia');
     const png = await new Jimp({ width: 1200, height: 800, color: 0x3366ccff }).getBuffer('image/png');

@@ -12,7 +12,7 @@ const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 /** Our widget names (registry of form widgets); x-widget values outside this list fall back to text. */
 export const FORM_WIDGETS = [
   'text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'checkboxes', 'yesno',
-  'radio', 'hidden', 'readonly', 'amount', 'pin', 'state', 'udf',
+  'radio', 'hidden', 'readonly', 'note', 'amount', 'pin', 'state', 'udf',
 ] as const;
 
 /** x-widget names declarations use for the same widget. */
@@ -72,6 +72,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
     if (isObject(s['x-options'])) ui['ui:options'] = { ...(ui['ui:options'] as object), optionsSource: s['x-options'] };
     if (isObject(s['x-rowOptions'])) ui['ui:options'] = { ...(ui['ui:options'] as object), rowOptions: s['x-rowOptions'] };
+    if (Array.isArray(s['x-extraOptions'])) ui['ui:options'] = { ...(ui['ui:options'] as object), extraOptions: s['x-extraOptions'] };
     if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) {
       ui['ui:options'] = { ...(ui['ui:options'] as object), addable: false, removable: false, orderable: false, copyable: false, rowList: true };
     }

@@ -16,7 +16,7 @@ import type { PortalFormContext } from './FormContext';
 import { udfCaption } from './widgets';
 
 /** Widgets that label themselves (checkbox label, radio legend). */
-const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'hidden', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
+const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'hidden', 'note', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
 
 export function FieldTemplate(props: FieldTemplateProps) {
   const { id, label, displayLabel, hidden, children, errors, help, schema, uiSchema, registry, fieldPathId } = props;

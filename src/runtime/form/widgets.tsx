@@ -222,13 +222,17 @@ export function SelectWidget(props: WidgetProps) {
   const emptyValue = numeric ? 0 : '';
   const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
   const staticOptions = options.staticOptions as { value: unknown; label: string }[] | undefined;
-  const list: { value: unknown; label: string }[] = staticOptions
-    ? staticOptions
-    : source
-    ? (remote.data ?? [])
-    : ((schema.enum as unknown[]) ?? [])
-        .filter((v) => v !== '' && v !== 0 && v !== null)
-        .map((v) => ({ value: v, label: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }));
+  const extra = ((options.extraOptions ?? []) as { value: unknown; label: string }[]).map((o) => ({ value: o.value, label: fc.tk(o.label) }));
+  const list: { value: unknown; label: string }[] = [
+    ...(staticOptions
+      ? staticOptions
+      : source
+      ? (remote.data ?? [])
+      : ((schema.enum as unknown[]) ?? [])
+          .filter((v) => v !== '' && v !== 0 && v !== null)
+          .map((v) => ({ value: v, label: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))),
+    ...extra,
+  ];
   return (
     <NativeSelect.Root disabled={disabled || readonly} aria-busy={remote.isFetching || undefined}>
       <NativeSelect.Field
@@ -339,10 +343,12 @@ export function CheckboxesWidget(props: WidgetProps) {
   const source = options.optionsSource as OptionsSource | undefined;
   const remote = useRemoteOptions(source, fc);
   const items = (schema.items ?? {}) as { enum?: unknown[]; 'x-enumLabels'?: Record<string, string> };
-  const rowOptions = options.rowOptions as { field: string; value: string; label: string } | undefined;
-  const rowList = rowOptions ? fc.rowOf(id)?.[rowOptions.field] : undefined;
+  const rowOptions = options.rowOptions as { field: string; value: string; label: string; other?: { when: string; value: unknown; label: string } } | undefined;
+  const row = rowOptions ? fc.rowOf(id) : undefined;
+  const rowList = rowOptions ? row?.[rowOptions.field] : undefined;
+  const rowOther = rowOptions?.other && row?.[rowOptions.other.when] === true ? [{ value: rowOptions.other.value, label: fc.tk(rowOptions.other.label) }] : [];
   const list: { value: unknown; label: string }[] = rowOptions
-    ? (Array.isArray(rowList) ? rowList : []).map((o) => ({ value: pick(o, rowOptions.value), label: String(pick(o, rowOptions.label) ?? '') }))
+    ? [...(Array.isArray(rowList) ? rowList : []).map((o) => ({ value: pick(o, rowOptions.value), label: String(pick(o, rowOptions.label) ?? '') })), ...rowOther]
     : source
     ? (remote.data ?? [])
     : (items.enum ?? []).map((v) => ({ value: v, label: items['x-enumLabels']?.[String(v)] ? fc.tk(items['x-enumLabels'][String(v)]) : String(v) }));
@@ -386,6 +392,17 @@ export function CheckboxesWidget(props: WidgetProps) {
 export function ReadonlyWidget(props: WidgetProps) {
   const { id, value } = props;
   return <Input id={id} name={id} value={value === undefined || value === null ? '' : String(value)} readOnly variant="flushed" aria-readonly="true" />;
+}
+
+/** A text the data carries, shown as a paragraph under the field before it (a medical question's displayMessage); nothing when empty. */
+export function NoteWidget(props: WidgetProps) {
+  const { id, value } = props;
+  if (value === undefined || value === null || value === '') return null;
+  return (
+    <chakra.p id={id} color="fg.muted" whiteSpace="pre-line">
+      {String(value)}
+    </chakra.p>
+  );
 }
 
 /** An amount of money: digits and one decimal point, at most 2 decimals (spec 9). */
@@ -505,6 +522,7 @@ export const baseWidgets: RegistryWidgetsType = {
   radio: RadioWidget,
   yesno: RadioWidget,
   readonly: ReadonlyWidget,
+  note: NoteWidget,
   amount: AmountWidget,
   pin: PinWidget,
   state: StateWidget,

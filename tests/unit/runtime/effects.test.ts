@@ -56,7 +56,11 @@ function harness(values: Record<string, unknown>, ctxExtra: Partial<RuleContext>
     openModal: (id, pending) => log.calls.push(`modal:${id}:${pending ? pending.effect.type : ''}`),
     closeModal: () => log.calls.push('closeModal'),
     signOut: () => log.calls.push('signOut'),
-    reload: (keys) => log.calls.push(`reload:${keys?.join(',') ?? '*'}`),
+    reload: async (keys, ops) => {
+      // other screens' loads are fetched over the network: `then` must wait for them
+      if (ops) await new Promise((r) => setTimeout(r, 20));
+      log.calls.push(`reload:${keys?.join(',') ?? '*'}${ops ? `:ops=${ops.join(',')}` : ''}`);
+    },
     updateSession: (fn) => {
       log.session = fn(log.session);
     },
@@ -157,6 +161,12 @@ describe('other effects', () => {
     const { log, runner } = harness({}, {}, false);
     await runner.run({ type: 'submit', op: 'Customer.application', then: { type: 'setSession', from: '$result.session', values: { token: '$result.token' } } });
     expect(log.session).toMatchObject({ token: 'tok-9', firstName: 'Ana', accountID: 7, appName: 'brightpath' });
+  });
+
+  it('reload of other screens\' operations finishes before its then runs', async () => {
+    const { log, runner } = harness({});
+    await runner.run({ type: 'reload', data: ['contact'], ops: ['Demographics.adults'], then: { type: 'navigate', to: '/myaccount' } });
+    expect(log.calls).toEqual(['reload:contact:ops=Demographics.adults', 'navigate:/myaccount:{}:false']);
   });
 
   it('reload, closeModal with then, and signOut reach their handlers', async () => {
