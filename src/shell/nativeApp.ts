@@ -18,7 +18,6 @@ export function storeLinks(programName: string): { android: string; ios: string;
 export interface NativeAppInfo {
   os?: string;
   version?: string;
-  requiredVersion?: string;
 }
 
 export function nativeAppInfo(win: Window = window): NativeAppInfo | undefined {
@@ -26,19 +25,8 @@ export function nativeAppInfo(win: Window = window): NativeAppInfo | undefined {
   return w.ReactNativeWebView ? (w.nativeAppInfo ?? {}) : undefined;
 }
 
-/** Compares dotted versions numerically: "1.10.0" > "1.9.3". */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
-  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
-
-/** Spec 2.1 /postlogin: the update notice shows when the wrapper's version is below the required one. */
-export function needsNativeUpdate(info: NativeAppInfo | undefined): boolean {
-  if (!info?.version || !info.requiredVersion) return false;
-  return compareVersions(info.version, info.requiredVersion) < 0;
+/** The store platform of the wrapper's OS; undefined when it cannot be told (spec 2.13 error view). */
+export function nativePlatform(info: NativeAppInfo | undefined): 'android' | 'ios' | undefined {
+  const os = (info?.os ?? '').trim().toLowerCase();
+  return os === 'android' || os === 'ios' ? os : undefined;
 }

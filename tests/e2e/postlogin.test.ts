@@ -1,11 +1,16 @@
-// /postlogin inside the native app wrapper with an outdated version: the update notice with Android
-// steps, the iOS App Store badge and copy-link, the unknown-platform view, and Skip. Outside the
-// wrapper (or up to date) sign-in goes straight on to Home.
+// /postlogin inside the native app wrapper: the wrapper reports only its version and OS; the server's
+// native version check (Customer.nativeVersion, from the provider record: Bright Path iOS minimum 1.8.0 /
+// latest 1.10.0, Android minimum 2.0.0 / latest 2.1.0; Northridge is in Canada, without apps) decides
+// between the notice with Skip, the required update without it, and Home. The unknown-platform view,
+// and a browser without the wrapper, go on as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
 import en from '../../locales/en/common.json';
 import pt from '../../locales/pt/common.json';
+import enAuth from '../../locales/en/auth.json';
+import viAuth from '../../locales/vi/auth.json';
+import vi from '../../locales/vi/common.json';
 
 let server: RunningServer;
 let browser: Browser;
@@ -23,74 +28,120 @@ afterAll(async () => {
 const portal = (path: string) => `${server.url}/parentportal${path}`;
 
 /** What a native wrapper injects before the page runs. */
-async function inWrapper(ctx: BrowserContext, info: { os?: string; version: string; requiredVersion: string }) {
+async function inWrapper(ctx: BrowserContext, info: { os?: string; version: string }) {
   await ctx.addInitScript((i) => {
     (window as unknown as Record<string, unknown>).ReactNativeWebView = { postMessage: () => undefined };
     (window as unknown as Record<string, unknown>).nativeAppInfo = i;
   }, info);
 }
 
-async function signIn(page: Page) {
-  await page.goto(portal('/brightpath/parent'));
+const MARIA = { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
+const LINH = { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' };
+
+/** Signs in and returns the native version check the page asked the server for (query and answer). */
+async function signIn(page: Page, who = MARIA) {
+  await page.goto(portal(`/${who.app}/parent`));
   await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', 'maria.garcia@example.com');
-  await page.fill('input[name=password]', 'Sunshine#2026');
+  const check = page.waitForResponse((r) => r.url().includes('/api/Customer/native-version'), { timeout: 20_000 });
+  await page.fill('input[name=email]', who.email);
+  await page.fill('input[name=password]', who.password);
   await page.click('[data-testid=signin-submit]');
+  return check.then(async (r) => ({ query: Object.fromEntries(new URL(r.url()).searchParams), status: r.status(), body: await r.json() }));
 }
 
-describe('post-login', () => {
-  it('iOS: the update notice with the App Store badge; the link is copied to the clipboard; Skip goes home', async () => {
+describe('post-login native version check', () => {
+  it('iOS below the latest version: the server offers the update; App Store badge and copy-link use its store address; Skip goes home', async () => {
     const ctx = await newContext(browser, 375);
     await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    await inWrapper(ctx, { os: 'iOS', version: '1.2.0', requiredVersion: '1.10.0' });
+    await inWrapper(ctx, { os: 'iOS', version: '1.9.3' });
     const page = await ctx.newPage();
-    await signIn(page);
+    const check = await signIn(page);
+    expect(check.query).toEqual({ CurrentVersion: '1.9.3', OS: 'ios' });
+    expect(check.body).toMatchObject({ updateRequired: true, required: false, latestVersion: '1.10.0' });
     await page.waitForURL(/\/postlogin$/);
-    await page.getByRole('heading', { level: 1, name: en.nativeUpdate.title }).waitFor();
+    await page.getByRole('heading', { level: 1, name: enAuth.nativeVersion.availableTitle }).waitFor();
+    await page.getByText(/Version 1\.10\.0 is available; you have version 1\.9\.3/).waitFor();
     const badge = page.getByRole('link', { name: /App Store/ });
-    expect(await badge.getAttribute('href')).toMatch(/^https:\/\/apps\.apple\.com\//);
+    expect(await badge.getAttribute('href')).toBe(check.body.storeUrl);
     await page.getByTestId('native-update-copy').click();
     await page.getByText(en.nativeUpdate.copied).waitFor();
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await badge.getAttribute('href'));
-    await expectNoAxeViolations(page, 'post-login update (iOS)');
-    await shot(page, 'postlogin-ios-375-en');
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(check.body.storeUrl);
+    await expectNoAxeViolations(page, 'post-login update offered (iOS)');
+    await shot(page, 'postlogin-ios-optional-375-en');
     await page.getByTestId('native-update-skip').click();
     await page.waitForURL(/\/home$/);
     await ctx.close();
   });
 
-  it('Android: the update steps in Portuguese; unknown platform: the general advice', async () => {
-    const ctx = await newContext(browser, 1280, 'pt-BR');
-    await inWrapper(ctx, { os: 'android', version: '2.0.0', requiredVersion: '2.0.1' });
+  it('iOS below the minimum version: the update is required, without Skip (Vietnamese, 1280 px)', async () => {
+    const ctx = await newContext(browser, 1280, 'vi-VN');
+    await inWrapper(ctx, { os: 'ios', version: '1.2.0' });
     const page = await ctx.newPage();
-    await signIn(page);
+    const check = await signIn(page);
+    expect(check.body).toMatchObject({ updateRequired: true, required: true });
+    await page.waitForURL(/\/postlogin$/);
+    await page.getByRole('heading', { level: 1, name: vi.nativeUpdate.title }).waitFor();
+    await page.getByText(viAuth.nativeVersion.requiredText.replace('{{current}}', '1.2.0').replace('{{latest}}', '1.10.0')).waitFor();
+    expect(await page.getByTestId('native-update').getAttribute('data-required')).toBe('true');
+    expect(await page.getByTestId('native-update-skip').count()).toBe(0);
+    await expectNoAxeViolations(page, 'post-login update required (iOS, vi)');
+    await shot(page, 'postlogin-ios-required-1280-vi');
+    // no way around it: the page stays on the update notice
+    await page.waitForTimeout(500);
+    expect(page.url()).toMatch(/\/postlogin$/);
+    await ctx.close();
+  });
+
+  it('Android below the latest version: the update steps in Portuguese with Skip; the store link is the server\'s', async () => {
+    const ctx = await newContext(browser, 1280, 'pt-BR');
+    await inWrapper(ctx, { os: 'android', version: '2.0.0' });
+    const page = await ctx.newPage();
+    const check = await signIn(page);
+    expect(check.body).toMatchObject({ updateRequired: true, required: false, latestVersion: '2.1.0' });
     await page.waitForURL(/\/postlogin$/);
     await page.getByText(pt.nativeUpdate.android.update).waitFor();
     expect(await page.locator('[data-testid=native-update] ol li').count()).toBe(4);
-    expect(await page.getByRole('link', { name: pt.nativeUpdate.openStore }).getAttribute('href')).toMatch(/^https:\/\/play\.google\.com\//);
+    expect(await page.getByRole('link', { name: pt.nativeUpdate.openStore }).getAttribute('href')).toBe(check.body.storeUrl);
+    expect(check.body.storeUrl).toMatch(/^https:\/\/play\.google\.com\//);
+    await page.getByTestId('native-update-skip').waitFor();
     await expectNoAxeViolations(page, 'post-login update (Android, pt)');
     await shot(page, 'postlogin-android-1280-pt');
     await ctx.close();
+  });
 
+  it('an app at the latest version, and any app of a provider in Canada, go straight to Home', async () => {
+    const ctx = await newContext(browser);
+    await inWrapper(ctx, { os: 'android', version: '2.1.0' });
+    const page = await ctx.newPage();
+    expect((await signIn(page)).body).toMatchObject({ updateRequired: false });
+    await page.waitForURL(/\/home$/);
+    expect(await page.getByTestId('native-update').count()).toBe(0);
+    await ctx.close();
+
+    // the same outdated iOS version that Bright Path requires to update: Northridge has no apps
     const ctx2 = await newContext(browser);
-    await inWrapper(ctx2, { version: '1.0.0', requiredVersion: '3.0.0' });
+    await inWrapper(ctx2, { os: 'ios', version: '1.2.0' });
     const page2 = await ctx2.newPage();
-    await signIn(page2);
-    await page2.getByText(en.nativeUpdate.unknownPlatform).waitFor();
-    expect(await page2.getByTestId('native-update-copy').count()).toBe(0);
-    await expectNoAxeViolations(page2, 'post-login update (unknown platform)');
-    await page2.getByTestId('native-update-skip').click();
+    expect((await signIn(page2, LINH)).body).toMatchObject({ updateRequired: false, required: false });
     await page2.waitForURL(/\/home$/);
+    expect(await page2.getByTestId('native-update').count()).toBe(0);
     await ctx2.close();
   });
 
-  it('an up-to-date app goes straight to Home', async () => {
+  it('unknown platform: the native-app error view with Skip', async () => {
     const ctx = await newContext(browser);
-    await inWrapper(ctx, { os: 'android', version: '2.1.0', requiredVersion: '2.0.1' });
+    await inWrapper(ctx, { version: '1.0.0' });
     const page = await ctx.newPage();
-    await signIn(page);
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.fill('input[name=email]', MARIA.email);
+    await page.fill('input[name=password]', MARIA.password);
+    await page.click('[data-testid=signin-submit]');
+    await page.getByText(en.nativeUpdate.unknownPlatform).waitFor();
+    expect(await page.getByTestId('native-update-copy').count()).toBe(0);
+    await expectNoAxeViolations(page, 'post-login update (unknown platform)');
+    await page.getByTestId('native-update-skip').click();
     await page.waitForURL(/\/home$/);
-    expect(await page.getByTestId('native-update').count()).toBe(0);
     await ctx.close();
   });
 });

@@ -1,32 +1,51 @@
-// Spec 2.1 /postlogin: after sign-in. Inside the native app with an outdated version, the update notice
-// shows (with Skip); a temporary password goes to its change screen when that screen exists; everyone
-// else continues to /home.
+// Spec 2.1 /postlogin and 2.13 version-update page: after sign-in inside the native app, the server's
+// native version check (Customer.nativeVersion, with the version and OS the wrapper reports) decides:
+// an optional update shows the notice with Skip, a required one the update page without it. A wrapper
+// that cannot tell its platform gets the native-app error view. A temporary password goes to its
+// change screen when that screen exists; everyone else continues to /home.
 import { Button, Card, Center, Heading, HStack, Link as ChakraLink, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
+import { apiAtom } from '../../state';
 import { useHasScreen, useSession } from '../hooks';
 import { BASE, ProgramLogo } from '../Header';
 import { StoreBadge } from '../Footer';
-import { nativeAppInfo, needsNativeUpdate, storeLinks } from '../nativeApp';
+import { nativeAppInfo, nativePlatform, storeLinks } from '../nativeApp';
 
 export function PostLogin() {
   const { t } = useTranslation('common');
+  const { t: ta } = useTranslation('auth');
+  const api = useAtomValue(apiAtom);
   const [session] = useSession();
   const [, navigate] = useLocation();
   const hasScreen = useHasScreen();
   const info = useMemo(() => nativeAppInfo(), []);
-  const update = needsNativeUpdate(info);
+  const os = nativePlatform(info);
+  const version = info?.version?.trim();
   const temporary = Boolean((session as unknown as { isTemporaryPassword?: boolean }).isTemporaryPassword);
   const next = temporary && hasScreen('/changetemporarypassword') ? '/changetemporarypassword' : '/home';
   const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
 
+  const check = useQuery({
+    queryKey: ['Customer.nativeVersion', session.appName, os, version],
+    queryFn: () => api.call('Customer.nativeVersion', { query: { CurrentVersion: version!, OS: os! }, silent: true }),
+    enabled: Boolean(session.token && os && version),
+    retry: 1,
+  });
+
+  // no wrapper, no version to check, or the check failed: sign-in is never held up
+  const unknownPlatform = Boolean(info && version && !os);
+  const decided = !info || !version ? 'continue' : unknownPlatform ? 'notice' : check.isError ? 'continue' : check.data ? (check.data.updateRequired ? 'notice' : 'continue') : 'pending';
+
   useEffect(() => {
     if (!session.token) navigate('/', { replace: true });
-    else if (!update) navigate(next, { replace: true });
-  }, [session.token, update, next, navigate]);
+    else if (decided === 'continue') navigate(next, { replace: true });
+  }, [session.token, decided, next, navigate]);
 
-  if (!update) {
+  if (decided !== 'notice') {
     return (
       <Center minH="40vh">
         <Spinner size="lg" color="brand.solid" aria-label={t('status.loading')} />
@@ -34,10 +53,11 @@ export function PostLogin() {
     );
   }
 
-  const stores = storeLinks(session.programName);
-  const os = (info?.os ?? '').toLowerCase();
+  const required = check.data?.required ?? false;
+  const fallback = storeLinks(session.programName);
+  const storeUrl = check.data?.storeUrl || (os === 'ios' ? fallback.ios : fallback.android);
   return (
-    <Card.Root maxW="xl" mx="auto" data-testid="native-update">
+    <Card.Root maxW="xl" mx="auto" data-testid="native-update" data-required={required ? 'true' : 'false'}>
       <Card.Body>
         <Stack gap="4">
           <HStack gap="3">
@@ -47,8 +67,15 @@ export function PostLogin() {
             </Text>
           </HStack>
           <Heading as="h1" size="xl">
-            {t('nativeUpdate.title')}
+            {unknownPlatform || required ? t('nativeUpdate.title') : ta('nativeVersion.availableTitle')}
           </Heading>
+          {check.data ? (
+            <Text data-testid="native-update-latest">
+              {required
+                ? ta('nativeVersion.requiredText', { latest: check.data.latestVersion, current: version })
+                : ta('nativeVersion.availableText', { latest: check.data.latestVersion, current: version })}
+            </Text>
+          ) : null}
           {os === 'android' ? (
             <Stack as="ol" ps="5" gap="1" listStyleType="decimal">
               <li>{t('nativeUpdate.android.store')}</li>
@@ -60,13 +87,13 @@ export function PostLogin() {
             <Stack gap="3">
               <Text>{t('nativeUpdate.ios')}</Text>
               <HStack gap="3" wrap="wrap">
-                <StoreBadge href={stores.ios} icon={`${BASE}images/badges/app-store.svg`} top={t('footer.appStoreTop')} bottom={t('footer.appStore')} />
+                <StoreBadge href={storeUrl} icon={`${BASE}images/badges/app-store.svg`} top={t('footer.appStoreTop')} bottom={t('footer.appStore')} />
                 {/* inside an iOS web view the store link may not open: the parent can paste it in Safari */}
                 <Button
                   variant="outline"
                   data-testid="native-update-copy"
                   onClick={() =>
-                    navigator.clipboard.writeText(stores.ios).then(
+                    navigator.clipboard.writeText(storeUrl).then(
                       () => setCopied('ok'),
                       () => setCopied('failed'),
                     )
@@ -76,7 +103,7 @@ export function PostLogin() {
                 </Button>
               </HStack>
               <Text role="status" data-testid="native-update-copied">
-                {copied === 'ok' ? t('nativeUpdate.copied') : copied === 'failed' ? t('nativeUpdate.copyFailed', { url: stores.ios }) : ''}
+                {copied === 'ok' ? t('nativeUpdate.copied') : copied === 'failed' ? t('nativeUpdate.copyFailed', { url: storeUrl }) : ''}
               </Text>
             </Stack>
           ) : (
@@ -84,13 +111,16 @@ export function PostLogin() {
           )}
           <HStack gap="3" wrap="wrap">
             {os === 'android' ? (
-              <ChakraLink href={stores.android} target="_blank" rel="noopener noreferrer">
+              <ChakraLink href={storeUrl} target="_blank" rel="noopener noreferrer">
                 {t('nativeUpdate.openStore')}
               </ChakraLink>
             ) : null}
-            <Button variant="outline" onClick={() => navigate(next, { replace: true })} data-testid="native-update-skip">
-              {t('nativeUpdate.skip')}
-            </Button>
+            {/* spec 2.1: the skip option, except when the installed version is below the provider's minimum */}
+            {required ? null : (
+              <Button variant="outline" onClick={() => navigate(next, { replace: true })} data-testid="native-update-skip">
+                {t('nativeUpdate.skip')}
+              </Button>
+            )}
           </HStack>
         </Stack>
       </Card.Body>

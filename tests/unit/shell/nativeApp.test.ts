@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { compareVersions, needsNativeUpdate, storeLinks } from '../../../src/shell/nativeApp';
+import { nativeAppInfo, nativePlatform, storeLinks } from '../../../src/shell/nativeApp';
 
 describe('native app helpers', () => {
-  it('compares versions numerically', () => {
-    expect(compareVersions('1.10.0', '1.9.3')).toBe(1);
-    expect(compareVersions('2.0', '2.0.0')).toBe(0);
-    expect(compareVersions('1.2.3', '1.2.4')).toBe(-1);
+  it('reads the wrapper only inside a native web view', () => {
+    expect(nativeAppInfo({} as Window)).toBeUndefined();
+    expect(nativeAppInfo({ ReactNativeWebView: {}, nativeAppInfo: { os: 'iOS', version: '1.2.0' } } as unknown as Window)).toEqual({ os: 'iOS', version: '1.2.0' });
+    expect(nativeAppInfo({ ReactNativeWebView: {} } as unknown as Window)).toEqual({});
   });
 
-  it('asks for an update only when the wrapper reports an older version than required', () => {
-    expect(needsNativeUpdate(undefined)).toBe(false);
-    expect(needsNativeUpdate({ os: 'android', version: '3.1.0' })).toBe(false);
-    expect(needsNativeUpdate({ os: 'android', version: '3.1.0', requiredVersion: '3.2.0' })).toBe(true);
-    expect(needsNativeUpdate({ os: 'ios', version: '3.2.0', requiredVersion: '3.2.0' })).toBe(false);
+  it('tells the store platform from the reported OS, whatever its case', () => {
+    expect(nativePlatform(undefined)).toBeUndefined();
+    expect(nativePlatform({ os: 'iOS' })).toBe('ios');
+    expect(nativePlatform({ os: ' Android ' })).toBe('android');
+    expect(nativePlatform({ os: 'windows' })).toBeUndefined();
+    expect(nativePlatform({ version: '1.0.0' })).toBeUndefined();
   });
 
   it('falls back to the stores\' search for the program', () => {
