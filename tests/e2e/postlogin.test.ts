@@ -84,6 +84,8 @@ describe('post-login native version check', () => {
     await page.getByText(viAuth.nativeVersion.requiredText.replace('{{current}}', '1.2.0').replace('{{latest}}', '1.10.0')).waitFor();
     expect(await page.getByTestId('native-update').getAttribute('data-required')).toBe('true');
     expect(await page.getByTestId('native-update-skip').count()).toBe(0);
+    // nor a menu around it: the post-login page has no navigation
+    expect(await page.getByRole('navigation').count()).toBe(0);
     await expectNoAxeViolations(page, 'post-login update required (iOS, vi)');
     await shot(page, 'postlogin-ios-required-1280-vi');
     // no way around it: the page stays on the update notice

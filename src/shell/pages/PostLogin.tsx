@@ -109,19 +109,21 @@ export function PostLogin() {
           ) : (
             <Text>{t('nativeUpdate.unknownPlatform')}</Text>
           )}
-          <HStack gap="3" wrap="wrap">
-            {os === 'android' ? (
-              <ChakraLink href={storeUrl} target="_blank" rel="noopener noreferrer">
-                {t('nativeUpdate.openStore')}
-              </ChakraLink>
-            ) : null}
-            {/* spec 2.1: the skip option, except when the installed version is below the provider's minimum */}
-            {required ? null : (
-              <Button variant="outline" onClick={() => navigate(next, { replace: true })} data-testid="native-update-skip">
-                {t('nativeUpdate.skip')}
-              </Button>
-            )}
-          </HStack>
+          {os === 'android' || !required ? (
+            <HStack gap="3" wrap="wrap">
+              {os === 'android' ? (
+                <ChakraLink href={storeUrl} target="_blank" rel="noopener noreferrer">
+                  {t('nativeUpdate.openStore')}
+                </ChakraLink>
+              ) : null}
+              {/* spec 2.1: the skip option, except when the installed version is below the provider's minimum */}
+              {required ? null : (
+                <Button variant="outline" onClick={() => navigate(next, { replace: true })} data-testid="native-update-skip">
+                  {t('nativeUpdate.skip')}
+                </Button>
+              )}
+            </HStack>
+          ) : null}
         </Stack>
       </Card.Body>
     </Card.Root>
