@@ -45,9 +45,29 @@ export function readProviderRecords(root: string): ProviderRecord[] {
     if (missing.length) throw new Error(`providers/${d.name}/provider.json: missing ${missing.join(', ')}`);
     if (rec.appName !== d.name) throw new Error(`providers/${d.name}/provider.json: appName must be "${d.name}"`);
     if (!['US', 'CA'].includes(rec.countryCode)) throw new Error(`providers/${d.name}/provider.json: countryCode must be US or CA`);
+    checkNativeApps(d.name, rec.nativeApps);
     out.push(rec);
   }
   return out.sort((a, b) => a.appName.localeCompare(b.appName));
+}
+
+const VERSION = /^[0-9]{1,6}(\.[0-9]{1,6}){0,3}$/;
+
+/** A mistyped version would silently never (or always) ask for the update: refuse it on start. */
+function checkNativeApps(name: string, apps: unknown): void {
+  if (apps === undefined) return;
+  const where = `providers/${name}/provider.json: nativeApps`;
+  if (typeof apps !== 'object' || apps === null || Array.isArray(apps)) throw new Error(`${where} must be an object`);
+  for (const [os, v] of Object.entries(apps as Record<string, unknown>)) {
+    if (os !== 'android' && os !== 'ios') throw new Error(`${where}: unknown OS "${os}" (android or ios)`);
+    const app = v as Record<string, unknown>;
+    for (const k of ['minimumVersion', 'latestVersion'] as const) {
+      if (typeof app?.[k] !== 'string' || !VERSION.test(app[k] as string)) throw new Error(`${where}.${os}.${k} must be a version like 2.1.0`);
+    }
+    if (app.storeUrl !== undefined && (typeof app.storeUrl !== 'string' || !/^https:\/\//.test(app.storeUrl))) {
+      throw new Error(`${where}.${os}.storeUrl must be an https address`);
+    }
+  }
 }
 
 export async function syncProviders(db: Db, records: ProviderRecord[]): Promise<void> {

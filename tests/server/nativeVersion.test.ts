@@ -3,6 +3,30 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, type TestApp } from './helpers';
 import { compareVersions } from '../../server/services/nativeVersion';
+import { readProviderRecords } from '../../server/providers';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+describe('nativeApps in provider.json', () => {
+  const base = JSON.parse(readFileSync(join(__dirname, '../../providers/brightpath/provider.json'), 'utf8'));
+  const read = (nativeApps: unknown) => {
+    const root = mkdtempSync(join(tmpdir(), 'pp-native-'));
+    try {
+      mkdirSync(join(root, 'providers', 'brightpath'), { recursive: true });
+      writeFileSync(join(root, 'providers', 'brightpath', 'provider.json'), JSON.stringify({ ...base, nativeApps }));
+      return readProviderRecords(root)[0].nativeApps;
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+  };
+  it('reads the versions per OS and refuses a mistyped one', () => {
+    expect(read(base.nativeApps)?.ios?.latestVersion).toBe('1.10.0');
+    expect(() => read({ ios: { minimumVersion: '1.8', latestVersion: 'v1.10' } })).toThrow(/nativeApps\.ios\.latestVersion must be a version/);
+    expect(() => read({ windows: { minimumVersion: '1.0', latestVersion: '1.0' } })).toThrow(/unknown OS "windows"/);
+    expect(() => read({ android: { minimumVersion: '1.0', latestVersion: '1.1', storeUrl: 'http://example.com' } })).toThrow(/storeUrl must be an https address/);
+  });
+});
 
 describe.each(BACKENDS)('native version check on %s', (backend) => {
   let t: TestApp;
