@@ -31,7 +31,12 @@ async function signIn(page: Page, email = 'maria.garcia@example.com') {
   await page.fill('input[name=email]', email);
   await page.fill('input[name=password]', 'Sunshine#2026');
   await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
+  try {
+    await page.waitForURL(/\/home$/);
+  } catch (err) {
+    await shot(page, 'account-failed-signin');
+    throw err;
+  }
 }
 
 /** Client-side navigation (keeps the session in memory like a parent following links). */
@@ -51,6 +56,20 @@ async function fieldError(page: Page, text: string) {
     await shot(page, 'account-failed-wait');
     throw err;
   }
+}
+
+/**
+ * Records every text the matching elements show from now on (client-side navigation keeps the page):
+ * a list that first showed its cached, old data would leave that text here.
+ */
+async function recordTexts(page: Page, selector: string) {
+  await page.evaluate((sel) => {
+    const w = window as unknown as { __seen: string[] };
+    w.__seen = [];
+    const note = () => document.querySelectorAll(sel).forEach((el) => w.__seen.push((el.textContent ?? '').trim()));
+    new MutationObserver(note).observe(document.body, { childList: true, subtree: true, characterData: true });
+  }, selector);
+  return () => page.evaluate(() => (window as unknown as { __seen: string[] }).__seen);
 }
 
 describe('account and people', () => {
@@ -122,10 +141,14 @@ describe('account and people', () => {
     await page.waitForSelector('input[id$=firstName]');
     expect(await page.inputValue('input[id$=relationships_0_otherRelationship]')).toBe('Godmother');
     await page.fill('input[id$=firstName]', 'Ana Beatriz');
+    const seen = await recordTexts(page, 'section[data-section=otherContacts] article h3');
     await page.click('[data-action=save]');
     await page.waitForURL(/\/myaccount$/);
     await page.locator('section[data-section=otherContacts] article h3', { hasText: 'Ana Beatriz Lopez' }).waitFor();
     expect((await cardTitles(page, 'otherContacts'))[0]).toBe('Ana Beatriz Lopez');
+    // the new name at once: the list cached before the save never shows again
+    expect(await seen()).toContain('Ana Beatriz Lopez');
+    expect(await seen()).not.toContain('Beatriz Lopez');
     await ctx.close();
   });
   it("edits a child's medical information with standard values and an explanation", async () => {
@@ -136,9 +159,20 @@ describe('account and people', () => {
     await page.locator('section[data-section=children] article', { hasText: 'Sofia' }).locator('[data-action=medical]').click();
     await page.waitForURL(/\/childmedicalinformation\?ChildID=\d+&Name=Sofia$/);
     await page.waitForSelector('fieldset[id$=questions_0_standardValues]');
+    // the provider's message shows with its question
+    await page.getByText('Tell us about every allergy').waitFor();
     // the stored answer: peanuts ticked, with the explanation
     expect(await page.isChecked('input[id$=questions_0_standardValues-0]')).toBe(true);
     await page.check('input[id$=questions_0_standardValues-2]');
+    // allergies enable Other (after the five listed values), with its own text, required once ticked
+    expect(await page.locator('fieldset[id$=questions_0_standardValues] input[type=checkbox]').count()).toBe(6);
+    expect(await page.textContent('label[for$=questions_0_standardValues-5]')).toBe('Other');
+    expect(await page.locator('textarea[id$=questions_0_otherStandardValue]').count()).toBe(0);
+    await page.check('input[id$=questions_0_standardValues-5]');
+    await page.waitForSelector('textarea[id$=questions_0_otherStandardValue]');
+    await page.click('[data-action=save]');
+    await fieldError(page, 'Other (please describe) is required');
+    await page.fill('textarea[id$=questions_0_otherStandardValue]', 'Kiwi fruit');
     await page.fill('textarea[id$=questions_0_explanation]', '');
     await page.click('[data-action=save]');
     await fieldError(page, 'Explanation is required');
@@ -147,6 +181,8 @@ describe('account and people', () => {
     await page.check('input[id$=questions_4_answer-0]');
     await page.waitForSelector('fieldset[id$=questions_4_standardValues]');
     expect(await page.locator('textarea[id$=questions_4_explanation]').count()).toBe(0);
+    // medication does not enable Other
+    expect(await page.locator('fieldset[id$=questions_4_standardValues] input[type=checkbox]').count()).toBe(4);
     await page.check('input[id$=questions_4_standardValues-1]');
     await expectNoAxeViolations(page, 'medical information');
     await shot(page, 'account-medical-1280-en');
@@ -156,8 +192,34 @@ describe('account and people', () => {
     await page.waitForSelector('fieldset[id$=questions_4_standardValues]');
     expect(await page.isChecked('input[id$=questions_0_standardValues-2]')).toBe(true);
     expect(await page.isChecked('input[id$=questions_4_standardValues-1]')).toBe(true);
+    expect(await page.isChecked('input[id$=questions_0_standardValues-5]')).toBe(true);
+    expect(await page.inputValue('textarea[id$=questions_0_otherStandardValue]')).toBe('Kiwi fruit');
     expect(await page.inputValue('textarea[id$=questions_0_explanation]')).toBe('Peanuts and milk: EpiPen in the backpack');
     await ctx.close();
+  });
+
+  it("medical 'Other' and the provider's message at 375 and 1280 px, in Spanish and English (axe)", async () => {
+    for (const [width, locale, lang, other] of [[375, 'es-ES', 'es', 'Otro'], [1280, 'es-ES', 'es', 'Otro'], [375, 'en-US', 'en', 'Other']] as const) {
+      const ctx = await newContext(browser, width, locale);
+      const page = await ctx.newPage();
+      await signIn(page);
+      await go(page, '/myaccount');
+      await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=medical]').click();
+      await page.waitForURL(/\/childmedicalinformation\?ChildID=\d+&Name=Lucas$/);
+      await page.waitForSelector('input[id$=questions_0_answer-0]');
+      await page.getByText('Tell us about every allergy').waitFor();
+      await page.check('input[id$=questions_0_answer-0]');
+      await page.waitForSelector('fieldset[id$=questions_0_standardValues]');
+      expect(await page.textContent('label[for$=questions_0_standardValues-5]')).toBe(other);
+      await page.check('input[id$=questions_0_standardValues-5]');
+      await page.waitForSelector('textarea[id$=questions_0_otherStandardValue]');
+      await page.click('[data-action=save]');
+      // Other ticked without its text: the field's own message
+      await page.locator('[id$=questions_0_otherStandardValue__error]').waitFor();
+      await expectNoAxeViolations(page, `medical other ${width} ${lang}`);
+      await shot(page, `account-medical-other-${width}-${lang}`);
+      await ctx.close();
+    }
   });
 
   it('uploads a photo (refusing a file that is not a picture) and shows it', async () => {
@@ -274,16 +336,32 @@ describe('account and people', () => {
     await page.fill('input[id$=userDefinedFields_3_value]', 'Luke');
     await expectNoAxeViolations(page, 'edit child');
     await shot(page, 'account-editchild-375-vi');
+    const seenChildren = await recordTexts(page, 'section[data-section=children] article');
     await page.click('[data-action=save]');
     await page.waitForURL(/\/myaccount$/);
     await page.locator('section[data-section=children] article', { hasText: 'Lincoln Magnet School' }).waitFor();
+    // Lucas's card shows the new school from its first render on
+    const lucasCards = (await seenChildren()).filter((t) => t.includes('Lucas'));
+    expect(lucasCards.length).toBeGreaterThan(0);
+    expect(lucasCards.filter((t) => t.includes('Lincoln Elementary School'))).toEqual([]);
     await page.locator('section[data-section=holders] article', { hasText: 'Maria' }).locator('[data-action=editHolder]').click();
     await page.waitForURL(/\/editcontact\?adultID=\d+$/);
     await page.waitForSelector('input[id$=driverLicenseNumber]');
     expect(await page.inputValue('input[id$=driverLicenseNumber]')).toBe('G65512345678');
+    expect(await page.inputValue('select[id$=driverLicenseState]')).toBe('IL');
     expect(await page.isVisible('input[id$=smsConsent]')).toBe(true);
     await expectNoAxeViolations(page, 'edit holder');
     await shot(page, 'account-editcontact-375-vi');
+    // a licence of a state not in the list: the number alone is stored, and read back as 'not listed'
+    expect(await page.textContent('select[id$=driverLicenseState] option[value=notListed]')).toBe('Không có trong danh sách');
+    await page.selectOption('select[id$=driverLicenseState]', 'notListed');
+    await page.click('[data-action=save]');
+    await page.waitForURL(/\/myaccount$/);
+    await page.locator('section[data-section=holders] article', { hasText: 'Maria' }).locator('[data-action=editHolder]').click();
+    await page.waitForURL(/\/editcontact\?adultID=\d+$/);
+    await page.waitForSelector('input[id$=driverLicenseNumber]');
+    expect(await page.inputValue('select[id$=driverLicenseState]')).toBe('notListed');
+    expect(await page.inputValue('input[id$=driverLicenseNumber]')).toBe('G65512345678');
     await ctx.close();
 
     const pay = await newContext(browser);
