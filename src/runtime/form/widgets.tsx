@@ -282,9 +282,10 @@ export function CheckboxWidget(props: WidgetProps) {
         {...blurHandlers(props)}
         {...a11y(props)}
       />
+      {/* a single tick box is a choice, never a value left out: no 'optional' suffix (spec 5.1's
+          suffix is for fields that can stay empty) */}
       <chakra.label htmlFor={id} cursor="pointer">
         {fc.text(label)}
-        {required ? null : <chakra.span color="fg.muted"> {fc.t('runtime:optional')}</chakra.span>}
       </chakra.label>
     </HStack>
   );
