@@ -1,4 +1,5 @@
 // The persisted session state of spec section 3: everything the portal remembers client side.
+import type { AuthenticationLoginResponse } from '../api/contract.gen';
 export type FontSize = 'small' | 'default' | 'medium' | 'large';
 
 export interface LocaleOption {
@@ -38,6 +39,8 @@ export interface SessionState {
   firstName: string;
   lastName: string;
   email: string;
+  /** signed in with a temporary password: only the password change is open */
+  isTemporaryPassword: boolean;
   applicationName: string;
   /** the provider chosen by /<appName>/parent */
   appName: string;
@@ -54,6 +57,13 @@ export interface SessionState {
   error: { statusCode: number; message: string; show: boolean };
   applications: Record<string, FlowApplication>;
 }
+
+// The signed-in fields are the login answer of the API contract; the session must hold every one of
+// them with a compatible type, so a contract change the session cannot hold fails the type check.
+type LoginSession = AuthenticationLoginResponse['session'];
+export const loginFitsSession = (s: LoginSession): Partial<SessionState> => s;
+const everyLoginFieldKept: Exclude<keyof LoginSession, keyof SessionState> extends never ? true : never = true;
+void everyLoginFieldKept;
 
 export const defaultSession: SessionState = {
   locale: 'en',
@@ -82,6 +92,7 @@ export const defaultSession: SessionState = {
   firstName: '',
   lastName: '',
   email: '',
+  isTemporaryPassword: false,
   applicationName: 'parentportal',
   appName: '',
   releaseVersion: '',

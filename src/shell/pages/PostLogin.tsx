@@ -25,7 +25,7 @@ export function PostLogin() {
   const info = useMemo(() => nativeAppInfo(), []);
   const os = nativePlatform(info);
   const version = info?.version?.trim();
-  const temporary = Boolean((session as unknown as { isTemporaryPassword?: boolean }).isTemporaryPassword);
+  const temporary = session.isTemporaryPassword === true;
   const next = temporary && hasScreen('/changetemporarypassword') ? '/changetemporarypassword' : '/home';
   const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
 
