@@ -105,6 +105,18 @@ export async function newContext(browser: Browser, width = 1280, locale = 'en-US
 
 /** axe with the WCAG 2.1 A/AA rules; fails naming every violation and its first nodes. */
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  // colours measured mid-transition (a dialog fading in) are not the page's colours
+  await page.evaluate(() =>
+    Promise.race([
+      Promise.all(
+        document
+          .getAnimations()
+          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
+          .map((a) => a.finished.catch(() => undefined)),
+      ),
+      new Promise((r) => setTimeout(r, 3000)),
+    ]),
+  );
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
     .analyze();
