@@ -9,17 +9,32 @@ import { systemClock } from './clock';
 const port = Number(process.env.PORT || 8080);
 const host = process.env.HOST || '127.0.0.1';
 const production = process.env.NODE_ENV === 'production';
+const publicUrl = process.env.PUBLIC_URL || undefined;
+
+// links in e-mails never come from the Host header: a server others can reach must know its address
+const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host) || host.startsWith('127.');
+if (!publicUrl && (production || !loopback)) {
+  console.error(`PUBLIC_URL is required ${production ? 'in production' : `to listen on ${host}`} (the address links in e-mails point to).`);
+  process.exit(1);
+}
 
 const handle = await openDb({
   databaseUrl: process.env.DATABASE_URL || undefined,
   pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite'),
+  poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined,
 });
 const app = await buildApp({
   db: handle.db,
   production,
+  publicUrl,
+  port,
+  // the development outbox shows reset links: only when switched on (the tests do)
+  devRoutes: process.env.DEV_ROUTES === '1',
   smtpUrl: process.env.SMTP_URL || undefined,
   watchDeclarations: !production && process.env.NODE_ENV !== 'test',
   logger: { level: process.env.LOG_LEVEL || (production ? 'info' : 'warn') },
+  // one line per request only when asked for (LOG_REQUESTS=1): errors and slow starts are still logged
+  logRequests: process.env.LOG_REQUESTS === '1',
 });
 
 if (await isEmptyDatabase(handle.db)) {

@@ -6,6 +6,7 @@ import nodemailer from 'nodemailer';
 import type { Db } from './db/index';
 import { outbox } from './db/schema';
 import type { Clock } from './clock';
+import { singleLine } from './inputChecks';
 
 export interface OutboxMail {
   providerId: number | null;
@@ -23,9 +24,10 @@ export async function enqueueMail(db: Db, clock: Clock, mail: OutboxMail): Promi
     .values({
       providerId: mail.providerId,
       kind: mail.kind,
-      toAddress: mail.to,
-      fromAddress: mail.from,
-      subject: mail.subject,
+      // header fields are one line whatever a caller passes (no header injection)
+      toAddress: singleLine(mail.to),
+      fromAddress: singleLine(mail.from),
+      subject: singleLine(mail.subject),
       textBody: mail.text,
       htmlBody: mail.html ?? null,
       createdAt: clock(),

@@ -1,8 +1,10 @@
 // Authentication service: sign-in and sign-out (spec 4 Session, 8.2 account locked / inactive).
 // Answers never tell whether an e-mail has a login: an unknown e-mail costs the same argon2
 // verification and gets the same message as a wrong password.
-import { and, count, eq, gte, ne } from 'drizzle-orm';
-import type { ServiceHandlers, AppDeps } from '../context';
+import { and, count, eq, gt, gte, inArray, max, ne } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import type { Handlers, AppDeps } from '../context';
+import type { AuthenticationLoginBody, AuthenticationLoginResponse } from '../../src/engine/contract.gen';
 import { accounts, adults, logins, signinAudit } from '../db/schema';
 import { HttpError } from '../errors';
 import { createSession, revokeSession } from '../auth';
@@ -21,16 +23,35 @@ async function recentAttempts(deps: AppDeps, providerId: number, email: string, 
   return Number(r.n);
 }
 
-async function sendLockedMail(deps: AppDeps, p: ProviderRow, adult: typeof adults.$inferSelect, to: string, attempts: number) {
+/** Failures of one submitted e-mail (a login or not) since a moment: wrong passwords and unknown e-mails. */
+async function failuresSince(deps: AppDeps, providerId: number, email: string, since: Date): Promise<number> {
+  const mine = and(eq(signinAudit.providerId, providerId), eq(signinAudit.email, email));
+  // a sign-in or a new password starts the count afresh
+  const [fresh] = await deps.db.select({ id: max(signinAudit.id) }).from(signinAudit).where(and(mine, inArray(signinAudit.outcome, ['ok', 'unlocked'])));
+  const [r] = await deps.db
+    .select({ n: count() })
+    .from(signinAudit)
+    .where(and(mine, gte(signinAudit.at, since), gt(signinAudit.id, fresh?.id ?? 0), inArray(signinAudit.outcome, ['bad_password', 'unknown'])));
+  return Number(r.n);
+}
+
+/** How long an attempt waits after `failures` recent failures of its e-mail: 0, then doubling to the maximum. */
+export function slowDownMs(failures: number, cfg: AppDeps['signin']): number {
+  if (failures < cfg.slowDownAfter || cfg.slowDownBaseMs <= 0) return 0;
+  return Math.min(cfg.slowDownMaxMs, cfg.slowDownBaseMs * 2 ** Math.min(failures - cfg.slowDownAfter, 20));
+}
+
+async function sendLockedMail(deps: AppDeps, p: ProviderRow, adult: typeof adults.$inferSelect, to: string, attempts: number, lockMinutes: number) {
   const lang = adult.primaryLanguage;
   const params = {
     programName: p.programName,
     firstName: adult.firstName,
     attempts,
+    minutes: lockMinutes,
     supportPhone: p.supportPhone,
     supportEmail: p.supportEmail,
   };
-  const lines = ['greeting', 'body', 'unlock', 'notYou'].map((k) => deps.t(lang, `mail.accountLocked.${k}`, params));
+  const lines = ['greeting', 'body', lockMinutes ? 'unlockTemporary' : 'unlock', 'notYou'].map((k) => deps.t(lang, `mail.accountLocked.${k}`, params));
   const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
   await enqueueMail(deps.db, deps.clock, {
     providerId: p.id,
@@ -44,86 +65,119 @@ async function sendLockedMail(deps: AppDeps, p: ProviderRow, adult: typeof adult
   deps.mailQueued();
 }
 
-export const authentication: ServiceHandlers = {
+/** Password sign-in with all its checks (limits, slow-down, lock-out, audit, inactive logins); linking a
+ * social identity signs in the same way. */
+export async function passwordSignIn(
+  { deps, lang, req }: { deps: AppDeps; lang: string; req: FastifyRequest },
+  body: AuthenticationLoginBody,
+): Promise<AuthenticationLoginResponse> {
+  const p = await providerByAppName(deps.db, body.appName);
+  const email = String(body.email).trim().toLowerCase();
+  const ip = req.ip;
+  const invalid = () => new HttpError(401, deps.t(lang, 'errors.invalidCredentials'), { key: 'server.errors.invalidCredentials' });
+  const locked = (minutes: number) =>
+    minutes > 0
+      ? new HttpError(423, deps.t(lang, 'errors.accountLockedTemporarily', { minutes }), { key: 'server.errors.accountLockedTemporarily' })
+      : new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
+
+  // per e-mail: failed attempts only, so a parent signing in on several devices is never limited
+  const failedRecently = await recentAttempts(deps, p.id, email, 'failed');
+  if (failedRecently >= deps.signin.perEmailMax) {
+    await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'rate_limited' });
+    throw new HttpError(429, deps.t(lang, 'errors.tooManyAttempts'), { key: 'server.errors.tooManyAttempts' });
+  }
+  // repeated failures of the submitted e-mail slow every next attempt down, whether or not a login
+  // has it, before anything is looked up: the wait depends on the attempts only, so it reveals nothing
+  const wait = slowDownMs(failedRecently, deps.signin);
+  if (wait) await new Promise((r) => setTimeout(r, wait));
+  // a temporary lock (provider setting): locked while the e-mail has the failures within the minutes
+  const lockMinutes = deps.settings(p.appName).signIn.temporaryLockMinutes;
+  const temporarilyLocked = async () =>
+    lockMinutes > 0 && (await failuresSince(deps, p.id, email, new Date(deps.clock().getTime() - lockMinutes * 60_000))) >= deps.signin.maxFailed;
+
+  const [row] = await deps.db
+    .select({ login: logins, adult: adults, account: accounts })
+    .from(logins)
+    .innerJoin(adults, eq(adults.id, logins.adultId))
+    .innerJoin(accounts, eq(accounts.id, adults.accountId))
+    .where(and(eq(logins.providerId, p.id), eq(logins.email, email)));
+
+  const ok = await deps.passwords.verify(row?.login.passwordHash ?? null, String(body.password));
+
+  if (!row || row.adult.deleted) {
+    // behave like a real login that locks, so the lock message reveals nothing either
+    if (await temporarilyLocked()) {
+      await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'locked' });
+      throw locked(lockMinutes);
+    }
+    await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'unknown' });
+    if (lockMinutes > 0 ? await temporarilyLocked() : (await recentAttempts(deps, p.id, email, 'failed')) >= deps.signin.maxFailed) throw locked(lockMinutes);
+    throw invalid();
+  }
+  const { login, adult, account } = row;
+
+  if (login.lockedAt) {
+    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
+    throw locked(0);
+  }
+  if (lockMinutes > 0) {
+    // temporary locks are counted per e-mail in the audit, the same as for an unknown e-mail
+    if (await temporarilyLocked()) {
+      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
+      throw locked(lockMinutes);
+    }
+    if (!ok) {
+      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'bad_password' });
+      if (await temporarilyLocked()) {
+        await sendLockedMail(deps, p, adult, login.email, deps.signin.maxFailed, lockMinutes);
+        throw locked(lockMinutes);
+      }
+      throw invalid();
+    }
+  } else if (!ok) {
+    const failed = login.failedCount + 1;
+    const lockNow = failed >= deps.signin.maxFailed;
+    await deps.db
+      .update(logins)
+      .set({ failedCount: failed, ...(lockNow ? { lockedAt: deps.clock() } : {}) })
+      .where(eq(logins.id, login.id));
+    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: lockNow ? 'locked' : 'bad_password' });
+    if (lockNow) {
+      await sendLockedMail(deps, p, adult, login.email, failed, 0);
+      throw locked(0);
+    }
+    throw invalid();
+  }
+  if (!login.active) {
+    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'inactive' });
+    throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
+  }
+
+  await deps.db.update(logins).set({ failedCount: 0, lastLoginAt: deps.clock() }).where(eq(logins.id, login.id));
+  await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'ok' });
+  const token = await createSession(deps.db, deps.clock, {
+    providerId: p.id,
+    loginId: login.id,
+    adultId: adult.id,
+    accountId: account.id,
+    locale: lang,
+  });
+  return {
+    token,
+    session: sessionState(p, login, adult, account, deps.releaseVersion, lang),
+  };
+}
+
+export const authentication = {
   'Authentication.login': {
-    providerFrom: 'body.appName',
-    // per IP; the per e-mail limit is counted in signin_audit below
-    rateLimit: { max: 20, timeWindow: 60_000 },
-    handler: async ({ deps, body, lang, req }) => {
-      const p = await providerByAppName(deps.db, body.appName);
-      const email = String(body.email).trim().toLowerCase();
-      const ip = req.ip;
-      const invalid = () => new HttpError(401, deps.t(lang, 'errors.invalidCredentials'), { key: 'server.errors.invalidCredentials' });
-      const locked = () => new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
-
-      // per e-mail: failed attempts only, so a parent signing in on several devices is never limited
-      if ((await recentAttempts(deps, p.id, email, 'failed')) >= deps.signin.perEmailMax) {
-        await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'rate_limited' });
-        throw new HttpError(429, deps.t(lang, 'errors.tooManyAttempts'), { key: 'server.errors.tooManyAttempts' });
-      }
-
-      const [row] = await deps.db
-        .select({ login: logins, adult: adults, account: accounts })
-        .from(logins)
-        .innerJoin(adults, eq(adults.id, logins.adultId))
-        .innerJoin(accounts, eq(accounts.id, adults.accountId))
-        .where(and(eq(logins.providerId, p.id), eq(logins.email, email)));
-
-      const ok = await deps.passwords.verify(row?.login.passwordHash ?? null, String(body.password));
-
-      if (!row || row.adult.deleted) {
-        await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'unknown' });
-        // behave like a real login that locks, so the lock message reveals nothing either
-        if ((await recentAttempts(deps, p.id, email, 'failed')) >= deps.signin.maxFailed) throw locked();
-        throw invalid();
-      }
-      const { login, adult, account } = row;
-
-      if (login.lockedAt) {
-        await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
-        throw locked();
-      }
-      if (!ok) {
-        const failed = login.failedCount + 1;
-        const lockNow = failed >= deps.signin.maxFailed;
-        await deps.db
-          .update(logins)
-          .set({ failedCount: failed, ...(lockNow ? { lockedAt: deps.clock() } : {}) })
-          .where(eq(logins.id, login.id));
-        await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: lockNow ? 'locked' : 'bad_password' });
-        if (lockNow) {
-          await sendLockedMail(deps, p, adult, login.email, failed);
-          throw locked();
-        }
-        throw invalid();
-      }
-      if (!login.active) {
-        await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'inactive' });
-        throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
-      }
-
-      await deps.db.update(logins).set({ failedCount: 0, lastLoginAt: deps.clock() }).where(eq(logins.id, login.id));
-      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'ok' });
-      const token = await createSession(deps.db, deps.clock, {
-        providerId: p.id,
-        loginId: login.id,
-        adultId: adult.id,
-        accountId: account.id,
-        locale: lang,
-      });
-      return {
-        token,
-        session: sessionState(p, login, adult, account, deps.releaseVersion, lang),
-      };
-    },
+    // per IP limit in the contract; the per e-mail limit is counted in signin_audit
+    handler: (c) => passwordSignIn(c, c.body),
   },
 
   'Authentication.logout': {
-    paymentOnly: true,
-    temporaryAllowed: true,
     handler: async ({ deps, session }) => {
       await revokeSession(deps.db, deps.clock, session!.sessionId);
       return { signedOut: true };
     },
   },
-};
+} satisfies Partial<Handlers>;

@@ -1,0 +1,113 @@
+// Per-provider protection settings from provider.json, checked on start: how sign-in locks after
+// failed attempts, and how many contacts, absence notices and messages an account may create.
+import { and, count, eq, gte } from 'drizzle-orm';
+import type { AppDeps } from './context';
+import { absenceNotices, adults, communications, providers } from './db/schema';
+import { HttpError } from './errors';
+
+export interface SignInSettings {
+  /**
+   * 0 (the default, spec 8.2): after the failed attempts a login is locked until a new password is
+   * created, and an e-mail says so. N > 0: locked for N minutes after that many failures instead,
+   * so nobody who only knows her e-mail can lock a parent out for good.
+   */
+  temporaryLockMinutes: number;
+}
+
+export interface AccountLimits {
+  /** contacts (other adults) an account may hold */
+  contactsPerAccount: number;
+  /** absence notices an account may send in an hour */
+  absenceNoticesPerHour: number;
+  /** contact-us messages an account may send in an hour */
+  messagesPerHour: number;
+}
+
+export interface ProviderSettings {
+  signIn: SignInSettings;
+  limits: AccountLimits;
+}
+
+export const DEFAULT_SETTINGS: ProviderSettings = {
+  signIn: { temporaryLockMinutes: 0 },
+  limits: { contactsPerAccount: 30, absenceNoticesPerHour: 20, messagesPerHour: 10 },
+};
+
+const BOUNDS: Record<string, [number, number]> = {
+  temporaryLockMinutes: [0, 24 * 60],
+  contactsPerAccount: [1, 500],
+  absenceNoticesPerHour: [1, 1000],
+  messagesPerHour: [1, 1000],
+};
+
+/** The settings of a provider.json (its `signIn` and `limits`), defaults filled in; a bad value stops the start. */
+export function settingsOf(name: string, rec: { signIn?: unknown; limits?: unknown }): ProviderSettings {
+  const out: ProviderSettings = { signIn: { ...DEFAULT_SETTINGS.signIn }, limits: { ...DEFAULT_SETTINGS.limits } };
+  for (const group of ['signIn', 'limits'] as const) {
+    const given = rec[group];
+    if (given === undefined) continue;
+    const where = `providers/${name}/provider.json: ${group}`;
+    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new Error(`${where} must be an object`);
+    const target = out[group] as unknown as Record<string, number>;
+    for (const [k, v] of Object.entries(given)) {
+      if (!(k in target)) throw new Error(`${where}: unknown setting "${k}" (${Object.keys(target).join(', ')})`);
+      const [min, max] = BOUNDS[k];
+      if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) throw new Error(`${where}.${k} must be a whole number from ${min} to ${max}`);
+      target[k] = v as number;
+    }
+  }
+  return out;
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The limits of the provider a session belongs to. */
+async function limitsOf(deps: AppDeps, providerId: number): Promise<AccountLimits> {
+  const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, providerId));
+  return deps.settings(p?.appName ?? '').limits;
+}
+
+function limitReached(deps: AppDeps, lang: string, what: 'contacts' | 'absenceNotices' | 'messages', max: number): HttpError {
+  return new HttpError(429, deps.t(lang, `errors.limit.${what}`, { max }), { key: `server.errors.limit.${what}` });
+}
+
+/** Refuses a new contact when the account already holds the provider's maximum. */
+export async function checkContactLimit(deps: AppDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
+  const max = (await limitsOf(deps, s.providerId)).contactsPerAccount;
+  const [r] = await deps.db
+    .select({ n: count() })
+    .from(adults)
+    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), eq(adults.deleted, false)));
+  if (Number(r.n) >= max) throw limitReached(deps, lang, 'contacts', max);
+}
+
+/** Refuses an absence notice beyond the provider's number per account and hour. */
+export async function checkAbsenceNoticeLimit(deps: AppDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
+  const max = (await limitsOf(deps, s.providerId)).absenceNoticesPerHour;
+  // records carry business time (deps.today), so the hour is counted on the same clock
+  const since = new Date(deps.today().getTime() - HOUR_MS);
+  const [r] = await deps.db
+    .select({ n: count() })
+    .from(absenceNotices)
+    .where(and(eq(absenceNotices.providerId, s.providerId), eq(absenceNotices.accountId, s.accountId), gte(absenceNotices.createdAt, since)));
+  if (Number(r.n) >= max) throw limitReached(deps, lang, 'absenceNotices', max);
+}
+
+/** Refuses a contact-us message beyond the provider's number per account and hour. */
+export async function checkMessageLimit(deps: AppDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
+  const max = (await limitsOf(deps, s.providerId)).messagesPerHour;
+  // records carry business time (deps.today), so the hour is counted on the same clock
+  const since = new Date(deps.today().getTime() - HOUR_MS);
+  const [r] = await deps.db
+    .select({ n: count() })
+    .from(communications)
+    .where(
+      and(
+        eq(communications.providerId, s.providerId),
+        eq(communications.accountId, s.accountId),
+        eq(communications.isAutomatic, false),
+        gte(communications.createdOn, since),
+      ),
+    );
+  if (Number(r.n) >= max) throw limitReached(deps, lang, 'messages', max);
+}

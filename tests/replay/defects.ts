@@ -1,0 +1,186 @@
+// Replays a reproduction of each defect of the hardening issue against a running server and says,
+// per defect, whether the server now refuses it (4xx, or the route is not reachable) and stays up.
+//
+//   npx tsx tests/replay/defects.ts http://127.0.0.1:8080
+//
+// It signs in as the demo parent Maria Garcia (brightpath), so the server needs the demo data; the
+// contacts it creates to reach the limit are dropped again. tests/e2e/replay.test.ts runs it in
+// `npm test` against a server started as the README starts it (no DEV_ROUTES, no PUBLIC_URL).
+import http from 'node:http';
+import { pathToFileURL } from 'node:url';
+import { multipart, pngBomb } from '../fixtures/images/index';
+
+export interface DefectResult {
+  defect: number;
+  title: string;
+  ok: boolean;
+  detail: string;
+}
+
+interface Answer {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+  ms: number;
+  json(): any;
+}
+
+/** A raw HTTP request (node:http, so a forged Host header goes out as given). */
+function send(base: string, method: string, path: string, opts: { headers?: Record<string, string>; body?: string | Buffer } = {}): Promise<Answer> {
+  const url = new URL(path, base);
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method, headers: { ...(opts.body !== undefined ? { 'content-length': String(Buffer.byteLength(opts.body)) } : {}), ...opts.headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const text = Buffer.concat(chunks).toString('utf8');
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, text, ms: performance.now() - started, json: () => JSON.parse(text) });
+      });
+    });
+    req.on('error', reject);
+    if (opts.body !== undefined) req.write(opts.body);
+    req.end();
+  });
+}
+
+const json = (body: unknown, token?: string) => ({
+  headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  body: JSON.stringify(body),
+});
+
+const MARIA = { appName: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
+
+export async function replayDefects(base: string): Promise<DefectResult[]> {
+  const results: DefectResult[] = [];
+  const up = async () => (await send(base, 'GET', '/api/Customer/version?sourceApp=parentportal').catch(() => null))?.status === 200;
+  const is4xx = (s: number) => s >= 400 && s < 500;
+  async function check(defect: number, title: string, run: () => Promise<{ ok: boolean; detail: string }>) {
+    let r: { ok: boolean; detail: string };
+    try {
+      r = await run();
+    } catch (err) {
+      r = { ok: false, detail: `threw ${(err as Error).message}` };
+    }
+    const alive = await up();
+    results.push({ defect, title, ok: r.ok && alive, detail: alive ? r.detail : `${r.detail}; the server stopped answering` });
+  }
+
+  const signIn = await send(base, 'POST', '/api/Authentication/login', json(MARIA));
+  if (signIn.status !== 200) throw new Error(`cannot sign in as ${MARIA.email}: ${signIn.status} ${signIn.text}`);
+  const token = signIn.json().token as string;
+
+  await check(1, 'the development outbox is not reachable', async () => {
+    const r = await send(base, 'GET', '/api/dev/outbox');
+    return { ok: r.status === 404, detail: `GET /api/dev/outbox: ${r.status}` };
+  });
+
+  await check(2, 'links never follow the Host header', async () => {
+    const r = await send(base, 'POST', '/api/Authentication/forgot-password', { ...json({ appName: 'brightpath', email: 'karen.johnson@example.com' }), headers: { ...json({}).headers, host: 'evil.example' } });
+    const outbox = await send(base, 'GET', '/api/dev/outbox');
+    if (outbox.status !== 200) return { ok: r.status < 500, detail: `forgot password with Host evil.example: ${r.status}; the mails are not reachable to read` };
+    const leaked = outbox.text.includes('evil.example');
+    return { ok: r.status < 500 && !leaked, detail: `forgot password with Host evil.example: ${r.status}; ${leaked ? 'a mail links to evil.example' : 'no mail links to evil.example'}` };
+  });
+
+  await check(3, 'a 20,000 x 20,000 PNG is refused before decoding', async () => {
+    const kids = (await send(base, 'GET', '/api/Demographics/children', { headers: { authorization: `Bearer ${token}` } })).json() as { childID: number }[];
+    const m = multipart('bomb.png', pngBomb(20_000, 20_000));
+    const answers = await Promise.all(
+      [0, 1, 2, 3].map(() =>
+        send(base, 'POST', `/api/Demographics/children/${kids[0].childID}/photo`, { headers: { authorization: `Bearer ${token}`, 'content-type': m.contentType }, body: m.body }),
+      ),
+    );
+    const slowest = Math.max(...answers.map((a) => a.ms));
+    return { ok: answers.every((a) => is4xx(a.status)), detail: `4 bombs at once: ${answers.map((a) => a.status).join(', ')} within ${Math.round(slowest)} ms` };
+  });
+
+  await check(4, 'a NUL byte in a text is bad input', async () => {
+    const r = await send(base, 'POST', '/api/Communication/sendmail', json({ subject: 'Hello\u0000', message: 'NUL' }, token));
+    return { ok: is4xx(r.status), detail: `NUL in the contact-us subject: ${r.status}` };
+  });
+
+  await check(5, 'ids of 2^31 and above are bad input', async () => {
+    const h = { headers: { authorization: `Bearer ${token}` } };
+    const path = await send(base, 'GET', '/api/Demographics/adults/details/2147483648', h);
+    const query = await send(base, 'GET', '/api/Demographics/adults?AdultID=4294967296', h);
+    const body = await send(base, 'POST', '/api/Demographics/adults/pin', json({ mode: 'edit', pin: '1234', adultIDs: [2147483648] }, token));
+    return { ok: [path, query, body].every((a) => is4xx(a.status)), detail: `path ${path.status}, query ${query.status}, body ${body.status}` };
+  });
+
+  await check(6, 'a body nested 100,000 deep is refused without signing in', async () => {
+    const r = await send(base, 'POST', '/api/Authentication/login', { headers: { 'content-type': 'application/json' }, body: '['.repeat(100_000) + ']'.repeat(100_000) });
+    return { ok: is4xx(r.status), detail: `100,000 nested arrays: ${r.status}` };
+  });
+
+  await check(7, 'repeated wrong passwords of an e-mail are slowed down', async () => {
+    // an e-mail without a login: the server cannot tell, and must slow it down all the same
+    const email = `replay.${Date.now()}@example.com`;
+    const answers: Answer[] = [];
+    for (let i = 0; i < 4; i++) answers.push(await send(base, 'POST', '/api/Authentication/login', json({ appName: 'brightpath', email, password: `Wrong#Guess${i}x` })));
+    const fourth = answers[3];
+    return {
+      ok: answers.every((a) => is4xx(a.status)) && fourth.ms >= 400,
+      detail: `answers ${answers.map((a) => a.status).join(', ')}; the fourth took ${Math.round(fourth.ms)} ms`,
+    };
+  });
+
+  await check(8, 'the sign-in answer is not stored by caches', async () => {
+    const r = await send(base, 'POST', '/api/Authentication/login', json(MARIA));
+    const cc = String(r.headers['cache-control'] ?? '');
+    return { ok: r.status === 200 && /no-store/.test(cc), detail: `sign-in ${r.status}, Cache-Control: ${cc || '(none)'}` };
+  });
+
+  await check(9, 'contacts per account are limited', async () => {
+    const h = { headers: { authorization: `Bearer ${token}` } };
+    const blank = (await send(base, 'GET', '/api/Demographics/adults/details/0', h)).json();
+    const contact = {
+      ...blank,
+      lastName: 'Replay',
+      homePhone: '2175550999',
+      cellPhone: '',
+      relationships: blank.relationships.map((r: object, i: number) => ({ ...r, relationshipId: i === 0 ? 1 : 0, isLivesWith: i === 0 })),
+      userDefinedFields: blank.userDefinedFields.map((u: { fieldName: string }) => ({ ...u, value: u.fieldName.startsWith('UDDro') ? 1 : u.fieldName.startsWith('UDRad') ? true : 'answer' })),
+    };
+    const created: number[] = [];
+    let last: Answer | undefined;
+    try {
+      for (let i = 0; i < 200; i++) {
+        last = await send(base, 'POST', '/api/Demographics/adults/0', json({ ...contact, firstName: `Replay${String.fromCharCode(65 + (i % 26))}${String.fromCharCode(65 + Math.floor(i / 26))}` }, token));
+        if (last.status !== 200) break;
+        created.push(last.json().adultID);
+      }
+    } finally {
+      for (const id of created) await send(base, 'POST', `/api/Demographics/adults/${id}/Delete`, json({ confirmCancel: true }, token));
+    }
+    return { ok: last !== undefined && last.status === 429, detail: `${created.length} contacts created, then ${last?.status} (${last?.json().key ?? ''})` };
+  });
+
+  await check(10, 'the Content Security Policy allows no inline or eval’d script', async () => {
+    const r = await send(base, 'GET', '/api/Customer/version?sourceApp=parentportal');
+    const csp = String(r.headers['content-security-policy'] ?? '');
+    const script = /script-src 'self'(;|$)/.test(csp) && !csp.includes('unsafe-eval');
+    const inlineStyles = /style-src[^;]*'unsafe-inline'/.test(csp);
+    return { ok: script, detail: `script-src self only: ${script}; style-src 'unsafe-inline': ${inlineStyles ? 'still allowed (run-time styles, see ARCHITECTURE.md)' : 'gone'}` };
+  });
+
+  await check(11, 'a CR/LF in the contact-us subject is stored on one line', async () => {
+    const r = await send(base, 'POST', '/api/Communication/sendmail', json({ subject: 'Replay\r\nBcc: someone@example.com', message: 'Header test' }, token));
+    if (r.status !== 200) return { ok: is4xx(r.status), detail: `subject with CR/LF: ${r.status}` };
+    const history = (await send(base, 'GET', '/api/Communication/history', { headers: { authorization: `Bearer ${token}` } })).json() as { communicationID: number; subject: string }[];
+    const mine = history.find((h) => h.communicationID === r.json().communicationID);
+    const oneLine = mine !== undefined && !/[\r\n]/.test(mine.subject);
+    return { ok: oneLine, detail: `subject with CR/LF: ${r.status}, stored as ${JSON.stringify(mine?.subject)}` };
+  });
+
+  return results;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const base = process.argv[2] ?? 'http://127.0.0.1:8080';
+  const results = await replayDefects(base);
+  for (const r of results) console.log(`${r.ok ? 'fixed ' : 'OPEN  '} ${String(r.defect).padStart(2)}. ${r.title}: ${r.detail}`);
+  const open = results.filter((r) => !r.ok).length;
+  console.log(open ? `${open} defect(s) reproduce` : `all ${results.length} defects refused; the server still answers`);
+  process.exit(open ? 1 : 0);
+}

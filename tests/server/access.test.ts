@@ -1,0 +1,226 @@
+// The access matrix: every operation of the contract that takes an id (an `x-idKind` on a parameter
+// in schemas/api) is called with the owner's ids as the owner, as a holder of another account of the
+// same provider, as another provider's parent, as a payment-only login and anonymously; and as the
+// owner with the ids of the other account and of the other provider. Refusals must change nothing
+// (a snapshot of every table before and after), and the owner (and whoever else may) must succeed,
+// so a server refusing everything fails too. A new operation is covered by declaring its ids.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, asc, eq } from 'drizzle-orm';
+import { Jimp } from 'jimp';
+import { BACKENDS, createTestApp, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
+import * as s from '../../server/db/schema';
+import { ROOT } from '../../server/app';
+import { contractOperations, readContract, type ContractOperation } from '../../server/contract';
+import { changedTables, snapshotDb } from './snapshot';
+import { multipart } from '../fixtures/images/index';
+
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField';
+/** records of one account; the other kinds are the provider's */
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child']);
+/** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
+const CODES = new Set<Kind>(['relationship', 'medicalField']);
+
+interface IdParam {
+  part: 'params' | 'query' | 'body';
+  /** property path; '[]' steps into array items */
+  path: string[];
+  kind: Kind;
+}
+
+/** Every x-idKind of an operation's params, query and body, with its path. */
+export function idParams(op: ContractOperation): IdParam[] {
+  const out: IdParam[] = [];
+  const walk = (schema: any, part: IdParam['part'], path: string[]) => {
+    if (!schema || typeof schema !== 'object') return;
+    if (schema['x-idKind']) out.push({ part, path, kind: schema['x-idKind'] });
+    for (const [k, v] of Object.entries(schema.properties ?? {})) walk(v, part, [...path, k]);
+    if (schema.items) walk(schema.items, part, [...path, '[]']);
+  };
+  walk(op.params, 'params', []);
+  walk(op.query, 'query', []);
+  walk(op.body, 'body', []);
+  return out;
+}
+
+type IdSet = Record<Kind, number>;
+
+/** Sets every id of kind in value at path (through arrays), to the id of the set. */
+function setIds(value: any, path: string[], id: number): any {
+  if (path.length === 0) return id;
+  const [head, ...rest] = path;
+  if (head === '[]') return Array.isArray(value) && value.length ? value.map((v) => setIds(v, rest, id)) : [setIds(undefined, rest, id)];
+  return { ...(value ?? {}), [head]: setIds(value?.[head], rest, id) };
+}
+
+const OPS = contractOperations(readContract(ROOT))
+  .filter((op) => idParams(op).length > 0)
+  // photo uploads first (the photo reads need one), the drop last (it removes the contact)
+  .sort((a, b) => rank(a) - rank(b));
+function rank(op: ContractOperation): number {
+  return op.id.endsWith('PhotoUpload') ? 0 : op.id === 'Demographics.adultDelete' ? 2 : 1;
+}
+
+describe('the contract declares the kind of every id', () => {
+  it('marks each integer parameter named like an id with x-idKind', () => {
+    const unmarked: string[] = [];
+    for (const op of contractOperations(readContract(ROOT))) {
+      const walk = (schema: any, where: string) => {
+        if (!schema || typeof schema !== 'object') return;
+        for (const [k, v] of Object.entries<any>(schema.properties ?? {})) {
+          const isInt = (t: unknown) => t === 'integer' || (Array.isArray(t) && t.includes('integer'));
+          const idLike = /(^id$|ID$|Id$|IDs$)/.test(k) && (isInt(v.type) || isInt(v.items?.type));
+          if (idLike && !v['x-idKind'] && !v.items?.['x-idKind']) unmarked.push(`${op.id} ${where}.${k}`);
+          walk(v, `${where}.${k}`);
+          walk(v.items, `${where}.${k}[]`);
+        }
+      };
+      walk(op.params, 'params');
+      walk(op.query, 'query');
+      walk(op.body, 'body');
+    }
+    // values within a declared field (a user-defined field's choices, a medical field's standard values)
+    // and the PIN form's adultIDs when saving one's own PIN (the signed-in adult's, never read)
+    const notRecords = ['Demographics.adultSave body.userDefinedFields[].values[].idValue', 'Demographics.childMedicalSave body.questions[].values[].id', 'Demographics.pinSave body.adultIDs'];
+    expect(unmarked.filter((u) => !notRecords.includes(u))).toEqual([]);
+    expect(OPS.length).toBeGreaterThanOrEqual(20);
+  });
+});
+
+describe.each(BACKENDS)('access matrix on %s', (backend) => {
+  let t: TestApp;
+  const tokens: Record<'maria' | 'karen' | 'linh' | 'ana', string> = { maria: '', karen: '', linh: '', ana: '' };
+  const ids: Record<'maria' | 'karen' | 'linh', IdSet> = {} as never;
+  let today = '';
+  /** the contact the owner drops (a holder cannot be dropped) */
+  let rosa = 0;
+
+  async function idsOf(email: string, contactName?: string, childName?: string): Promise<IdSet> {
+    const db = t.db.handle.db;
+    const [me] = await db.select().from(s.adults).where(eq(s.adults.email, email));
+    const pid = me.providerId;
+    const first = async (table: any, where: any) => ((await db.select().from(table).where(where).orderBy(asc(table.id)).limit(1)) as any[])[0];
+    const contact = contactName ? await first(s.adults, and(eq(s.adults.accountId, me.accountId), eq(s.adults.firstName, contactName))) : me;
+    const child = await first(s.children, and(eq(s.children.accountId, me.accountId), childName ? eq(s.children.firstName, childName) : undefined));
+    const rel = await first(s.relationships, eq(s.relationships.providerId, pid));
+    const med = await first(s.medicalFieldDefs, eq(s.medicalFieldDefs.providerId, pid));
+    return {
+      account: me.accountId,
+      adult: contact.id,
+      child: child.id,
+      bulletin: (await first(s.bulletins, eq(s.bulletins.providerId, pid))).id,
+      bulletinAttachment: (await first(s.bulletinAttachments, eq(s.bulletinAttachments.providerId, pid))).id,
+      form: (await first(s.forms, eq(s.forms.providerId, pid))).id,
+      programPeriod: (await first(s.programPeriods, eq(s.programPeriods.providerId, pid))).id,
+      absenceReason: (await first(s.absenceReasons, and(eq(s.absenceReasons.providerId, pid), eq(s.absenceReasons.showInParentPortal, true)))).id,
+      site: (await first(s.sites, eq(s.sites.providerId, pid))).id,
+      relationship: rel.relationshipId,
+      medicalField: med.fieldNo,
+    };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    tokens.maria = await tokenFor(t.app, ...MARIA);
+    tokens.karen = await tokenFor(t.app, ...KAREN);
+    tokens.linh = await tokenFor(t.app, ...LINH);
+    tokens.ana = await tokenFor(t.app, ...ANA);
+    ids.maria = await idsOf(MARIA[1], 'David', 'Sofia');
+    rosa = (await idsOf(MARIA[1], 'Rosa')).adult;
+    ids.karen = await idsOf(KAREN[1]);
+    ids.linh = await idsOf(LINH[1]);
+    const d = t.app.deps.clock();
+    d.setDate(d.getDate() + 3);
+    today = `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
+  });
+  afterAll(async () => t?.close());
+
+  const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.maria}` } })).json();
+
+  /** A request the owner may make: a valid body for each write (the others send the same). */
+  async function ownerRequest(op: ContractOperation, m: IdSet): Promise<{ query: Record<string, unknown>; body?: unknown; upload?: boolean }> {
+    switch (op.id) {
+      case 'Attendance.records':
+        return { query: {} };
+      case 'Attendance.notifyAbsence':
+        return { query: {}, body: { childIDs: [m.child], reasonID: m.absenceReason, startDate: today, multiDay: false, timeOffered: 'fullday', additionalInfo: 'Matrix' } };
+      case 'Demographics.adultSave': {
+        const d = await get(`/api/Demographics/adults/details/${m.adult}`);
+        const udf = d.userDefinedFields.map((u: { fieldName: string }) => ({ ...u, value: u.fieldName.startsWith('UDDro') ? 1 : u.fieldName.startsWith('UDRad') ? true : 'answer' }));
+        return { query: {}, body: { ...d, employer: 'Matrix Inc.', userDefinedFields: udf } };
+      }
+      case 'Demographics.adultDelete':
+        return { query: {}, body: { confirmCancel: true } };
+      case 'Demographics.childSave':
+        return { query: {}, body: { ...(await get(`/api/Demographics/children/${m.child}/details`)), school: 'Matrix School' } };
+      case 'Demographics.childMedicalSave': {
+        const med = await get(`/api/Demographics/children/${m.child}/medical-information`);
+        const questions = med.questions.map((q: { fieldID: number }) => ({ ...q, answer: q.fieldID === 1, standardValues: q.fieldID === 1 ? [101] : undefined, explanation: q.fieldID === 1 ? 'Milk' : undefined }));
+        return { query: {}, body: { ...med, childID: undefined, questions } };
+      }
+      case 'Demographics.pinSave':
+        return { query: {}, body: { mode: 'change', pin: '4826', adultIDs: [m.adult] } };
+      case 'Demographics.generatePin':
+        return { query: {}, body: { mode: 'generate', adultIDs: [m.adult] } };
+      case 'Demographics.adultPhotoUpload':
+      case 'Demographics.childPhotoUpload':
+        return { query: {}, upload: true };
+      default:
+        if (op.method !== 'GET') throw new Error(`${op.id}: add a valid owner request to the access matrix`);
+        return { query: {} };
+    }
+  }
+
+  async function call(op: ContractOperation, token: string | null, set: IdSet, base: { query: Record<string, unknown>; body?: unknown; upload?: boolean }) {
+    let url = op.url;
+    let query = { ...base.query };
+    let body = base.body;
+    for (const p of idParams(op)) {
+      // codes stay as the owner's request has them
+      if (CODES.has(p.kind)) continue;
+      const id = set[p.kind];
+      if (p.part === 'params') url = url.replace(`:${p.path[0]}`, String(id));
+      else if (p.part === 'query') query = setIds(query, p.path, id);
+      else if (body !== undefined) body = setIds(body, p.path, id);
+    }
+    const qs = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, String(v)])).toString();
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    if (base.upload) {
+      const m = multipart('me.png', await new Jimp({ width: 8, height: 8, color: 0x2255aaff }).getBuffer('image/png'));
+      return t.app.inject({ method: op.method, url: `${url}${qs ? `?${qs}` : ''}`, headers: { ...headers, 'content-type': m.contentType }, payload: m.body });
+    }
+    return t.app.inject({ method: op.method, url: `${url}${qs ? `?${qs}` : ''}`, headers, ...(body !== undefined ? { payload: body as object } : {}) });
+  }
+
+  const needsAccount = (op: ContractOperation) => idParams(op).some((p) => ACCOUNT_KINDS.has(p.kind));
+  // declared on the operation in the contract
+  const paymentOnly = (op: ContractOperation) => op.paymentOnly === true;
+
+  it.each(OPS.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
+    const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : ids.maria;
+    const base = await ownerRequest(op, owner);
+    const before = await snapshotDb(t.db.handle.db);
+    const refused: string[] = [];
+    const expectRefused = async (who: string, token: string | null, set: IdSet) => {
+      const res = await call(op, token, set, base);
+      const okStatus = token === null ? [401] : [400, 403, 404];
+      if (!okStatus.includes(res.statusCode)) refused.push(`${who}: ${res.statusCode} ${res.body.slice(0, 200)}`);
+    };
+    await expectRefused('anonymous', null, owner);
+    await expectRefused('another provider’s parent', tokens.linh, owner);
+    if (needsAccount(op)) await expectRefused('a holder of another account', tokens.karen, owner);
+    if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
+    // the owner with the ids of the others
+    await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child });
+    expect(refused, `${op.id} answered the others`).toEqual([]);
+    expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
+
+    // and the owner succeeds (the same provider's other account does for provider-wide records)
+    const mine = await call(op, tokens.maria, owner, base);
+    expect(mine.statusCode, `${op.id} as the owner: ${mine.body.slice(0, 300)}`).toBe(200);
+    if (!needsAccount(op)) {
+      const karen = await call(op, tokens.karen, owner, base);
+      expect(karen.statusCode, `${op.id} as another account of the provider: ${karen.body.slice(0, 300)}`).toBe(200);
+    }
+  });
+});
