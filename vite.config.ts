@@ -1,10 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+// Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
+// few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
+// (src/shell/themeRecipes.ts) and the first paint's few to the entry.
+const CHAKRA_RECIPES = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]theme[\\/](recipes|slot-recipes)([\\/]|\.js$)/;
+const library = (pattern: RegExp) => (id: string) => pattern.test(id) && !CHAKRA_RECIPES.test(id);
+
+/**
+ * `virtual:base-screens`: the screens shipped with the portal (screens/*.json) as the shell needs them
+ * before the provider's declaration set arrives: route, query, layout, access and title. Sections and
+ * actions are reduced to their kinds (the shell only asks whether a screen has any; the screen
+ * renderer draws the declaration set's own copy), data loads and modals are left out.
+ */
+function baseScreens(): Plugin {
+  const id = 'virtual:base-screens';
+  const dir = fileURLToPath(new URL('./screens/', import.meta.url));
+  return {
+    name: 'base-screens',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(loadId) {
+      if (loadId !== `\0${id}`) return null;
+      const screens: Record<string, unknown> = {};
+      for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
+        this.addWatchFile(dir + file);
+        const { $schema: _, data: _data, modals: _modals, sections, actions, ...route } = JSON.parse(fs.readFileSync(dir + file, 'utf8'));
+        if (!route.id || !route.path) continue;
+        screens[route.id] = {
+          ...route,
+          sections: (sections ?? []).map((s: { kind: string }) => ({ kind: s.kind })),
+          ...(actions ? { actions: actions.map(() => ({})) } : {}),
+        };
+      }
+      return `export default ${JSON.stringify(screens)};`;
+    },
+  };
+}
+
+/**
+ * Brotli (.br) and gzip (.gz) copies of every text file of the build; the server sends the best one
+ * the browser accepts (@fastify/static preCompressed), at the highest levels since it is done once.
+ */
+function precompress(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'precompress',
+    apply: 'build',
+    configResolved: (config) => void (outDir = path.resolve(config.root, config.build.outDir)),
+    async writeBundle() {
+      const files = (fs.readdirSync(outDir, { recursive: true }) as string[]).filter((f) => /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/.test(f));
+      await Promise.all(
+        files.map(async (file) => {
+          const full = path.join(outDir, file);
+          const body = await fs.promises.readFile(full);
+          if (body.length < 256) return;
+          const br = zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } });
+          await fs.promises.writeFile(`${full}.br`, br);
+          await fs.promises.writeFile(`${full}.gz`, zlib.gzipSync(body, { level: 9 }));
+        }),
+      );
+    },
+  };
+}
 
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react()],
+  plugins: [react(), baseScreens(), precompress()],
+  resolve: {
+    // the parts of Chakra's default theme one by one (src/shell/chakraTheme.ts); tsconfig "paths" has the types
+    alias: [
+      {
+        find: /^@chakra-theme\/(.*)$/,
+        replacement: `${fileURLToPath(new URL('./node_modules/@chakra-ui/react/dist/esm/theme/', import.meta.url))}$1.js`,
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     sourcemap: false,
@@ -16,14 +92,16 @@ export default defineConfig({
         // stay in those parts' chunks.
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/, tags: ['$initial'], priority: 3 },
+            { name: 'react', test: library(/node_modules[\\/](react|react-dom|scheduler)[\\/]/), tags: ['$initial'], priority: 3 },
             {
               name: 'chakra',
-              test: /node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@pandacss|@floating-ui|stylis|hoist-non-react-statics|react-is)[\\/]/,
+              test: library(/node_modules[\\/](@chakra-ui|@ark-ui|@zag-js|@emotion|@pandacss|@floating-ui|stylis|hoist-non-react-statics|react-is)[\\/]/),
               tags: ['$initial'],
               priority: 2,
             },
-            { name: 'vendor', test: /node_modules[\\/]/, tags: ['$initial'], priority: 1 },
+            { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
+            // one chunk per language with all its namespaces: one request, and gzip shares their words
+            ...['en', 'es', 'pt', 'vi'].map((lang) => ({ name: `locale-${lang}`, test: new RegExp(`[\\\\/]locales[\\\\/]${lang}[\\\\/]`), priority: 4 })),
           ],
         },
       },

@@ -1,0 +1,102 @@
+// Chakra's default theme (@chakra-ui/react/theme) without its recipes. Chakra's own theme module
+// imports every recipe, and whatever a first-load module imports statically is in the first load,
+// so the pieces are imported one by one here (`@chakra-theme/*` is an alias in vite.config.ts, its
+// types come from tsconfig "paths"); the other recipes are the lazy chunk themeRecipes.ts.
+import { defineConfig } from '@chakra-ui/react';
+import { breakpoints } from '@chakra-theme/breakpoints';
+import { globalCss } from '@chakra-theme/global-css';
+import { layerStyles } from '@chakra-theme/layer-styles';
+import { animationStyles } from '@chakra-theme/motion-styles';
+import { semanticColors } from '@chakra-theme/semantic-tokens/colors';
+import { semanticRadii } from '@chakra-theme/semantic-tokens/radii';
+import { semanticShadows } from '@chakra-theme/semantic-tokens/shadows';
+import { textStyles } from '@chakra-theme/text-styles';
+import { animations } from '@chakra-theme/tokens/animations';
+import { aspectRatios } from '@chakra-theme/tokens/aspect-ratios';
+import { blurs } from '@chakra-theme/tokens/blurs';
+import { borders } from '@chakra-theme/tokens/borders';
+import { colors } from '@chakra-theme/tokens/colors';
+import { cursor } from '@chakra-theme/tokens/cursor';
+import { durations } from '@chakra-theme/tokens/durations';
+import { easings } from '@chakra-theme/tokens/easings';
+import { fontSizes } from '@chakra-theme/tokens/font-sizes';
+import { fontWeights } from '@chakra-theme/tokens/font-weights';
+import { fonts } from '@chakra-theme/tokens/fonts';
+import { keyframes } from '@chakra-theme/tokens/keyframes';
+import { letterSpacings } from '@chakra-theme/tokens/letter-spacing';
+import { lineHeights } from '@chakra-theme/tokens/line-heights';
+import { radii } from '@chakra-theme/tokens/radius';
+import { sizes } from '@chakra-theme/tokens/sizes';
+import { spacing } from '@chakra-theme/tokens/spacing';
+import { zIndices } from '@chakra-theme/tokens/z-indices';
+import { alertSlotRecipe } from '@chakra-theme/recipes/alert';
+import { badgeRecipe } from '@chakra-theme/recipes/badge';
+import { buttonRecipe } from '@chakra-theme/recipes/button';
+import { cardSlotRecipe } from '@chakra-theme/recipes/card';
+import { fieldSlotRecipe } from '@chakra-theme/recipes/field';
+import { headingRecipe } from '@chakra-theme/recipes/heading';
+import { inputRecipe } from '@chakra-theme/recipes/input';
+import { linkRecipe } from '@chakra-theme/recipes/link';
+import { listSlotRecipe } from '@chakra-theme/recipes/list';
+import { nativeSelectSlotRecipe } from '@chakra-theme/recipes/native-select';
+import { separatorRecipe } from '@chakra-theme/recipes/separator';
+import { skeletonRecipe } from '@chakra-theme/recipes/skeleton';
+import { skipNavLinkRecipe } from '@chakra-theme/recipes/skip-nav-link';
+import { spinnerRecipe } from '@chakra-theme/recipes/spinner';
+
+/** The recipes the first paint of sign-in and Home uses (the rest load on first need). */
+export const firstPaintRecipes = {
+  badge: badgeRecipe,
+  button: buttonRecipe,
+  heading: headingRecipe,
+  input: inputRecipe,
+  link: linkRecipe,
+  separator: separatorRecipe,
+  skeleton: skeletonRecipe,
+  skipNavLink: skipNavLinkRecipe,
+  spinner: spinnerRecipe,
+};
+export const firstPaintSlotRecipes = {
+  alert: alertSlotRecipe,
+  card: cardSlotRecipe,
+  field: fieldSlotRecipe,
+  list: listSlotRecipe,
+  nativeSelect: nativeSelectSlotRecipe,
+};
+
+/** Chakra's defaultThemeConfig with the first paint's recipes only. */
+export const firstPaintThemeConfig = defineConfig({
+  preflight: true,
+  cssVarsPrefix: 'chakra',
+  cssVarsRoot: ':where(html, .chakra-theme)',
+  globalCss,
+  theme: {
+    breakpoints,
+    keyframes,
+    tokens: {
+      aspectRatios,
+      animations,
+      blurs,
+      borders,
+      colors,
+      durations,
+      easings,
+      fonts,
+      fontSizes,
+      fontWeights,
+      letterSpacings,
+      lineHeights,
+      radii,
+      spacing,
+      sizes,
+      zIndex: zIndices,
+      cursor,
+    },
+    semanticTokens: { colors: semanticColors, shadows: semanticShadows, radii: semanticRadii },
+    textStyles,
+    layerStyles,
+    animationStyles,
+    recipes: firstPaintRecipes,
+    slotRecipes: firstPaintSlotRecipes,
+  },
+});
