@@ -1,0 +1,1 @@
+ALTER TABLE "program_periods" DROP COLUMN "titles";
