@@ -1,22 +1,26 @@
 // npm run check: every declaration file against its meta-schema, cross references (schemas, rules,
-// cases, screens, API operations, component kinds), translation keys in en/es/pt/vi, the cases
-// tables, every provider's overlays, and the generated API client types.
+// cases, screens, API operations, component kinds and their options, widgets, navigation targets,
+// light forms), translation keys in en/es/pt/vi, the cases tables, every provider's overlays, and the
+// generated files (API client types, the section part of the screen meta-schema and its types).
 // Errors print as "file: /json/pointer: message"; any error exits 1.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { checkDeclarations, runCases, ruleTable, type DeclError } from '../src/engine/index';
-import { readBaseDeclarations, readTranslations } from '../src/engine/node';
-import { runAllCases } from './lib/cases';
+import { LANGUAGES, checkDeclarations, runCases, ruleTable, type DeclError } from '../src/engine/index';
+import { readBaseDeclarations, readProviderOverlays, readTranslations } from '../src/engine/node';
+import { menuIconErrors } from '../src/shell/menu';
+import { casesGaps, runAllCases } from './lib/cases';
 import { ROOT, buildFor, formatError, listProviders } from './lib/declarations';
 
 const errors: DeclError[] = [];
 const base = readBaseDeclarations(ROOT);
 const translations = readTranslations(ROOT);
-for (const lang of ['en', 'es', 'pt', 'vi']) {
+for (const lang of LANGUAGES) {
   if (!translations[lang]) errors.push({ file: `locales/${lang}`, path: '', message: 'missing language folder' });
 }
 errors.push(...checkDeclarations(base, translations));
+// a menu entry's icon must be one the shell's Icon draws
+errors.push(...menuIconErrors(base.screens));
 
 // cases tables must pass (a rule that throws fails its row)
 if (!errors.length) {
@@ -30,6 +34,8 @@ if (!errors.length) {
     }
     void area;
   }
+  // every rule's table shows what it answers when a value it reads is null, and when it is missing
+  errors.push(...casesGaps(ROOT, rules));
 }
 
 // every provider's effective set builds, and its cases pass
@@ -40,7 +46,11 @@ for (const appName of providers) {
     errors.push(...built.errors);
     continue;
   }
+  // the icons of the provider's screen overlays, named by the overlay file
+  const overlays = readProviderOverlays(ROOT, appName).filter((o) => o.kind === 'screens');
+  errors.push(...menuIconErrors(Object.fromEntries(overlays.filter((o) => built.set.screens[o.id]).map((o) => [o.id, { file: o.file, json: built.set.screens[o.id] }]))));
   const report = runAllCases(ROOT, built.set.rules, appName);
+  errors.push(...report.gaps.filter((g) => g.file.startsWith('providers/')));
   for (const [file, r] of Object.entries(report.files)) {
     if (!file.startsWith('providers/')) continue;
     for (const row of r.failed) {
@@ -53,11 +63,18 @@ for (const appName of providers) {
   }
 }
 
-// the generated API client types match the contract
+// the generated contract types (server handlers and API client) match the contract
 const gen = join(ROOT, 'scripts/gen-api-types.ts');
 if (existsSync(gen)) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', gen, '--check'], { cwd: ROOT, encoding: 'utf8' });
-  if (r.status !== 0) errors.push({ file: 'src/api/contract.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
+  if (r.status !== 0) errors.push({ file: 'src/engine/contract.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
+}
+
+// the section part of the screen meta-schema and the section types match the runtime's kinds
+const genKinds = join(ROOT, 'scripts/gen-kinds.ts');
+if (existsSync(genKinds)) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', genKinds, '--check'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) errors.push({ file: 'schemas/meta/section.schema.json', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen:kinds').trim() });
 }
 
 if (errors.length) {

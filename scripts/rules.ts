@@ -1,5 +1,6 @@
 // QA CLI for rules.
-//   npm run rules -- test [--provider appName]          run every cases table (exit 1 on a failing row)
+//   npm run rules -- test [--provider appName]          run every cases table (exit 1 on a failing row, or
+//                                                      a rule without a null row and a missing row)
 //   npm run rules -- eval <rule id> --data <file.json> [--provider appName]
 import { readFileSync } from 'node:fs';
 import { evaluateRule } from '../src/engine/index';
@@ -20,7 +21,7 @@ const rules = built.set.rules;
 if (command === 'test') {
   const report = runAllCases(ROOT, rules, provider);
   console.log(JSON.stringify({ provider: provider ?? null, version: built.set.version, ...report }, null, 2));
-  process.exit(report.failed ? 1 : 0);
+  process.exit(report.failed || report.gaps.length ? 1 : 0);
 } else if (command === 'eval' && ruleId) {
   if (!flags.data) {
     console.error('usage: npm run rules -- eval <rule id> --data <file.json> [--provider appName]');

@@ -7,20 +7,26 @@ import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
+import QRCode from 'qrcode';
 import { asc, desc } from 'drizzle-orm';
 import type { Db } from './db/index';
 import { providers, outbox } from './db/schema';
-import { systemClock, type Clock } from './clock';
+import { businessClock, systemClock, type Clock } from './clock';
+import { fixedToday } from '../src/engine/today';
 import { Passwords, PRODUCTION_ARGON2, type Argon2Options } from './auth';
 import { createTranslator, pickLang } from './i18n';
 import { DeclarationStore } from './declarations';
 import { readContract, contractOperations } from './contract';
 import { registerContract } from './registrar';
+import { checkLinkedScreens } from './links';
 import { handlers as defaultHandlers } from './services/index';
-import type { AppDeps, ServiceHandlers } from './context';
+import type { AppDeps, Handlers } from './context';
 import { HttpError, errorBody } from './errors';
 import { readProviderRecords, syncProviders } from './providers';
 import { createOutboxSender, type OutboxSender } from './outbox';
+import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
+import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
+import { installCompression, secretRoutes } from './compression';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -39,8 +45,18 @@ export interface BuildAppOptions {
   /** rebuild declarations when files change (development) */
   watchDeclarations?: boolean;
   logger?: boolean | Record<string, unknown>;
+  /** a log line for every request and answer (Fastify's request logging); off by default */
+  logRequests?: boolean;
+  /** development routes (GET /api/dev/outbox): off unless switched on, never in production */
+  devRoutes?: boolean;
+  /** the portal's public address for links in e-mails (PUBLIC_URL) */
+  publicUrl?: string;
+  /** tests: a provider's settings over its provider.json */
+  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits> }>;
+  /** the port the server listens on: links go to http://localhost:<port> without a public address */
+  port?: number;
   signin?: Partial<AppDeps['signin']>;
-  handlers?: ServiceHandlers;
+  handlers?: Handlers;
 }
 
 export interface App extends FastifyInstance {
@@ -63,6 +79,17 @@ export const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * Where links in e-mails and the social sign-in return address point: the public address, or
+ * outside production this machine's; never the request's Host header (a forged host would receive
+ * the token). Production without a public address has none (main.ts refuses to start).
+ */
+function linkBase(opts: BuildAppOptions, production: boolean): string | null {
+  const configured = (opts.publicUrl ?? process.env.PUBLIC_URL ?? '').replace(/\/+$/, '');
+  if (configured) return configured;
+  return production ? null : `http://localhost:${opts.port ?? Number(process.env.PORT || 8080)}`;
+}
+
 function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
@@ -73,15 +100,27 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const version = packageVersion(root);
   const app = Fastify({
     logger: opts.logger ?? false,
+    disableRequestLogging: !opts.logRequests,
     bodyLimit: 1024 * 1024,
     // query strings: booleans and numbers are coerced by the contract's schemas
-    ajv: { customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true } },
+    ajv: {
+      customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true },
+      // the contract's annotation of what an id names (tests/server/access.test.ts reads it)
+      plugins: [(ajv: import('ajv').default) => ajv.addKeyword({ keyword: 'x-idKind', schemaType: 'string' })],
+    },
   }) as unknown as App;
   const clock = opts.clock ?? systemClock;
   // photo uploads: the raw multipart body, read by server/photos.ts (one file, checked by content)
   app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 6 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
-  await syncProviders(opts.db, readProviderRecords(root));
+  const records = readProviderRecords(root);
+  await syncProviders(opts.db, records);
+  // protection settings by provider (appName), tests' overrides over provider.json
+  const settingsByApp = new Map<string, ProviderSettings>();
+  for (const rec of records) {
+    const over = opts.providerSettings?.[rec.appName];
+    settingsByApp.set(rec.appName, settingsOf(rec.appName, { signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits } }));
+  }
 
   const declarations = new DeclarationStore(
     root,
@@ -99,30 +138,49 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     root,
     db: opts.db,
     clock,
+    today: businessClock(clock),
     t: createTranslator(root),
     passwords: new Passwords(opts.argon2 ?? PRODUCTION_ARGON2),
     declarations,
     releaseVersion: opts.releaseVersion ?? process.env.RELEASE_VERSION ?? version,
     version,
     production,
-    signin: { maxFailed: 5, perEmailMax: 10, perEmailWindowMs: 15 * 60 * 1000, ...opts.signin },
+    linkBase: linkBase(opts, production),
+    signin: { maxFailed: 5, perEmailMax: 10, perEmailWindowMs: 15 * 60 * 1000, slowDownAfter: 3, slowDownBaseMs: 500, slowDownMaxMs: 8000, ...opts.signin },
+    settings: (appName) => settingsByApp.get(appName) ?? DEFAULT_SETTINGS,
     mailQueued: () => void outboxSender?.flush().catch((err) => app.log.error({ err }, 'outbox flush failed')),
   };
+  // every JSON body is bounded in depth before it is parsed, so no check recurses without end
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDepth(body as string, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+      const lang = pickLang(req.headers['accept-language']);
+      return done(new HttpError(400, deps.t(lang, 'errors.tooDeep', { max: MAX_BODY_DEPTH }), { key: 'server.errors.tooDeep' }), undefined);
+    }
+    parseJson(req, body as string, done);
+  });
   app.decorate('deps', deps);
   app.decorate('declarations', declarations);
   app.decorate('outboxSender', outboxSender);
   if (outboxSender) outboxSender.start();
 
-  app.addHook('onSend', async (_req, reply, payload) => {
+  app.addHook('onSend', async (req, reply, payload) => {
     reply.header('content-security-policy', CSP);
     reply.header('x-content-type-options', 'nosniff');
     reply.header('x-frame-options', 'DENY');
     reply.header('referrer-policy', 'strict-origin-when-cross-origin');
     reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=()');
     reply.header('cross-origin-opener-policy', 'same-origin');
+    // API answers hold tokens and personal data: no cache keeps them unless a route says otherwise
+    if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
     if (production) reply.header('strict-transport-security', 'max-age=31536000; includeSubDomains');
     return payload;
   });
+  // after the headers above: API answers and validator modules compressed (not those carrying a
+  // token or secret), GET answers revalidated
+  const ops = contractOperations(readContract(root));
+  installCompression(app, secretRoutes(ops));
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const lang = pickLang(req.headers['accept-language']);
@@ -159,13 +217,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     },
   });
 
-  const ops = contractOperations(readContract(root));
+  // links in e-mails open screens by id: each must be declared, in the base and every provider's set
+  checkLinkedScreens(root, declarations, records.map((r) => r.appName));
   registerContract(app, ops, opts.handlers ?? defaultHandlers, deps);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  if (!production) {
-    // development only: the mails that would have gone out
+  if (opts.devRoutes && !production) {
+    // development only, switched on explicitly (tests, DEV_ROUTES=1): it holds password reset links: the mails that would have gone out
     app.get('/api/dev/outbox', { schema: { hide: true } }, async () => {
       const rows = await opts.db.select().from(outbox).orderBy(desc(outbox.id));
       return rows.map((r) => ({
@@ -193,14 +252,31 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       .send(code);
   });
 
+  // the footer's app QR code (spec 2.5) as an SVG image, so the sign-in page loads no QR encoder
+  app.get<{ Querystring: { text?: string } }>('/parentportal/qr.svg', { schema: { hide: true } }, async (req, reply) => {
+    const text = typeof req.query.text === 'string' ? req.query.text : '';
+    if (!/^https:\/\/[^\s]{1,500}$/.test(text)) throw new HttpError(400, 'Bad Request');
+    const svg = await QRCode.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
+    return reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', 'public, max-age=86400').send(svg);
+  });
+
   const distDir = opts.distDir ?? join(root, 'dist');
   const hasDist = existsSync(join(distDir, 'index.html'));
+  // the portal page; with a fixed day (PORTAL_TODAY) it names that day for the browser's 'today'
+  const sendPortal = (reply: import('fastify').FastifyReply) => {
+    reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
+    const day = fixedToday();
+    if (!day) return reply.sendFile('index.html');
+    return reply.send(readFileSync(join(distDir, 'index.html'), 'utf8').replace('<head>', `<head><meta name="portal-today" content="${day}">`));
+  };
   if (hasDist) {
     await app.register(fastifyStatic, {
       root: distDir,
       prefix: '/parentportal/',
       wildcard: true,
       index: false,
+      // the build writes .br and .gz beside every file; the best one the browser accepts is sent
+      preCompressed: true,
       setHeaders: (res, path) => {
         res.header('cache-control', /[\\/]assets[\\/]/.test(path) ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
@@ -208,8 +284,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   }
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/parentportal/'));
   if (hasDist) {
-    const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) =>
-      reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+    const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => sendPortal(reply);
     app.get('/parentportal', { schema: { hide: true } }, sendIndex);
     app.get('/parentportal/', { schema: { hide: true } }, sendIndex);
   }
@@ -220,7 +295,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const isPortal = path === '/parentportal' || path.startsWith('/parentportal/');
     const isAsset = /\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html');
     if (req.method === 'GET' && isPortal && !isAsset && hasDist) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html');
+      return sendPortal(reply);
     }
     return reply.status(404).send(errorBody(404, 'Not Found'));
   });

@@ -1,41 +1,59 @@
-// What every handler receives, and the shape of a service's handler table.
+// What every handler receives, and the handler table: typed per operation id from the contract
+// (src/engine/contract.gen.ts), so query, params, body, session and answer match the declaration.
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from './db/index';
 import type { Clock } from './clock';
 import type { Translator } from './i18n';
 import type { Passwords, SessionInfo } from './auth';
 import type { DeclarationStore } from './declarations';
+import type { ProviderSettings } from './providerSettings';
 import type { ValidationResult } from '../src/engine/index';
+import type { FileResponse, OperationId, Operations } from '../src/engine/contract.gen';
 
 export interface AppDeps {
   root: string;
   db: Db;
   clock: Clock;
+  /** business dates: `clock` on the PORTAL_TODAY day when one is set (server/clock.ts) */
+  today: Clock;
   t: Translator;
   passwords: Passwords;
   declarations: DeclarationStore;
   releaseVersion: string;
   version: string;
   production: boolean;
-  /** sign-in limits (tests lower them to stay fast) */
-  signin: { maxFailed: number; perEmailMax: number; perEmailWindowMs: number };
+  /** base of links in e-mails and of the social sign-in return address; null: none configured */
+  linkBase: string | null;
+  /**
+   * sign-in limits (tests lower them to stay fast); after slowDownAfter recent failures of one
+   * submitted e-mail, each attempt waits slowDownBaseMs, doubling per failure up to slowDownMaxMs
+   */
+  signin: { maxFailed: number; perEmailMax: number; perEmailWindowMs: number; slowDownAfter: number; slowDownBaseMs: number; slowDownMaxMs: number };
+  /** a provider's sign-in lock and account limits (provider.json) */
+  settings: (appName: string) => ProviderSettings;
   /** a mail was queued: the sender may flush now */
   mailQueued: () => void;
 }
 
-export interface HandlerContext<Q = any, P = any, B = any> {
+/** The session a handler sees: always there for operations that require one. */
+export type SessionOf<Op extends OperationId> = Op extends OperationId ? (Operations[Op]['auth'] extends 'public' ? SessionInfo | null : SessionInfo) : never;
+
+/** What a handler answers: the contract's response, or a file for download operations. */
+export type AnswerOf<Op extends OperationId> = Operations[Op]['response'] extends FileResponse ? FileResult : Operations[Op]['response'];
+
+export interface HandlerContext<Op extends OperationId = OperationId> {
   req: FastifyRequest;
   reply: FastifyReply;
   deps: AppDeps;
   /** language of the request (Accept-Language) */
   lang: string;
-  /** the signed-in session (operations with auth session or temporary) */
-  session: SessionInfo | null;
-  query: Q;
-  params: P;
-  body: B;
-  /** the form validation result when the operation declares `form` */
-  form?: ValidationResult;
+  /** the signed-in session (non-null for operations with auth session or temporary) */
+  session: SessionOf<Op>;
+  query: Operations[Op]['query'];
+  params: Operations[Op]['params'];
+  body: Operations[Op]['body'];
+  /** the form validation result (pruned, with the handler's facts) when the operation declares `form` */
+  form: Op extends OperationId ? (Operations[Op]['form'] extends string ? ValidationResult : undefined) : never;
 }
 
 export interface FileResult {
@@ -44,20 +62,21 @@ export interface FileResult {
   contentType: string;
 }
 
-export type Handler = (ctx: HandlerContext) => Promise<unknown>;
+/** The context before validation: what `facts` may read. */
+export type FactsContext<Op extends OperationId> = Omit<HandlerContext<Op>, 'form'>;
 
-export interface HandlerDef {
-  handler: Handler;
-  /** payment-only logins (access type P) may call this operation */
-  paymentOnly?: boolean;
-  /** a temporary-password session may call this operation (sign-out) */
-  temporaryAllowed?: boolean;
-  /** skip the < > ^ check (diagnostic records such as stack traces) */
-  allowSpecialCharacters?: boolean;
-  /** public writes: the body field naming the provider whose declarations validate the form */
-  providerFrom?: 'body.appName';
-  /** per-IP limit for public look-ups and sign-in */
-  rateLimit?: { max: number; timeWindow: number };
+export interface HandlerDef<Op extends OperationId = OperationId> {
+  /**
+   * The server's own facts merged over the body before the form is validated (the account holder
+   * kind, do-not-release, the provider's user-defined field and medical definitions), so a write is
+   * validated once, with what the server knows, never with what the client claims.
+   */
+  facts?: (c: FactsContext<Op>) => Promise<Record<string, unknown>>;
+  handler: (c: HandlerContext<Op>) => Promise<AnswerOf<Op>>;
 }
 
-export type ServiceHandlers = Record<string, HandlerDef>;
+/** One handler per contract operation: a missing one or a wrong answer is a type error. */
+export type Handlers = { [Op in OperationId]: HandlerDef<Op> };
+
+/** A service file's part of the table. */
+export type ServiceHandlers<Ops extends OperationId> = { [Op in Ops]: HandlerDef<Op> };

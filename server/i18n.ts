@@ -3,8 +3,8 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const LANGUAGES = ['en', 'es', 'pt', 'vi'] as const;
-export type Lang = (typeof LANGUAGES)[number];
+import { LANGUAGES, type Language as Lang } from '../src/engine/languages';
+export { LANGUAGES, type Lang };
 
 type Tree = { [k: string]: string | Tree };
 

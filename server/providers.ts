@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db/index';
 import { providers, type NativeApps, type ProgramOptions } from './db/schema';
+import { settingsOf, type AccountLimits, type SignInSettings } from './providerSettings';
 
 export interface ProviderRecord {
   appName: string;
@@ -26,6 +27,10 @@ export interface ProviderRecord {
   fieldOptions?: Record<string, 'M' | 'R' | 'O' | 'H'>;
   /** native app versions per OS (US providers only; spec 1) */
   nativeApps?: NativeApps;
+  /** sign-in lock (server/providerSettings.ts) */
+  signIn?: Partial<SignInSettings>;
+  /** contacts, absence notices and messages per account (server/providerSettings.ts) */
+  limits?: Partial<AccountLimits>;
 }
 
 const REQUIRED: (keyof ProviderRecord)[] = [
@@ -46,6 +51,7 @@ export function readProviderRecords(root: string): ProviderRecord[] {
     if (rec.appName !== d.name) throw new Error(`providers/${d.name}/provider.json: appName must be "${d.name}"`);
     if (!['US', 'CA'].includes(rec.countryCode)) throw new Error(`providers/${d.name}/provider.json: countryCode must be US or CA`);
     checkNativeApps(d.name, rec.nativeApps);
+    settingsOf(d.name, rec);
     out.push(rec);
   }
   return out.sort((a, b) => a.appName.localeCompare(b.appName));

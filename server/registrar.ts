@@ -1,20 +1,23 @@
 // One generic registrar: every operation of the API contract becomes a Fastify route
 // (/api/<Service><path>) with the contract's schemas for querystring, params, body and response,
 // and runs the same checks in the same order: release version, session, access type, special
-// characters, form validation (engine, same schema and rules as the browser), then the handler.
+// characters, form validation (engine, same schema and rules as the browser, over the handler's
+// facts), then the handler. The policy of each step is declared on the operation in
+// schemas/api/*.api.json (releaseExempt, paymentOnly, temporaryAllowed, specialCharactersAllowed,
+// rateLimit), not here.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ContractOperation } from './contract';
 import { isFileResponse } from './contract';
-import type { AppDeps, FileResult, HandlerContext, HandlerDef, ServiceHandlers } from './context';
+import type { AppDeps, FileResult, HandlerContext, HandlerDef, Handlers } from './context';
 import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED } from './errors';
 import { resolveSession, type SessionInfo } from './auth';
 import { programConfig, providerByAppName, ruleContextOf } from './services/common';
 import { pickLang } from './i18n';
+import { findControlCharacter } from './inputChecks';
+import { todayMdy } from './clock';
 
-/** Operations that must answer even to a stale client. */
-const RELEASE_EXEMPT = new Set(['Customer.version', 'Customer.errorlog', 'Customer.serverDate']);
 const SPECIAL = /[<>^]/;
 
 export function findSpecialCharacter(value: unknown): string | null {
@@ -36,7 +39,7 @@ export function findSpecialCharacter(value: unknown): string | null {
 }
 
 /** Contract operations without a handler (or handlers without an operation) stop the start. */
-export function checkHandlers(ops: ContractOperation[], handlers: ServiceHandlers): void {
+export function checkHandlers(ops: ContractOperation[], handlers: Partial<Record<string, HandlerDef>>): void {
   const missing = ops.filter((op) => !handlers[op.id]).map((op) => op.id);
   const extra = Object.keys(handlers).filter((id) => !ops.some((op) => op.id === id));
   if (missing.length || extra.length) {
@@ -58,10 +61,6 @@ function bearer(req: FastifyRequest): string | null {
   return m ? m[1] : null;
 }
 
-function mdy(d: Date): string {
-  return `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
-}
-
 /**
  * Outside production every answer is checked against the contract's response schema, so a handler
  * that drifts from the contract (and from the client types generated from it) fails its tests loudly
@@ -77,11 +76,16 @@ function responseValidator(op: ContractOperation): ValidateFunction | null {
   return responseAjv.compile(op.response);
 }
 
-export function registerContract(app: FastifyInstance, ops: ContractOperation[], handlers: ServiceHandlers, deps: AppDeps): void {
-  checkHandlers(ops, handlers);
+export function registerContract(app: FastifyInstance, ops: ContractOperation[], handlers: Handlers, deps: AppDeps): void {
+  // the table is typed per operation; here every operation goes through the same steps
+  const table = handlers as unknown as Record<string, HandlerDef>;
+  checkHandlers(ops, table);
   for (const op of ops) {
+    if (op.form && op.auth === 'public' && !requiresAppName(op)) {
+      throw new Error(`${op.id}: a public operation with a form must require appName in its body (the provider whose declarations validate it)`);
+    }
     const checkResponse = deps.production ? null : responseValidator(op);
-    const def: HandlerDef = handlers[op.id];
+    const def = table[op.id];
     const schema: Record<string, unknown> = { operationId: op.id, tags: [op.service] };
     if (op.summary) schema.summary = op.summary;
     if (op.query) schema.querystring = op.query;
@@ -94,11 +98,11 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
       method: op.method,
       url: op.url,
       schema,
-      config: def.rateLimit ? { rateLimit: def.rateLimit } : { rateLimit: false },
+      config: op.rateLimit ? { rateLimit: op.rateLimit } : { rateLimit: false },
       handler: async (req, reply) => {
         const lang = pickLang(req.headers['accept-language']);
         const release = req.headers['x-release-version'];
-        if (release !== undefined && release !== '' && release !== deps.releaseVersion && !RELEASE_EXEMPT.has(op.id)) {
+        if (release !== undefined && release !== '' && release !== deps.releaseVersion && !op.releaseExempt) {
           throw new HttpError(401, INVALID_RELEASE_VERSION);
         }
 
@@ -110,39 +114,45 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
             if (!token) throw new HttpError(401, 'Unauthorized', { key: 'server.errors.unauthorized' });
             if (!session) throw new HttpError(401, TOKEN_EXPIRED);
             // a temporary-password session may only change its password
-            if (op.auth === 'session' && session.isTemporaryPassword && !def.temporaryAllowed) {
+            if (op.auth === 'session' && session.isTemporaryPassword && !op.temporaryAllowed) {
               throw new HttpError(403, deps.t(lang, 'errors.temporaryOnly'), { key: 'server.errors.temporaryOnly' });
             }
-            if (session.accessType === 'P' && !def.paymentOnly) {
+            if (session.accessType === 'P' && !op.paymentOnly) {
               throw new HttpError(403, deps.t(lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
             }
           }
         }
 
         const body = req.body;
-        if (body !== undefined && op.method !== 'GET' && !def.allowSpecialCharacters) {
+        // NUL and other control characters are bad input everywhere (PostgreSQL refuses 0x00 in text)
+        const control = findControlCharacter([req.query, req.params, body]);
+        if (control) throw new HttpError(422, deps.t(lang, 'errors.controlCharacter', { character: control }), { key: 'server.errors.controlCharacter' });
+        if (body !== undefined && op.method !== 'GET' && !op.specialCharactersAllowed) {
           const c = findSpecialCharacter(body);
           if (c) throw new HttpError(422, deps.t(lang, 'errors.specialCharacter', { character: c }), { key: 'server.errors.specialCharacter' });
         }
 
-        let form: HandlerContext['form'];
+        const ctx = { req, reply, deps, lang, session, query: req.query, params: req.params, body, form: undefined } as unknown as HandlerContext;
         if (op.form) {
           // the same context the browser's rules see: provider configuration and session fields
-          const rc = session ? await ruleContextOf(deps.db, session, deps.releaseVersion) : await publicRuleContext(deps, def, body);
+          const rc = session ? await ruleContextOf(deps.db, session, deps.releaseVersion) : await publicRuleContext(deps, body);
           const decl = deps.declarations.get(rc.appName);
           // no good declaration set was ever built: the server cannot validate, so it refuses writes
           if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
-          const result = decl.engine.validate(op.form, body, { session: rc.session, provider: rc.provider, today: mdy(deps.clock()) });
+          // the server's facts win over whatever the client sent for the same fields
+          const facts = def.facts ? await def.facts(ctx) : {};
+          const values = { ...((body ?? {}) as Record<string, unknown>), ...facts };
+          const result = decl.engine.validate(op.form, values, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today) });
           if (!result.valid) {
             throw new HttpError(400, deps.t(lang, 'errors.validation'), {
               key: 'server.errors.validation',
               errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })),
             });
           }
-          form = result;
+          (ctx as { form: unknown }).form = result;
         }
 
-        const result = await def.handler({ req, reply, deps, lang, session, query: req.query, params: req.params, body, form });
+        const result = await def.handler(ctx);
         if (isFileResponse(op)) {
           const f = result as FileResult;
           const safeName = f.fileName.replace(/["\\\r\n]/g, '_');
@@ -162,8 +172,12 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
   }
 }
 
-async function publicRuleContext(deps: AppDeps, def: HandlerDef, body: unknown) {
-  if (def.providerFrom !== 'body.appName') throw new Error('a public operation with a form must name its provider (providerFrom)');
+/** A public write names its provider in the body (appName): its declarations validate the form. */
+async function publicRuleContext(deps: AppDeps, body: unknown) {
   const p = await providerByAppName(deps.db, String((body as { appName?: unknown })?.appName ?? ''));
   return { appName: p.appName, provider: programConfig(p), session: {} };
+}
+
+function requiresAppName(op: ContractOperation): boolean {
+  return ((op.body as { required?: unknown } | undefined)?.required as string[] | undefined)?.includes('appName') === true;
 }

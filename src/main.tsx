@@ -9,8 +9,10 @@ import { sessionAtom } from './state';
 import { App } from './shell/App';
 import { installChunkReload } from './shell/chunkReload';
 import { initI18n } from './shell/i18n';
+import { warmThemeOnFirstInput } from './shell/theme';
 
 installChunkReload();
+warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 
 void initI18n(bootLocale).then(() => {

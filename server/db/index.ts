@@ -22,14 +22,18 @@ export interface OpenDbOptions {
   databaseUrl?: string;
   /** PGlite data folder, or ':memory:' */
   pgliteDir?: string;
+  /** PostgreSQL connections at most (DATABASE_POOL_SIZE; default 10) */
+  poolSize?: number;
 }
+
+export const DEFAULT_POOL_SIZE = 10;
 
 export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: 5 });
+    const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize || DEFAULT_POOL_SIZE });
     // an idle connection the server ends (restart, failover, a dropped database) must not take the
     // process down: the pool replaces it on the next query
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   index,
 } from 'drizzle-orm/pg-core';
+import type { ProviderTexts } from '../providerTexts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -23,6 +24,11 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
 const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const day = (name: string) => date(name, { mode: 'string' });
+/**
+ * Provider-supplied texts in the other languages, beside the default-language text columns of the row
+ * (server/providerTexts.ts): { field: { es, pt, vi } }.
+ */
+const translations = () => jsonb('translations').$type<ProviderTexts>().notNull().default({});
 
 export interface ProgramOptions {
   canParentUploadPhotos: boolean;
@@ -181,7 +187,7 @@ export const signinAudit = pgTable(
     email: text('email').notNull(),
     loginId: integer('login_id'),
     ip: text('ip').notNull(),
-    /** ok | bad_password | unknown | locked | inactive | rate_limited */
+    /** ok | bad_password | unknown | locked | inactive | rate_limited | unlocked (a new password) */
     outcome: text('outcome').notNull(),
     at: ts('at').notNull(),
   },
@@ -299,6 +305,7 @@ export const gradeLevels = pgTable(
     gradeLevelCode: text('grade_level_code').notNull(),
     gradeLevel: text('grade_level').notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
+    translations: translations(),
   },
   (t) => [uniqueIndex('grade_levels_provider_code').on(t.providerId, t.gradeLevelCode)],
 );
@@ -355,6 +362,7 @@ export const relationships = pgTable(
     relationshipId: integer('relationship_id').notNull(),
     relationship: text('relationship').notNull(),
     sortOrder: integer('sort_order').notNull().default(0),
+    translations: translations(),
   },
   (t) => [uniqueIndex('relationships_provider_id').on(t.providerId, t.relationshipId)],
 );
@@ -369,8 +377,9 @@ export const userDefinedFieldDefs = pgTable(
     fieldName: text('field_name').notNull(),
     caption: text('caption').notNull(),
     isMandatory: boolean('is_mandatory').notNull().default(false),
-    values: jsonb('values').$type<{ idValue: number | string; itemValue: string; displayOrder: number }[]>().notNull().default([]),
+    values: jsonb('values').$type<{ idValue: number | string; itemValue: string; displayOrder: number; translations?: ProviderTexts }[]>().notNull().default([]),
     displayOrder: integer('display_order').notNull().default(0),
+    translations: translations(),
   },
   (t) => [uniqueIndex('udf_defs_provider_field').on(t.providerId, t.entity, t.fieldName)],
 );
@@ -390,7 +399,8 @@ export const medicalFieldDefs = pgTable(
     isOtherStandardEnabled: boolean('is_other_standard_enabled').notNull().default(false),
     /** M mandatory, N none, O optional */
     explanationType: text('explanation_type').notNull().default('O'),
-    values: jsonb('values').$type<{ id: number; value: string }[]>().notNull().default([]),
+    values: jsonb('values').$type<{ id: number; value: string; translations?: ProviderTexts }[]>().notNull().default([]),
+    translations: translations(),
   },
   (t) => [uniqueIndex('medical_field_defs_provider_no').on(t.providerId, t.fieldNo)],
 );
@@ -399,8 +409,9 @@ export const programPeriods = pgTable('program_periods', {
   id: serial('id').primaryKey(),
   providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
   programPeriod: text('program_period').notNull(),
-  titles: jsonb('titles').$type<{ en: string; es: string; pt: string; vi: string }>().notNull(),
   description: text('description').notNull().default(''),
+  /** programPeriod (the title) and description in the other languages (spec 2.8: en, es, pt, vi) */
+  translations: translations(),
   /** schoolYear | summerCamp | preschool | holidayCare | other */
   category: text('category').notNull(),
   /** childcare | enrichment */
@@ -552,6 +563,7 @@ export const bulletins = pgTable('bulletins', {
   message: text('message').notNull(),
   startDate: day('start_date').notNull(),
   endDate: day('end_date'),
+  translations: translations(),
 });
 
 export const bulletinAttachments = pgTable('bulletin_attachments', {
@@ -568,6 +580,7 @@ export const forms = pgTable('forms', {
   id: serial('id').primaryKey(),
   providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
   formName: text('form_name').notNull(),
+  translations: translations(),
   documentType: text('document_type').notNull(),
   mimeType: text('mime_type').notNull(),
   fileName: text('file_name').notNull(),
@@ -582,6 +595,7 @@ export const calendarEvents = pgTable('calendar_events', {
   end: text('end').notNull(),
   allDay: boolean('all_day').notNull().default(false),
   description: text('description').notNull().default(''),
+  translations: translations(),
 });
 
 export const communications = pgTable(
@@ -609,6 +623,7 @@ export const alerts = pgTable('alerts', {
   alertText: text('alert_text').notNull(),
   startDate: day('start_date').notNull(),
   endDate: day('end_date'),
+  translations: translations(),
 });
 
 export const absenceReasons = pgTable('absence_reasons', {
@@ -617,6 +632,7 @@ export const absenceReasons = pgTable('absence_reasons', {
   reason: text('reason').notNull(),
   showInParentPortal: boolean('show_in_parent_portal').notNull().default(true),
   sortOrder: integer('sort_order').notNull().default(0),
+  translations: translations(),
 });
 
 export const attendance = pgTable(

@@ -5,12 +5,13 @@ import type { Db } from '../db/index';
 import * as t from '../db/schema';
 import type { Passwords } from '../auth';
 import type { Clock } from '../clock';
-import { addDays, isoDay } from '../clock';
+import { addDays, businessClock, isoDay } from '../clock';
 import { readProviderRecords, syncProviders } from '../providers';
 import { makePdf, text } from './files';
 import { seedCommunication } from './communication';
 import { seedAuth } from './auth';
 import { seedPeople } from './people';
+import { texts } from './texts';
 
 export const DEMO_PROVIDERS = ['brightpath', 'northridge'] as const;
 
@@ -44,7 +45,8 @@ export async function isEmptyDatabase(db: Db): Promise<boolean> {
 }
 
 export async function seedDemo(db: Db, opts: { root: string; passwords: Passwords; clock: Clock }): Promise<void> {
-  const today = opts.clock();
+  // dates relative to the business day, so PORTAL_TODAY gives the same demo data on any day
+  const today = businessClock(opts.clock)();
   const hashes = new Map<string, Promise<string>>();
   const ctx: Ctx = {
     db,
@@ -89,7 +91,7 @@ function mondayOffset(today: Date, weeks = 0): number {
 }
 
 async function grades(ctx: Ctx, providerId: number, list: [string, string][]) {
-  await ctx.db.insert(t.gradeLevels).values(list.map(([code, label], i) => ({ providerId, gradeLevelCode: code, gradeLevel: label, sortOrder: i })));
+  await ctx.db.insert(t.gradeLevels).values(list.map(([code, label], i) => ({ providerId, gradeLevelCode: code, gradeLevel: label, sortOrder: i, translations: texts({ gradeLevel: label }) })));
 }
 
 async function attendanceWeeks(
@@ -141,12 +143,12 @@ async function seedBrightpath(ctx: Ctx) {
     ])
     .returning();
   await db.insert(t.absenceReasons).values([
-    { providerId: pid, reason: 'Sick', sortOrder: 1 },
-    { providerId: pid, reason: 'Medical appointment', sortOrder: 2 },
-    { providerId: pid, reason: 'Family vacation', sortOrder: 3 },
-    { providerId: pid, reason: 'Picked up early by parent', sortOrder: 4 },
-    { providerId: pid, reason: 'Staff use only: no-show', showInParentPortal: false, sortOrder: 5 },
-    { providerId: pid, reason: 'Other', sortOrder: 9 },
+    { providerId: pid, reason: 'Sick', translations: texts({ reason: 'Sick' }), sortOrder: 1 },
+    { providerId: pid, reason: 'Medical appointment', translations: texts({ reason: 'Medical appointment' }), sortOrder: 2 },
+    { providerId: pid, reason: 'Family vacation', translations: texts({ reason: 'Family vacation' }), sortOrder: 3 },
+    { providerId: pid, reason: 'Picked up early by parent', translations: texts({ reason: 'Picked up early by parent' }), sortOrder: 4 },
+    { providerId: pid, reason: 'Staff use only: no-show', translations: texts({ reason: 'Staff use only: no-show' }), showInParentPortal: false, sortOrder: 5 },
+    { providerId: pid, reason: 'Other', translations: texts({ reason: 'Other' }), sortOrder: 9 },
   ]);
 
   // --- the Garcia account (three sign-ins) ---
@@ -199,19 +201,18 @@ async function seedBrightpath(ctx: Ctx) {
   await db.insert(t.childAdults).values(rel(tyler.id, karen.id, 1, 'Mother', parentFlags));
 
   // --- program periods: one of every category ---
-  const titles = (en: string, es: string, pt: string, vi: string) => ({ en, es, pt, vi });
   const schoolStart = -75;
   const pp = await db
     .insert(t.programPeriods)
     .values([
-      { providerId: pid, programPeriod: 'School Year Before & After Care', titles: titles('School Year Before & After Care', 'Cuidado antes y después de clases del año escolar', 'Cuidado antes e depois da escola - ano letivo', 'Chăm sóc trước và sau giờ học năm học'), description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 50 },
-      { providerId: pid, programPeriod: 'Summer Adventure Camp', titles: titles('Summer Adventure Camp', 'Campamento de verano Aventura', 'Acampamento de verão Aventura', 'Trại hè Phiêu lưu'), description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75 },
-      { providerId: pid, programPeriod: 'Little Sprouts Preschool', titles: titles('Little Sprouts Preschool', 'Preescolar Little Sprouts', 'Pré-escola Little Sprouts', 'Mầm non Little Sprouts'), description: 'Play-based preschool for ages 3 to 5 at our downtown center.', category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
-      { providerId: pid, programPeriod: 'Winter Break Holiday Care', titles: titles('Winter Break Holiday Care', 'Cuidado durante las vacaciones de invierno', 'Cuidado nas férias de inverno', 'Chăm sóc kỳ nghỉ đông'), description: 'Full-day care while schools are closed for winter break.', category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
-      { providerId: pid, programPeriod: 'Robotics & Art Studio', titles: titles('Robotics & Art Studio', 'Estudio de robótica y arte', 'Estúdio de robótica e arte', 'Xưởng Robot & Nghệ thuật'), description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, startDate: d(-40), endDate: d(120) },
-      { providerId: pid, programPeriod: 'Fall Soccer Clinic', titles: titles('Fall Soccer Clinic', 'Clínica de fútbol de otoño', 'Clínica de futebol de outono', 'Lớp bóng đá mùa thu'), description: 'Six-week soccer skills clinic.', category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-80), endDate: d(-20) },
-      { providerId: pid, programPeriod: 'Drop-in Punch Pass', titles: titles('Drop-in Punch Pass', 'Pase de asistencia ocasional', 'Passe avulso', 'Thẻ gửi trẻ theo buổi'), description: 'Buy a 10-visit pass and drop in on the days you need.', category: 'other', programKind: 'childcare', enrollmentOption: 'D', isPunchPass: true, startDate: d(schoolStart), endDate: d(schoolStart + 280) },
-      { providerId: pid, programPeriod: 'Riverside District Summer Academy', titles: titles('Riverside District Summer Academy', 'Academia de verano del distrito Riverside', 'Academia de verão do distrito Riverside', 'Học viện hè khu Riverside'), description: 'Summer academy run with the neighbouring Riverside district.', category: 'summerCamp', programKind: 'enrichment', enrollmentOption: 'W', isOtherDistrict: true, startDate: d(210), endDate: d(250) },
+      { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 50 },
+      { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75 },
+      { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
+      { providerId: pid, programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.', translations: texts({ programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
+      { providerId: pid, programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', translations: texts({ programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, startDate: d(-40), endDate: d(120) },
+      { providerId: pid, programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.', translations: texts({ programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-80), endDate: d(-20) },
+      { providerId: pid, programPeriod: 'Drop-in Punch Pass', description: 'Buy a 10-visit pass and drop in on the days you need.', translations: texts({ programPeriod: 'Drop-in Punch Pass', description: 'Buy a 10-visit pass and drop in on the days you need.' }), category: 'other', programKind: 'childcare', enrollmentOption: 'D', isPunchPass: true, startDate: d(schoolStart), endDate: d(schoolStart + 280) },
+      { providerId: pid, programPeriod: 'Riverside District Summer Academy', description: 'Summer academy run with the neighbouring Riverside district.', translations: texts({ programPeriod: 'Riverside District Summer Academy', description: 'Summer academy run with the neighbouring Riverside district.' }), category: 'summerCamp', programKind: 'enrichment', enrollmentOption: 'W', isOtherDistrict: true, startDate: d(210), endDate: d(250) },
     ])
     .returning();
   const [schoolYear, summer, preschool, holiday, robotics, soccer, punch] = pp;
@@ -296,10 +297,10 @@ async function seedBrightpath(ctx: Ctx) {
   const [b1, b2] = await db
     .insert(t.bulletins)
     .values([
-      { providerId: pid, subject: 'Winter Break Holiday Care registration', message: '<p>Registration for <strong>Winter Break Holiday Care</strong> opens soon. Spaces are limited, so register early.</p><p>See the attached schedule for details.</p>', startDate: d(-2) },
-      { providerId: pid, subject: 'Spirit Week and supply list', message: '<p>Next week is <em>Spirit Week</em>! Monday is pajama day, Wednesday is crazy hair day and Friday is team colors day.</p><ul><li>Label all clothing</li><li>Bring a refillable water bottle</li></ul>', startDate: d(-9) },
-      { providerId: pid, subject: 'Welcome to the new school year', message: '<p>Welcome back, families! Our staff are excited for a great year at every site.</p>', startDate: d(schoolStart) },
-      { providerId: pid, subject: 'Expired: summer photos', message: '<p>Summer photos were available until last month.</p>', startDate: d(-120), endDate: d(-30) },
+      { providerId: pid, subject: 'Winter Break Holiday Care registration', message: '<p>Registration for <strong>Winter Break Holiday Care</strong> opens soon. Spaces are limited, so register early.</p><p>See the attached schedule for details.</p>', translations: texts({ subject: 'Winter Break Holiday Care registration', message: '<p>Registration for <strong>Winter Break Holiday Care</strong> opens soon. Spaces are limited, so register early.</p><p>See the attached schedule for details.</p>' }), startDate: d(-2) },
+      { providerId: pid, subject: 'Spirit Week and supply list', message: '<p>Next week is <em>Spirit Week</em>! Monday is pajama day, Wednesday is crazy hair day and Friday is team colors day.</p><ul><li>Label all clothing</li><li>Bring a refillable water bottle</li></ul>', translations: texts({ subject: 'Spirit Week and supply list', message: '<p>Next week is <em>Spirit Week</em>! Monday is pajama day, Wednesday is crazy hair day and Friday is team colors day.</p><ul><li>Label all clothing</li><li>Bring a refillable water bottle</li></ul>' }), startDate: d(-9) },
+      { providerId: pid, subject: 'Welcome to the new school year', message: '<p>Welcome back, families! Our staff are excited for a great year at every site.</p>', translations: texts({ subject: 'Welcome to the new school year', message: '<p>Welcome back, families! Our staff are excited for a great year at every site.</p>' }), startDate: d(schoolStart) },
+      { providerId: pid, subject: 'Expired: summer photos', message: '<p>Summer photos were available until last month.</p>', translations: texts({ subject: 'Expired: summer photos', message: '<p>Summer photos were available until last month.</p>' }), startDate: d(-120), endDate: d(-30) },
     ])
     .returning();
   await db.insert(t.bulletinAttachments).values([
@@ -308,24 +309,24 @@ async function seedBrightpath(ctx: Ctx) {
     { providerId: pid, bulletinId: b2.id, name: 'Spirit-Week.txt', documentType: 'txt', mimeType: 'text/plain', content: text('Spirit Week\n\nMonday: Pajama day\nTuesday: Favorite book character\nWednesday: Crazy hair day\nThursday: Sports day\nFriday: Team colors day\n') },
   ]);
   await db.insert(t.forms).values([
-    { providerId: pid, formName: 'Medication Authorization Form', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Medication-Authorization.pdf', content: await makePdf('Medication Authorization Form', org, ['Staff may give medication only with this signed form and the medication in its original, labelled container.', 'Child name: ______________________   Medication: ______________________', 'Dosage: __________   Time(s): __________   From date: ________  To date: ________']) },
-    { providerId: pid, formName: 'Field Trip Permission Slip', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Field-Trip-Permission.pdf', content: await makePdf('Field Trip Permission Slip', org, ['I give permission for my child to take part in off-site field trips organised by Bright Path Kids Club during the current program period.', 'Child name: ______________________   Site: ______________________']) },
-    { providerId: pid, formName: 'Parent Handbook Summary', documentType: 'txt', mimeType: 'text/plain', fileName: 'Parent-Handbook-Summary.txt', content: text('Bright Path Kids Club - Parent Handbook Summary\n\n1. Sign your child in and out every day.\n2. Late pick-up after 6:00 PM is charged $1 per minute.\n3. Notify us of absences through the parent portal.\n4. Keep contact and pickup lists current.\n') },
+    { providerId: pid, formName: 'Medication Authorization Form', translations: texts({ formName: 'Medication Authorization Form' }), documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Medication-Authorization.pdf', content: await makePdf('Medication Authorization Form', org, ['Staff may give medication only with this signed form and the medication in its original, labelled container.', 'Child name: ______________________   Medication: ______________________', 'Dosage: __________   Time(s): __________   From date: ________  To date: ________']) },
+    { providerId: pid, formName: 'Field Trip Permission Slip', translations: texts({ formName: 'Field Trip Permission Slip' }), documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Field-Trip-Permission.pdf', content: await makePdf('Field Trip Permission Slip', org, ['I give permission for my child to take part in off-site field trips organised by Bright Path Kids Club during the current program period.', 'Child name: ______________________   Site: ______________________']) },
+    { providerId: pid, formName: 'Parent Handbook Summary', translations: texts({ formName: 'Parent Handbook Summary' }), documentType: 'txt', mimeType: 'text/plain', fileName: 'Parent-Handbook-Summary.txt', content: text('Bright Path Kids Club - Parent Handbook Summary\n\n1. Sign your child in and out every day.\n2. Late pick-up after 6:00 PM is charged $1 per minute.\n3. Notify us of absences through the parent portal.\n4. Keep contact and pickup lists current.\n') },
   ]);
   const mon = mondayOffset(ctx.today);
   await db.insert(t.calendarEvents).values([
-    { providerId: pid, title: 'Family Game Night', start: `${d(mon + 3)}T18:00:00`, end: `${d(mon + 3)}T19:30:00`, description: 'Board games and pizza at Lincoln Elementary gym.' },
-    { providerId: pid, title: 'Spirit Week', start: d(mon + 7), end: d(mon + 12), allDay: true, description: 'Dress-up days all week (see the bulletin).' },
-    { providerId: pid, title: 'No school - Staff development day (full-day care available)', start: d(mon + 14), end: d(mon + 15), allDay: true, description: 'Full-day care at the Downtown center; register for the day.' },
-    { providerId: pid, title: 'Science Fair Showcase', start: `${d(mon + 18)}T16:00:00`, end: `${d(mon + 18)}T17:30:00`, description: 'Robotics Club projects on display.' },
-    { providerId: pid, title: 'Winter Break Holiday Care', start: d(30), end: d(42), allDay: true, description: 'Holiday care at the Downtown center.' },
-    { providerId: pid, title: 'Parent conferences', start: `${d(mon - 5)}T15:30:00`, end: `${d(mon - 5)}T18:00:00`, description: 'Meet your site director.' },
+    { providerId: pid, title: 'Family Game Night', start: `${d(mon + 3)}T18:00:00`, end: `${d(mon + 3)}T19:30:00`, description: 'Board games and pizza at Lincoln Elementary gym.', translations: texts({ title: 'Family Game Night', description: 'Board games and pizza at Lincoln Elementary gym.' }) },
+    { providerId: pid, title: 'Spirit Week', start: d(mon + 7), end: d(mon + 12), allDay: true, description: 'Dress-up days all week (see the bulletin).', translations: texts({ title: 'Spirit Week', description: 'Dress-up days all week (see the bulletin).' }) },
+    { providerId: pid, title: 'No school - Staff development day (full-day care available)', start: d(mon + 14), end: d(mon + 15), allDay: true, description: 'Full-day care at the Downtown center; register for the day.', translations: texts({ title: 'No school - Staff development day (full-day care available)', description: 'Full-day care at the Downtown center; register for the day.' }) },
+    { providerId: pid, title: 'Science Fair Showcase', start: `${d(mon + 18)}T16:00:00`, end: `${d(mon + 18)}T17:30:00`, description: 'Robotics Club projects on display.', translations: texts({ title: 'Science Fair Showcase', description: 'Robotics Club projects on display.' }) },
+    { providerId: pid, title: 'Winter Break Holiday Care', start: d(30), end: d(42), allDay: true, description: 'Holiday care at the Downtown center.', translations: texts({ title: 'Winter Break Holiday Care', description: 'Holiday care at the Downtown center.' }) },
+    { providerId: pid, title: 'Parent conferences', start: `${d(mon - 5)}T15:30:00`, end: `${d(mon - 5)}T18:00:00`, description: 'Meet your site director.', translations: texts({ title: 'Parent conferences', description: 'Meet your site director.' }) },
   ]);
   await db.insert(t.alerts).values([
-    { providerId: pid, location: 'L', alertText: '<p><strong>Winter Break Holiday Care</strong> registration opens soon. Sign in to reserve your days.</p>', startDate: d(-5), endDate: d(25) },
-    { providerId: pid, location: 'H', alertText: '<p>Picture day is <strong>next Thursday</strong> at all school sites.</p>', startDate: d(-3), endDate: d(10) },
-    { providerId: pid, location: 'H', alertText: '<p>Reminder: late pick-up after 6:00 PM is charged per minute. Thank you for picking up on time!</p>', startDate: d(-30) },
-    { providerId: pid, location: 'H', alertText: '<p>Old alert that has ended.</p>', startDate: d(-60), endDate: d(-31) },
+    { providerId: pid, location: 'L', alertText: '<p><strong>Winter Break Holiday Care</strong> registration opens soon. Sign in to reserve your days.</p>', translations: texts({ alertText: '<p><strong>Winter Break Holiday Care</strong> registration opens soon. Sign in to reserve your days.</p>' }), startDate: d(-5), endDate: d(25) },
+    { providerId: pid, location: 'H', alertText: '<p>Picture day is <strong>next Thursday</strong> at all school sites.</p>', translations: texts({ alertText: '<p>Picture day is <strong>next Thursday</strong> at all school sites.</p>' }), startDate: d(-3), endDate: d(10) },
+    { providerId: pid, location: 'H', alertText: '<p>Reminder: late pick-up after 6:00 PM is charged per minute. Thank you for picking up on time!</p>', translations: texts({ alertText: '<p>Reminder: late pick-up after 6:00 PM is charged per minute. Thank you for picking up on time!</p>' }), startDate: d(-30) },
+    { providerId: pid, location: 'H', alertText: '<p>Old alert that has ended.</p>', translations: texts({ alertText: '<p>Old alert that has ended.</p>' }), startDate: d(-60), endDate: d(-31) },
   ]);
   await db.insert(t.communications).values([
     { providerId: pid, accountId: garcia.id, mode: 'EMAIL', subject: 'Payment receipt', fromName: 'Automatic Email', description: '<p>Thank you! We received your payment of <strong>$400.00</strong>.</p>', createdOn: ctx.at(-2, 10, 12), isAutomatic: true },
@@ -368,10 +369,10 @@ async function seedNorthridge(ctx: Ctx) {
     ])
     .returning();
   await db.insert(t.absenceReasons).values([
-    { providerId: pid, reason: 'Illness', sortOrder: 1 },
-    { providerId: pid, reason: 'Appointment', sortOrder: 2 },
-    { providerId: pid, reason: 'Family travel', sortOrder: 3 },
-    { providerId: pid, reason: 'Other', sortOrder: 9 },
+    { providerId: pid, reason: 'Illness', translations: texts({ reason: 'Illness' }), sortOrder: 1 },
+    { providerId: pid, reason: 'Appointment', translations: texts({ reason: 'Appointment' }), sortOrder: 2 },
+    { providerId: pid, reason: 'Family travel', translations: texts({ reason: 'Family travel' }), sortOrder: 3 },
+    { providerId: pid, reason: 'Other', translations: texts({ reason: 'Other' }), sortOrder: 9 },
   ]);
   const nguyen = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'NR-5521', ccOnetimePaymentGatewayID: 3 }).returning());
   const address = { streetAddress: '27 Hidden Creek Way NW', apartmentNo: '', city: 'Calgary', stateCode: 'AB', zip: 'T3A 6K2' };
@@ -402,16 +403,15 @@ async function seedNorthridge(ctx: Ctx) {
       { providerId: pid, childId: c.id, adultId: paul.id, relationshipId: 99, relationship: 'Not permitted', doNotRelease: true },
     ]),
   );
-  const titles = (en: string, es: string, pt: string, vi: string) => ({ en, es, pt, vi });
   const start = -70;
   const [extended, camp, readiness, springBreak, chess] = await db
     .insert(t.programPeriods)
     .values([
-      { providerId: pid, programPeriod: 'Extended Day Before & After School', titles: titles('Extended Day Before & After School', 'Jornada extendida antes y después de clases', 'Período estendido antes e depois da escola', 'Chăm sóc ngoài giờ trước và sau giờ học'), description: 'Before and after school care at district schools.', category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: d(start), endDate: d(start + 290) },
-      { providerId: pid, programPeriod: 'Summer Day Camp', titles: titles('Summer Day Camp', 'Campamento diurno de verano', 'Acampamento diurno de verão', 'Trại hè ban ngày'), description: 'Weekly summer day camp at Maple Grove School.', category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(215), endDate: d(270), registrationStartAt: ctx.at(60, 0) },
-      { providerId: pid, programPeriod: 'Kindergarten Readiness', titles: titles('Kindergarten Readiness', 'Preparación para el kínder', 'Preparação para o jardim de infância', 'Chuẩn bị vào mẫu giáo'), description: 'Half-day preschool program for four-year-olds.', category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(start), endDate: d(start + 290) },
-      { providerId: pid, programPeriod: 'Spring Break Care', titles: titles('Spring Break Care', 'Cuidado en vacaciones de primavera', 'Cuidado nas férias de primavera', 'Chăm sóc kỳ nghỉ xuân'), description: 'Full-day care during spring break.', category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(130), endDate: d(136) },
-      { providerId: pid, programPeriod: 'Chess & Coding Club', titles: titles('Chess & Coding Club', 'Club de ajedrez y programación', 'Clube de xadrez e programação', 'Câu lạc bộ Cờ vua & Lập trình'), description: 'Lunchtime and after-school enrichment club.', category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 701, startDate: d(-30), endDate: d(90) },
+      { providerId: pid, programPeriod: 'Extended Day Before & After School', description: 'Before and after school care at district schools.', translations: texts({ programPeriod: 'Extended Day Before & After School', description: 'Before and after school care at district schools.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: d(start), endDate: d(start + 290) },
+      { providerId: pid, programPeriod: 'Summer Day Camp', description: 'Weekly summer day camp at Maple Grove School.', translations: texts({ programPeriod: 'Summer Day Camp', description: 'Weekly summer day camp at Maple Grove School.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(215), endDate: d(270), registrationStartAt: ctx.at(60, 0) },
+      { providerId: pid, programPeriod: 'Kindergarten Readiness', description: 'Half-day preschool program for four-year-olds.', translations: texts({ programPeriod: 'Kindergarten Readiness', description: 'Half-day preschool program for four-year-olds.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(start), endDate: d(start + 290) },
+      { providerId: pid, programPeriod: 'Spring Break Care', description: 'Full-day care during spring break.', translations: texts({ programPeriod: 'Spring Break Care', description: 'Full-day care during spring break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(130), endDate: d(136) },
+      { providerId: pid, programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.', translations: texts({ programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 701, startDate: d(-30), endDate: d(90) },
     ])
     .returning();
   const a = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({ providerId: pid, programPeriodId, siteId, activity, startDate: d(start), endDate: d(start + 290), ...f });
@@ -462,24 +462,24 @@ async function seedNorthridge(ctx: Ctx) {
   const [nb1] = await db
     .insert(t.bulletins)
     .values([
-      { providerId: pid, subject: 'Cold weather reminder', message: '<p>Outdoor play continues down to <strong>-20 °C</strong> with wind chill. Please send warm layers, mitts and a toque.</p>', startDate: d(-4) },
-      { providerId: pid, subject: 'Professional development day', message: '<p>Extended Day is open all day on the upcoming PD day at Maple Grove School.</p>', startDate: d(-11) },
+      { providerId: pid, subject: 'Cold weather reminder', message: '<p>Outdoor play continues down to <strong>-20 °C</strong> with wind chill. Please send warm layers, mitts and a toque.</p>', translations: texts({ subject: 'Cold weather reminder', message: '<p>Outdoor play continues down to <strong>-20 °C</strong> with wind chill. Please send warm layers, mitts and a toque.</p>' }), startDate: d(-4) },
+      { providerId: pid, subject: 'Professional development day', message: '<p>Extended Day is open all day on the upcoming PD day at Maple Grove School.</p>', translations: texts({ subject: 'Professional development day', message: '<p>Extended Day is open all day on the upcoming PD day at Maple Grove School.</p>' }), startDate: d(-11) },
     ])
     .returning();
   await db.insert(t.bulletinAttachments).values({ providerId: pid, bulletinId: nb1.id, name: 'Winter-Clothing-Checklist.txt', documentType: 'txt', mimeType: 'text/plain', content: text('Winter clothing checklist\n\n- Insulated jacket\n- Snow pants\n- Waterproof boots\n- Mitts (2 pairs)\n- Toque and neck warmer\n') });
   await db.insert(t.forms).values([
-    { providerId: pid, formName: 'Extended Day Registration Package', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Extended-Day-Registration.pdf', content: await makePdf('Extended Day Registration Package', org, ['Complete one package per child and return it to the school office.', 'Include a copy of the Alberta Health Care card and immunization record.']) },
-    { providerId: pid, formName: 'Anaphylaxis Emergency Plan', documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Anaphylaxis-Emergency-Plan.pdf', content: await makePdf('Anaphylaxis Emergency Plan', org, ['Allergen(s): ______________________', 'Epinephrine auto-injector location: ______________________', 'Emergency contact: ______________________   Phone: ______________']) },
+    { providerId: pid, formName: 'Extended Day Registration Package', translations: texts({ formName: 'Extended Day Registration Package' }), documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Extended-Day-Registration.pdf', content: await makePdf('Extended Day Registration Package', org, ['Complete one package per child and return it to the school office.', 'Include a copy of the Alberta Health Care card and immunization record.']) },
+    { providerId: pid, formName: 'Anaphylaxis Emergency Plan', translations: texts({ formName: 'Anaphylaxis Emergency Plan' }), documentType: 'pdf', mimeType: 'application/pdf', fileName: 'Anaphylaxis-Emergency-Plan.pdf', content: await makePdf('Anaphylaxis Emergency Plan', org, ['Allergen(s): ______________________', 'Epinephrine auto-injector location: ______________________', 'Emergency contact: ______________________   Phone: ______________']) },
   ]);
   const mon = mondayOffset(ctx.today);
   await db.insert(t.calendarEvents).values([
-    { providerId: pid, title: 'Professional development day - full-day care', start: d(mon + 9), end: d(mon + 10), allDay: true, description: 'Full-day care at Maple Grove School.' },
-    { providerId: pid, title: 'Family skate night', start: `${d(mon + 4)}T18:30:00`, end: `${d(mon + 4)}T20:00:00`, description: 'Community rink beside Northridge Elementary.' },
-    { providerId: pid, title: 'Spring Break Care', start: d(130), end: d(137), allDay: true, description: 'Registration required.' },
+    { providerId: pid, title: 'Professional development day - full-day care', start: d(mon + 9), end: d(mon + 10), allDay: true, description: 'Full-day care at Maple Grove School.', translations: texts({ title: 'Professional development day - full-day care', description: 'Full-day care at Maple Grove School.' }) },
+    { providerId: pid, title: 'Family skate night', start: `${d(mon + 4)}T18:30:00`, end: `${d(mon + 4)}T20:00:00`, description: 'Community rink beside Northridge Elementary.', translations: texts({ title: 'Family skate night', description: 'Community rink beside Northridge Elementary.' }) },
+    { providerId: pid, title: 'Spring Break Care', start: d(130), end: d(137), allDay: true, description: 'Registration required.', translations: texts({ title: 'Spring Break Care', description: 'Registration required.' }) },
   ]);
   await db.insert(t.alerts).values([
-    { providerId: pid, location: 'L', alertText: '<p>Spring Break Care registration is open. Spaces are limited.</p>', startDate: d(-7), endDate: d(60) },
-    { providerId: pid, location: 'H', alertText: '<p><strong>Extreme cold:</strong> outdoor play may be replaced by gym time this week.</p>', startDate: d(-2), endDate: d(5) },
+    { providerId: pid, location: 'L', alertText: '<p>Spring Break Care registration is open. Spaces are limited.</p>', translations: texts({ alertText: '<p>Spring Break Care registration is open. Spaces are limited.</p>' }), startDate: d(-7), endDate: d(60) },
+    { providerId: pid, location: 'H', alertText: '<p><strong>Extreme cold:</strong> outdoor play may be replaced by gym time this week.</p>', translations: texts({ alertText: '<p><strong>Extreme cold:</strong> outdoor play may be replaced by gym time this week.</p>' }), startDate: d(-2), endDate: d(5) },
   ]);
   await db.insert(t.communications).values([
     { providerId: pid, accountId: nguyen.id, mode: 'EMAIL', subject: 'Statement available', fromName: 'Automatic Email', description: '<p>Your monthly statement is available.</p>', createdOn: ctx.at(-3, 7, 0), isAutomatic: true },

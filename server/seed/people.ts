@@ -4,6 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import * as t from '../db/schema';
+import { texts } from './texts';
 
 const RELATIONSHIPS: [number, string][] = [
   [1, 'Mother'],
@@ -42,19 +43,29 @@ const MEDICAL = [
   { fieldNo: 5, fieldCaption: 'Does your child take any medication?', isMandatory: false, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'N', values: ['Inhaler', 'EpiPen', 'Insulin', 'Antihistamine'] },
 ];
 
+/** A user-defined field's caption and option texts in every language. */
+function udfTexts<U extends { caption: string; values: { idValue: number | string; itemValue: string; displayOrder: number }[] }>(u: U) {
+  return { ...u, translations: texts({ caption: u.caption }), values: u.values.map((v) => ({ ...v, translations: texts({ itemValue: v.itemValue }) })) };
+}
+
 async function providerIdOf(db: Db, appName: string): Promise<number | null> {
   const [p] = await db.select({ id: t.providers.id }).from(t.providers).where(eq(t.providers.appName, appName));
   return p?.id ?? null;
 }
 
 async function masterData(db: Db, providerId: number) {
-  await db.insert(t.relationships).values(RELATIONSHIPS.map(([relationshipId, relationship], i) => ({ providerId, relationshipId, relationship, sortOrder: i })));
+  await db.insert(t.relationships).values(RELATIONSHIPS.map(([relationshipId, relationship], i) => ({ providerId, relationshipId, relationship, sortOrder: i, translations: texts({ relationship }) })));
   await db.insert(t.userDefinedFieldDefs).values([
-    ...ADULT_UDFS.map((u, i) => ({ providerId, entity: 'A', isMandatory: false, displayOrder: i, ...u })),
-    ...CHILD_UDFS.map((u, i) => ({ providerId, entity: 'C', displayOrder: i, ...u })),
+    ...ADULT_UDFS.map((u, i) => ({ providerId, entity: 'A', isMandatory: false, displayOrder: i, ...udfTexts(u) })),
+    ...CHILD_UDFS.map((u, i) => ({ providerId, entity: 'C', displayOrder: i, ...udfTexts(u) })),
   ]);
   await db.insert(t.medicalFieldDefs).values(
-    MEDICAL.map(({ values, ...m }) => ({ providerId, ...m, values: values.map((value, i) => ({ id: m.fieldNo * 100 + i + 1, value })) })),
+    MEDICAL.map(({ values, ...m }) => ({
+      providerId,
+      ...m,
+      translations: texts({ fieldCaption: m.fieldCaption, ...(m.displayMessage ? { displayMessage: m.displayMessage } : {}) }),
+      values: values.map((value, i) => ({ id: m.fieldNo * 100 + i + 1, value, translations: texts({ value }) })),
+    })),
   );
 }
 

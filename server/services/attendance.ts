@@ -1,25 +1,20 @@
 // Attendance service: attendance records of the account's children between two dates, and absence
 // notices (site administrators receive the note through the outbox).
 import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
-import type { ServiceHandlers, FileResult } from '../context';
+import type { Handlers, FileResult } from '../context';
 import { attendance as attendanceTable, children, sites, absenceReasons, absenceNotices, adults, accounts, communications } from '../db/schema';
 import { HttpError } from '../errors';
 import { enqueueMail } from '../outbox';
 import { mdyToIso } from '../../src/engine/index';
 import { providerOf, ruleContextOf } from './common';
-import { isoDay, addDays } from '../clock';
-
-/** today as mm/dd/yyyy, the form rules' `today` */
-function mdy(d: Date): string {
-  const iso = isoDay(d);
-  return `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
-}
+import { isoDay, addDays, todayMdy } from '../clock';
 import { attendanceReportPdf } from './attendanceReport';
+import { checkAbsenceNoticeLimit } from '../providerSettings';
 
 /** Attendance shows the last two weeks unless a range is asked for. */
 const DEFAULT_DAYS = 14;
 
-export const attendance: ServiceHandlers = {
+export const attendance = {
   'Attendance.records': {
     handler: async ({ deps, session, query, lang }) => {
       const s = session!;
@@ -29,8 +24,8 @@ export const attendance: ServiceHandlers = {
       const where = [
         eq(attendanceTable.providerId, s.providerId),
         eq(children.accountId, s.accountId),
-        gte(attendanceTable.attendanceDate, query.StartDate ?? isoDay(addDays(deps.clock(), -(DEFAULT_DAYS - 1)))),
-        lte(attendanceTable.attendanceDate, query.EndDate ?? isoDay(deps.clock())),
+        gte(attendanceTable.attendanceDate, query.StartDate ?? isoDay(addDays(deps.today(), -(DEFAULT_DAYS - 1)))),
+        lte(attendanceTable.attendanceDate, query.EndDate ?? isoDay(deps.today())),
       ];
       if (query.ChildID) {
         // a child of another account or provider is not this parent's to look at
@@ -71,6 +66,7 @@ export const attendance: ServiceHandlers = {
   'Attendance.notifyAbsence': {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
+      await checkAbsenceNoticeLimit(deps, lang, s);
       // the engine's data: hidden values pruned (no end date unless multi-day)
       const v = form!.data as {
         childIDs: number[];
@@ -98,7 +94,7 @@ export const attendance: ServiceHandlers = {
       }
       const startDate = mdyToIso(v.startDate);
       const endDate = v.endDate ? mdyToIso(v.endDate) : null;
-      const now = deps.clock();
+      const now = deps.today();
       const [notice] = await deps.db
         .insert(absenceNotices)
         .values({
@@ -178,7 +174,7 @@ export const attendance: ServiceHandlers = {
       const decl = deps.declarations.get(provider.appName);
       if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
       const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
-      const result = decl.engine.validate('attendanceReport', { startDate: query.StartDate, endDate: query.EndDate }, { session: rc.session, provider: rc.provider, today: mdy(deps.clock()) });
+      const result = decl.engine.validate('attendanceReport', { startDate: query.StartDate, endDate: query.EndDate }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today) });
       if (!result.valid) {
         throw new HttpError(400, deps.t(lang, 'errors.validation'), {
           key: 'server.errors.validation',
@@ -202,7 +198,7 @@ export const attendance: ServiceHandlers = {
         accountNo: acct.accountNo,
         startDate: query.StartDate,
         endDate: query.EndDate,
-        generatedOn: deps.clock(),
+        generatedOn: deps.today(),
         rows: rows.map(({ r, firstName, lastName, siteName }) => ({
           date: r.attendanceDate,
           child: `${firstName} ${lastName}`,
@@ -218,4 +214,4 @@ export const attendance: ServiceHandlers = {
       return { file, fileName: `Attendance-${start}-to-${end}.pdf`, contentType: 'application/pdf' };
     },
   },
-};
+} satisfies Partial<Handlers>;

@@ -2,6 +2,7 @@
 // per attendance record of the account's children between the two dates.
 import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
+import { isoToMdy } from '../../src/engine/index';
 
 // The standard PDF fonts cover Western European letters only; Vietnamese names and texts need a
 // Unicode font. DejaVu Sans (Debian's fonts-dejavu-core) is used when installed, else Helvetica.
@@ -37,8 +38,6 @@ const OFFERING_KEY: Record<string, string> = {
   'AFTER SCHOOL': 'communication.attendance.afterSchool',
   'FULL DAY': 'communication.attendance.fullDay',
 };
-
-const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
   const { t } = input;
@@ -105,7 +104,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
       const absent = Boolean(r.absentReason) && !r.timeIn && !r.timeOut;
       row(
         [
-          mdy(r.date),
+          isoToMdy(r.date),
           r.child,
           r.site,
           t(OFFERING_KEY[r.timeOffered] ?? r.timeOffered),

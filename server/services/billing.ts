@@ -1,15 +1,14 @@
 // Billing service: account summary, invoices and payments received of the signed-in account.
 import { and, desc, eq, gt, lt, sum } from 'drizzle-orm';
-import type { ServiceHandlers } from '../context';
+import type { Handlers } from '../context';
 import { accounts, invoices, payments, autopayRegistrations } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 
 const round2 = (n: number) => Math.round(n * 100) / 100;
 
-export const billing: ServiceHandlers = {
+export const billing = {
   'Billing.accountSummary': {
-    paymentOnly: true,
     handler: async ({ deps, session }) => {
       const s = session!;
       const [acc] = await deps.db
@@ -17,7 +16,7 @@ export const billing: ServiceHandlers = {
         .from(accounts)
         .where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
       if (!acc) throw new HttpError(404, 'Not Found');
-      const today = isoDay(deps.clock());
+      const today = isoDay(deps.today());
       const scope = and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId));
       const [bal] = await deps.db.select({ total: sum(invoices.balance) }).from(invoices).where(scope);
       const [past] = await deps.db
@@ -70,7 +69,6 @@ export const billing: ServiceHandlers = {
   },
 
   'Billing.invoices': {
-    paymentOnly: true,
     handler: async ({ deps, session }) => {
       const s = session!;
       const rows = await deps.db
@@ -92,7 +90,6 @@ export const billing: ServiceHandlers = {
   },
 
   'Billing.paymentsReceived': {
-    paymentOnly: true,
     handler: async ({ deps, session }) => {
       const s = session!;
       const rows = await deps.db
@@ -111,4 +108,4 @@ export const billing: ServiceHandlers = {
       }));
     },
   },
-};
+} satisfies Partial<Handlers>;

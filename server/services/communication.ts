@@ -1,15 +1,18 @@
 // Communication service: program alerts, bulletins (+ attachments), forms (+ files), calendar
 // events and the account's communication history. Provider-authored HTML is sanitised on the way out.
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm';
-import type { ServiceHandlers, AppDeps, FileResult } from '../context';
+import type { Handlers, AppDeps, FileResult } from '../context';
 import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications, adults, accounts } from '../db/schema';
 import { enqueueMail } from '../outbox';
 import { HttpError } from '../errors';
 import { isoDay, addDays } from '../clock';
 import { escapeHtml, providerByAppName, providerOf, safeHtml } from './common';
+import { singleLine } from '../inputChecks';
+import { checkMessageLimit } from '../providerSettings';
+import { inLanguage, textIn } from '../providerTexts';
 
-async function activeAlerts(deps: AppDeps, providerId: number, location: 'L' | 'H') {
-  const today = isoDay(deps.clock());
+async function activeAlerts(deps: AppDeps, providerId: number, location: 'L' | 'H', lang: string) {
+  const today = isoDay(deps.today());
   const rows = await deps.db
     .select()
     .from(alerts)
@@ -22,27 +25,26 @@ async function activeAlerts(deps: AppDeps, providerId: number, location: 'L' | '
       ),
     )
     .orderBy(asc(alerts.id));
-  return rows.map((r) => ({ alertID: r.id, alertText: safeHtml(r.alertText) }));
+  return inLanguage(rows, lang).map((r) => ({ alertID: r.id, alertText: safeHtml(r.alertText) }));
 }
 
 function notFound(deps: AppDeps, lang: string): never {
   throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
 }
 
-export const communication: ServiceHandlers = {
+export const communication = {
   'Communication.alertsLogin': {
-    handler: async ({ deps, query }) => activeAlerts(deps, (await providerByAppName(deps.db, query.appName)).id, 'L'),
+    handler: async ({ deps, query, lang }) => activeAlerts(deps, (await providerByAppName(deps.db, query.appName)).id, 'L', lang),
   },
 
   'Communication.alertsHome': {
-    paymentOnly: true,
-    handler: async ({ deps, session }) => activeAlerts(deps, session!.providerId, 'H'),
+    handler: async ({ deps, session, lang }) => activeAlerts(deps, session!.providerId, 'H', lang),
   },
 
   'Communication.bulletins': {
-    handler: async ({ deps, session }) => {
+    handler: async ({ deps, session, lang }) => {
       const s = session!;
-      const today = isoDay(deps.clock());
+      const today = isoDay(deps.today());
       const rows = await deps.db
         .select()
         .from(bulletins)
@@ -56,7 +58,7 @@ export const communication: ServiceHandlers = {
             .where(and(eq(bulletinAttachments.providerId, s.providerId), inArray(bulletinAttachments.bulletinId, ids)))
             .orderBy(asc(bulletinAttachments.id))
         : [];
-      return rows.map((r) => ({
+      return inLanguage(rows, lang).map((r) => ({
         bulletinID: r.id,
         subject: r.subject,
         message: safeHtml(r.message),
@@ -71,7 +73,7 @@ export const communication: ServiceHandlers = {
   'Communication.bulletin': {
     handler: async ({ deps, session, params, lang }) => {
       const s = session!;
-      const today = isoDay(deps.clock());
+      const today = isoDay(deps.today());
       const [r] = await deps.db
         .select()
         .from(bulletins)
@@ -84,8 +86,8 @@ export const communication: ServiceHandlers = {
         .orderBy(asc(bulletinAttachments.id));
       return {
         bulletinID: r.id,
-        subject: r.subject,
-        message: safeHtml(r.message),
+        subject: textIn(r, 'subject', lang),
+        message: safeHtml(textIn(r, 'message', lang)),
         startDate: r.startDate,
         attachments: atts.map((a) => ({ messageAttachmentID: a.id, name: a.name, documentType: a.documentType })),
       };
@@ -104,13 +106,15 @@ export const communication: ServiceHandlers = {
   },
 
   'Communication.forms': {
-    handler: async ({ deps, session }) => {
+    handler: async ({ deps, session, lang }) => {
       const rows = await deps.db
-        .select({ id: forms.id, formName: forms.formName, documentType: forms.documentType })
+        .select({ id: forms.id, formName: forms.formName, documentType: forms.documentType, translations: forms.translations })
         .from(forms)
-        .where(eq(forms.providerId, session!.providerId))
-        .orderBy(asc(forms.formName));
-      return rows.map((r) => ({ formID: r.id, formName: r.formName, documentType: r.documentType }));
+        .where(eq(forms.providerId, session!.providerId));
+      // in the order of the names the parent reads
+      return inLanguage(rows, lang)
+        .map((r) => ({ formID: r.id, formName: r.formName, documentType: r.documentType }))
+        .sort((a, b) => a.formName.localeCompare(b.formName, lang) || a.formID - b.formID);
     },
   },
 
@@ -126,13 +130,13 @@ export const communication: ServiceHandlers = {
   },
 
   'Communication.calendarEvents': {
-    handler: async ({ deps, session }) => {
+    handler: async ({ deps, session, lang }) => {
       const rows = await deps.db
         .select()
         .from(calendarEvents)
         .where(eq(calendarEvents.providerId, session!.providerId))
         .orderBy(asc(calendarEvents.start));
-      return rows.map((r) => ({ eventID: r.id, title: r.title, start: r.start, end: r.end, allDay: r.allDay, description: r.description }));
+      return inLanguage(rows, lang).map((r) => ({ eventID: r.id, title: r.title, start: r.start, end: r.end, allDay: r.allDay, description: r.description }));
     },
   },
 
@@ -140,7 +144,7 @@ export const communication: ServiceHandlers = {
     handler: async ({ deps, session, query }) => {
       const s = session!;
       // the period choice of spec 2.13 (the last 90, 360 or 720 days), or an explicit range
-      const today = new Date(`${isoDay(deps.clock())}T00:00:00`);
+      const today = new Date(`${isoDay(deps.today())}T00:00:00`);
       const start = query.StartDate ? new Date(`${query.StartDate}T00:00:00`) : addDays(today, -(query.Days ?? 90));
       const endExclusive = addDays(query.EndDate ? new Date(`${query.EndDate}T00:00:00`) : today, 1);
       const showAuto = query.ShowAutoMail !== false;
@@ -171,9 +175,12 @@ export const communication: ServiceHandlers = {
   },
 
   'Communication.sendMail': {
-    handler: async ({ deps, session, form }) => {
+    handler: async ({ deps, session, form, lang }) => {
       const s = session!;
-      const v = form!.data as { subject: string; message: string };
+      await checkMessageLimit(deps, lang, s);
+      const data = form!.data as { subject: string; message: string };
+      // the subject goes into a mail header: one line, stored and sent the same
+      const v = { ...data, subject: singleLine(data.subject) };
       const provider = await providerOf(deps.db, s);
       const [parent] = await deps.db
         .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, accountNo: accounts.accountNo })
@@ -204,11 +211,11 @@ export const communication: ServiceHandlers = {
           subject: v.subject,
           fromName: name,
           description: safeHtml(`<p>${escapeHtml(v.message).replace(/\r?\n/g, '<br>')}</p>`),
-          createdOn: deps.clock(),
+          createdOn: deps.today(),
           isAutomatic: false,
         })
         .returning({ id: communications.id });
       return { communicationID: row.id };
     },
   },
-};
+} satisfies Partial<Handlers>;

@@ -1,11 +1,13 @@
 // Customer service: provider configuration, declarations, versions, error log, provider look-ups.
 import { and, asc, eq } from 'drizzle-orm';
-import type { ServiceHandlers } from '../context';
+import type { Handlers } from '../context';
+import type { CustomerDeclarationsResponse } from '../../src/engine/contract.gen';
 import { providers, logins, adults, accounts, errorLog, absenceReasons } from '../db/schema';
 import { HttpError } from '../errors';
+import { inLanguage } from '../providerTexts';
 import { programConfig, providerByAppName, providerOf } from './common';
 
-export const customer: ServiceHandlers = {
+export const customer = {
   'Customer.program': {
     handler: async ({ deps, query }) => programConfig(await providerByAppName(deps.db, query.appName)),
   },
@@ -21,7 +23,8 @@ export const customer: ServiceHandlers = {
       if (req.headers['if-none-match'] === etag) return reply.status(304).send();
       // the browser renders screens and forms; the API contract reaches it as generated types
       const { version, schemas, rules, screens } = decl.set;
-      return { version, schemas, rules, screens };
+      // the contract sees the declarations as JSON objects; their own meta-schemas check them
+      return { version, schemas, rules, screens } as unknown as CustomerDeclarationsResponse;
     },
   },
 
@@ -38,9 +41,6 @@ export const customer: ServiceHandlers = {
   },
 
   'Customer.errorlog': {
-    // stack traces and URLs legitimately hold < and >
-    allowSpecialCharacters: true,
-    rateLimit: { max: 30, timeWindow: 60_000 },
     handler: async ({ deps, body, session, req }) => {
       let providerId: number | null = session?.providerId ?? null;
       if (!providerId && body.appName) {
@@ -77,8 +77,6 @@ export const customer: ServiceHandlers = {
   },
 
   'Customer.application': {
-    // look-up by e-mail: rate limited per IP, and answers no more than the provider names
-    rateLimit: { max: 10, timeWindow: 60_000 },
     handler: async ({ deps, query }) => {
       const email = String(query.parentemail).trim().toLowerCase();
       const rows = await deps.db
@@ -92,7 +90,6 @@ export const customer: ServiceHandlers = {
   },
 
   'Customer.parent': {
-    paymentOnly: true,
     handler: async ({ deps, session }) => {
       const s = session!;
       const [row] = await deps.db
@@ -119,12 +116,11 @@ export const customer: ServiceHandlers = {
   },
 
   'Customer.feature': {
-    paymentOnly: true,
     handler: async ({ deps, session }) => ({ features: (await providerOf(deps.db, session!)).features }),
   },
 
   'Customer.absenceReasons': {
-    handler: async ({ deps, session, query }) => {
+    handler: async ({ deps, session, query, lang }) => {
       const where = [eq(absenceReasons.providerId, session!.providerId)];
       if (query.ShowInParentPortal !== undefined) where.push(eq(absenceReasons.showInParentPortal, query.ShowInParentPortal));
       const rows = await deps.db
@@ -132,7 +128,7 @@ export const customer: ServiceHandlers = {
         .from(absenceReasons)
         .where(and(...where))
         .orderBy(asc(absenceReasons.sortOrder), asc(absenceReasons.id));
-      return rows.map((r) => ({ absenceReasonID: r.id, reason: r.reason, showInParentPortal: r.showInParentPortal }));
+      return inLanguage(rows, lang).map((r) => ({ absenceReasonID: r.id, reason: r.reason, showInParentPortal: r.showInParentPortal }));
     },
   },
-};
+} satisfies Partial<Handlers>;

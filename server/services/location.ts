@@ -1,9 +1,9 @@
 // Location service: the provider's sites.
 import { asc, eq } from 'drizzle-orm';
-import type { ServiceHandlers } from '../context';
+import type { Handlers } from '../context';
 import { sites } from '../db/schema';
 
-export const location: ServiceHandlers = {
+export const location = {
   'Location.sites': {
     handler: async ({ deps, session }) => {
       const rows = await deps.db.select().from(sites).where(eq(sites.providerId, session!.providerId)).orderBy(asc(sites.siteName));
@@ -18,4 +18,4 @@ export const location: ServiceHandlers = {
       }));
     },
   },
-};
+} satisfies Partial<Handlers>;

@@ -1,14 +1,20 @@
 // ParentApplication service: status of the account's applications per program period and child.
 import { and, asc, eq } from 'drizzle-orm';
-import type { ServiceHandlers } from '../context';
+import type { Handlers } from '../context';
 import { registrations } from '../db/schema';
+import { HttpError } from '../errors';
+import { programPeriodOf } from './registration';
 
 type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
 
-export const parentApplication: ServiceHandlers = {
+export const parentApplication = {
   'ParentApplication.status': {
-    handler: async ({ deps, session, query }) => {
+    handler: async ({ deps, session, query, lang }) => {
       const s = session!;
+      // another provider's program period is not found (an own one without applications lists none)
+      if (query.programPeriodID && !(await programPeriodOf(deps, s.providerId, query.programPeriodID))) {
+        throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      }
       const where = [eq(registrations.providerId, s.providerId), eq(registrations.accountId, s.accountId)];
       if (query.programPeriodID) where.push(eq(registrations.programPeriodId, query.programPeriodID));
       const rows = await deps.db
@@ -19,4 +25,4 @@ export const parentApplication: ServiceHandlers = {
       return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as Status, submittedOn: r.submittedOn }));
     },
   },
-};
+} satisfies Partial<Handlers>;

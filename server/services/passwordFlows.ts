@@ -1,20 +1,20 @@
 // The ways in besides sign-in (spec 1, 2.1, 2.6, 8.2): forgot password, sign up (existing parents),
-// the reset / create password link, and new parent registration.
+// the reset / create password link, new parent registration, and changing the password when signed
+// in (also with a temporary password).
 //
 // Answers never tell whether an e-mail has an account: forgot password and sign up always answer
 // {sent: true}; what applies to the address (a link, "already signed up", "not activated", "inactive")
 // is said in the e-mail to that address only. Links carry a 256-bit random token; only its SHA-256 is
 // stored, it expires and works once.
 import { and, count, eq, gte, isNull, ne } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import type { AppDeps, ServiceHandlers } from '../context';
-import { accounts, adults, authRequests, logins, passwordTokens, sessions } from '../db/schema';
+import type { AppDeps, Handlers } from '../context';
+import { accounts, adults, authRequests, logins, passwordTokens, sessions, signinAudit } from '../db/schema';
 import { HttpError } from '../errors';
 import { hashToken, newToken } from '../auth';
 import { enqueueMail } from '../outbox';
 import { checkNewPassword, rememberPassword } from '../passwordPolicy';
-import { authText } from '../authText';
 import { providerByAppName, type ProviderRow } from './common';
+import { portalLink } from '../links';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const SIGNUP_TTL_MS = 24 * 60 * 60 * 1000;
@@ -23,22 +23,6 @@ export const PER_ADDRESS_MAX = 5;
 export const PER_ADDRESS_WINDOW_MS = 15 * 60 * 1000;
 
 const escape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-
-/**
- * Where links in e-mails point: PUBLIC_URL, or outside production the address the request came to.
- * Production never trusts the Host header for links (a forged host would receive the token).
- */
-function portalBase(deps: AppDeps, req: FastifyRequest): string {
-  const configured = process.env.PUBLIC_URL;
-  if (configured) return configured.replace(/\/+$/, '');
-  if (deps.production) throw new Error('PUBLIC_URL must be set in production (links in e-mails)');
-  return `${req.protocol}://${req.headers.host}`;
-}
-
-/** A link into the portal through the provider's entry, which chooses the provider and continues to the page. */
-function portalLink(deps: AppDeps, req: FastifyRequest, p: ProviderRow, page: string, token: string): string {
-  return `${portalBase(deps, req)}/parentportal/${encodeURIComponent(p.appName)}/parent?next=${encodeURIComponent(page)}&token=${token}`;
-}
 
 async function limitPerAddress(deps: AppDeps, lang: string, p: ProviderRow, kind: string, email: string, ip: string) {
   const since = new Date(deps.clock().getTime() - PER_ADDRESS_WINDOW_MS);
@@ -63,8 +47,8 @@ interface MailParts {
 
 async function sendAuthMail(deps: AppDeps, p: ProviderRow, to: string, lang: string, m: MailParts) {
   const params = { programName: p.programName, supportPhone: p.supportPhone, supportEmail: p.supportEmail, ...m.params };
-  const t = (k: string) => authText(deps.root, lang, `auth.mail.${m.name}.${k}`, params);
-  const support = authText(deps.root, lang, 'auth.mail.support', params);
+  const t = (k: string) => deps.t(lang, `auth.mail.${m.name}.${k}`, params);
+  const support = deps.t(lang, 'auth.mail.support', params);
   const paragraphs = m.lines.map(t);
   const text = [...paragraphs, ...(m.link ? [`${t(m.link.label)}: ${m.link.url}`] : []), support].join('\n\n');
   const html = [
@@ -97,13 +81,11 @@ async function issueToken(deps: AppDeps, row: { providerId: number; adultId: num
 }
 
 function linkErr(deps: AppDeps, lang: string) {
-  return new HttpError(400, authText(deps.root, lang, 'auth.errors.linkInvalid'), { key: 'auth.errors.linkInvalid' });
+  return new HttpError(400, deps.t(lang, 'auth.errors.linkInvalid'), { key: 'auth.errors.linkInvalid' });
 }
 
-export const passwordFlows: ServiceHandlers = {
+export const passwordFlows = {
   'Authentication.forgotPassword': {
-    providerFrom: 'body.appName',
-    rateLimit: { max: 10, timeWindow: 60_000 },
     handler: async ({ deps, body, lang, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
       const email = String(body.email).trim().toLowerCase();
@@ -127,15 +109,13 @@ export const passwordFlows: ServiceHandlers = {
         name: 'reset',
         lines: ['greeting', 'body', 'expires', 'notYou'],
         params: { firstName: row.adult.firstName, minutes: RESET_TTL_MS / 60000 },
-        link: { url: portalLink(deps, req, p, '/resetpassword', token), label: 'link' },
+        link: { url: portalLink(deps, p.appName, 'resetpassword', { token }), label: 'link' },
       });
       return { sent: true };
     },
   },
 
   'Authentication.signUp': {
-    providerFrom: 'body.appName',
-    rateLimit: { max: 10, timeWindow: 60_000 },
     handler: async ({ deps, body, lang, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
       const email = String(body.email).trim().toLowerCase();
@@ -168,15 +148,13 @@ export const passwordFlows: ServiceHandlers = {
         name: 'signup',
         lines: ['greeting', 'body', 'expires', 'notYou'],
         params: { ...params, hours: SIGNUP_TTL_MS / 3600000 },
-        link: { url: portalLink(deps, req, p, '/createpassword', token), label: 'link' },
+        link: { url: portalLink(deps, p.appName, 'createpassword', { token }), label: 'link' },
       });
       return { sent: true };
     },
   },
 
   'Authentication.resetPassword': {
-    providerFrom: 'body.appName',
-    rateLimit: { max: 10, timeWindow: 60_000 },
     handler: async ({ deps, body, lang, form, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
       // the token is bound into the body by the screen, beside the form's values
@@ -208,6 +186,8 @@ export const passwordFlows: ServiceHandlers = {
           .set({ passwordHash: newHash, isTemporaryPassword: false, failedCount: 0, lockedAt: null })
           .where(eq(logins.id, login.id));
         await deps.db.update(sessions).set({ revokedAt: now }).where(and(eq(sessions.loginId, login.id), isNull(sessions.revokedAt)));
+        // and ends a temporary lock, which is counted from the sign-in audit
+        await deps.db.insert(signinAudit).values({ providerId: p.id, email: login.email, loginId: login.id, ip: req.ip, outcome: 'unlocked', at: now });
       } else {
         const [exists] = await deps.db.select({ id: logins.id }).from(logins).where(and(eq(logins.providerId, p.id), eq(logins.email, tok.email)));
         if (exists) throw linkErr(deps, lang);
@@ -218,15 +198,13 @@ export const passwordFlows: ServiceHandlers = {
   },
 
   'Authentication.register': {
-    providerFrom: 'body.appName',
-    rateLimit: { max: 5, timeWindow: 60_000 },
     handler: async ({ deps, body, lang, form, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
       const v = form!.data as Record<string, string>;
       const email = v.email.trim().toLowerCase();
       await limitPerAddress(deps, lang, p, 'register', email, req.ip);
       const duplicate = () =>
-        new HttpError(409, authText(deps.root, lang, 'auth.errors.emailRegistered', { programName: p.programName }), {
+        new HttpError(409, deps.t(lang, 'auth.errors.emailRegistered', { programName: p.programName }), {
           key: 'auth.errors.emailRegistered',
           errors: [{ path: '/email', key: 'auth.errors.emailRegistered' }],
         });
@@ -269,4 +247,40 @@ export const passwordFlows: ServiceHandlers = {
       });
     },
   },
-};
+
+  'Demographics.changePassword': {
+    handler: async ({ deps, session, form, lang }) => {
+      const s = session!;
+      const v = form!.data as { mode: 'change' | 'temporary'; currentPassword?: string; newPassword: string };
+      const [login] = await deps.db.select().from(logins).where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
+      // only a temporary-password session may skip the current password
+      if (!s.isTemporaryPassword || v.mode === 'change') {
+        if (v.mode !== 'change' || !(await deps.passwords.verify(login.passwordHash, v.currentPassword ?? ''))) {
+          throw new HttpError(400, deps.t(lang, 'errors.wrongCurrentPassword'), {
+            key: 'server.errors.wrongCurrentPassword',
+            errors: [{ path: '/currentPassword', key: 'server.errors.wrongCurrentPassword' }],
+          });
+        }
+      }
+      if (await deps.passwords.verify(login.passwordHash, v.newPassword)) {
+        throw new HttpError(400, deps.t(lang, 'errors.passwordReused'), {
+          key: 'server.errors.passwordReused',
+          errors: [{ path: '/newPassword', key: 'server.errors.passwordReused' }],
+        });
+      }
+      // not common, not the user name, not an earlier password (spec 5.2)
+      await checkNewPassword(deps, lang, { loginId: login.id, email: login.email, newPassword: v.newPassword });
+      await rememberPassword(deps, login.id, login.passwordHash);
+      await deps.db
+        .update(logins)
+        .set({ passwordHash: await deps.passwords.hash(v.newPassword), isTemporaryPassword: false, failedCount: 0, lockedAt: null })
+        .where(eq(logins.id, login.id));
+      // every other session of this login ends with the old password
+      await deps.db
+        .update(sessions)
+        .set({ revokedAt: deps.clock() })
+        .where(and(eq(sessions.loginId, login.id), ne(sessions.id, s.sessionId), isNull(sessions.revokedAt)));
+      return { changed: true };
+    },
+  },
+} satisfies Partial<Handlers>;

@@ -1,15 +1,23 @@
 // Registration service: program periods with the account's children rows (programs list, home
 // Registration section) and enrolled activities per child (home Childcare / Enrichment sections).
 import { and, asc, eq, gte, inArray, isNull, or } from 'drizzle-orm';
-import type { ServiceHandlers, AppDeps } from '../context';
+import type { Handlers, AppDeps } from '../context';
+import type { RegistrationChildrenActivitiesResponse } from '../../src/engine/contract.gen';
 import { activities, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
+import { textIn } from '../providerTexts';
 import { providerOf } from './common';
 
 type Category = 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
 type Kind = 'childcare' | 'enrichment';
 type Dow = 'S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA';
+
+/** The provider's program period of that id, or undefined. */
+export async function programPeriodOf(deps: AppDeps, providerId: number, id: number) {
+  const [pp] = await deps.db.select({ id: programPeriods.id }).from(programPeriods).where(and(eq(programPeriods.id, id), eq(programPeriods.providerId, providerId)));
+  return pp;
+}
 
 function notFound(deps: AppDeps, lang: string): never {
   throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
@@ -17,7 +25,7 @@ function notFound(deps: AppDeps, lang: string): never {
 
 const days = (s: string): Dow[] => s.split(',').map((d) => d.trim()).filter(Boolean) as Dow[];
 
-export const registration: ServiceHandlers = {
+export const registration = {
   'Registration.programPeriods': {
     handler: async ({ deps, session, query, lang }) => {
       const s = session!;
@@ -25,7 +33,7 @@ export const registration: ServiceHandlers = {
       // the signed-in account
       if (query.AccountID !== undefined && query.AccountID !== 0 && query.AccountID !== s.accountId) notFound(deps, lang);
       const provider = await providerOf(deps.db, s);
-      const now = deps.clock();
+      const now = deps.today();
       const today = isoDay(now);
       const where = [eq(programPeriods.providerId, s.providerId)];
       if (query.programPeriodID) where.push(eq(programPeriods.id, query.programPeriodID));
@@ -63,9 +71,9 @@ export const registration: ServiceHandlers = {
         const closed = p.registrationEndDate !== null && p.registrationEndDate < today;
         return {
           programPeriodID: p.id,
-          programPeriod: p.programPeriod,
-          titles: p.titles,
-          description: p.description,
+          // title and description in the request's language (spec 2.8)
+          programPeriod: textIn(p, 'programPeriod', lang),
+          description: textIn(p, 'description', lang),
           category: p.category as Category,
           programKind: p.programKind as Kind,
           programPeriodType: p.programPeriodType,
@@ -110,15 +118,31 @@ export const registration: ServiceHandlers = {
   },
 
   'Registration.childrenActivities': {
-    handler: async ({ deps, session, query }) => {
+    handler: async ({ deps, session, query, lang }) => {
       const s = session!;
-      const asOn = query.asOnDate ?? isoDay(deps.clock());
+      const asOn = query.asOnDate ?? isoDay(deps.today());
       const where = [
         eq(enrollments.providerId, s.providerId),
         eq(enrollments.accountId, s.accountId),
         or(isNull(enrollments.deEnrollDate), gte(enrollments.deEnrollDate, asOn)),
         gte(activities.endDate, asOn),
       ];
+      // an id that is not the provider's program period, or not a child of the account, is not found
+      if (query.programPeriodID && !(await programPeriodOf(deps, s.providerId, query.programPeriodID))) notFound(deps, lang);
+      if (query.childID) {
+        const [own] = await deps.db
+          .select({ id: children.id })
+          .from(children)
+          .where(and(eq(children.id, query.childID), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
+        const [enrolled] = own
+          ? [own]
+          : await deps.db
+              .select({ id: enrollments.id })
+              .from(enrollments)
+              .where(and(eq(enrollments.childId, query.childID), eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId)))
+              .limit(1);
+        if (!enrolled) notFound(deps, lang);
+      }
       if (query.programPeriodID) where.push(eq(activities.programPeriodId, query.programPeriodID));
       if (query.childID) where.push(eq(enrollments.childId, query.childID));
       const rows = await deps.db
@@ -136,11 +160,11 @@ export const registration: ServiceHandlers = {
           childID: r.c.id,
           childName: `${r.c.firstName} ${r.c.lastName}`,
           programPeriodID: r.pp.id,
-          programPeriod: r.pp.programPeriod,
+          programPeriod: textIn(r.pp, 'programPeriod', lang),
           category: r.pp.category as Category,
           programKind: r.pp.programKind as Kind,
           homeSiteID: r.c.homeSiteId,
-          activities: [] as unknown[],
+          activities: [] as RegistrationChildrenActivitiesResponse[number]['activities'],
         };
       }
       for (const r of rows) {
@@ -167,4 +191,4 @@ export const registration: ServiceHandlers = {
       return [...groups.values()];
     },
   },
-};
+} satisfies Partial<Handlers>;

@@ -15,13 +15,13 @@ import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps, HandlerContext, ServiceHandlers } from '../context';
+import type { AppDeps, Handlers } from '../context';
 import { accounts, adults, logins, providers, socialIdentities, socialSignins } from '../db/schema';
 import { HttpError } from '../errors';
 import { createSession, hashToken, newToken, resolveSession } from '../auth';
-import { authText } from '../authText';
 import { providerByAppName, sessionState, type ProviderRow } from './common';
-import { authentication } from './authentication';
+import { passwordSignIn } from './authentication';
+import { portalLink } from '../links';
 
 export const SOCIAL_TTL_MS = 10 * 60 * 1000;
 const CALLBACK_PATH = '/api/Authentication/social/callback';
@@ -71,27 +71,19 @@ function clientConfig(idp: IdpConfig): Promise<oidc.Configuration> {
   return config;
 }
 
-function portalBase(deps: AppDeps, req: FastifyRequest): string {
-  const configured = process.env.PUBLIC_URL;
-  if (configured) return configured.replace(/\/+$/, '');
-  if (deps.production) throw new Error('PUBLIC_URL must be set in production (social sign-in return address)');
-  return `${req.protocol}://${req.headers.host}`;
+function portalBase(deps: AppDeps): string {
+  if (!deps.linkBase) throw new Error('PUBLIC_URL must be set in production (social sign-in return address)');
+  return deps.linkBase;
 }
 
 function idpOf(deps: AppDeps, lang: string, p: ProviderRow, id: string): IdpConfig {
   const idp = socialProviders(deps.root, p.appName).find((i) => i.id === id);
-  if (!idp) throw new HttpError(404, authText(deps.root, lang, 'auth.errors.socialUnavailable'), { key: 'auth.errors.socialUnavailable' });
+  if (!idp) throw new HttpError(404, deps.t(lang, 'auth.errors.socialUnavailable'), { key: 'auth.errors.socialUnavailable' });
   return idp;
 }
 
 function ticketError(deps: AppDeps, lang: string) {
-  return new HttpError(400, authText(deps.root, lang, 'auth.errors.socialExpired'), { key: 'auth.errors.socialExpired' });
-}
-
-/** The portal page the browser continues to, through the provider's entry. */
-function portalPage(base: string, appName: string, page: string, query: Record<string, string>): string {
-  const q = new URLSearchParams({ next: page, ...query });
-  return `${base}/parentportal/${encodeURIComponent(appName)}/parent?${q.toString()}`;
+  return new HttpError(400, deps.t(lang, 'auth.errors.socialExpired'), { key: 'auth.errors.socialExpired' });
 }
 
 async function signInAs(deps: AppDeps, p: ProviderRow, loginId: number, lang: string) {
@@ -129,7 +121,7 @@ async function claim(deps: AppDeps, lang: string, id: number) {
   if (!done.length) throw ticketError(deps, lang);
 }
 
-export const socialSignIn: ServiceHandlers = {
+export const socialSignIn = {
   'Authentication.socialOptions': {
     handler: async ({ deps, query }) => {
       const p = await providerByAppName(deps.db, String(query.appName));
@@ -139,7 +131,6 @@ export const socialSignIn: ServiceHandlers = {
   },
 
   'Authentication.socialStart': {
-    rateLimit: { max: 20, timeWindow: 60_000 },
     handler: async ({ deps, query, lang, req }) => {
       const p = await providerByAppName(deps.db, String(query.appName));
       const idp = idpOf(deps, lang, p, String(query.idp));
@@ -157,7 +148,7 @@ export const socialSignIn: ServiceHandlers = {
         expiresAt: new Date(now.getTime() + SOCIAL_TTL_MS),
       });
       // the browser leaves the portal through this server, which sends it on to the identity provider
-      return { url: `${portalBase(deps, req)}/api/Authentication/social/authorize?state=${state}` };
+      return { url: `${portalBase(deps)}/api/Authentication/social/authorize?state=${state}` };
     },
   },
 
@@ -170,7 +161,7 @@ export const socialSignIn: ServiceHandlers = {
       const idp = idpOf(deps, lang, p, a.idp);
       const config = await clientConfig(idp);
       const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: `${portalBase(deps, req)}${CALLBACK_PATH}`,
+        redirect_uri: `${portalBase(deps)}${CALLBACK_PATH}`,
         scope: 'openid email profile',
         code_challenge: await oidc.calculatePKCECodeChallenge(a.codeVerifier),
         code_challenge_method: 'S256',
@@ -183,19 +174,19 @@ export const socialSignIn: ServiceHandlers = {
 
   'Authentication.socialCallback': {
     handler: async ({ deps, query, lang, reply, req }) => {
-      const base = portalBase(deps, req);
+      const base = portalBase(deps);
       const state = typeof query.state === 'string' ? query.state : '';
       const [a] = state ? await deps.db.select().from(socialSignins).where(eq(socialSignins.stateHash, hashToken(state))) : [];
       if (!a) throw ticketError(deps, lang);
       const p = await providerRow(deps, a.providerId);
-      const back = (page: string, q: Record<string, string>) => reply.redirect(portalPage(base, p.appName, page, q), 302);
+      const back = (screen: 'sociallink' | 'socialsignin', q: Record<string, string>) => reply.redirect(portalLink(deps, p.appName, screen, q), 302);
       // single use: the state is spent whatever the outcome
       const spent = await deps.db
         .update(socialSignins)
         .set({ usedAt: deps.clock() })
         .where(and(eq(socialSignins.id, a.id), isNull(socialSignins.usedAt)))
         .returning({ id: socialSignins.id });
-      if (!spent.length || deps.clock() >= a.expiresAt || query.error) return back('/sociallink', { failed: '1' });
+      if (!spent.length || deps.clock() >= a.expiresAt || query.error) return back('sociallink', { failed: '1' });
 
       const idp = idpOf(deps, lang, p, a.idp);
       const config = await clientConfig(idp);
@@ -217,7 +208,7 @@ export const socialSignIn: ServiceHandlers = {
         }
       } catch (err) {
         req.log.warn({ err, idp: a.idp }, 'social sign-in: code exchange refused');
-        return back('/sociallink', { failed: '1' });
+        return back('sociallink', { failed: '1' });
       }
       const issuer = String(claims.iss);
       const subject = String(claims.sub);
@@ -239,12 +230,11 @@ export const socialSignIn: ServiceHandlers = {
       const ticket = newToken();
       await deps.db.update(socialSignins).set({ issuer, subject, email, linkTokenHash: hashToken(ticket) }).where(eq(socialSignins.id, a.id));
       // a linked identity continues to sign in; any other first signs in once with the password
-      return back(loginId ? '/socialsignin' : '/sociallink', { ticket });
+      return back(loginId ? 'socialsignin' : 'sociallink', { ticket });
     },
   },
 
   'Authentication.socialComplete': {
-    rateLimit: { max: 20, timeWindow: 60_000 },
     handler: async ({ deps, query, lang }) => {
       const p = await providerByAppName(deps.db, String(query.appName));
       const a = await attemptOf(deps, lang, p, String(query.ticket));
@@ -259,17 +249,12 @@ export const socialSignIn: ServiceHandlers = {
   },
 
   'Authentication.socialLink': {
-    providerFrom: 'body.appName',
-    rateLimit: { max: 20, timeWindow: 60_000 },
-    handler: async (ctx: HandlerContext) => {
-      const { deps, body, lang } = ctx;
-      const p = await providerByAppName(deps.db, String(body.appName));
-      const a = await attemptOf(deps, lang, p, String(body.ticket));
+    handler: async (c) => {
+      const { deps, body, lang } = c;
+      const p = await providerByAppName(deps.db, body.appName);
+      const a = await attemptOf(deps, lang, p, body.ticket);
       // the password sign-in with all its checks (lock-out, limits, audit, inactive logins)
-      const signedIn = (await authentication['Authentication.login'].handler({
-        ...ctx,
-        body: { appName: p.appName, email: body.email, password: body.password },
-      })) as { token: string; session: unknown };
+      const signedIn = await passwordSignIn(c, { appName: p.appName, email: body.email, password: body.password });
       const s = await resolveSession(deps.db, deps.clock, signedIn.token);
       if (!s) throw ticketError(deps, lang);
       await claim(deps, lang, a.id);
@@ -280,7 +265,7 @@ export const socialSignIn: ServiceHandlers = {
       return signedIn;
     },
   },
-};
+} satisfies Partial<Handlers>;
 
 async function providerRow(deps: AppDeps, id: number): Promise<ProviderRow> {
   const [p] = await deps.db.select().from(providers).where(eq(providers.id, id));

@@ -1,24 +1,46 @@
 // The typed API client: every call goes to /api/<Service><path> with the session's token, the chosen
 // language and the release version, and every failure becomes one ApiError shape (spec 7 and 8.1).
-import { operations, type OperationId, type Operations } from './contract.gen';
+// Call arguments are typed per operation from the contract (src/engine/contract.gen.ts); a screen's
+// declared loads and effects name their operation at run time and pass untyped arguments.
+import { operations, type OperationId, type Operations } from '../engine/contract.gen';
 
 export type { OperationId, Operations };
+export { operations };
 
 /** The response body of an operation, from the generated contract. */
 export type Response<Op extends OperationId> = Operations[Op]['response'];
 /** The query of an operation, from the generated contract. */
 export type Query<Op extends OperationId> = Operations[Op]['query'];
 
-export interface CallArgs {
-  query?: Record<string, unknown>;
-  params?: Record<string, unknown>;
-  body?: unknown;
+/** How a call is made, whatever its operation. */
+export interface CallOptions {
   /** calls that must not raise the error handler (the caller shows its own retry panel) */
   silent?: boolean;
   /** calls that must not raise the loading counter (background refreshes) */
   ignoreLoading?: boolean;
   signal?: AbortSignal;
 }
+
+/** Arguments of an operation known only at run time (declared loads and effects). */
+export interface LooseCallArgs extends CallOptions {
+  query?: Record<string, unknown>;
+  params?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** A part the operation does not take may be left out; one with a required field must be given. */
+type Part<K extends string, T> = [T] extends [undefined] ? { [P in K]?: undefined } : {} extends T ? { [P in K]?: T } : { [P in K]: T };
+
+/**
+ * The arguments of a call: typed by the contract when the operation is named in the code; untyped
+ * when it is any operation (`OperationId` itself: a declaration names it).
+ */
+export type CallArgs<Op extends OperationId = OperationId> = [OperationId] extends [Op]
+  ? LooseCallArgs
+  : Part<'query', Operations[Op]['query']> & Part<'params', Operations[Op]['params']> & Part<'body', Operations[Op]['body']> & CallOptions;
+
+/** The arguments may be left out only when nothing in them is required. */
+export type ArgsOf<Op extends OperationId> = {} extends CallArgs<Op> ? [args?: CallArgs<Op>] : [args: CallArgs<Op>];
 
 /** One stored in-progress application, as kept in session.applications under its key. */
 export interface ApplicationRef {
@@ -48,6 +70,8 @@ export interface OperationInfo {
   method: string;
   path: string;
   service?: string;
+  /** the service's calls with a `key` query carry the stored application's ids (spec 7) */
+  applicationHeaders?: boolean;
 }
 
 export class ApiError extends Error {
@@ -76,9 +100,6 @@ export function firstMessagePart(message: string): string {
 }
 
 export const NETWORK_ERROR = 'Network Error';
-
-/** Services whose calls carry the stored application's ids when a `key` query is present. */
-const KEYED_SERVICES = new Set(['ParentApplication', 'Billing']);
 
 export function buildPath(op: string, info: OperationInfo, params: Record<string, unknown> = {}): string {
   const service = info.service ?? op.split('.')[0];
@@ -135,13 +156,13 @@ export function fileNameFromDisposition(header: string | null): string | undefin
 }
 
 export interface ApiClient {
-  call<Op extends OperationId>(op: Op, args?: CallArgs): Promise<Response<Op>>;
+  call<Op extends OperationId>(op: Op, ...args: ArgsOf<Op>): Promise<Response<Op>>;
   /** fetches a file operation and returns it without saving (tests, previews) */
-  fetchFile(op: OperationId, args?: CallArgs): Promise<{ blob: Blob; fileName?: string; type: string }>;
+  fetchFile<Op extends OperationId>(op: Op, ...args: ArgsOf<Op>): Promise<{ blob: Blob; fileName?: string; type: string }>;
   /** fetches a file operation and saves it under fileName (or the server's name) */
-  download(op: OperationId, args?: CallArgs, fileName?: string): Promise<void>;
-  upload<Op extends OperationId>(op: Op, args: CallArgs, file: File, onProgress: (pct: number) => void): Promise<Response<Op>>;
-  url(op: OperationId, args?: CallArgs): string;
+  download<Op extends OperationId>(op: Op, args: CallArgs<Op>, fileName?: string): Promise<void>;
+  upload<Op extends OperationId>(op: Op, args: CallArgs<Op>, file: File, onProgress: (pct: number) => void): Promise<Response<Op>>;
+  url<Op extends OperationId>(op: Op, ...args: ArgsOf<Op>): string;
 }
 
 export function createApiClient(options: ApiClientOptions): ApiClient {
@@ -155,11 +176,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return i;
   }
 
-  function url(op: string, args: CallArgs = {}): string {
+  function url(op: string, args: LooseCallArgs = {}): string {
     return base + buildPath(op, info(op), args.params) + buildQuery(args.query);
   }
 
-  function headers(op: string, args: CallArgs): Record<string, string> {
+  function headers(op: string, args: LooseCallArgs): Record<string, string> {
     const h: Record<string, string> = {
       Accept: 'application/json',
       'Accept-Language': options.getLocale() || 'en',
@@ -169,8 +190,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const token = options.getToken();
     if (token) h.Authorization = `Bearer ${token}`;
     const key = args.query?.key;
-    const service = info(op).service ?? op.split('.')[0];
-    if (typeof key === 'string' && key && KEYED_SERVICES.has(service) && options.getApplication) {
+    // which services carry them is declared in the contract (applicationHeaders)
+    if (typeof key === 'string' && key && info(op).applicationHeaders && options.getApplication) {
       const app = options.getApplication(key);
       if (app?.prAccountID !== undefined) h.prAccountID = String(app.prAccountID);
       if (app?.programPeriodID !== undefined) h.programPeriodID = String(app.programPeriodID);
@@ -178,12 +199,12 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return h;
   }
 
-  function fail(err: ApiError, args: CallArgs): never {
+  function fail(err: ApiError, args: LooseCallArgs): never {
     if (!args.silent) options.onError?.(err);
     throw err;
   }
 
-  async function send(op: string, args: CallArgs, accept?: string): Promise<globalThis.Response> {
+  async function send(op: string, args: LooseCallArgs, accept?: string): Promise<globalThis.Response> {
     const i = info(op);
     const h = headers(op, args);
     if (accept) h.Accept = accept;
@@ -207,17 +228,18 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     return res;
   }
 
-  return {
+  // the implementation takes any operation's arguments; ApiClient types them per operation
+  const client = {
     url,
-    async call(op, args = {}) {
+    async call(op: string, args: LooseCallArgs = {}) {
       const res = await send(op, args);
-      if (res.status === 204) return undefined as unknown as Response<typeof op>;
+      if (res.status === 204) return undefined;
       const text = await res.text();
-      if (!text) return undefined as unknown as Response<typeof op>;
+      if (!text) return undefined;
       const type = res.headers.get('content-type') ?? '';
-      return (type.includes('json') ? JSON.parse(text) : text) as Response<typeof op>;
+      return (type.includes('json') ? JSON.parse(text) : text) as unknown;
     },
-    async fetchFile(op, args = {}) {
+    async fetchFile(op: string, args: LooseCallArgs = {}) {
       const res = await send(op, args, '*/*');
       const blob = await res.blob();
       return {
@@ -226,11 +248,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         fileName: fileNameFromDisposition(res.headers.get('content-disposition')),
       };
     },
-    async download(op, args = {}, fileName) {
+    async download(op: string, args: LooseCallArgs = {}, fileName?: string) {
       const file = await this.fetchFile(op, args);
       saveBlob(file.blob, fileName || file.fileName || 'download');
     },
-    upload(op, args, file, onProgress) {
+    upload(op: string, args: LooseCallArgs, file: File, onProgress: (pct: number) => void): Promise<unknown> {
       const i = info(op);
       const counted = !args.ignoreLoading;
       if (counted) options.onRequest?.(op);
@@ -255,9 +277,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           if (xhr.status >= 200 && xhr.status < 300) {
             onProgress(100);
             try {
-              resolve((text ? JSON.parse(text) : undefined) as Response<typeof op>);
+              resolve(text ? JSON.parse(text) : undefined);
             } catch {
-              resolve(text as unknown as Response<typeof op>);
+              resolve(text);
             }
             return;
           }
@@ -273,6 +295,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       });
     },
   };
+  return client as unknown as ApiClient;
 }
 
 /** Saves a blob under a file name through a temporary link (browser only). */

@@ -4,10 +4,12 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import type { BaseDeclarations, DeclError, DeclFile } from './declarations';
 import { ruleTable } from './declarations';
 import { createAjv } from './ajv';
-import { OPERATORS, escapePointer, walkLogic } from './logic';
+import { escapePointer, isOperator, walkLogic } from './logic';
 import type { ActionDecl, Effect, JsonSchema, ScreenDecl } from './types';
+import { isWidgetName, lightFields, WIDGET_NAMES } from './widgets';
 
-export const LANGUAGES = ['en', 'es', 'pt', 'vi'] as const;
+import { LANGUAGES } from './languages';
+export { LANGUAGES };
 export type Translations = Record<string, Record<string, unknown>>;
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -17,19 +19,26 @@ const ptr = (...parts: (string | number)[]) => parts.map((p) => `/${escapePointe
 // meta-schema validation
 
 const metaCache = new WeakMap<object, ValidateFunction>();
-function metaValidator(meta: JsonSchema): ValidateFunction {
+/** A meta-schema's validator; the other meta-schemas are known too (the screen one refers to meta/section). */
+function metaValidator(meta: JsonSchema, metas: BaseDeclarations['meta']): ValidateFunction {
   let v = metaCache.get(meta);
   if (!v) {
     const ajv = new Ajv({ allErrors: true, strict: false });
+    for (const other of Object.values(metas)) {
+      // added under its $id as the key: ajv would resolve a relative $id ("meta/section") again
+      // against itself when a $ref enters it ("meta/meta/section")
+      const { $id, ...rest } = other.json;
+      if (other.json !== meta && typeof $id === 'string') ajv.addSchema(rest, $id);
+    }
     v = ajv.compile(meta);
     metaCache.set(meta, v);
   }
   return v;
 }
 
-function metaErrors(file: DeclFile<unknown>, meta: DeclFile<JsonSchema> | undefined, out: DeclError[]): boolean {
+function metaErrors(file: DeclFile<unknown>, meta: DeclFile<JsonSchema> | undefined, out: DeclError[], metas: BaseDeclarations['meta']): boolean {
   if (!meta) return true;
-  const validate = metaValidator(meta.json);
+  const validate = metaValidator(meta.json, metas);
   if (validate(file.json)) return true;
   // the most specific errors are the useful ones: drop anyOf/oneOf summaries when details exist
   const errs = validate.errors ?? [];
@@ -65,6 +74,13 @@ function resolvePointer(doc: unknown, pointer: string): unknown {
   return cur;
 }
 
+/** Whether a route (declared path, ":name" segments match any) matches a target path; case-insensitive like matchRoute. */
+function routeMatches(route: string, path: string): boolean {
+  const a = route.toLowerCase().split('/').filter(Boolean);
+  const b = path.toLowerCase().split('/').filter(Boolean);
+  return a.length === b.length && a.every((seg, i) => seg.startsWith(':') || seg === b[i]);
+}
+
 /** Every effect of an action, following `then`. */
 function effectsOf(effect: Effect | undefined, pointer: string, out: { effect: Effect; pointer: string }[]): void {
   if (!effect || !isObject(effect)) return;
@@ -91,7 +107,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
 
   // API files
   for (const [service, f] of Object.entries(d.api)) {
-    if (!metaErrors(f, d.meta.api, errors)) continue;
+    if (!metaErrors(f, d.meta.api, errors, d.meta)) continue;
     if (f.json.service !== service) errors.push({ file: f.file, path: '/service', message: `service must be "${service}" (the file name)` });
     for (const [name, op] of Object.entries(f.json.operations)) {
       if (op.form && !d.schemas[op.form]) errors.push({ file: f.file, path: ptr('operations', name, 'form'), message: `unknown form schema "${op.form}"` });
@@ -100,7 +116,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
 
   // rule files
   for (const [area, f] of Object.entries(d.rules)) {
-    if (!metaErrors(f, d.meta.rules, errors)) continue;
+    if (!metaErrors(f, d.meta.rules, errors, d.meta)) continue;
     if (f.json.area !== area) errors.push({ file: f.file, path: '/area', message: `area must be "${area}" (the file name)` });
     for (const [id, def] of Object.entries(f.json.rules)) {
       if (!id.startsWith(`${area}.`)) errors.push({ file: f.file, path: ptr('rules', id), message: `rule id must start with "${area}."` });
@@ -109,7 +125,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
       }
       walkLogic(def.logic, (op, args, pointer) => {
         const at = `${ptr('rules', id, 'logic')}${pointer}`;
-        if (!OPERATORS.includes(op)) errors.push({ file: f.file, path: at, message: `unknown operator "${op}"` });
+        if (!isOperator(op)) errors.push({ file: f.file, path: at, message: `unknown operator "${op}"` });
         // a missing or null value compares like 0 and breaks "in": such operands need a default
         if (NULL_UNSAFE.has(op)) {
           args.forEach((arg, i) => {
@@ -129,7 +145,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
 
   // cases tables
   for (const [area, f] of Object.entries(d.cases)) {
-    if (!metaErrors(f, d.meta.cases, errors)) continue;
+    if (!metaErrors(f, d.meta.cases, errors, d.meta)) continue;
     if (!d.rules[area]) errors.push({ file: f.file, path: '/area', message: `no rules/${area}.rules.json for these cases` });
     f.json.cases.forEach((row, i) => {
       if (typeof row !== 'string' && !rules[row.rule]) errors.push({ file: f.file, path: ptr('cases', i, 'rule'), message: `unknown rule id "${row.rule}"` });
@@ -155,6 +171,9 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
       if ('x-validate' in node && !Array.isArray(node['x-validate'])) errors.push({ file: f.file, path: `${pointer}/x-validate`, message: 'x-validate must be a list of {rule, message}' });
       if (Array.isArray(node['x-validate'])) {
         node['x-validate'].forEach((v, i) => isObject(v) && checkRuleRef(f.file, `${pointer}/x-validate/${i}/rule`, v.rule));
+      }
+      if ('x-widget' in node && !isWidgetName(node['x-widget'])) {
+        errors.push({ file: f.file, path: `${pointer}/x-widget`, message: `unknown x-widget "${String(node['x-widget'])}" (widgets: ${WIDGET_NAMES.join(', ')})` });
       }
       const options = node['x-options'];
       if (isObject(options) && typeof options.op === 'string' && !ops.has(options.op)) {
@@ -200,7 +219,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
   // screens
   const paths = new Map<string, string>();
   for (const [id, f] of Object.entries(d.screens)) {
-    if (!metaErrors(f, d.meta.screen, errors)) continue;
+    if (!metaErrors(f, d.meta.screen, errors, d.meta)) continue;
     const s = f.json;
     if (s.id !== id) errors.push({ file: f.file, path: '/id', message: `id must be "${id}" (the file name)` });
     if (paths.has(s.path)) errors.push({ file: f.file, path: '/path', message: `path ${s.path} is also declared by ${paths.get(s.path)}` });
@@ -249,6 +268,50 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     s.sections.forEach((sec, i) => {
       if (sec.source && !(sec.source in loads)) errors.push({ file: f.file, path: ptr('sections', i, 'source'), message: `unknown data load "${sec.source}"` });
     });
+  }
+
+  // navigation targets (`to` of effects, links and cards, `returnTo` of redirects out): a declared
+  // screen, or a route of screens/planned-routes.json (hidden at run time until its screen lands)
+  const screenPaths = Object.values(d.screens).map((f) => f.json.path).filter((p): p is string => typeof p === 'string');
+  const plannedFile = d.plannedRoutes;
+  const planned = plannedFile && isObject(plannedFile.json.routes) ? Object.keys(plannedFile.json.routes) : undefined;
+  if (plannedFile && !planned) errors.push({ file: plannedFile.file, path: '/routes', message: 'routes must be an object: route -> what it is' });
+  for (const route of planned ?? []) {
+    if (!route.startsWith('/')) errors.push({ file: plannedFile!.file, path: ptr('routes', route), message: 'a route starts with /' });
+  }
+  if (planned) {
+    for (const route of planned) {
+      if (screenPaths.some((p) => routeMatches(p, route))) {
+        errors.push({ file: d.plannedRoutes!.file, path: ptr('routes', route), message: `${route} has a screen now: remove it from the planned routes` });
+      }
+    }
+    for (const f of Object.values(d.screens)) {
+      walk(f.json, (node, pointer) => {
+        for (const k of ['to', 'returnTo']) {
+          const target = node[k];
+          if (typeof target !== 'string' || target.startsWith('$')) continue;
+          const path = target.split(/[?#]/)[0];
+          if (screenPaths.some((p) => routeMatches(p, path)) || planned.some((p) => routeMatches(p, path))) continue;
+          errors.push({ file: f.file, path: `${pointer}/${k}`, message: `navigation target "${target}" is neither a declared screen nor a planned route (screens/planned-routes.json)` });
+        }
+      });
+    }
+  }
+
+  // a light form draws only flat text, e-mail, password, checkbox and select fields: a field it
+  // cannot draw (e.g. added by a provider overlay) is refused here, not when the page renders
+  const schemaJson: Record<string, JsonSchema> = Object.fromEntries(Object.entries(d.schemas).map(([id, f]) => [id, f.json]));
+  if (!errors.some((e) => e.message.includes('$ref'))) {
+    for (const f of Object.values(d.screens)) {
+      const sections = [...(f.json.sections ?? []).map((sec, i) => ({ sec, at: ptr('sections', i) }))];
+      (f.json.modals ?? []).forEach((m, i) => (m.sections ?? []).forEach((sec, j) => sections.push({ sec, at: ptr('modals', i, 'sections', j) })));
+      for (const { sec, at } of sections) {
+        if (sec.kind !== 'form' || sec.renderer !== 'light' || !schemaJson[sec.schema]) continue;
+        for (const p of lightFields({ schemas: schemaJson }, sec.schema).problems) {
+          errors.push({ file: d.schemas[sec.schema].file, path: ptr('properties', p.name), message: `${p.message} (${f.file} ${at})` });
+        }
+      }
+    }
   }
   return { errors, warnings };
 }

@@ -23,8 +23,16 @@ export interface BaseDeclarations {
   screens: Record<string, DeclFile<ScreenDecl>>;
   /** schemas/meta/<name>.schema.json by name (screen, rules, cases, api) */
   meta: Record<string, DeclFile<JsonSchema>>;
-  /** component kinds of the runtime registry (src/runtime/kinds.json), when that list exists */
+  /** screens/planned-routes.json: the spec's routes not built yet, allowed as navigation targets */
+  plannedRoutes?: DeclFile<PlannedRoutes>;
+  /** component kinds of the runtime registry (x-kinds of schemas/meta/section.schema.json), when that list exists */
   kinds?: string[];
+}
+
+/** screens/planned-routes.json: route -> what it is (spec section); each feature removes its routes when it lands. */
+export interface PlannedRoutes {
+  $comment?: string;
+  routes: Record<string, string>;
 }
 
 export type OverlayKind = 'schemas' | 'rules' | 'screens';

@@ -24,7 +24,9 @@ export {
   mdyToIso,
 } from './formats';
 export type { Country, FormatFn, Ymd } from './formats';
-export { RuleError, evaluateRule, isTrue, evaluateLogic, registerOperators, OPERATORS, walkLogic } from './logic';
+export { businessDate, fixedToday, parseIsoDay, setFixedToday } from './today';
+export { RuleError, evaluateRule, isTrue, evaluateLogic, registerOperators, OPERATORS, OPERATOR_TABLE, PORTAL_OPERATORS, isOperator, walkLogic } from './logic';
+export type { OperatorName, PortalOperator } from './logic';
 export type { RuleSet } from './logic';
 export { buildDeclarationSet, applyOverlays, mergePatch, stableStringify, contentHash, ruleTable } from './declarations';
 export type { BaseDeclarations, DeclFile, Overlay, OverlayKind, DeclError, BuildResult } from './declarations';
@@ -32,6 +34,8 @@ export { checkDeclarations, structuralErrors, usedKeys, LANGUAGES } from './chec
 export type { Translations } from './check';
 export { ANNOTATION_KEYWORDS, createAjv } from './ajv';
 export { derefSchema, mapAjvError, PAGE_LEVEL_ERROR } from './form';
+export { WIDGETS, WIDGET_NAMES, FIELD_WIDGETS, ROW_LIST_WIDGETS, LIGHT_WIDGETS, fieldWidget, isWidgetName, isRowListWidget, lightFields } from './widgets';
+export type { WidgetName, FieldWidget, RowListWidget, LightWidget, LightField, LightFieldProblem } from './widgets';
 export { createFormEngine } from './inprocess';
 export type { RuleContext, FieldState, FieldError, ValidationResult, FormEngine, FormEngineOptions, SchemaValidator } from './form';
 export { compileStandaloneModule, exportNameOf } from './standalone';
@@ -50,5 +54,5 @@ export {
   validateUpload,
 } from './screen';
 export type { QueryError, ActionModel, SectionModel, ModalModel, LoadModel, FlowProgress, ScreenModel, UploadMeta } from './screen';
-export { runCases } from './cases';
-export type { CaseResult } from './cases';
+export { runCases, pathsRead, resolvePath, nullMissingGaps } from './cases';
+export type { CaseResult, NullMissingGap } from './cases';

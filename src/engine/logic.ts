@@ -3,6 +3,7 @@
 import jsonLogic from 'json-logic-js';
 import type { RuleDef, RuleRef } from './types';
 import { dateMdy, email, formatMdy, isPhoneEmpty, mdyDayNumber, normalizePhone, phone, safeText, zipCA, zipUS } from './formats';
+import { businessDate } from './today';
 
 export class RuleError extends Error {
   constructor(
@@ -22,12 +23,12 @@ const MAX_DEPTH = 20;
 
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
-/** Today as mm/dd/yyyy: ctx.today, else ctx.data.today (deterministic tables), else the clock. */
+/** Today as mm/dd/yyyy: ctx.today, else ctx.data.today (deterministic tables), else the portal's today. */
 function todayOf(data: unknown): string {
   const d = data as { today?: unknown; data?: { today?: unknown } } | null;
   if (d && typeof d.today === 'string') return d.today;
   if (d && d.data && typeof d.data.today === 'string') return d.data.today;
-  return formatMdy(new Date());
+  return formatMdy(businessDate());
 }
 
 function cmpDates(a: unknown, b: unknown): number | null {
@@ -42,7 +43,7 @@ let registered = false;
 export function registerOperators(): void {
   if (registered) return;
   registered = true;
-  const add = (name: string, fn: (this: unknown, ...args: any[]) => unknown) => jsonLogic.add_operation(name, fn as never);
+  const add = (name: PortalOperator, fn: (this: unknown, ...args: any[]) => unknown) => jsonLogic.add_operation(name, fn as never);
 
   // "var" with a default also answers the default for a null value, not only for a missing one,
   // so that a null never silently compares like 0.
@@ -110,14 +111,32 @@ export function registerOperators(): void {
   });
 }
 
-/** Operators a rule may use: json-logic's own plus the portal's. */
-export const OPERATORS = [
-  '==', '===', '!=', '!==', '!', '!!', 'or', 'and', 'if', '?:', '<', '<=', '>', '>=', 'max', 'min', '+', '-', '*', '/', '%',
-  'map', 'reduce', 'filter', 'all', 'none', 'some', 'merge', 'in', 'cat', 'substr', 'log', 'missing', 'missing_some', 'var',
-  'rule', 'digits', 'phoneEmpty', 'phoneDigits', 'isPhone', 'isEmail', 'isZip', 'safeText', 'lower', 'upper', 'trim',
-  'collapse', 'length', 'empty', 'includesText', 'regex', 'today', 'dateValid', 'dateLt', 'dateLte', 'dateGt', 'dateGte',
-  'dateEq', 'daysBetween', 'count', 'sum', 'unique', 'subsetOf',
-];
+/** Operators a rule may use, and who provides each: json-logic-js or the portal (registerOperators). */
+export const OPERATOR_TABLE = {
+  // json-logic-js's own
+  '==': 'jsonLogic', '===': 'jsonLogic', '!=': 'jsonLogic', '!==': 'jsonLogic', '!': 'jsonLogic', '!!': 'jsonLogic',
+  or: 'jsonLogic', and: 'jsonLogic', if: 'jsonLogic', '?:': 'jsonLogic', '<': 'jsonLogic', '<=': 'jsonLogic',
+  '>': 'jsonLogic', '>=': 'jsonLogic', max: 'jsonLogic', min: 'jsonLogic', '+': 'jsonLogic', '-': 'jsonLogic',
+  '*': 'jsonLogic', '/': 'jsonLogic', '%': 'jsonLogic', map: 'jsonLogic', reduce: 'jsonLogic', filter: 'jsonLogic',
+  all: 'jsonLogic', none: 'jsonLogic', some: 'jsonLogic', merge: 'jsonLogic', in: 'jsonLogic', cat: 'jsonLogic',
+  substr: 'jsonLogic', log: 'jsonLogic', missing: 'jsonLogic', missing_some: 'jsonLogic',
+  // the portal's (registerOperators); `var` is replaced so a default also stands for null
+  var: 'portal', rule: 'portal', digits: 'portal', phoneEmpty: 'portal', phoneDigits: 'portal',
+  isPhone: 'portal', isEmail: 'portal', isZip: 'portal', safeText: 'portal', lower: 'portal',
+  upper: 'portal', trim: 'portal', collapse: 'portal', length: 'portal', empty: 'portal',
+  includesText: 'portal', regex: 'portal', today: 'portal', dateValid: 'portal', dateLt: 'portal',
+  dateLte: 'portal', dateGt: 'portal', dateGte: 'portal', dateEq: 'portal', daysBetween: 'portal',
+  count: 'portal', sum: 'portal', unique: 'portal', subsetOf: 'portal',
+} as const;
+export type OperatorName = keyof typeof OPERATOR_TABLE;
+/** The operators registerOperators adds to json-logic-js. */
+export type PortalOperator = { [K in OperatorName]: (typeof OPERATOR_TABLE)[K] extends 'portal' ? K : never }[OperatorName];
+export const OPERATORS: readonly OperatorName[] = Object.keys(OPERATOR_TABLE).filter(isOperator);
+export const PORTAL_OPERATORS: readonly PortalOperator[] = OPERATORS.filter((op): op is PortalOperator => OPERATOR_TABLE[op] === 'portal');
+
+export function isOperator(op: string): op is OperatorName {
+  return Object.prototype.hasOwnProperty.call(OPERATOR_TABLE, op);
+}
 
 /** Evaluate a rule reference against the data the rule sees ({form, query, session, provider, data, item, flow}). */
 export function evaluateRule(rules: RuleSet, ref: RuleRef, data: unknown): unknown {

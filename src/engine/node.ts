@@ -26,12 +26,15 @@ function list(root: string, dir: string, suffix: string): string[] {
     .map((f) => `${dir}/${f}`);
 }
 
+/** The spec's routes not built yet (navigation targets the checks allow); not a screen. */
+export const PLANNED_ROUTES = 'screens/planned-routes.json';
+
 const base = (file: string, suffix: string) => file.slice(file.lastIndexOf('/') + 1, -suffix.length);
 
 /**
  * schemas/*.json, schemas/api/*.api.json, schemas/meta/*.schema.json, rules/*.rules.json,
  * rules/*.cases.json, screens/*.json (each with its file path for messages), and the runtime's
- * component kinds (src/runtime/kinds.json) when that list exists.
+ * component kinds (`x-kinds` of schemas/meta/section.schema.json, generated from the registry).
  */
 export function readBaseDeclarations(root: string): BaseDeclarations {
   const d: BaseDeclarations = { schemas: {}, api: {}, rules: {}, cases: {}, screens: {}, meta: {} };
@@ -40,13 +43,13 @@ export function readBaseDeclarations(root: string): BaseDeclarations {
   for (const f of list(root, 'schemas/meta', '.schema.json')) d.meta[base(f, '.schema.json')] = readJson(root, f);
   for (const f of list(root, 'rules', '.rules.json')) d.rules[base(f, '.rules.json')] = readJson(root, f);
   for (const f of list(root, 'rules', '.cases.json')) d.cases[base(f, '.cases.json')] = readJson(root, f);
-  for (const f of list(root, 'screens', '.json')) d.screens[base(f, '.json')] = readJson(root, f);
-  const kinds = join(root, 'src/runtime/kinds.json');
-  if (existsSync(kinds)) {
-    const json = JSON.parse(readFileSync(kinds, 'utf8')) as unknown;
-    const names = Array.isArray(json) ? json : json && typeof json === 'object' ? (json as { kinds?: unknown }).kinds ?? Object.keys(json) : [];
-    if (Array.isArray(names)) d.kinds = names.map(String);
+  for (const f of list(root, 'screens', '.json')) {
+    if (f === PLANNED_ROUTES) d.plannedRoutes = readJson(root, f);
+    else d.screens[base(f, '.json')] = readJson(root, f);
   }
+  // the runtime's component kinds, listed by the generated section part of the screen meta-schema
+  const kinds = d.meta.section?.json['x-kinds'];
+  if (Array.isArray(kinds)) d.kinds = kinds.map(String);
   return d;
 }
 

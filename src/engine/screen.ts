@@ -3,7 +3,7 @@
 // with resolved parameters, the flow's progress bar).
 import { isTrue } from './logic';
 import type { RuleContext } from './form';
-import type { ActionDecl, Binding, DataLoad, DeclarationSet, Effect, ModalDecl, QueryParamDecl, RuleRef, ScreenDecl, SectionDecl } from './types';
+import type { ActionDecl, Binding, DataLoad, DeclarationSet, Effect, KindName, ModalDecl, QueryParamDecl, RuleRef, ScreenDecl, SectionDecl, SectionOf } from './types';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -130,10 +130,10 @@ export interface ActionModel extends ActionDecl {
   visible: boolean;
   enabled: boolean;
 }
-export interface SectionModel extends Omit<SectionDecl, 'actions'> {
-  visible: boolean;
-  actions: ActionModel[];
-}
+/** A section of kind K with its rules evaluated. */
+export type SectionModelOf<K extends KindName> = Omit<SectionOf<K>, 'actions'> & { visible: boolean; actions: ActionModel[] };
+/** A section of any kind with its rules evaluated, discriminated by `kind`. */
+export type SectionModel = { [K in KindName]: SectionModelOf<K> }[KindName];
 export interface ModalModel extends Omit<ModalDecl, 'actions' | 'sections'> {
   actions: ActionModel[];
   sections: SectionModel[];

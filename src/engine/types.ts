@@ -1,3 +1,6 @@
+import type { KindName, KindOptions } from './sections.gen';
+export type * from './sections.gen';
+
 // The declaration model. Every screen, form, rule and API operation is data of these shapes;
 // the engine, the React runtime and the server all read the same declarations.
 
@@ -103,18 +106,26 @@ export interface ActionDecl {
   confirm?: string;
 }
 
-export interface SectionDecl {
+/** What every section has, whatever its kind. */
+export interface SectionBase {
   id: string;
-  /** component kind from the runtime registry: form, cardList, summary, html, links, table, progress, ... */
-  kind: string;
+  /** translation key of the section heading */
   title?: string;
   show?: RuleRef;
   /** data key (from screen.data) the section renders */
   source?: string;
-  /** kind-specific options (schema id for forms, card template for lists, columns for tables...) */
-  [option: string]: unknown;
+  /** translation key shown when the source's data is empty */
+  empty?: string;
   actions?: ActionDecl[];
 }
+
+/**
+ * A section of kind K: the common keys and exactly that kind's options (sections.gen.ts, generated
+ * from the runtime's kinds by scripts/gen-kinds.ts; the screen meta-schema refuses any other key).
+ */
+export type SectionOf<K extends KindName> = SectionBase & { kind: K } & KindOptions[K];
+/** A section of any component kind of the runtime registry, discriminated by `kind`. */
+export type SectionDecl = { [K in KindName]: SectionOf<K> }[KindName];
 
 export interface ModalDecl {
   /** loads made when the modal opens; parameters also bind to `$item` (the opening action's item) */
@@ -144,6 +155,31 @@ export interface FlowDecl {
   variants?: { step: number; when: RuleRef; label: string }[];
 }
 
+/** A side-menu entry: the shell lists the declared entries of all screens by `order`, then Sign out. */
+export interface MenuEntryDecl {
+  /** the entry's id (test id `menu-<id>`) */
+  id: string;
+  order: number;
+  /** an icon name of the shell's Icon table (src/shell/icons.ts) */
+  icon: string;
+  /** translation key */
+  label: string;
+  show?: RuleRef;
+  /** query the entry opens the screen with (e.g. the PIN screen in view mode) */
+  query?: Record<string, string>;
+}
+
+export interface FooterDecl {
+  /** the 'Need Help? Contact Us' link (default true; false on sign-in, payment and edit pages) */
+  contactUs?: boolean;
+  /** the security seal (the index page) */
+  securitySeal?: boolean;
+  /** the app store badges and QR code where the native apps are offered (the index page) */
+  storeBadges?: boolean;
+}
+
+export type ShellPartName = 'providerEntry' | 'postLogin' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
+
 export interface ScreenDecl {
   $schema?: string;
   id: string;
@@ -155,6 +191,12 @@ export interface ScreenDecl {
   title: string;
   /** multi-step flows: in-progress data kept under the `key` query parameter */
   flow?: FlowDecl;
+  /** side-menu entries that open this screen (spec 2.4) */
+  menu?: MenuEntryDecl[];
+  /** footer flags (spec 2.5): each defaults to the footer's usual behaviour */
+  footer?: FooterDecl;
+  /** a page the shell draws itself (it needs behaviour, or must work without a declaration set) */
+  shellPart?: ShellPartName;
   data?: Record<string, DataLoad>;
   sections: SectionDecl[];
   modals?: ModalDecl[];
@@ -177,10 +219,23 @@ export interface OperationDecl {
   response: JsonSchema;
   /** a write validated with a form schema and its rules (same as in the browser) */
   form?: string;
+  /** a payment-only login (access type P) may call it (spec 6) */
+  paymentOnly?: boolean;
+  /** a session signed in with a temporary password may call it (sign-out) */
+  temporaryAllowed?: boolean;
+  /** the body may hold < > ^ (diagnostic records, uploads); every other write is refused with 422 */
+  specialCharactersAllowed?: boolean;
+  /** answers even to a client of another release (version check, error log, server date) */
+  releaseExempt?: boolean;
+  /** per-IP limit: at most `max` requests in `timeWindow` milliseconds */
+  rateLimit?: { max: number; timeWindow: number };
 }
 export interface ServiceDecl {
   $schema?: string;
   service: string;
+  description?: string;
+  /** calls with a `key` query carry the stored application's prAccountID and programPeriodID headers (spec 7) */
+  applicationHeaders?: boolean;
   operations: Record<string, OperationDecl>;
 }
 

@@ -1,23 +1,24 @@
 // Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
 // sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
-import { lazy, Suspense, useCallback, useContext, useDeferredValue, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { lazy, Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
 import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
-import { flowData, resolveBinding, resolveParams, screenModel } from '../engine/screen';
+import { flowData, resolveBinding, resolveParams, screenModel, type ModalModel } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
-import type { DeclarationSet, Effect, ModalDecl, ScreenDecl } from '../engine/types';
-import { ApiError, splitParams, type OperationId } from '../api/client';
-import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, providerAtom, sessionAtom } from '../state';
+import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
+import { ApiError, splitParams } from '../api/client';
+import { operationId } from './guards';
+import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, providerAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import { createEffectRunner, toSearch } from './effects';
 import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
 import { RetryPanel, SectionSkeleton, SectionView } from './Section';
-import type { RenderAction, RenderSection } from './kindProps';
+import type { RenderAction } from './kindProps';
 
 export interface ScreenViewProps {
   screen: ScreenDecl;
@@ -26,7 +27,7 @@ export interface ScreenViewProps {
 }
 
 /** Errors a section's retry panel does not handle: the session ended, the provider is unknown. */
-function needsShell(err: unknown): boolean {
+function needsShell(err: unknown): err is ApiError {
   return err instanceof ApiError && (err.status === 401 || /no configuration data for/i.test(err.message));
 }
 
@@ -41,19 +42,21 @@ interface LoadSpec {
 function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
   const api = useAtomValue(apiAtom);
   const handler = useAtomValue(apiErrorHandlerRefAtom);
-  const signature = JSON.stringify([loads, accountID]);
+  const locale = useAtomValue(localeAtom);
+  const signature = JSON.stringify([loads, accountID, locale]);
   const combined = useMemo(() => {
     const atoms = loads.map((l) => {
       const q = atomWithQuery(() => ({
-        // the account is part of the key, so one parent never sees another's cached data
-        queryKey: [l.op, l.params, accountID ?? null],
+        // the account is part of the key, so one parent never sees another's cached data; the
+        // language too, as the server answers provider texts in it
+        queryKey: [l.op, l.params, accountID ?? null, locale],
         enabled: l.active,
         retry: false,
         queryFn: async () => {
           try {
-            return (await api.call(l.op as OperationId, { ...splitParams(l.op, l.params), silent: true })) ?? null;
+            return (await api.call(operationId(l.op), { ...splitParams(l.op, l.params), silent: true })) ?? null;
           } catch (err) {
-            if (needsShell(err)) handler.current.handle?.(err as ApiError);
+            if (needsShell(err)) handler.current.handle?.(err);
             throw err;
           }
         },
@@ -78,12 +81,14 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
 const engineLoadable = loadable(formEngineAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
+const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
+
 /**
- * Whether a screen needs the form engine as it opens (a full form section, on the page or in a
- * modal). A light form asks for it on first focus or submit.
+ * Whether a screen needs the form engine as it opens (a full form section on the page). A modal's
+ * form asks for it when the modal opens, a light form on first focus or submit.
  */
 export function screenHasForm(screen: ScreenDecl): boolean {
-  return [...screen.sections, ...(screen.modals ?? []).flatMap((m) => m.sections ?? [])].some((s) => s.kind === 'form' && s.renderer !== 'light');
+  return screen.sections.some(isFullForm);
 }
 
 export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
@@ -116,12 +121,12 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const fileRef = useRef<HTMLInputElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
 
-  const providerData = (provider.data ?? {}) as Record<string, unknown>;
-  const flow = flowData(session.applications as unknown as Record<string, unknown>, query);
+  const providerData: Record<string, unknown> = { ...provider.data };
+  const flow = flowData({ ...session.applications }, query);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
-  const form = useMemo(() => Object.assign({}, ...Object.values(deferredForms)) as Record<string, unknown>, [deferredForms]);
-  const baseCtx: RuleContext = { query, session: session as unknown as Record<string, unknown>, provider: providerData, flow, form, data: {} };
+  const form = useMemo(() => Object.values(deferredForms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {}), [deferredForms]);
+  const baseCtx: RuleContext = { query, session: { ...session }, provider: providerData, flow, form, data: {} };
 
   // data loads resolve against query, session, provider and flow (not against other loads)
   const loads: LoadSpec[] = Object.entries(screen.data ?? {}).map(([key, load]) => ({
@@ -157,7 +162,11 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     getCtx: () => ctxRef.current,
     forms: () => [...formsRef.current.values()],
     navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
-    openModal: (id, pending) => setModal({ id, pending }),
+    openModal: (id, pending) => {
+      // the form runtime and validators load with the first modal that holds a form
+      if ((screen.modals ?? []).find((m) => m.id === id)?.sections?.some(isFullForm)) setEngineWanted(true);
+      setModal({ id, pending });
+    },
     closeModal: () => setModal(null),
     signOut: host.signOut,
     reload,
@@ -198,7 +207,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     wantEngine: () => setEngineWanted(true),
     country: session.countryCode === 'CA' ? 'CA' : 'US',
     data,
-    isTrue: (ref, extra) => isTrue(set.rules, ref as never, { ...ctxRef.current, ...extra }),
+    isTrue: (ref, extra) => isTrue(set.rules, ref, { ...ctxRef.current, ...extra }),
     resolve: (b, extra) => resolveParams(b, { ...ctxRef.current, ...extra }),
     resolveOne: (b, extra) => resolveBinding(b, { ...ctxRef.current, ...extra }),
     runAction: runner.runAction,
@@ -217,12 +226,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   try {
     model = screenModel(set, screen.id, ctx);
   } catch (err) {
-    return (
-      <Alert.Root status="error">
-        <Alert.Indicator />
-        <Alert.Title>{String((err as Error).message)}</Alert.Title>
-      </Alert.Root>
-    );
+    return <RuleErrorNotice err={err} screenId={screen.id} appName={session.appName} />;
   }
 
   const engineFailed = engineState.state === 'hasError';
@@ -237,7 +241,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
             <Alert.Title>{tk(pageError)}</Alert.Title>
           </Alert.Root>
         ) : null}
-        {engineFailed ? <RetryPanel label={t('runtime:formRules')} error={(engineState as { error: unknown }).error} onRetry={() => window.location.reload()} /> : null}
+        {engineFailed ? <RetryPanel label={t('runtime:formRules')} error={engineState.state === 'hasError' ? engineState.error : undefined} onRetry={() => window.location.reload()} /> : null}
         {uploadError ? (
           <Alert.Root status="error" role="alert">
             <Alert.Indicator />
@@ -249,10 +253,10 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
             <UploadProgress pct={upload.pct} />
           </Suspense>
         ) : null}
-        {(model.sections as unknown as RenderSection[]).map((s) => (
+        {model.sections.map((s) => (
           <SectionView key={s.id} section={s} />
         ))}
-        <ActionBar actions={model.actions as RenderAction[]} />
+        <ActionBar actions={model.actions} />
         <input ref={fileRef} type="file" hidden aria-hidden="true" tabIndex={-1} />
       </Stack>
       {openModal ? (
@@ -282,12 +286,43 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   );
 }
 
+/**
+ * A rule that throws (ARCHITECTURE.md: an error everywhere, never swallowed): development shows the
+ * rule's own message; production shows a translated generic one and posts the message to the error log.
+ */
+function RuleErrorNotice({ err, screenId, appName }: { err: unknown; screenId: string; appName?: string }) {
+  const api = useAtomValue(apiAtom);
+  const { t } = useRuntimeT();
+  const message = err instanceof Error ? err.message : String(err);
+  const stack = err instanceof Error && err.stack ? err.stack.slice(0, 2000) : message;
+  // logged once per distinct error (the screen re-renders with a new Error object)
+  useEffect(() => {
+    const body = {
+      PageName: screenId,
+      Url: window.location.href,
+      EventDateTime: new Date().toISOString(),
+      StackTrace: stack,
+      Message: message,
+      Source: 'PARENT PORTAL' as const,
+      ...(appName ? { appName } : {}),
+    };
+    void api.call('Customer.errorlog', { body, silent: true }).catch(() => undefined);
+  }, [api, stack, message, screenId, appName]);
+  return (
+    <Alert.Root status="error" role="alert" data-rule-error="">
+      <Alert.Indicator />
+      <Alert.Title>{import.meta.env.DEV ? message : t('runtime:ruleError')}</Alert.Title>
+    </Alert.Root>
+  );
+}
+
 /** A modal's confirming actions: `confirm`, or `confirm<Variant>` when the wording depends on a rule (Delete / OK). */
 export function isConfirmAction(id: string): boolean {
   return id === 'confirm' || /^confirm[A-Z]/.test(id);
 }
 
-export type ModalRender = Omit<ModalDecl, 'actions' | 'sections'> & { actions: RenderAction[]; sections: RenderSection[] };
+/** An open modal with its rules evaluated (the engine's ModalModel). */
+export type ModalRender = ModalModel;
 
 /**
  * An open modal: its rules, bindings and sections see the item of the action that opened it
@@ -325,7 +360,7 @@ function ModalHost({
     ...rt,
     ctx,
     data: { ...rt.data, ...modalData },
-    isTrue: (ref, e) => isTrue(set.rules, ref as never, { ...ctx, ...e }),
+    isTrue: (ref, e) => isTrue(set.rules, ref, { ...ctx, ...e }),
     resolve: (b, e) => resolveParams(b, { ...ctx, ...e }),
     resolveOne: (b, e) => resolveBinding(b, { ...ctx, ...e }),
     runAction: (a, e) => rt.runAction(a, { ...extra, ...e }),
@@ -335,7 +370,7 @@ function ModalHost({
   if (!model) return null;
   return (
     <ScreenRuntimeContext.Provider value={inner}>
-      <ScreenModal modal={model as unknown as ModalRender} onClose={onClose} onConfirm={onConfirm ? (a) => onConfirm(a, { data: ctx.data }) : undefined} />
+      <ScreenModal modal={model} onClose={onClose} onConfirm={onConfirm ? (a) => onConfirm(a, { data: ctx.data }) : undefined} />
     </ScreenRuntimeContext.Provider>
   );
 }

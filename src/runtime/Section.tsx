@@ -7,7 +7,7 @@ import { ApiError } from '../api/client';
 import { useScreenRuntime } from './context';
 import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
-import { isLightForm, kindComponent } from './registry';
+import { isLightForm, KindView } from './registry';
 import { isEmptyData } from './format';
 import type { RenderSection } from './kindProps';
 
@@ -45,7 +45,6 @@ export function SectionView({ section }: { section: RenderSection }) {
   const rt = useScreenRuntime();
   const { t, tk } = useRuntimeT();
   if (!section.visible) return null;
-  const Kind = kindComponent(section.kind);
   const source = section.source;
   const state = source ? rt.data[source] : undefined;
   const load = source ? rt.screen.data?.[source] : undefined;
@@ -69,7 +68,7 @@ export function SectionView({ section }: { section: RenderSection }) {
   } else {
     body = (
       <Suspense fallback={<SectionSkeleton />}>
-        <Kind section={section} data={state?.data} />
+        <KindView section={section} data={state?.data} />
       </Suspense>
     );
   }

@@ -1,7 +1,7 @@
 // What every section, card and action of a screen reads: the screen context (rules and bindings see
 // it) and the runtime's operations (run an effect, reload a data load, open a modal).
 import { createContext, useContext } from 'react';
-import type { ActionDecl, DeclarationSet, Effect, ScreenDecl, SectionDecl } from '../engine/types';
+import type { ActionDecl, DeclarationSet, Effect, RuleRef, ScreenDecl, SectionDecl } from '../engine/types';
 import type { RuleSet } from '../engine/logic';
 import type { FormEngine, RuleContext } from '../engine/form';
 
@@ -39,7 +39,7 @@ export interface ScreenRuntime {
   country: 'US' | 'CA';
   data: Record<string, DataState>;
   /** evaluates a show/enable rule against the context (plus an item) */
-  isTrue(ref: unknown, extra?: Partial<RuleContext>): boolean;
+  isTrue(ref: RuleRef | undefined, extra?: Partial<RuleContext>): boolean;
   /** resolves "$..." bindings against the context */
   resolve(bindings: Record<string, unknown> | undefined, extra?: Partial<RuleContext>): Record<string, unknown>;
   resolveOne(binding: unknown, extra?: Partial<RuleContext>): unknown;

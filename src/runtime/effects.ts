@@ -3,10 +3,11 @@
 import type { ActionDecl, DeclarationSet, Effect } from '../engine/types';
 import type { FormEngine, RuleContext } from '../engine/form';
 import { resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
-import { splitParams, type ApiClient, type CallArgs, type OperationId } from '../api/client';
+import { splitParams, type ApiClient, type CallArgs } from '../api/client';
 import type { SessionState } from '../state/session';
 import { clearFlow, newFlowKey, setFlowValues } from '../state/flow';
 import type { FormHandle } from './context';
+import { isRecord, operationId } from './guards';
 
 export interface EffectDeps {
   set: DeclarationSet;
@@ -89,8 +90,8 @@ export function createEffectRunner(deps: EffectDeps) {
           throw new Error(`submit names form "${effect.form}" which is not on the screen`);
         }
         pageError(form, null);
-        if (effect.body) body = { ...((body as Record<string, unknown> | undefined) ?? {}), ...params(effect.body) };
-        const answer = await deps.api.call(effect.op as OperationId, callArgs(effect.op, params(effect.params), body));
+        if (effect.body) body = { ...(isRecord(body) ? body : {}), ...params(effect.body) };
+        const answer = await deps.api.call(operationId(effect.op), callArgs(effect.op, params(effect.params), body));
         if (effect.then) await run(effect.then, { ...extra, result: answer });
         return;
       }
@@ -119,7 +120,7 @@ export function createEffectRunner(deps: EffectDeps) {
           pageError(form, null);
         }
         const fileName = effect.fileName === undefined ? undefined : resolveBinding(effect.fileName, ctx());
-        await deps.api.download(effect.op as OperationId, callArgs(effect.op, params(effect.params)), fileName ? String(fileName) : undefined);
+        await deps.api.download(operationId(effect.op), callArgs(effect.op, params(effect.params)), fileName ? String(fileName) : undefined);
         return;
       }
       case 'upload': {
@@ -133,7 +134,7 @@ export function createEffectRunner(deps: EffectDeps) {
         deps.setUploadError(null);
         deps.setUpload({ pct: 0 });
         try {
-          const answer = await deps.api.upload(effect.op as OperationId, callArgs(effect.op, params(effect.params)), file, (pct) => deps.setUpload({ pct }));
+          const answer = await deps.api.upload(operationId(effect.op), callArgs(effect.op, params(effect.params)), file, (pct) => deps.setUpload({ pct }));
           if (effect.then) await run(effect.then, { ...extra, result: answer });
         } finally {
           deps.setUpload(null);
@@ -145,7 +146,7 @@ export function createEffectRunner(deps: EffectDeps) {
         let url = effect.url;
         if (effect.op) {
           // the API answers the external application's address (e.g. parentApplicationUrl)
-          const answer = await deps.api.call(effect.op as OperationId, callArgs(effect.op, params(effect.params)));
+          const answer = await deps.api.call(operationId(effect.op), callArgs(effect.op, params(effect.params)));
           c = { ...c, result: answer };
           if (url === undefined) url = '$result.url';
         }
@@ -162,7 +163,7 @@ export function createEffectRunner(deps: EffectDeps) {
         return;
       case 'setFlow': {
         const c = ctx();
-        const query = (c.query ?? {}) as Record<string, unknown>;
+        const query = c.query ?? {};
         let key = typeof query.key === 'string' && query.key ? query.key : undefined;
         // a flow starts here: the new key goes to the `then` effect as $query.key
         if (!key) key = newFlowKey();
@@ -173,7 +174,7 @@ export function createEffectRunner(deps: EffectDeps) {
         return;
       }
       case 'clearFlow': {
-        const key = (ctx().query as Record<string, unknown> | undefined)?.key;
+        const key = ctx().query?.key;
         if (typeof key === 'string' && key) deps.updateSession((s) => clearFlow(s, key));
         if (effect.then) await run(effect.then, extra);
         return;
@@ -181,16 +182,17 @@ export function createEffectRunner(deps: EffectDeps) {
       case 'setSession': {
         const c = ctx();
         const resolved = effect.from === undefined ? undefined : resolveBinding(effect.from, c);
-        const from: Record<string, unknown> = resolved && typeof resolved === 'object' ? { ...(resolved as Record<string, unknown>) } : {};
+        const from: Record<string, unknown> = isRecord(resolved) ? { ...resolved } : {};
         for (const k of effect.omit ?? []) delete from[k];
         const values = resolveParams(effect.values, c);
-        deps.updateSession((s) => ({ ...s, ...(from as Partial<SessionState>), ...(values as Partial<SessionState>) }));
+        // the session state keeps what the declarations put there (sign-in: token and account fields)
+        deps.updateSession((s) => ({ ...s, ...from, ...values }));
         if (effect.then) await run(effect.then, extra);
         return;
       }
       default: {
         const never: never = effect;
-        throw new Error(`unknown effect ${(never as { type: string }).type}`);
+        throw new Error(`unknown effect ${JSON.stringify(never)}`);
       }
     }
   }

@@ -1,5 +1,6 @@
 // Translation keys in declarations are written "<namespace>.<key>" (fields.firstName,
 // errors.required, screens.home.title); i18next addresses them as "<namespace>:<key>".
+import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
 import { NAMESPACES } from './namespaces';
@@ -30,16 +31,19 @@ export function translate(t: TFunction, key: string, params: Record<string, unkn
   for (const [k, v] of Object.entries(params)) {
     values[k] = typeof v === 'string' && isDeclarationKey(v) ? t(i18nKey(v)) : v;
   }
-  return t(i18nKey(key), values as Record<string, string>) as string;
+  return String(t(i18nKey(key), values));
 }
 
 /** The runtime's own texts (locales/<lang>/runtime.json) plus declaration keys. */
 export function useRuntimeT() {
-  const { t, i18n } = useTranslation(['runtime', ...KEY_NAMESPACES]);
+  const { t: i18nT, i18n } = useTranslation(['runtime', ...KEY_NAMESPACES]);
+  // one identity per language, so memoised parts that translate stay put while typing
+  const t = useCallback((key: string, params?: Record<string, unknown>): string => String(i18nT(key, params)), [i18nT]);
+  const tk = useCallback((key: string | undefined, params?: Record<string, unknown>) => (key ? translate(i18nT, key, params) : ''), [i18nT]);
   return {
     t,
     locale: i18n.language,
     /** translate a declaration key ("fields.firstName") */
-    tk: (key: string | undefined, params?: Record<string, unknown>) => (key ? translate(t, key, params) : ''),
+    tk,
   };
 }

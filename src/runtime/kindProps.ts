@@ -1,22 +1,16 @@
-import type { ActionDecl, RuleRef } from '../engine/types';
+import type { KindName } from '../engine/types';
+import type { ActionModel, SectionModel, SectionModelOf } from '../engine/screen';
 
 /** An action with its show/enable rules evaluated (the engine's ActionModel). */
-export type RenderAction = ActionDecl & { visible: boolean; enabled: boolean };
-/** A section with its rules evaluated (the engine's SectionModel, keeping SectionDecl's typed keys). */
-export interface RenderSection {
-  id: string;
-  kind: string;
-  title?: string;
-  show?: RuleRef;
-  source?: string;
-  visible: boolean;
-  actions: RenderAction[];
-  [option: string]: unknown;
-}
+export type RenderAction = ActionModel;
+/** A section of kind K with its rules evaluated (the engine's SectionModel). */
+export type RenderSectionOf<K extends KindName> = SectionModelOf<K>;
+/** A section of any kind with its rules evaluated, discriminated by `kind`. */
+export type RenderSection = SectionModel;
 
-/** What every component kind gets: its section (rules evaluated) and the section's data. */
-export interface KindProps {
-  section: RenderSection;
+/** What a component kind gets: its section (rules evaluated) and the section's data. */
+export interface KindProps<K extends KindName> {
+  section: SectionModelOf<K>;
   /** the `source` data of the section (undefined when it has none) */
   data: unknown;
 }

@@ -1,36 +1,40 @@
-// Component kinds by name (kinds.json lists them for the declaration checks). The form kind is its
+// Component kinds by name: every kind of kindOptions.ts (its option schema) has its component here.
+// The form kind is its
 // own lazy chunk (RJSF, Chakra form parts and the date picker) so screens without forms load less;
 // a form section with `"renderer": "light"` (flat text, e-mail, password, checkbox and select fields)
 // is drawn without it.
 import { createElement, lazy, type ComponentType } from 'react';
-import kinds from './kinds.json';
-import type { KindProps } from './kindProps';
+import type { KindProps, RenderSection } from './kindProps';
+import type { KindName } from '../engine/types';
 import TextKind from './kinds/TextKind';
 import AlertKind from './kinds/AlertKind';
 import HtmlKind from './kinds/HtmlKind';
 import SummaryKind from './kinds/SummaryKind';
-import TableKind from './kinds/TableKind';
 import LinksKind from './kinds/LinksKind';
-import ProgressKind from './kinds/ProgressKind';
 import CardListKind from './kinds/CardListKind';
-import GroupedCardsKind from './kinds/GroupedCardsKind';
-import CalendarKind from './kinds/CalendarKind';
 import UnknownKind from './kinds/UnknownKind';
-import LightForm from './form/LightForm';
-import type { RenderSection } from './kindProps';
 
 const FullForm = lazy(() => import('./form/FormKind'));
+// the light form (sign-in) is a chunk of its own too, so pages without a form do not load it
+const LightForm = lazy(() => import('./form/LightForm'));
+// kinds that neither sign-in nor Home shows load with the first screen that has one (SectionView
+// draws every kind inside a Suspense boundary)
+const TableKind = lazy(() => import('./kinds/TableKind'));
+const ProgressKind = lazy(() => import('./kinds/ProgressKind'));
+const GroupedCardsKind = lazy(() => import('./kinds/GroupedCardsKind'));
+const CalendarKind = lazy(() => import('./kinds/CalendarKind'));
 
 /** Whether a section is a form drawn by the light renderer (it draws its own actions, inside the form). */
-export function isLightForm(section: Pick<RenderSection, 'kind'> & { renderer?: unknown }): boolean {
+export function isLightForm(section: { kind: string; renderer?: unknown }): boolean {
   return section.kind === 'form' && section.renderer === 'light';
 }
 
-function FormKind(props: KindProps) {
+function FormKind(props: KindProps<'form'>) {
   return createElement(isLightForm(props.section) ? LightForm : FullForm, props);
 }
 
-export const registry: Record<string, ComponentType<KindProps>> = {
+/** Each kind's component gets sections of its own kind. */
+export const registry: { [K in KindName]: ComponentType<KindProps<K>> } = {
   form: FormKind,
   cardList: CardListKind,
   groupedCards: GroupedCardsKind,
@@ -45,8 +49,15 @@ export const registry: Record<string, ComponentType<KindProps>> = {
   text: TextKind,
 };
 
-export const KIND_NAMES: readonly string[] = kinds;
+const isKind = (kind: string): kind is KindName => Object.prototype.hasOwnProperty.call(registry, kind);
 
-export function kindComponent(kind: string): ComponentType<KindProps> {
-  return Object.prototype.hasOwnProperty.call(registry, kind) ? registry[kind] : UnknownKind;
+/** The component of the section's own kind (the registry pairs each kind with its component). */
+function OwnKind<K extends KindName>({ kind, section, data }: KindProps<K> & { kind: K }) {
+  const Kind: ComponentType<KindProps<K>> = registry[kind];
+  return createElement(Kind, { section, data });
+}
+
+/** A section drawn by its kind's component; a kind the registry does not know draws UnknownKind. */
+export function KindView({ section, data }: { section: RenderSection; data: unknown }) {
+  return isKind(section.kind) ? createElement(OwnKind, { kind: section.kind, section, data }) : createElement(UnknownKind, { section });
 }

@@ -1,15 +1,16 @@
-// Spec 2.5: the footer — help contacts, store badges and QR code (US, sign-in page), security seal
-// (index page), product version, detected browser and OS, privacy policy and Contact Us links.
+// Spec 2.5: the footer — help contacts, store badges and QR code (US), security seal, product version,
+// detected browser and OS, privacy policy and Contact Us links. The screen's `footer` flags say which
+// of Contact Us (default shown), the seal and the store badges (the sign-in page) it shows.
 import { Box, Flex, HStack, Image, Link as ChakraLink, Stack, Text, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
 import { displayPhone } from '../engine/formats';
+import type { FooterDecl } from '../engine/types';
 import { apiAtom } from '../state';
 import { describeBrowser, detectBrowser } from './browserInfo';
-import { isIndexPage, showContactUsLink } from './footerRules';
 import { BASE } from './Header';
 import { useHasScreen, useProvider, useRule, useSession } from './hooks';
 import { Icon } from './Icon';
@@ -29,20 +30,8 @@ function useProductVersion(): string | undefined {
 }
 
 function QrCode({ text, label }: { text: string; label: string }) {
-  const [src, setSrc] = useState<string>();
-  useEffect(() => {
-    let live = true;
-    // qrcode is loaded only where a code is shown
-    void import('qrcode').then((QR) =>
-      QR.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } }).then((svg) => {
-        if (live) setSrc(`data:image/svg+xml;charset=utf-8,${encodeURIComponent(svg)}`);
-      }),
-    );
-    return () => {
-      live = false;
-    };
-  }, [text]);
-  return src ? <Image src={src} alt={label} boxSize="6.5rem" bg="white" p="1" rounded="md" data-testid="app-qr-code" /> : <Box boxSize="6.5rem" />;
+  // drawn by the server (an SVG image of fixed size): the page loads no QR encoder
+  return <Image src={`${BASE}qr.svg?text=${encodeURIComponent(text)}`} alt={label} width="104" height="104" boxSize="6.5rem" bg="white" p="1" rounded="md" data-testid="app-qr-code" />;
 }
 
 export function StoreBadge({ href, icon, top, bottom }: { href: string; icon: string; top: string; bottom: string }) {
@@ -78,7 +67,7 @@ export function StoreBadge({ href, icon, top, bottom }: { href: string; icon: st
   );
 }
 
-export function Footer({ path }: { path: string }) {
+export function Footer({ flags = {} }: { flags?: FooterDecl }) {
   const { t } = useTranslation('common');
   const [session] = useSession();
   const provider = useProvider();
@@ -89,7 +78,6 @@ export function Footer({ path }: { path: string }) {
   const programName = provider?.programName || session.programName;
   const supportPhone = provider?.supportPhone || session.supportPhone;
   const supportEmail = provider?.supportEmail || session.supportEmail;
-  const index = isIndexPage(path);
   const nativeApp = rule('shell.nativeAppCountry');
   const stores = storeLinks(programName);
 
@@ -119,14 +107,14 @@ export function Footer({ path }: { path: string }) {
               ) : null}
             </>
           ) : null}
-          {showContactUsLink(path) && hasScreen('/contactus') ? (
+          {flags.contactUs !== false && hasScreen('/contactus') ? (
             <RouteLink href="/contactus" fontWeight="semibold" data-testid="contact-us-link">
               {t('footer.contactUs')}
             </RouteLink>
           ) : null}
         </Stack>
 
-        {index && nativeApp ? (
+        {flags.storeBadges && nativeApp ? (
           <Flex gap="4" align="center" wrap="wrap" data-testid="store-badges">
             <Stack gap="2">
               <Text fontWeight="semibold">{t('footer.getTheApp')}</Text>
@@ -139,7 +127,7 @@ export function Footer({ path }: { path: string }) {
           </Flex>
         ) : null}
 
-        {index ? (
+        {flags.securitySeal ? (
           <HStack gap="3" data-testid="security-seal">
             <Image src={`${BASE}images/security-seal.svg`} alt="" h="3.5rem" w="auto" />
             <Stack gap="0">

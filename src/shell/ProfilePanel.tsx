@@ -5,8 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { lazy, Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { operations } from '../api/contract.gen';
-import type { OperationId } from '../api/client';
+import { operations, type OperationId } from '../api/client';
 import { apiAtom } from '../state';
 import { useSession } from './hooks';
 

@@ -1,13 +1,13 @@
 // URL → screen declaration → access check → layout → content (ARCHITECTURE.md "Data flow" step 1).
-// The runtime's ScreenView renders a screen's declared sections; a few screens get a shell part for
-// behaviour (provider entry, sign-in form, post-login) or because they must work without a
-// declaration set (invalid URL, not found, configuration error, session ended, generic error).
+// The runtime's ScreenView renders a screen's declared sections; a screen that declares `shellPart`
+// is also drawn by that shell part, for behaviour (provider entry, post-login) or because it must work
+// without a declaration set (invalid URL, not found, configuration error, session ended, generic error).
 import { Heading } from '@chakra-ui/react';
-import { useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { matchRoute, parseQuery } from '../engine/screen';
-import type { ScreenDecl } from '../engine/types';
+import type { ScreenDecl, ShellPartName } from '../engine/types';
 import { RuntimeHostContext, ScreenView } from '../runtime';
 import { i18nKey } from '../runtime/i18n';
 import { accessRedirect } from './access';
@@ -19,38 +19,38 @@ import { DefaultLayout } from './layouts/DefaultLayout';
 import { MAIN_ID } from './layouts/SkipLink';
 import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
 import { GenericError } from './pages/GenericError';
-import { PostLogin } from './pages/PostLogin';
-import { ConfigurationErrorPage, InvalidUrlPage, NotFoundPage } from './pages/ProviderFreePages';
+import { PageLoader } from './PageLoader';
 import { ProviderEntry } from './pages/ProviderEntry';
-import { SessionExpiredPage } from './pages/SessionExpired';
-import { NOT_FOUND_SCREEN } from './screens';
+import { notFoundScreen } from './screens';
 import { useEndSession } from './SignOut';
 
+// pages that neither sign-in nor Home shows load when first shown (the first load stays small)
+const PostLogin = lazy(() => import('./pages/PostLogin').then((m) => ({ default: m.PostLogin })));
+const SessionExpiredPage = lazy(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
+const providerFreePages = () => import('./pages/ProviderFreePages');
+const InvalidUrlPage = lazy(() => providerFreePages().then((m) => ({ default: m.InvalidUrlPage })));
+const NotFoundPage = lazy(() => providerFreePages().then((m) => ({ default: m.NotFoundPage })));
+const ConfigurationErrorPage = lazy(() => providerFreePages().then((m) => ({ default: m.ConfigurationErrorPage })));
+
+const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => ReactNode> = {
+  providerEntry: (params) => <ProviderEntry appName={params.appName ?? ''} />,
+  invalidUrl: () => <InvalidUrlPage />,
+  sessionEnded: (params) => <SessionExpiredPage type={params.type} />,
+  notFound: () => <NotFoundPage />,
+  configurationError: (params) => <ConfigurationErrorPage errorcode={params.errorcode} productname={params.productname} />,
+  postLogin: () => <PostLogin />,
+  genericError: () => <GenericError />,
+};
+
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {
-  switch (screen.id) {
-    case 'provider-entry':
-      return <ProviderEntry appName={params.appName ?? ''} />;
-    case 'invalidurl':
-      return <InvalidUrlPage />;
-    case 'sessionexpired':
-      return <SessionExpiredPage type={params.type} />;
-    case NOT_FOUND_SCREEN:
-      return <NotFoundPage />;
-    case 'configurationerror':
-      return <ConfigurationErrorPage errorcode={params.errorcode} productname={params.productname} />;
-    case 'postlogin':
-      return <PostLogin />;
-    case 'error':
-      return <GenericError />;
-    default:
-      return null;
-  }
+  const part = screen.shellPart ? SHELL_PARTS[screen.shellPart] : undefined;
+  return part ? part(params) : null;
 }
 
-function Layout({ screen, path, children }: { screen: ScreenDecl; path: string; children: ReactNode }) {
+function Layout({ screen, children }: { screen: ScreenDecl; children: ReactNode }) {
   if (screen.layout === 'bare') return <BareLayout>{children}</BareLayout>;
-  if (screen.layout === 'application-flow') return <ApplicationFlowLayout path={path}>{children}</ApplicationFlowLayout>;
-  return <DefaultLayout path={path}>{children}</DefaultLayout>;
+  if (screen.layout === 'application-flow') return <ApplicationFlowLayout footer={screen.footer}>{children}</ApplicationFlowLayout>;
+  return <DefaultLayout footer={screen.footer}>{children}</DefaultLayout>;
 }
 
 export function ShellRoutes() {
@@ -67,7 +67,7 @@ export function ShellRoutes() {
   const match = useMemo(() => {
     const m = matchRoute({ screens }, location);
     if (m) return m;
-    const notFound = screens[NOT_FOUND_SCREEN];
+    const notFound = notFoundScreen(screens);
     return notFound ? { screen: notFound, params: {} } : null;
   }, [screens, location]);
 
@@ -119,13 +119,15 @@ export function ShellRoutes() {
   return (
     <ErrorBoundary page={screen.id}>
       <RuntimeHostContext.Provider value={host}>
-        <Layout screen={screen} path={location}>
+        <Layout screen={screen}>
           {screen.layout === 'bare' ? null : (
             <Heading as="h1" size={{ base: 'xl', md: '2xl' }} mb={{ base: '4', md: '6' }} data-testid="page-title">
               {t(i18nKey(screen.title))}
             </Heading>
           )}
-          <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
+          <Suspense fallback={<PageLoader />}>
+            <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
+          </Suspense>
           {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
         </Layout>
       </RuntimeHostContext.Provider>

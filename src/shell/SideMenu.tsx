@@ -1,18 +1,19 @@
 // Spec 2.4: the side menu — a drawer below 768 px, an icon rail from 768 to 1279 px and the full menu
-// from 1280 px. Entries come from MENU_ITEMS filtered by declared screens and the shell rules.
+// from 1280 px. Entries are declared by the screens (`menu`, see menu.ts) and shown by their rules.
 import { Box, Button, chakra, Stack, Text } from '@chakra-ui/react';
 import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { useHasScreen, useRule } from './hooks';
+import { i18nKey } from '../runtime/i18n';
+import { useRule, useScreens } from './hooks';
 import { Icon } from './Icon';
-import { MENU_ITEMS, menuHref, visibleMenuItems, type MenuItem } from './menu';
+import { menuHref, menuItemsOf, visibleMenuItems, type MenuItem } from './menu';
 import { useAskSignOut } from './SignOut';
 
 export function useMenuItems(): MenuItem[] {
-  const hasScreen = useHasScreen();
+  const screens = useScreens();
   const rule = useRule();
-  return useMemo(() => visibleMenuItems(MENU_ITEMS, { hasScreen, isTrue: rule }), [hasScreen, rule]);
+  return useMemo(() => visibleMenuItems(menuItemsOf(screens), { isTrue: rule }), [screens, rule]);
 }
 
 const itemStyles = {
@@ -33,14 +34,14 @@ const itemStyles = {
 const MenuLink = chakra(Link);
 
 export function MenuEntries({ compact, onNavigate, longName }: { compact: boolean; onNavigate?: () => void; longName?: boolean }) {
-  const { t } = useTranslation('common');
+  const { t } = useTranslation(['common', 'screens']);
   const items = useMenuItems();
   const [location] = useLocation();
   const askSignOut = useAskSignOut();
   return (
     <Stack as="ul" gap={longName ? '0' : '1'} listStyleType="none" m="0" p="0">
       {items.map((item) => {
-        const label = t(item.label);
+        const label = t(i18nKey(item.label));
         const inner = (
           <>
             <Icon name={item.icon} size="1.35em" />

@@ -16,7 +16,7 @@ export function useEndSession() {
     async (opts: { callServer?: boolean } = {}) => {
       if (opts.callServer !== false) {
         // the token goes either way; a failed logout call must not keep the user signed in
-        await api.call('Authentication.logout', { body: {}, silent: true }).catch(() => undefined);
+        await api.call('Authentication.logout', { silent: true }).catch(() => undefined);
       }
       setSession((s) => signedOutSession(s));
       // nothing of the previous account may be shown to the next one

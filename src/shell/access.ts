@@ -1,9 +1,8 @@
 // Spec 2.2 and 4 "Session": where a screen's access rule sends the visitor instead, if anywhere.
-import type { ScreenDecl } from '../engine/types';
-import { NOT_FOUND_SCREEN } from './screens';
+import type { ScreenDecl, ShellPartName } from '../engine/types';
 
-/** Screens that work without a chosen provider (all others need one and go to /invalidurl). */
-export const PROVIDER_FREE = new Set(['provider-entry', 'invalidurl', 'error', NOT_FOUND_SCREEN, 'configurationerror', 'sessionexpired']);
+/** Shell parts that work without a chosen provider (every other screen needs one and goes to /invalidurl). */
+export const PROVIDER_FREE = new Set<ShellPartName>(['providerEntry', 'invalidUrl', 'genericError', 'notFound', 'configurationError', 'sessionEnded']);
 
 export interface AccessState {
   /** a token is present */
@@ -13,8 +12,8 @@ export interface AccessState {
   sessionExpired: boolean;
 }
 
-export function accessRedirect(screen: Pick<ScreenDecl, 'id' | 'access'>, state: AccessState): string | null {
-  if (!state.provider && !PROVIDER_FREE.has(screen.id)) return '/invalidurl';
+export function accessRedirect(screen: Pick<ScreenDecl, 'access' | 'shellPart'>, state: AccessState): string | null {
+  if (!state.provider && !(screen.shellPart && PROVIDER_FREE.has(screen.shellPart))) return '/invalidurl';
   const signedIn = state.token && !state.sessionExpired;
   if (screen.access === 'private' && !signedIn) return state.sessionExpired ? '/sessionexpired' : '/';
   if (screen.access === 'public' && signedIn) return '/home';

@@ -1,6 +1,7 @@
 // Start-up work before the portal renders (main.tsx imports it first): an old hash link becomes a
 // clean path before the router reads it, and the language is detected (stored choice, cookie, path,
-// browser). A first visit's language is also stored as the session's.
+// browser). A first visit's language is also stored as the session's. The server's fixed 'today', if any.
+import { setFixedToday } from '../engine/today';
 import { detectLocale, type Locale } from './locale';
 import { OLD_LINK_FLAG } from './oldLink';
 
@@ -29,6 +30,9 @@ function storedLocale(): string | null {
 }
 
 upgradeOldLink();
+
+// a server with a fixed day (PORTAL_TODAY) names it in the page: the calendar and the rules' today follow it
+setFixedToday(document.querySelector<HTMLMetaElement>('meta[name=portal-today]')?.content || undefined);
 
 const stored = storedLocale();
 

@@ -60,7 +60,11 @@ function specialCharacterOf(err: ApiErrorLike): string | undefined {
   return found ? found[0] : undefined;
 }
 
-export function decideApiError(err: ApiErrorLike): ErrorDecision {
+/** Error code on /configurationerror when the provider is known but its portal is not set up. */
+export const DECLARATIONS_UNAVAILABLE = 'DECLARATIONS_UNAVAILABLE';
+
+/** `appName`: the provider of the session, the product name the configuration error page shows. */
+export function decideApiError(err: ApiErrorLike, appName?: string): ErrorDecision {
   const status = err.status ?? 0;
   const raw = err.message ?? '';
   const network = isNetworkError(err);
@@ -85,6 +89,14 @@ export function decideApiError(err: ApiErrorLike): ErrorDecision {
   }
 
   const log = !NOT_LOGGED_STATUSES.has(status);
+
+  // spec 8.2: the provider exists but has no declaration set (not set up yet, or its overlays are
+  // refused): the configuration error page, with a code to quote to the program office; logged
+  const data = err.data as { key?: unknown } | null | undefined;
+  if (status === 503 && data && typeof data === 'object' && data.key === 'server.errors.declarationsUnavailable') {
+    const q = new URLSearchParams({ errorcode: DECLARATIONS_UNAVAILABLE, ...(appName ? { productname: appName } : {}) });
+    return { sessionExpired: false, redirect: `/configurationerror?${q}`, log, scrollToTop: false };
+  }
 
   if (status === 422) {
     const character = specialCharacterOf(err);
@@ -171,7 +183,7 @@ export function buildErrorLogRecord(
 /** The onError of createApiClient: applies the decision; never throws, never logs its own log call. */
 export function createErrorHandler(deps: ErrorHandlerDeps) {
   return function handleApiError(err: ApiErrorLike): ErrorDecision {
-    const decision = decideApiError(err);
+    const decision = decideApiError(err, deps.context().appName);
     if (decision.sessionExpired) {
       deps.setError(null, true);
     } else if (decision.message) {

@@ -1,8 +1,9 @@
 // Spec 4 "Language" and 9: the locale comes from the stored choice, the 'Language' cookie, a path
 // prefix or the browser; switching stores the cookie for 365 days. Pure helpers (no i18next here).
+import { LANGUAGES, type Language } from '../engine/languages';
 
-export const SUPPORTED_LOCALES = ['en', 'es', 'pt', 'vi'] as const;
-export type Locale = (typeof SUPPORTED_LOCALES)[number];
+export const SUPPORTED_LOCALES = LANGUAGES;
+export type Locale = Language;
 export const DEFAULT_LOCALE: Locale = 'en';
 export const LANGUAGE_COOKIE = 'Language';
 export const LANGUAGE_COOKIE_DAYS = 365;

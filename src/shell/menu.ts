@@ -1,27 +1,17 @@
-// Spec 2.4: the side menu. An entry shows only when its screen is declared (so the menu grows as
-// screens are added) and its rule allows it (payment-only logins see Home and Sign out only).
-import type { RuleRef } from '../engine/types';
-
-export type MenuIcon =
-  | 'home'
-  | 'account'
-  | 'pin'
-  | 'viewPin'
-  | 'generatePin'
-  | 'calendar'
-  | 'bulletin'
-  | 'forms'
-  | 'communication'
-  | 'guide'
-  | 'attendance'
-  | 'signOut';
+// Spec 2.4: the side menu. Its entries are declared by the screens they open (`menu` in
+// screens/<id>.json: order, icon, label key, show rule), so a screen and its entry come and go
+// together; a rule hides an entry (payment-only logins see Home and Sign out only). Sign out is an
+// action, not a screen: the shell adds it last.
+import type { DeclError, DeclFile } from '../engine/declarations';
+import type { RuleRef, ScreenDecl } from '../engine/types';
+import { isIconName, type IconName } from './icons';
 
 export interface MenuItem {
   id: string;
-  /** translation key in the common namespace */
+  /** translation key */
   label: string;
-  icon: MenuIcon;
-  /** route of the screen the entry opens; the entry exists only while that screen is declared */
+  icon: IconName;
+  /** route of the screen the entry opens */
   path?: string;
   query?: Record<string, string>;
   show?: RuleRef;
@@ -29,32 +19,45 @@ export interface MenuItem {
   action?: 'signOut';
 }
 
-export const MENU_ITEMS: MenuItem[] = [
-  { id: 'home', label: 'menu.home', icon: 'home', path: '/home' },
-  { id: 'myAccount', label: 'menu.myAccount', icon: 'account', path: '/myaccount', show: 'menu.fullMenu' },
-  { id: 'changePin', label: 'menu.changePin', icon: 'pin', path: '/changepin', show: 'menu.changePin' },
-  { id: 'viewPin', label: 'menu.viewPin', icon: 'viewPin', path: '/changepin', query: { mode: 'view' }, show: 'menu.fullMenu' },
-  { id: 'generatePin', label: 'menu.generatePin', icon: 'generatePin', path: '/generatepin', show: 'menu.changePin' },
-  { id: 'calendar', label: 'menu.calendar', icon: 'calendar', path: '/calendar', show: 'menu.fullMenu' },
-  { id: 'bulletins', label: 'menu.bulletins', icon: 'bulletin', path: '/bulletin', show: 'menu.fullMenu' },
-  { id: 'forms', label: 'menu.forms', icon: 'forms', path: '/form', show: 'menu.fullMenu' },
-  { id: 'communication', label: 'menu.communication', icon: 'communication', path: '/communication', show: 'menu.fullMenu' },
-  { id: 'userGuide', label: 'menu.userGuide', icon: 'guide', path: '/userguide', show: 'menu.fullMenu' },
-  { id: 'attendance', label: 'menu.attendance', icon: 'attendance', path: '/attendance', show: 'menu.attendance' },
-  { id: 'signOut', label: 'menu.signOut', icon: 'signOut', action: 'signOut' },
-];
+export const SIGN_OUT: MenuItem = { id: 'signOut', label: 'common.menu.signOut', icon: 'signOut', action: 'signOut' };
+
+/** The declared entries of these screens by order (then id), and Sign out last. */
+export function menuItemsOf(screens: Record<string, ScreenDecl>): MenuItem[] {
+  const entries = Object.values(screens).flatMap((s) => (s.menu ?? []).map((m) => ({ ...m, path: s.path })));
+  entries.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
+  const items: MenuItem[] = entries.map(({ id, label, icon, path, query, show }) => ({
+    id,
+    label,
+    // an unknown name is refused by npm run check; a served overlay with one still draws no icon
+    icon: isIconName(icon) ? icon : ('' as IconName),
+    path,
+    ...(query ? { query } : {}),
+    ...(show !== undefined ? { show } : {}),
+  }));
+  return [...items, SIGN_OUT];
+}
 
 export interface MenuContext {
-  hasScreen(path: string): boolean;
   isTrue(rule: RuleRef | undefined): boolean;
 }
 
 export function visibleMenuItems(items: MenuItem[], ctx: MenuContext): MenuItem[] {
-  return items.filter((item) => (item.action || (item.path && ctx.hasScreen(item.path))) && ctx.isTrue(item.show));
+  return items.filter((item) => ctx.isTrue(item.show));
 }
 
 export function menuHref(item: MenuItem): string {
   if (!item.path) return '';
   const q = item.query ? new URLSearchParams(item.query).toString() : '';
   return q ? `${item.path}?${q}` : item.path;
+}
+
+/** npm run check: every menu entry names an icon of the shell's Icon table. */
+export function menuIconErrors(screens: Record<string, DeclFile<ScreenDecl>>): DeclError[] {
+  const errors: DeclError[] = [];
+  for (const f of Object.values(screens)) {
+    (f.json.menu ?? []).forEach((m, i) => {
+      if (!isIconName(m.icon)) errors.push({ file: f.file, path: `/menu/${i}/icon`, message: `unknown icon "${String(m.icon)}" (the shell's icons: src/shell/icons.ts)` });
+    });
+  }
+  return errors;
 }

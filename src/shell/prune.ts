@@ -23,20 +23,20 @@ function pruneActions(actions: ActionDecl[] | undefined, hasScreen: (path: strin
  * template (cardList `card.actions`).
  */
 function pruneSection(section: SectionDecl, hasScreen: (path: string) => boolean): SectionDecl {
-  const out: SectionDecl = { ...section, actions: pruneActions(section.actions, hasScreen) };
-  if (Array.isArray(section.items)) {
-    out.items = (section.items as Array<Record<string, unknown>>).filter(
-      (l) => !l || typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split('?')[0]),
-    );
+  const actions = pruneActions(section.actions, hasScreen);
+  if (section.kind === 'links') {
+    const items = section.items.filter((l) => typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split('?')[0]));
+    return { ...section, actions, items };
   }
-  const card = section.card as { actions?: ActionDecl[] } | undefined;
-  if (card && Array.isArray(card.actions)) out.card = { ...card, actions: pruneActions(card.actions, hasScreen) };
-  return out;
+  if (section.kind === 'cardList' && section.card.actions) {
+    return { ...section, actions, card: { ...section.card, actions: pruneActions(section.card.actions, hasScreen) } };
+  }
+  return { ...section, actions };
 }
 
 /** A links section whose every item was left out is left out too (no empty list on the page). */
 function emptied(before: SectionDecl, after: SectionDecl): boolean {
-  return Array.isArray(before.items) && before.items.length > 0 && Array.isArray(after.items) && after.items.length === 0 && !after.actions?.length;
+  return before.kind === 'links' && after.kind === 'links' && before.items.length > 0 && after.items.length === 0 && !after.actions?.length;
 }
 
 function pruneSections(sections: SectionDecl[], hasScreen: (path: string) => boolean): SectionDecl[] {

@@ -2,15 +2,11 @@
 // known its effective declaration set (with overlays) replaces them by id. Matching a URL to a screen
 // and parsing its typed query are the engine's (matchRoute, parseQuery).
 import type { ScreenDecl } from '../engine/types';
+// route, query, layout, access and title of every screen; sections only by kind (vite.config.ts)
+import bundled from 'virtual:base-screens';
 
-const bundled = import.meta.glob<ScreenDecl>('../../screens/*.json', { eager: true, import: 'default' });
-
-/** The screens shipped with the portal, by id. */
-export const BASE_SCREENS: Record<string, ScreenDecl> = Object.fromEntries(
-  Object.values(bundled)
-    .filter((s): s is ScreenDecl => Boolean(s && typeof s === 'object' && (s as ScreenDecl).id && (s as ScreenDecl).path))
-    .map((s) => [s.id, s]),
-);
+/** The screens shipped with the portal, by id (what the shell needs before the declaration set). */
+export const BASE_SCREENS: Record<string, ScreenDecl> = bundled;
 
 export function effectiveScreens(providerScreens: Record<string, ScreenDecl> | undefined): Record<string, ScreenDecl> {
   return providerScreens ? { ...BASE_SCREENS, ...providerScreens } : BASE_SCREENS;
@@ -21,5 +17,7 @@ export function hasScreenAt(screens: Record<string, ScreenDecl>, path: string): 
   return Object.values(screens).some((s) => s.path === path);
 }
 
-/** The screen shown when no declared route matches. */
-export const NOT_FOUND_SCREEN = 'notfound';
+/** The screen shown when no declared route matches: the one the shell's not-found part draws. */
+export function notFoundScreen(screens: Record<string, ScreenDecl>): ScreenDecl | undefined {
+  return Object.values(screens).find((s) => s.shellPart === 'notFound');
+}

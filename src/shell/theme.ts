@@ -1,7 +1,12 @@
 // The portal's Chakra system. The accessibility theme (spec 2.3) is a high-contrast scheme: it is
 // Chakra's "dark" condition with every colour pushed to maximum contrast (white and yellow on black),
 // so every Chakra component, the shell's and the screens', switches with one class on <html>.
-import { createSystem, defaultConfig, defineConfig } from '@chakra-ui/react';
+//
+// The first load carries only the recipes (component styles) the first paint of sign-in and Home
+// uses; Chakra's other recipes are a chunk of their own (`themeRecipes.ts`), loaded when a component
+// first asks for one of them (that component suspends until then) or on the parent's first input.
+import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
+import { firstPaintThemeConfig } from './chakraTheme';
 import type { FontSize } from '../state/session';
 
 const hc = {
@@ -136,7 +141,60 @@ const config = defineConfig({
   },
 });
 
-export const portalSystem = createSystem(defaultConfig, config);
+// Chakra's default theme (its `defaultConfig`) with only the first paint's recipes.
+export const portalSystem = createSystem(defaultBaseConfig, firstPaintThemeConfig, config);
+
+/** Chakra's recipes that are not in the first load (checked against Chakra's theme by a unit test). */
+export const LATER_RECIPES = ['code', 'container', 'inputAddon', 'kbd', 'mark', 'textarea', 'icon', 'checkmark', 'radiomark', 'colorSwatch'];
+export const LATER_SLOT_RECIPES = [
+  'accordion', 'actionBar', 'avatar', 'blockquote', 'breadcrumb', 'carousel', 'checkbox', 'checkboxCard', 'codeBlock',
+  'collapsible', 'dataList', 'dateInput', 'datePicker', 'dialog', 'drawer', 'editable', 'emptyState', 'fieldset',
+  'fileUpload', 'hoverCard', 'listbox', 'menu', 'numberInput', 'pinInput', 'popover', 'progress', 'progressCircle',
+  'radioCard', 'radioGroup', 'ratingGroup', 'scrollArea', 'segmentGroup', 'select', 'combobox', 'slider', 'splitter',
+  'stat', 'steps', 'switch', 'table', 'tabs', 'tag', 'tagsInput', 'toast', 'tooltip', 'status', 'timeline',
+  'colorPicker', 'qrCode', 'treeView', 'marquee', 'floatingPanel',
+];
+
+let restOfTheme: Promise<void> | null = null;
+let themeComplete = false;
+
+/** Loads Chakra's remaining recipes into the portal's system (once). */
+export function loadRestOfTheme(system: SystemContext = portalSystem): Promise<void> {
+  restOfTheme ??= import('./themeRecipes').then(({ recipes, slotRecipes }) => {
+    const theme = system._config.theme!;
+    theme.recipes = Object.assign(theme.recipes ?? {}, { ...recipes, ...theme.recipes });
+    theme.slotRecipes = Object.assign(theme.slotRecipes ?? {}, { ...slotRecipes, ...theme.slotRecipes });
+    themeComplete = true;
+  });
+  return restOfTheme;
+}
+
+// A component whose recipe is not in the first load suspends (throws the loading promise to the
+// nearest Suspense boundary) until the rest of the theme is in; a recipe function is cached on first
+// use, so none is ever built from a missing recipe.
+{
+  const recipeFn = portalSystem.getRecipeFn;
+  const slotRecipeFn = portalSystem.getSlotRecipeFn;
+  const later = new Set(LATER_RECIPES);
+  const laterSlot = new Set(LATER_SLOT_RECIPES);
+  portalSystem.getRecipeFn = (key, fallback) => {
+    if (!themeComplete && later.has(key)) throw loadRestOfTheme();
+    return recipeFn(key, fallback);
+  };
+  portalSystem.getSlotRecipeFn = (key, fallback) => {
+    if (!themeComplete && laterSlot.has(key)) throw loadRestOfTheme();
+    return slotRecipeFn(key, fallback);
+  };
+}
+
+/** The rest of the theme loads on the parent's first input, before a dialog or menu asks for it. */
+export function warmThemeOnFirstInput(target: Window): void {
+  const warm = () => {
+    for (const type of ['pointerdown', 'keydown'] as const) target.removeEventListener(type, warm, true);
+    void loadRestOfTheme();
+  };
+  for (const type of ['pointerdown', 'keydown'] as const) target.addEventListener(type, warm, true);
+}
 
 /** Root font size per spec 9 font option; every size in the portal is in rem. */
 export const FONT_SCALE: Record<FontSize, string> = {

@@ -35,7 +35,8 @@ export const sessionAtom = atomWithStorage<SessionState>('pp.session', defaultSe
 export const signedInAtom = atom((get) => Boolean(get(sessionAtom).token));
 
 const tokenAtom = atom((get) => get(sessionAtom).token);
-const localeAtom = atom((get) => get(sessionAtom).locale);
+/** the interface language; it is part of the key of cached answers that hold provider texts */
+export const localeAtom = atom((get) => get(sessionAtom).locale);
 const releaseVersionAtom = atom((get) => get(sessionAtom).releaseVersion);
 export const appNameAtom = atom((get) => get(sessionAtom).appName);
 const countryAtom = atom((get) => get(sessionAtom).countryCode);

@@ -1,5 +1,5 @@
 // The persisted session state of spec section 3: everything the portal remembers client side.
-import type { AuthenticationLoginResponse } from '../api/contract.gen';
+import type { AuthenticationLoginResponse } from '../engine/contract.gen';
 export type FontSize = 'small' | 'default' | 'medium' | 'large';
 
 export interface LocaleOption {

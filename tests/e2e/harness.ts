@@ -26,6 +26,8 @@ async function freePort(): Promise<number> {
 export interface RunningServer {
   url: string;
   stop(): Promise<void>;
+  /** SIGKILL, as a crash: no shutdown runs */
+  crash(): Promise<void>;
   log(): string;
 }
 
@@ -46,6 +48,9 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PGLITE_DIR: dataDir,
       DATABASE_URL: '',
       SMTP_URL: '',
+      // the tests read the outbox, and follow links to the address they reach the server at
+      DEV_ROUTES: '1',
+      PUBLIC_URL: `http://127.0.0.1:${port}`,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -53,7 +58,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   child.stdout?.on('data', (d) => (output += d));
   child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 90_000;
+  // a loaded machine can take well over a minute to start the server (the hook allows 180 s)
+  const deadline = Date.now() + 150_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
     try {
@@ -64,15 +70,21 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server did not answer within 90 s:\n${output}`);
+      throw new Error(`server did not answer within 150 s:\n${output}`);
     }
     await new Promise((r) => setTimeout(r, 250));
   }
   return {
     url,
     log: () => output,
+    async crash() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    },
     async stop() {
-      if (child.exitCode === null) {
+      if (child.exitCode === null && child.signalCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
         await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);

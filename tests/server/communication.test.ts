@@ -8,23 +8,10 @@ import { eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { safeHtml } from '../../server/services/common';
+import { iso, mdy } from '../today';
 
 const PAYLOADS = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/xss/payloads.json'), 'utf8')) as string[];
 
-const pad = (n: number) => String(n).padStart(2, '0');
-function day(offset: number) {
-  const d = new Date();
-  d.setDate(d.getDate() + offset);
-  return d;
-}
-const mdy = (offset: number) => {
-  const d = day(offset);
-  return `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}`;
-};
-const iso = (offset: number) => {
-  const d = day(offset);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}`;
-};
 
 /** Everything that could run or hide content, in sanitised HTML. */
 function dangerous(html: string): string[] {

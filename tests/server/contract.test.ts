@@ -12,8 +12,8 @@ describe('API contract', () => {
     expect(readContract(ROOT).map((s) => s.service).sort()).toEqual([...SERVICES].sort());
   });
 
-  it('src/api/contract.gen.ts is up to date', async () => {
-    const current = readFileSync(join(ROOT, 'src', 'api', 'contract.gen.ts'), 'utf8');
+  it('src/engine/contract.gen.ts is up to date', async () => {
+    const current = readFileSync(join(ROOT, 'src', 'engine', 'contract.gen.ts'), 'utf8');
     expect(current === (await generate())).toBe(true);
   });
 

@@ -62,7 +62,10 @@ export interface TestApp {
 
 export async function createTestApp(backend: Backend, opts: Partial<BuildAppOptions> = {}, seed = true): Promise<TestApp> {
   const db = await createTestDb(backend);
-  const app = await buildApp({ db: db.handle.db, argon2: FAST_ARGON2, releaseVersion: '9.9.9', production: false, ...opts });
+  const app = await buildApp({ db: db.handle.db, argon2: FAST_ARGON2, releaseVersion: '9.9.9', production: false, devRoutes: true, ...opts,
+    // the sign-in slow-down runs, in milliseconds rather than seconds
+    signin: { slowDownBaseMs: 5, slowDownMaxMs: 40, ...opts.signin },
+  });
   if (seed) await seedDemo(db.handle.db, { root: app.deps.root, passwords: app.deps.passwords, clock: app.deps.clock });
   return {
     app,

@@ -122,15 +122,29 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     expect(details.doNotRelease).toBe(1);
     // lives-with is allowed for a do-not-release contact, authorised and emergency are not
     const asAuthorised = { ...validContact(details), relationships: details.relationships.map((r: object) => ({ ...r, relationshipId: 99, otherRelationship: 'Former caregiver', isAuthorizedToPickUp: true })) };
-    const flagged = await post(`/api/Demographics/adults/${kevin.id}`, maria, asAuthorised);
-    expect(flagged.statusCode).toBe(400);
-    expect(flagged.json().errors).toEqual(expect.arrayContaining([expect.objectContaining({ path: '/relationships/0/isAuthorizedToPickUp', key: 'errors.contact.doNotRelease' })]));
+    // a do-not-release contact is not editable, whatever the request says about it
+    expect((await post(`/api/Demographics/adults/${kevin.id}`, maria, asAuthorised)).statusCode).toBe(403);
+    expect((await post(`/api/Demographics/adults/${kevin.id}`, maria, { ...asAuthorised, doNotRelease: 0 })).statusCode).toBe(403);
     const res = await post(`/api/Demographics/adults/${kevin.id}`, maria, { ...validContact(details), firstName: 'Kev' });
     expect(res.statusCode).toBe(403);
     expect((await adultNamed('Kevin')).firstName).toBe('Kevin');
     const del = await post(`/api/Demographics/adults/${kevin.id}/Delete`, maria, { confirmCancel: true });
     expect(del.statusCode).toBe(403);
     expect((await adultNamed('Kevin')).deleted).toBe(false);
+  });
+
+  it('validates a contact with the account holder kind and do-not-release of the record, not of the request', async () => {
+    const rosa = await adultNamed('Rosa');
+    const details = (await get(`/api/Demographics/adults/details/${rosa.id}`, maria)).json();
+    expect(details).toMatchObject({ accountHolder: 4, doNotRelease: 0 });
+    const authorised = { ...validContact(details), relationships: details.relationships.map((r: object, i: number) => (i === 0 ? { ...r, relationshipId: 1, isAuthorizedToPickUp: true } : r)) };
+    // claimed do-not-release: the form's rule would refuse 'authorised'; the record says releasable
+    const claimed = await post(`/api/Demographics/adults/${rosa.id}`, maria, { ...authorised, doNotRelease: 1, accountHolder: 1 });
+    expect(claimed.statusCode).toBe(200);
+    const after = await adultNamed('Rosa');
+    expect(after.accountHolder).toBe(4);
+    const saved = (await get(`/api/Demographics/adults/details/${rosa.id}`, maria)).json();
+    expect(saved.relationships[0]).toMatchObject({ relationshipId: 1, isAuthorizedToPickUp: true });
   });
 
   it('drops an adult with autopay only after confirming, cancelling autopay and payment on file first', async () => {
@@ -166,11 +180,18 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     expect((await post('/api/Demographics/adults/pin', maria, { mode: 'change', pin: '2580' })).statusCode).toBe(200);
     expect((await adultNamed('Maria')).pin).toBe('2580');
     expect((await post('/api/Demographics/adults/pin', maria, { mode: 'change', pin: '12' })).statusCode).toBe(400);
+    // the operation decides the form's mode: changing a PIN claimed as 'generate' still requires the PIN
+    const modeClaimed = await post('/api/Demographics/adults/pin', maria, { mode: 'generate' });
+    expect(modeClaimed.statusCode).toBe(400);
+    expect(modeClaimed.json().errors).toEqual([expect.objectContaining({ path: '/pin', key: 'errors.required' })]);
     const pins = (await get('/api/Demographics/adults/pin', maria)).json() as { firstName: string; pin: string; isMe: boolean }[];
     expect(pins.map((p) => p.firstName)).toEqual(['Maria', 'David', 'Ana']);
     const none = await post('/api/Demographics/adults/generate-pin', maria, { mode: 'generate', adultIDs: [] });
     expect(none.statusCode).toBe(400);
     expect(none.json().errors).toEqual([expect.objectContaining({ path: '/adultIDs', key: 'errors.pin.selectAdult' })]);
+    const claimedChange = await post('/api/Demographics/adults/generate-pin', maria, { mode: 'change', pin: '4321' });
+    expect(claimedChange.statusCode).toBe(400);
+    expect(claimedChange.json().errors).toEqual([expect.objectContaining({ path: '/adultIDs', key: 'errors.pin.selectAdult' })]);
     const [m, d] = [await adultNamed('Maria'), await adultNamed('David')];
     const gen = await post('/api/Demographics/adults/generate-pin', maria, { mode: 'generate', adultIDs: [m.id, d.id] });
     expect(gen.statusCode).toBe(200);

@@ -3,10 +3,11 @@
 // gives focus back to the calendar button.
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { Box, HStack, IconButton, Input, chakra } from '@chakra-ui/react';
-import { ariaDescribedByIds, type WidgetProps } from '@rjsf/utils';
+import { ariaDescribedByIds } from '@rjsf/utils';
 import { formatMdy, parseMdy } from '../../engine/formats';
+import { businessDate } from '../../engine/today';
 import { DATE_MASK, maskInput } from '../masks';
-import type { PortalFormContext } from './FormContext';
+import type { PortalFormContext, PortalWidgetProps } from './FormContext';
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 const addDays = (d: Date, n: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + n);
@@ -28,9 +29,9 @@ export function monthGrid(focus: Date): Date[] {
 }
 
 function Calendar({ value, onPick, onClose, locale, labelledBy, t }: { value?: Date; onPick: (d: Date) => void; onClose: () => void; locale: string; labelledBy: string; t: PortalFormContext['t'] }) {
-  const [focus, setFocus] = useState<Date>(value ?? new Date());
+  const [focus, setFocus] = useState<Date>(value ?? businessDate());
   const gridRef = useRef<HTMLDivElement>(null);
-  const today = new Date();
+  const today = businessDate();
   const days = useMemo(() => monthGrid(focus), [focus]);
   const monthTitle = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(focus);
   const weekdays = useMemo(() => {
@@ -133,9 +134,9 @@ function Calendar({ value, onPick, onClose, locale, labelledBy, t }: { value?: D
   );
 }
 
-export default function DateWidget(props: WidgetProps) {
+export default function DateWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, onBlur, onFocus, required, rawErrors } = props;
-  const fc = props.registry.formContext as PortalFormContext;
+  const fc = props.registry.formContext;
   const [open, setOpen] = useState(false);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const wrapRef = useRef<HTMLDivElement>(null);

@@ -1,4 +1,5 @@
 // What our RJSF templates and widgets read from the form (RJSF's formContext).
+import type { ArrayFieldTemplateProps, FieldTemplateProps, ObjectFieldTemplateProps, RJSFSchema, WidgetProps } from '@rjsf/utils';
 import type { ApiClient } from '../../api/client';
 import type { FieldState, RuleContext } from '../../engine/form';
 
@@ -23,3 +24,9 @@ export interface PortalFormContext {
   /** a label: translated when it is a key, else shown as given (captions from data) */
   text: (value: unknown) => string;
 }
+
+/** RJSF's props with our form context typed (the form passes a PortalFormContext). */
+export type PortalWidgetProps = WidgetProps<unknown, RJSFSchema, PortalFormContext>;
+export type PortalFieldTemplateProps = FieldTemplateProps<unknown, RJSFSchema, PortalFormContext>;
+export type PortalObjectFieldTemplateProps = ObjectFieldTemplateProps<unknown, RJSFSchema, PortalFormContext>;
+export type PortalArrayFieldTemplateProps = ArrayFieldTemplateProps<unknown, RJSFSchema, PortalFormContext>;

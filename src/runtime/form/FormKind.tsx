@@ -15,6 +15,7 @@ import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
 import { createEngineValidator, pointerSegments } from './validator';
 import { textOf } from '../kinds/shared';
+import { fieldOf } from '../guards';
 import { displayForm, fieldIdOf, visibleErrors } from './display';
 import { templates } from './templates';
 import { baseWidgets } from './widgets';
@@ -35,8 +36,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 /** Values of top-level fields marked `x-clearOnHide` are dropped while the field is hidden. */
 function clearHidden(engine: FormEngine, schema: JsonSchema | undefined, schemaId: string, ctx: RuleContext, values: Record<string, unknown>): Record<string, unknown> {
-  const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const clearing = Object.keys(props).filter((k) => props[k]?.['x-clearOnHide'] === true && values[k] !== undefined);
+  const props = isObject(schema?.properties) ? schema.properties : {};
+  const clearing = Object.keys(props).filter((k) => fieldOf(props[k], 'x-clearOnHide') === true && values[k] !== undefined);
   if (!clearing.length) return values;
   const states = engine.fieldStates(schemaId, { ...ctx, form: values });
   const hidden = clearing.filter((k) => states[`/${k}`]?.shown === false);
@@ -61,11 +62,11 @@ function submitOnEnter(e: React.KeyboardEvent, box: HTMLElement | null, names: s
   target.click();
 }
 
-export default function FormKind({ section, data }: KindProps) {
+export default function FormKind({ section, data }: KindProps<'form'>) {
   const rt = useScreenRuntime();
   const api = useAtomValue(apiAtom);
   const { t, tk, locale } = useRuntimeT();
-  const schemaId = String(section.schema ?? '');
+  const schemaId = section.schema;
   const engine = rt.engine;
 
   // initial values: the `initial` binding ("$data.adults.0"), else the section's source data
@@ -93,7 +94,7 @@ export default function FormKind({ section, data }: KindProps) {
       country: rt.country,
       locale,
       tk,
-      t: (key, params) => t(key, params as Record<string, string>) as string,
+      t,
       api,
       getContext: () => ({ ...ctxRef.current, form: valuesRef.current }),
       touch,
@@ -106,14 +107,13 @@ export default function FormKind({ section, data }: KindProps) {
         const pointer = Object.keys(statesRef.current).find((p) => fieldIdOf(idPrefix, p) === id);
         if (!pointer) return undefined;
         const segs = pointerSegments(pointer).slice(0, -1);
-        const row = segs.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), valuesRef.current);
+        const row = segs.reduce<unknown>((cur, k) => fieldOf(cur, k), valuesRef.current);
         return isObject(row) ? row : undefined;
       },
       text: (value) => textOf(value, tk, locale),
     }),
-    // tk/t change with the language only
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [rt.country, locale, api, touch, t, idPrefix],
+    // t and tk keep their identity until the language changes
+    [rt.country, locale, api, touch, t, tk, idPrefix],
   );
 
   const validator = useMemo(
@@ -126,8 +126,7 @@ export default function FormKind({ section, data }: KindProps) {
             translate: (key, params) => tk(key, params),
           })
         : null,
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [engine, schemaId, locale],
+    [engine, schemaId, tk],
   );
 
   // the screen's rules see the form's values ($form.x), and a submit reads them

@@ -5,7 +5,8 @@
 // once the parent turns to the form (focus, pointer or submit), so the first paint does not wait.
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Box, Button, Field, Input, NativeSelect, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
-import { derefSchema } from '../../engine/deref';
+import { lightFields, type LightField } from '../../engine/widgets';
+import { stringsOf } from '../guards';
 import type { FieldError, FieldState } from '../../engine/form';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
 import { useScreenRuntime } from '../context';
@@ -15,38 +16,11 @@ import type { KindProps, RenderAction } from '../kindProps';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-export const LIGHT_WIDGETS = ['text', 'email', 'password', 'checkbox', 'select'] as const;
-type LightWidget = (typeof LIGHT_WIDGETS)[number];
-
-export interface LightField {
-  name: string;
-  schema: JsonSchema;
-  widget: LightWidget;
-  autoComplete?: string;
-}
-
-/** The fields of a flat form schema; anything the light renderer cannot draw is an error. */
-export function lightFields(set: Pick<DeclarationSet, 'schemas'>, schemaId: string): LightField[] {
-  const root = set.schemas[schemaId];
-  if (!root) throw new Error(`form schema "${schemaId}" is not declared`);
-  const { schema, docId } = derefSchema(set, root, schemaId);
-  const props = isObject(schema.properties) ? (schema.properties as Record<string, JsonSchema>) : {};
-  return Object.entries(props).map(([name, raw]) => {
-    const fs = derefSchema(set, raw, docId).schema;
-    const declared = typeof fs['x-widget'] === 'string' ? (fs['x-widget'] as string) : undefined;
-    let widget: string;
-    if (declared) widget = declared;
-    else if (Array.isArray(fs.enum)) widget = 'select';
-    else if (fs.type === 'boolean') widget = 'checkbox';
-    else if (fs.type === 'string') widget = fs.format === 'email' ? 'email' : 'text';
-    else widget = '';
-    if (!(LIGHT_WIDGETS as readonly string[]).includes(widget)) {
-      throw new Error(`form schema "${schemaId}": field "${name}" (${declared ?? String(fs.type)}) needs the full form renderer`);
-    }
-    const autoComplete =
-      typeof fs['x-autocomplete'] === 'string' ? (fs['x-autocomplete'] as string) : widget === 'password' ? 'current-password' : widget === 'email' ? 'email' : undefined;
-    return { name, schema: fs, widget: widget as LightWidget, autoComplete };
-  });
+/** The fields the light renderer draws; `npm run check` refuses a light form with any other field. */
+export function lightFormFields(set: Pick<DeclarationSet, 'schemas'>, schemaId: string): LightField[] {
+  const { fields, problems } = lightFields(set, schemaId);
+  if (problems.length) throw new Error(`form schema "${schemaId}": ${problems.map((p) => p.message).join('; ')}`);
+  return fields;
 }
 
 /** Before the engine arrives: literal x-show / x-required only (rules need the engine). */
@@ -54,11 +28,11 @@ function staticState(schema: JsonSchema): FieldState {
   return { shown: schema['x-show'] !== false, required: schema['x-required'] === true, enabled: schema['x-enable'] !== false };
 }
 
-export default function LightForm({ section, data }: KindProps) {
+export default function LightForm({ section, data }: KindProps<'form'>) {
   const rt = useScreenRuntime();
   const { t, tk } = useRuntimeT();
-  const schemaId = String(section.schema ?? '');
-  const fields = lightFields(rt.set, schemaId);
+  const schemaId = section.schema;
+  const fields = lightFormFields(rt.set, schemaId);
   const engine = rt.engine;
   const idOf = (name: string) => `${section.id}_${name}`;
 
@@ -121,8 +95,8 @@ export default function LightForm({ section, data }: KindProps) {
 
   const actions = section.actions.filter((a) => a.visible);
   const submitAction = actions.find((a) => a.effect.type === 'submit');
-  const clearOnFailure = Array.isArray(section.clearOnFailure) ? (section.clearOnFailure as string[]) : [];
-  const testId = typeof section.testId === 'string' ? section.testId : undefined;
+  const clearOnFailure = section.clearOnFailure ?? [];
+  const testId = section.testId;
 
   async function submit(e: FormEvent) {
     e.preventDefault();
@@ -156,7 +130,7 @@ export default function LightForm({ section, data }: KindProps) {
       maxW="md"
       className="pp-form"
       data-testid={testId ? `${testId}-form` : undefined}
-      aria-label={typeof section.label === 'string' ? tk(section.label) : undefined}
+      aria-label={section.label ? tk(section.label) : undefined}
     >
       <Stack gap="4">
         {pageError ? (
@@ -212,7 +186,7 @@ export default function LightForm({ section, data }: KindProps) {
             </Field.Label>
           );
           if (f.widget === 'select') {
-            const labels = (f.schema['x-enumLabels'] ?? {}) as Record<string, string>;
+            const labels = stringsOf(f.schema['x-enumLabels']);
             return (
               <Field.Root key={f.name} invalid={Boolean(err)} required={state.required} disabled={!state.enabled}>
                 {labelEl}
@@ -228,7 +202,7 @@ export default function LightForm({ section, data }: KindProps) {
                     autoComplete={f.autoComplete}
                   >
                     <option value="">{t('runtime:select')}</option>
-                    {((f.schema.enum as unknown[]) ?? [])
+                    {(Array.isArray(f.schema.enum) ? f.schema.enum : [])
                       .filter((v) => v !== '' && v !== null)
                       .map((v) => (
                         <option key={String(v)} value={String(v)}>

@@ -5,29 +5,18 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldState } from '../../engine/form';
 import { derefSchema } from '../../engine/form';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
+import { fieldWidget, ROW_LIST_WIDGETS, type FieldWidget } from '../../engine/widgets';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
-/** Our widget names (registry of form widgets); x-widget values outside this list fall back to text. */
-export const FORM_WIDGETS = [
-  'text', 'password', 'email', 'phone', 'phoneExt', 'zip', 'date', 'textarea', 'select', 'checkbox', 'checkboxes', 'yesno',
-  'radio', 'hidden', 'readonly', 'note', 'amount', 'pin', 'state', 'udf',
-] as const;
-
-/** x-widget names declarations use for the same widget. */
-const WIDGET_ALIASES: Record<string, string> = { yesNo: 'yesno' };
-
 /** Arrays shown as a fixed list of rows (no add, remove or reorder): the rows come from the data. */
-export const ROW_LISTS = new Set(['relationshipRows', 'udfList', 'medicalQuestions']);
+export const ROW_LISTS: ReadonlySet<string> = new Set(ROW_LIST_WIDGETS);
 
 /** Which widget a field gets: x-widget first, then x-options/enum (select), format and type. */
-export function widgetFor(schema: JsonSchema): string | undefined {
-  const raw = schema['x-widget'];
-  const declared = typeof raw === 'string' ? (WIDGET_ALIASES[raw] ?? raw) : raw;
-  if (typeof declared === 'string') {
-    if ((FORM_WIDGETS as readonly string[]).includes(declared)) return declared;
-  }
+export function widgetFor(schema: JsonSchema): FieldWidget | undefined {
+  const declared = fieldWidget(schema['x-widget']);
+  if (declared) return declared;
   if (isObject(schema['x-options']) || Array.isArray(schema.enum)) return 'select';
   switch (schema.format) {
     case 'phone':

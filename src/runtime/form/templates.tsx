@@ -7,20 +7,18 @@ import {
   helpId,
   type FieldErrorProps,
   type FieldHelpProps,
-  type ArrayFieldTemplateProps,
-  type FieldTemplateProps,
-  type ObjectFieldTemplateProps,
+  type RJSFSchema,
   type TemplatesType,
 } from '@rjsf/utils';
-import type { PortalFormContext } from './FormContext';
+import type { PortalArrayFieldTemplateProps, PortalFieldTemplateProps, PortalFormContext, PortalObjectFieldTemplateProps } from './FormContext';
 import { udfCaption } from './widgets';
 
 /** Widgets that label themselves (checkbox label, radio legend). */
 const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'hidden', 'note', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
 
-export function FieldTemplate(props: FieldTemplateProps) {
+export function FieldTemplate(props: PortalFieldTemplateProps) {
   const { id, label, displayLabel, hidden, children, errors, help, schema, uiSchema, registry, fieldPathId } = props;
-  const fc = registry.formContext as PortalFormContext;
+  const fc = registry.formContext;
   if (hidden) return <div hidden>{children}</div>;
   // rows of arrays share one items schema: their per-row x-show / x-required come from the engine
   const state = fieldPathId.path.length ? fc.fieldState(`/${fieldPathId.path.map((p) => String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}`) : undefined;
@@ -58,7 +56,7 @@ export function FieldTemplate(props: FieldTemplateProps) {
   );
 }
 
-export function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
+export function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps<unknown, RJSFSchema, PortalFormContext>) {
   if (!errors || errors.length === 0) return null;
   return (
     <chakra.div id={errorId(fieldPathId)} color="fg.error" fontSize="sm" mt="1">
@@ -69,9 +67,9 @@ export function FieldErrorTemplate({ errors, fieldPathId }: FieldErrorProps) {
   );
 }
 
-export function FieldHelpTemplate({ help, fieldPathId, registry }: FieldHelpProps) {
+export function FieldHelpTemplate({ help, fieldPathId, registry }: FieldHelpProps<unknown, RJSFSchema, PortalFormContext>) {
   if (!help) return null;
-  const fc = registry.formContext as PortalFormContext;
+  const fc = registry.formContext;
   return (
     <chakra.p id={helpId(fieldPathId)} fontSize="sm" color="fg.muted" mt="1">
       {typeof help === 'string' ? fc.tk(help) : help}
@@ -79,9 +77,9 @@ export function FieldHelpTemplate({ help, fieldPathId, registry }: FieldHelpProp
   );
 }
 
-export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
+export function ObjectFieldTemplate(props: PortalObjectFieldTemplateProps) {
   const { properties, title, fieldPathId, registry } = props;
-  const fc = registry.formContext as PortalFormContext;
+  const fc = registry.formContext;
   const isRoot = fieldPathId.path.length === 0;
   // a row of a list: its fields only (RJSF would title it '<list>-<n>')
   const isRow = typeof fieldPathId.path[fieldPathId.path.length - 1] === 'number';
@@ -104,9 +102,9 @@ export function ObjectFieldTemplate(props: ObjectFieldTemplateProps) {
 }
 
 /** Arrays: a fieldset of rows; fixed row lists (relationships, user-defined fields) have no buttons. */
-export function ArrayFieldTemplate(props: ArrayFieldTemplateProps) {
+export function ArrayFieldTemplate(props: PortalArrayFieldTemplateProps) {
   const { items, canAdd, onAddClick, title, registry, fieldPathId, uiSchema, disabled, readonly } = props;
-  const fc = registry.formContext as PortalFormContext;
+  const fc = registry.formContext;
   const { AddButton } = registry.templates.ButtonTemplates;
   const rowList = Boolean((uiSchema?.['ui:options'] as Record<string, unknown> | undefined)?.rowList);
   return (

@@ -6,17 +6,19 @@ import { Box, HStack, Input, NativeSelect, Stack, Textarea, Wrap, chakra } from 
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
-import { ariaDescribedByIds, type RegistryWidgetsType, type WidgetProps } from '@rjsf/utils';
+import { localeAtom } from '../../state';
+import { ariaDescribedByIds, type RegistryWidgetsType, type Widget } from '@rjsf/utils';
+import type { FieldWidget } from '../../engine/widgets';
 import { resolveParams } from '../../engine/screen';
 import { splitParams, type OperationId } from '../../api/client';
 import { applyMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
-import type { PortalFormContext } from './FormContext';
+import type { PortalFormContext, PortalWidgetProps } from './FormContext';
 import { regionsOf } from './regions';
 import DateWidgetLazy from './DateWidget';
 
-const ctxOf = (props: WidgetProps) => props.registry.formContext as PortalFormContext;
+const ctxOf = (props: PortalWidgetProps): PortalFormContext => props.registry.formContext;
 
-function a11y(props: WidgetProps) {
+function a11y(props: PortalWidgetProps) {
   const invalid = Boolean(props.rawErrors && props.rawErrors.length);
   return {
     'aria-invalid': invalid || undefined,
@@ -25,9 +27,9 @@ function a11y(props: WidgetProps) {
   };
 }
 
-function blurHandlers(props: WidgetProps) {
+function blurHandlers(props: PortalWidgetProps) {
   const { id, onBlur, onFocus, registry } = props;
-  const fc = registry.formContext as PortalFormContext;
+  const fc = registry.formContext;
   return {
     onBlur: (e: FocusEvent<HTMLElement & { value?: string }>) => {
       fc.touch(id);
@@ -38,7 +40,7 @@ function blurHandlers(props: WidgetProps) {
 }
 
 /** Plain text, e-mail and password inputs. */
-export function TextWidget(props: WidgetProps) {
+export function TextWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, schema, options, placeholder, autofocus } = props;
   const fc = ctxOf(props);
   const type = options.inputType ?? (schema.format === 'email' ? 'email' : 'text');
@@ -63,11 +65,11 @@ export function TextWidget(props: WidgetProps) {
   );
 }
 
-export function PasswordWidget(props: WidgetProps) {
+export function PasswordWidget(props: PortalWidgetProps) {
   return <TextWidget {...props} options={{ ...props.options, inputType: 'password', autocomplete: props.options.autocomplete ?? 'current-password' }} />;
 }
 
-export function EmailWidget(props: WidgetProps) {
+export function EmailWidget(props: PortalWidgetProps) {
   return <TextWidget {...props} options={{ ...props.options, inputType: 'email' }} />;
 }
 
@@ -75,7 +77,7 @@ export function EmailWidget(props: WidgetProps) {
  * A masked input: the text is re-masked on every change and the caret kept after the same
  * significant character. The stored value is the masked text; the engine normalises on submit.
  */
-function MaskedInput(props: WidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean }) {
+function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean }) {
   const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder } = props;
   const fc = ctxOf(props);
   const ref = useRef<HTMLInputElement>(null);
@@ -112,12 +114,12 @@ function MaskedInput(props: WidgetProps & { mask: string; inputMode?: 'numeric' 
 }
 
 /** US phone (999)999-9999 (spec 5.1). */
-export function PhoneWidget(props: WidgetProps) {
+export function PhoneWidget(props: PortalWidgetProps) {
   return <MaskedInput {...props} mask={PHONE_MASK} inputMode="tel" autoComplete="tel-national" />;
 }
 
 /** Phone extension: positive number, at most 6 digits. */
-export function PhoneExtWidget(props: WidgetProps) {
+export function PhoneExtWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange } = props;
   const fc = ctxOf(props);
   return (
@@ -141,13 +143,13 @@ export function PhoneExtWidget(props: WidgetProps) {
 }
 
 /** Zip masked by the provider's country: A#A #A# (CA) or #####-#### (US). */
-export function ZipWidget(props: WidgetProps) {
+export function ZipWidget(props: PortalWidgetProps) {
   const fc = ctxOf(props);
   const mask = zipMask(fc.country);
   return <MaskedInput {...props} mask={mask} inputMode={fc.country === 'CA' ? 'text' : 'numeric'} autoComplete="postal-code" />;
 }
 
-export function TextareaWidget(props: WidgetProps) {
+export function TextareaWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, schema, options, placeholder } = props;
   const fc = ctxOf(props);
   const max = typeof schema.maxLength === 'number' ? schema.maxLength : undefined;
@@ -192,10 +194,12 @@ const pick = (row: unknown, path: string): unknown =>
 /** Options of an x-options field, loaded from its API operation (cached per [op, params]). */
 function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormContext) {
   const client = useAtomValue(queryClientAtom);
+  const locale = useAtomValue(localeAtom);
   const params = source ? resolveParams(source.params, fc.getContext()) : {};
   const q = useQuery(
     {
-      queryKey: [source?.op, params],
+      // options are provider texts the server answers in the interface language
+      queryKey: [source?.op, params, locale],
       enabled: Boolean(source),
       staleTime: 5 * 60_000,
       queryFn: async () => {
@@ -213,7 +217,7 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
  * A native select with the leading 'Select' entry (spec 5.1: value 0 / empty counts as empty).
  * Options come from the schema's enum (labels from x-enumLabels keys) or from x-options.
  */
-export function SelectWidget(props: WidgetProps) {
+export function SelectWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, options, schema } = props;
   const fc = ctxOf(props);
   const source = options.optionsSource as OptionsSource | undefined;
@@ -263,7 +267,7 @@ export function SelectWidget(props: WidgetProps) {
 const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15rem', accentColor: 'brand.solid', flexShrink: 0, marginTop: '0.15rem' } });
 
 /** A checkbox with its own label (the FieldTemplate leaves booleans unlabelled). */
-export function CheckboxWidget(props: WidgetProps) {
+export function CheckboxWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label } = props;
   const fc = ctxOf(props);
   const required = fc.stateOf(id)?.required ?? props.required;
@@ -295,7 +299,7 @@ export function CheckboxWidget(props: WidgetProps) {
  * Radio buttons in a fieldset whose legend is the field's label: the schema's enum (labels from
  * x-enumLabels keys) or, without an enum, the Yes/No pair (spec: radio yes/no).
  */
-export function RadioWidget(props: WidgetProps) {
+export function RadioWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label, schema } = props;
   const fc = ctxOf(props);
   const required = fc.stateOf(id)?.required ?? props.required;
@@ -337,7 +341,7 @@ export function RadioWidget(props: WidgetProps) {
 }
 
 /** Several choices (an array of values) as a fieldset of checkboxes; options as for SelectWidget. */
-export function CheckboxesWidget(props: WidgetProps) {
+export function CheckboxesWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label, schema, options } = props;
   const fc = ctxOf(props);
   const required = fc.stateOf(id)?.required ?? props.required;
@@ -390,13 +394,13 @@ export function CheckboxesWidget(props: WidgetProps) {
 }
 
 /** A value shown, not edited (a child's name in relationship rows, a medical question). */
-export function ReadonlyWidget(props: WidgetProps) {
+export function ReadonlyWidget(props: PortalWidgetProps) {
   const { id, value } = props;
   return <Input id={id} name={id} value={value === undefined || value === null ? '' : String(value)} readOnly variant="flushed" aria-readonly="true" />;
 }
 
 /** A text the data carries, shown as a paragraph under the field before it (a medical question's displayMessage); nothing when empty. */
-export function NoteWidget(props: WidgetProps) {
+export function NoteWidget(props: PortalWidgetProps) {
   const { id, value } = props;
   if (value === undefined || value === null || value === '') return null;
   return (
@@ -407,7 +411,7 @@ export function NoteWidget(props: WidgetProps) {
 }
 
 /** An amount of money: digits and one decimal point, at most 2 decimals (spec 9). */
-export function AmountWidget(props: WidgetProps) {
+export function AmountWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, schema } = props;
   const fc = ctxOf(props);
   return (
@@ -434,7 +438,7 @@ export function AmountWidget(props: WidgetProps) {
 }
 
 /** A check-in PIN: digits only, hidden while typed. */
-export function PinWidget(props: WidgetProps) {
+export function PinWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange } = props;
   const fc = ctxOf(props);
   return (
@@ -460,7 +464,7 @@ export function PinWidget(props: WidgetProps) {
 }
 
 /** State or province of the provider's country, with the leading 'Select' entry. */
-export function StateWidget(props: WidgetProps) {
+export function StateWidget(props: PortalWidgetProps) {
   const fc = ctxOf(props);
   const regions = regionsOf(fc.country);
   return <SelectWidget {...props} options={{ ...props.options, staticOptions: regions.map(([value, label]) => ({ value, label })) }} />;
@@ -470,7 +474,7 @@ export function StateWidget(props: WidgetProps) {
  * A user-defined field (spec 3): the widget follows the row's fieldName prefix (UDDat date, UDBit
  * checkbox, UDTex text, UDMul multi-line, UDDro dropdown of the row's values, UDRad yes/no).
  */
-export function UdfWidget(props: WidgetProps) {
+export function UdfWidget(props: PortalWidgetProps) {
   const fc = ctxOf(props);
   const row = fc.rowOf(props.id) ?? {};
   const kind = String(row.fieldName ?? '').slice(0, 5);
@@ -500,26 +504,21 @@ export function udfCaption(caption: string): string {
   return caption === 'Select your annual income bracket' ? 'Your annual income bracket' : caption;
 }
 
-/** Widgets by the names display.ts gives (x-widget); 'date' is added by the form (its own chunk). */
-export const baseWidgets: RegistryWidgetsType = {
-  TextWidget,
+/**
+ * Our widget for every field widget of the engine's table (src/engine/widgets.ts): 'date' is added by
+ * the form (its own chunk), 'hidden' is RJSF's own.
+ */
+const fieldWidgets: { [K in Exclude<FieldWidget, 'date' | 'hidden'>]: Widget } = {
   text: TextWidget,
-  PasswordWidget,
   password: PasswordWidget,
-  EmailWidget,
   email: EmailWidget,
   phone: PhoneWidget,
   phoneExt: PhoneExtWidget,
   zip: ZipWidget,
-  TextareaWidget,
   textarea: TextareaWidget,
-  SelectWidget,
   select: SelectWidget,
-  CheckboxWidget,
   checkbox: CheckboxWidget,
-  CheckboxesWidget,
   checkboxes: CheckboxesWidget,
-  RadioWidget,
   radio: RadioWidget,
   yesno: RadioWidget,
   readonly: ReadonlyWidget,
@@ -528,4 +527,17 @@ export const baseWidgets: RegistryWidgetsType = {
   pin: PinWidget,
   state: StateWidget,
   udf: UdfWidget,
+};
+
+/** Widgets by the names display.ts gives, and RJSF's own names for the defaults it picks. */
+export const baseWidgets: RegistryWidgetsType = {
+  TextWidget,
+  PasswordWidget,
+  EmailWidget,
+  TextareaWidget,
+  SelectWidget,
+  CheckboxWidget,
+  CheckboxesWidget,
+  RadioWidget,
+  ...fieldWidgets,
 };

@@ -5,20 +5,18 @@ import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
 
-const STATUSES = new Set(['info', 'warning', 'error', 'success', 'neutral']);
-
-export default function AlertKind({ section, data }: KindProps) {
+export default function AlertKind({ section, data }: KindProps<'alert' | 'notice'>) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
-  const params = rt.resolve(section.params as Record<string, unknown> | undefined, { item: data });
-  const status = (STATUSES.has(String(section.status)) ? section.status : 'info') as 'info' | 'warning' | 'error' | 'success' | 'neutral';
+  const params = rt.resolve(section.params, { item: data });
+  const status = section.status ?? 'info';
   const notice = section.kind === 'notice';
   return (
     <Alert.Root status={status} variant={notice ? 'subtle' : 'surface'} role={status === 'error' || status === 'warning' ? 'alert' : 'status'}>
       <Alert.Indicator />
       <Alert.Content>
-        {section.heading ? <Alert.Title>{tk(String(section.heading), params)}</Alert.Title> : null}
-        {section.text ? <Alert.Description>{tk(String(section.text), params)}</Alert.Description> : null}
+        {section.heading ? <Alert.Title>{tk(section.heading, params)}</Alert.Title> : null}
+        {section.text ? <Alert.Description>{tk(section.text, params)}</Alert.Description> : null}
       </Alert.Content>
     </Alert.Root>
   );

@@ -6,15 +6,16 @@ import { useMemo, useRef, useState } from 'react';
 import { Box, Button, ButtonGroup, Card, chakra, CloseButton, Heading, HStack, IconButton, Stack, Text, useBreakpointValue } from '@chakra-ui/react';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
+import type { CalendarFields } from '../../engine/types';
 import { rowsOf } from './shared';
+import { isRecord } from '../guards';
+import { businessDate } from '../../engine/today';
 import { dayOf, eventsInMonth, isOn, isoOf, lastDay, mdyOf, monthDays, timeOf, type CalendarEvent } from './calendar';
 
-function toEvents(rows: unknown[], section: KindProps['section']): CalendarEvent[] {
-  const names = (section.fields ?? {}) as Record<string, unknown>;
-  const f = (name: string, fallback: string) => (typeof names[name] === 'string' ? String(names[name]) : fallback);
-  const keys = { id: f('id', 'eventID'), title: f('title', 'title'), start: f('start', 'start'), end: f('end', 'end'), allDay: f('allDay', 'allDay'), description: f('description', 'description') };
+function toEvents(rows: unknown[], names: CalendarFields = {}): CalendarEvent[] {
+  const keys = { id: 'eventID', title: 'title', start: 'start', end: 'end', allDay: 'allDay', description: 'description', ...names };
   return rows.map((row, i) => {
-    const r = (row ?? {}) as Record<string, unknown>;
+    const r = isRecord(row) ? row : {};
     return {
       id: String(r[keys.id] ?? i),
       title: String(r[keys.title] ?? ''),
@@ -54,10 +55,10 @@ function EventDetails({ ev, onClose }: { ev: CalendarEvent; onClose: () => void 
   );
 }
 
-export default function CalendarKind({ section, data }: KindProps) {
+export default function CalendarKind({ section, data }: KindProps<'calendar'>) {
   const { t, locale } = useRuntimeT();
-  const events = useMemo(() => toEvents(rowsOf(data, section.items), section), [data, section]);
-  const [focus, setFocus] = useState(() => new Date());
+  const events = useMemo(() => toEvents(rowsOf(data, section.items), section.fields), [data, section.items, section.fields]);
+  const [focus, setFocus] = useState(() => businessDate());
   const [chosenView, setView] = useState<'month' | 'list' | null>(null);
   const defaultView = useBreakpointValue<'month' | 'list'>({ base: 'list', md: 'month' }) ?? 'month';
   const view = chosenView ?? defaultView;
@@ -67,7 +68,7 @@ export default function CalendarKind({ section, data }: KindProps) {
   const chosen = events.find((e) => e.id === selected);
   const monthTitle = new Intl.DateTimeFormat(locale, { month: 'long', year: 'numeric' }).format(focus);
   const weekdays = monthDays(focus).slice(0, 7);
-  const today = isoOf(new Date());
+  const today = isoOf(businessDate());
 
   const choose = (id: string) => {
     setSelected(id);

@@ -15,11 +15,12 @@ import { useRuntimeT } from '../i18n';
 import { ActionBar } from '../Actions';
 import { formatValue, matchesSearch, type ValueFormat } from '../format';
 import type { KindProps } from '../kindProps';
-import type { ActionDecl } from '../../engine/types';
+import type { CardLines, CardTemplate } from '../../engine/types';
 import { itemActions, resolveItem, rowsOf, textOf } from './shared';
 import { Link as RouteLink } from 'wouter';
 import { toSearch } from '../effects';
 import { FileTypeIcon } from './FileTypeIcon';
+import { fieldOf } from '../guards';
 
 /** Program category card colours (spec 2.8). */
 export const CATEGORY_PALETTES: Record<string, string> = {
@@ -49,14 +50,8 @@ interface CardModel extends Part {
   fileType?: string;
   html?: string;
 }
-interface LineTemplate {
-  items?: string;
-  text: string;
-  params?: Record<string, unknown>;
-  show?: unknown;
-}
 
-function Lines({ template, items, parent }: { template: LineTemplate; items: unknown[]; parent: unknown }) {
+function Lines({ template, items, parent }: { template: CardLines; items: unknown[]; parent: unknown }) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
   const lines = items
@@ -72,10 +67,10 @@ function Lines({ template, items, parent }: { template: LineTemplate; items: unk
   );
 }
 
-export function ItemCard({ template, item, index, headingLevel = 'h3' }: { template: Record<string, unknown>; item: unknown; index: number; headingLevel?: 'h3' | 'h4' }) {
+export function ItemCard({ template, item, index, headingLevel = 'h3' }: { template: CardTemplate; item: unknown; index: number; headingLevel?: 'h3' | 'h4' }) {
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
-  const { actions: rawActions, lines: rawLines, ...rest } = template as { actions?: ActionDecl[]; lines?: LineTemplate };
+  const { actions: rawActions, lines: rawLines, ...rest } = template;
   const model = resolveItem<CardModel>(rt, { ...rest, lines: rawLines ? { items: rawLines.items } : undefined }, item);
   if (model.visible === false) return null;
   const palette = CATEGORY_PALETTES[String(model.category ?? '')] ?? (model.category ? 'gray' : undefined);
@@ -133,7 +128,7 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
               .map((f, i) => (
                 <Box key={i} display="contents">
                   <chakra.dt fontWeight="semibold">{tk(f.label)}</chakra.dt>
-                  <chakra.dd m="0">{f.format ? formatValue(f.value, f.format, { locale, country: rt.country, t: (k) => t(k) as string }) : textOf(f.value, tk, locale)}</chakra.dd>
+                  <chakra.dd m="0">{f.format ? formatValue(f.value, f.format, { locale, country: rt.country, t }) : textOf(f.value, tk, locale)}</chakra.dd>
                 </Box>
               ))}
           </chakra.dl>
@@ -157,15 +152,14 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
   );
 }
 
-export default function CardListKind({ section, data }: KindProps) {
+export default function CardListKind({ section, data }: KindProps<'cardList'>) {
   const { t, tk } = useRuntimeT();
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
   const searchId = useId();
   const rows = rowsOf(data, section.items);
-  const searchDecl = section.search as { field: string; label?: string } | undefined;
-  const shown = searchDecl ? rows.filter((r) => matchesSearch((r as Record<string, unknown>)?.[searchDecl.field], deferred)) : rows;
-  const template = (section.card ?? {}) as Record<string, unknown>;
+  const searchDecl = section.search;
+  const shown = searchDecl ? rows.filter((r) => matchesSearch(fieldOf(r, searchDecl.field), deferred)) : rows;
   return (
     <Stack gap="4">
       {searchDecl ? (
@@ -181,9 +175,9 @@ export default function CardListKind({ section, data }: KindProps) {
           {t('runtime:noMatches')}
         </Text>
       ) : (
-        <SimpleGrid columns={{ base: 1, lg: Number(section.columns ?? 2) }} gap="4">
+        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
           {shown.map((item, i) => (
-            <ItemCard key={i} template={template} item={item} index={i} />
+            <ItemCard key={i} template={section.card} item={item} index={i} />
           ))}
         </SimpleGrid>
       )}

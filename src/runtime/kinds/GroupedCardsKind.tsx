@@ -16,24 +16,18 @@ import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
 import { ItemCard } from './CardListKind';
-import { groupRows } from './groups';
+import { groupRows, type RowGroup } from './groups';
 import { resolveItem, rowsOf, textOf } from './shared';
 
-interface LayoutDecl {
-  rule: string;
-  variants?: Record<string, Record<string, unknown>>;
-}
-
-function Group({ group, section }: { group: ReturnType<typeof groupRows>[number]; section: KindProps['section'] }) {
+function Group({ group, section }: { group: RowGroup; section: KindProps<'groupedCards'>['section'] }) {
   const rt = useScreenRuntime();
   const { tk, locale } = useRuntimeT();
   const headingId = useId();
   const head = resolveItem<{ title?: unknown; subtitle?: unknown; date?: unknown }>(rt, section.group ?? {}, group);
   const date = formatDate(head.date);
-  const layout = section.layout as LayoutDecl | undefined;
+  const layout = section.layout;
   const value = layout ? String(evaluateRule(rt.rules, layout.rule, { ...rt.ctx, item: group }) ?? '') : '';
   const variant = layout?.variants?.[value];
-  const card = (section.card ?? {}) as Record<string, unknown>;
   return (
     <Box as="section" aria-labelledby={headingId} data-group={group.key} data-layout={value || 'rows'}>
       <Heading as="h3" size="md" id={headingId} mb="1">
@@ -46,13 +40,13 @@ function Group({ group, section }: { group: ReturnType<typeof groupRows>[number]
         </Text>
       ) : null}
       {variant ? (
-        <SimpleGrid columns={{ base: 1, lg: Number(section.columns ?? 2) }} gap="4">
+        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
           <ItemCard template={variant} item={group} index={0} headingLevel="h4" />
         </SimpleGrid>
       ) : (
-        <SimpleGrid columns={{ base: 1, lg: Number(section.columns ?? 2) }} gap="4">
+        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
           {group.records.map((r, i) => (
-            <ItemCard key={i} template={card} item={r} index={i} headingLevel="h4" />
+            <ItemCard key={i} template={section.card} item={r} index={i} headingLevel="h4" />
           ))}
         </SimpleGrid>
       )}
@@ -60,10 +54,9 @@ function Group({ group, section }: { group: ReturnType<typeof groupRows>[number]
   );
 }
 
-export default function GroupedCardsKind({ section, data }: KindProps) {
+export default function GroupedCardsKind({ section, data }: KindProps<'groupedCards'>) {
   const rows = rowsOf(data, section.items);
-  const fields = Array.isArray(section.groupBy) ? (section.groupBy as string[]) : [];
-  const groups = groupRows(rows, fields);
+  const groups = groupRows(rows, section.groupBy ?? []);
   return (
     <Stack gap="6">
       {groups.map((g) => (

@@ -3,15 +3,15 @@
 // item when the data is a list).
 import { Box, Stack } from '@chakra-ui/react';
 import type { KindProps } from '../kindProps';
+import { fieldOf } from '../guards';
 
 function htmlOf(v: unknown, field: string | undefined): string {
-  if (field && v && typeof v === 'object') return String((v as Record<string, unknown>)[field] ?? '');
+  if (field && v && typeof v === 'object') return String(fieldOf(v, field) ?? '');
   return typeof v === 'string' ? v : '';
 }
 
-export default function HtmlKind({ section, data }: KindProps) {
-  const field = typeof section.field === 'string' ? section.field : undefined;
-  const parts = (Array.isArray(data) ? data : [data]).map((d) => htmlOf(d, field)).filter(Boolean);
+export default function HtmlKind({ section, data }: KindProps<'html'>) {
+  const parts = (Array.isArray(data) ? data : [data]).map((d) => htmlOf(d, section.field)).filter(Boolean);
   return (
     <Stack gap="3">
       {parts.map((html, i) => (

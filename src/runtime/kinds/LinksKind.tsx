@@ -49,10 +49,10 @@ function ItemLink({ item, children }: { item: LinkItem; children: React.ReactNod
   return <>{children}</>;
 }
 
-export default function LinksKind({ section, data }: KindProps) {
+export default function LinksKind({ section, data }: KindProps<'links'>) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
-  const rawItems = (section.items ?? []) as LinkItem[];
+  const rawItems = section.items;
   const items = resolveItem<LinkItem[]>(rt, rawItems, data)
     // effects keep their bindings (run with the screen context)
     .map((it, i) => ({ ...it, effect: rawItems[i]?.effect }))

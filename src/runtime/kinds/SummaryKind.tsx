@@ -14,16 +14,16 @@ interface SummaryItem {
   visible?: boolean;
 }
 
-export default function SummaryKind({ section, data }: KindProps) {
+export default function SummaryKind({ section, data }: KindProps<'summary'>) {
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
-  const items = resolveItem<SummaryItem[]>(rt, section.items ?? [], data);
+  const items = resolveItem<SummaryItem[]>(rt, section.items, data);
   return (
     <chakra.dl className="pp-summary" display="grid" gridTemplateColumns={{ base: '1fr', md: 'minmax(10rem, max-content) 1fr' }} columnGap="6" rowGap="2">
         {items
           .filter((i) => i.visible !== false)
           .map((i, n) => {
-            const shown = i.format ? formatValue(i.value, i.format, { locale, country: rt.country, t: (k) => t(k) as string }) : textOf(i.value, tk, locale);
+            const shown = i.format ? formatValue(i.value, i.format, { locale, country: rt.country, t }) : textOf(i.value, tk, locale);
             return (
               <chakra.div key={n} display="contents">
                 <chakra.dt fontWeight="semibold">{tk(i.label)}</chakra.dt>

@@ -6,7 +6,6 @@ import { useRuntimeT } from '../i18n';
 import { formatValue, type ValueFormat } from '../format';
 import { ActionBar } from '../Actions';
 import type { KindProps } from '../kindProps';
-import type { ActionDecl } from '../../engine/types';
 import { itemActions, resolveItem, rowsOf, textOf } from './shared';
 
 interface Column {
@@ -16,17 +15,16 @@ interface Column {
   visible?: boolean;
 }
 
-export default function TableKind({ section, data }: KindProps) {
+export default function TableKind({ section, data }: KindProps<'table'>) {
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
   const rows = rowsOf(data, section.items);
-  const columns = (section.columns ?? []) as Column[];
-  const rowActions = section.rowActions as ActionDecl[] | undefined;
+  const { columns, rowActions } = section;
   return (
     // focusable, so keyboard users can scroll a wide table on small screens (axe scrollable-region-focusable)
     <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} role="region" aria-label={section.title ? tk(section.title) : t('runtime:table')}>
       <Table.Root size="sm" striped>
-        {section.caption ? <Table.Caption>{tk(String(section.caption))}</Table.Caption> : null}
+        {section.caption ? <Table.Caption>{tk(section.caption)}</Table.Caption> : null}
         <Table.Header>
           <Table.Row>
             {columns.map((c, i) => (
@@ -47,7 +45,7 @@ export default function TableKind({ section, data }: KindProps) {
             return (
               <Table.Row key={r}>
                 {cells.map((c, i) => (
-                  <Table.Cell key={i}>{c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t: (k) => t(k) as string }) : textOf(c.value, tk, locale)}</Table.Cell>
+                  <Table.Cell key={i}>{c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t }) : textOf(c.value, tk, locale)}</Table.Cell>
                 ))}
                 {rowActions?.length ? (
                   <Table.Cell>

@@ -4,13 +4,13 @@ import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
 
-export default function TextKind({ section, data }: KindProps) {
+export default function TextKind({ section, data }: KindProps<'text'>) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
   // a text without a source keeps the context's item (e.g. the contact a modal was opened for)
-  const params = rt.resolve(section.params as Record<string, unknown> | undefined, data === undefined ? undefined : { item: data });
-  const text = tk(String(section.text ?? ''), params);
-  const as = section.as === 'h2' || section.as === 'h3' ? section.as : 'p';
+  const params = rt.resolve(section.params, data === undefined ? undefined : { item: data });
+  const text = tk(section.text, params);
+  const as = section.as ?? 'p';
   if (as !== 'p') return <Heading as={as} size={as === 'h2' ? 'lg' : 'md'}>{text}</Heading>;
   return <Text color={section.tone === 'muted' ? 'fg.muted' : undefined}>{text}</Text>;
 }

@@ -2,9 +2,9 @@
 // is wrong), nothing in production (the rest of the screen still works).
 import { Alert } from '@chakra-ui/react';
 import { useRuntimeT } from '../i18n';
-import type { KindProps } from '../kindProps';
+import type { RenderSection } from '../kindProps';
 
-export default function UnknownKind({ section }: KindProps) {
+export default function UnknownKind({ section }: { section: Pick<RenderSection, 'id' | 'kind'> }) {
   const { t } = useRuntimeT();
   if (!import.meta.env.DEV) return null;
   return (

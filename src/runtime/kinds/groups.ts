@@ -1,4 +1,5 @@
 // Grouping of list rows for the groupedCards kind (pure, tested without a browser).
+import { fieldOf } from '../guards';
 
 export interface RowGroup {
   /** the group's key values joined, stable for React keys */
@@ -13,8 +14,7 @@ export interface RowGroup {
 export function groupRows(rows: unknown[], fields: string[]): RowGroup[] {
   const groups = new Map<string, RowGroup>();
   rows.forEach((row, i) => {
-    const r = (row && typeof row === 'object' ? row : {}) as Record<string, unknown>;
-    const key = fields.length ? JSON.stringify(fields.map((f) => r[f] ?? null)) : String(i);
+    const key = fields.length ? JSON.stringify(fields.map((f) => fieldOf(row, f) ?? null)) : String(i);
     const g = groups.get(key);
     if (g) g.records.push(row);
     else groups.set(key, { key, records: [row], first: row });

@@ -6,6 +6,7 @@ import type { ActionDecl } from '../../engine/types';
 import type { ScreenRuntime } from '../context';
 import type { RenderAction } from '../kindProps';
 import { NAMESPACES } from '../namespaces';
+import { isRecord, pathOf } from '../guards';
 
 const KEY = new RegExp(`^(${[...NAMESPACES, 'runtime'].join('|')})\\.[A-Za-z0-9_.-]+$`);
 
@@ -17,13 +18,13 @@ const KEY = new RegExp(`^(${[...NAMESPACES, 'runtime'].join('|')})\\.[A-Za-z0-9_
 export function textOf(value: unknown, tk: (k: string, p?: Record<string, unknown>) => string, locale: string, params?: Record<string, unknown>): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return KEY.test(value) ? tk(value, params) : value;
-  if (typeof value === 'object' && !Array.isArray(value)) {
-    const byLang = value as Record<string, unknown>;
+  if (isRecord(value)) {
+    const byLang = value;
     // a translation key with its resolved parameters: { key, params } (e.g. a full name)
-    if (typeof byLang.key === 'string' && KEY.test(byLang.key)) return tk(byLang.key, { ...params, ...(byLang.params as Record<string, unknown> | undefined) });
+    if (typeof byLang.key === 'string' && KEY.test(byLang.key)) return tk(byLang.key, { ...params, ...(isRecord(byLang.params) ? byLang.params : {}) });
     // an enum value shown by its label key: { value, labels: { VALUE: key } }
-    if ('labels' in byLang && byLang.labels && typeof byLang.labels === 'object') {
-      const key = (byLang.labels as Record<string, unknown>)[String(byLang.value)];
+    if (isRecord(byLang.labels)) {
+      const key = byLang.labels[String(byLang.value)];
       return typeof key === 'string' ? tk(key, params) : byLang.value === undefined || byLang.value === null ? '' : String(byLang.value);
     }
     const v = byLang[locale] ?? byLang.en;
@@ -47,7 +48,6 @@ export function itemActions(rt: ScreenRuntime, actions: ActionDecl[] | undefined
 
 /** Rows of a list section: the data itself, or the array under the section's `items` path. */
 export function rowsOf(data: unknown, path?: unknown): unknown[] {
-  let cur = data;
-  if (typeof path === 'string' && path) for (const k of path.split('.')) cur = cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined;
+  const cur = typeof path === 'string' && path ? pathOf(data, path) : data;
   return Array.isArray(cur) ? cur : [];
 }

@@ -2,13 +2,14 @@
 // a narrower content column and the footer.
 import { Box, Flex } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import type { FooterDecl } from '../../engine/types';
 import { ErrorBanner } from '../ErrorBanner';
 import { Footer } from '../Footer';
 import { Header } from '../Header';
 import { useRule, useSignedIn } from '../hooks';
 import { MAIN_ID, SkipLink } from './SkipLink';
 
-export function ApplicationFlowLayout({ path, children }: { path: string; children: ReactNode }) {
+export function ApplicationFlowLayout({ footer, children }: { footer?: FooterDecl; children: ReactNode }) {
   const rule = useRule();
   const signedIn = useSignedIn();
   return (
@@ -21,7 +22,7 @@ export function ApplicationFlowLayout({ path, children }: { path: string; childr
           {children}
         </Box>
       </Box>
-      <Footer path={path} />
+      <Footer flags={footer} />
     </Flex>
   );
 }

@@ -1,6 +1,7 @@
 // Spec 2.2 default layout: sticky header; side menu when signed in; content; footer.
 import { Box, Flex } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import type { FooterDecl } from '../../engine/types';
 import { ErrorBanner } from '../ErrorBanner';
 import { Footer } from '../Footer';
 import { Header } from '../Header';
@@ -8,7 +9,7 @@ import { useRule, useSignedIn } from '../hooks';
 import { SideMenu } from '../SideMenu';
 import { MAIN_ID, SkipLink } from './SkipLink';
 
-export function DefaultLayout({ path, children }: { path: string; children: ReactNode }) {
+export function DefaultLayout({ footer, children }: { footer?: FooterDecl; children: ReactNode }) {
   const rule = useRule();
   const signedIn = useSignedIn();
   const longName = rule('shell.longProgramName');
@@ -35,7 +36,7 @@ export function DefaultLayout({ path, children }: { path: string; children: Reac
           </Box>
         </Box>
       </Flex>
-      <Footer path={path} />
+      <Footer flags={footer} />
     </Flex>
   );
 }

@@ -75,15 +75,20 @@ describe('npm run check', () => {
   });
   it('fails with file: /pointer: message lines on a broken copy', () => {
     const copy = join(tmp, 'repo');
-    for (const dir of ['schemas', 'rules', 'locales', 'providers']) cpSync(join(root, dir), join(copy, dir), { recursive: true });
+    for (const dir of ['schemas', 'rules', 'locales', 'providers', 'screens']) cpSync(join(root, dir), join(copy, dir), { recursive: true });
     const contact = JSON.parse(readFileSync(join(copy, 'schemas/contact.json'), 'utf8'));
     contact.properties.email['x-show'] = 'contact.noSuchRule';
     writeFileSync(join(copy, 'schemas/contact.json'), JSON.stringify(contact));
     const vi = JSON.parse(readFileSync(join(copy, 'locales/vi/errors.json'), 'utf8'));
     delete vi.pageLevel;
     writeFileSync(join(copy, 'locales/vi/errors.json'), JSON.stringify(vi));
+    // a menu entry naming an icon the shell's Icon does not draw
+    const home = JSON.parse(readFileSync(join(copy, 'screens/home.json'), 'utf8'));
+    home.menu[0].icon = 'rocket';
+    writeFileSync(join(copy, 'screens/home.json'), JSON.stringify(home));
     const r = run('check.ts', [], { DECLARATIONS_ROOT: copy });
     expect(r.status).toBe(1);
+    expect(r.stderr).toContain('screens/home.json: /menu/0/icon: unknown icon "rocket"');
     expect(r.stderr).toContain('schemas/contact.json: /properties/email/x-show: unknown rule id "contact.noSuchRule"');
     expect(r.stderr).toContain('locales/vi/errors.json: /pageLevel: missing translation (present in en)');
   });

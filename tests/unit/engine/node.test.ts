@@ -38,10 +38,10 @@ describe('node helpers', () => {
     write('bad/schemas/x.json', '{ "$id": "x", ');
     expect(() => readBaseDeclarations(join(tmp, 'bad'))).toThrow(/^schemas\/x\.json: invalid JSON/);
   });
-  it('reads the runtime component kinds when the list exists', () => {
-    write('kinds/src/runtime/kinds.json', '["form","cardList"]');
+  it('reads the runtime component kinds from the section meta-schema when it exists', () => {
+    write('kinds/schemas/meta/section.schema.json', '{"$id": "meta/section", "x-kinds": ["form", "cardList"]}');
     expect(readBaseDeclarations(join(tmp, 'kinds')).kinds).toEqual(['form', 'cardList']);
-    write('kinds2/src/runtime/kinds.json', '{"kinds":["html"]}');
-    expect(readBaseDeclarations(join(tmp, 'kinds2')).kinds).toEqual(['html']);
+    write('kinds2/schemas/meta/screen.schema.json', '{"$id": "meta/screen"}');
+    expect(readBaseDeclarations(join(tmp, 'kinds2')).kinds).toBeUndefined();
   });
 });

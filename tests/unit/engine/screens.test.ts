@@ -124,6 +124,7 @@ describe('a list of cards with per-item rules', () => {
     { programPeriodID: 3, programPeriod: 'Holiday Care', canRegisterOnline: false, isRegistered: true, children: null },
   ];
   const section = screenModel(set, 'programlist', {}).sections[0];
+  if (section.kind !== 'cardList') throw new Error('programlist lists cards');
   const cards = programs.map((p) => itemModel(set, section.card, p, { data: { programs } }) as { title: string; notices: { visible: boolean }[]; actions: { id: string; visible: boolean }[] });
   const shown = (c: (typeof cards)[number]) => c.actions.filter((a) => a.visible).map((a) => a.id);
 
@@ -134,18 +135,18 @@ describe('a list of cards with per-item rules', () => {
   });
 
   it('effects keep their bindings until run with the item', () => {
-    const view = (section.card as { actions: { id: string; effect: Effect }[] }).actions.find((a) => a.id === 'view')!;
+    const view = section.card.actions!.find((a) => a.id === 'view')!;
     expect(resolveEffect(view.effect, { item: programs[1] })).toEqual({ type: 'navigate', to: '/viewenrollment', query: { programPeriodID: 2 } });
   });
 
   it('a file download resolves its operation parameters and file name', () => {
-    const download = (section.card as { actions: { id: string; effect: Effect }[] }).actions.find((a) => a.id === 'download')!;
+    const download = section.card.actions!.find((a) => a.id === 'download')!;
     expect(resolveEffect(download.effect, { item: programs[0] })).toEqual({ type: 'download', op: 'Fixture.report', params: { programPeriodID: 1 }, fileName: 'Summer Camp' });
     expect(set.api?.Fixture.operations['Fixture.report'].response).toEqual({ file: true });
   });
 
   it('a redirect out to an external URL and back to a return route', () => {
-    const register = (section.card as { actions: { id: string; effect: Effect }[] }).actions.find((a) => a.id === 'register')!;
+    const register = section.card.actions!.find((a) => a.id === 'register')!;
     const effect = resolveEffect(register.effect, { item: programs[0] }) as Extract<Effect, { type: 'redirectOut' }>;
     expect(effect.params).toEqual({ programPeriodID: 1 });
     // the token call answers the external URL; the runtime puts it under data.token
@@ -163,8 +164,9 @@ describe('a list of cards with per-item rules', () => {
 describe('a form whose options come from an API call', () => {
   it('x-options names the operation, its parameters (bound to the flow) and the value/label fields', () => {
     const m = screenModel(set, 'changeschedule-enrollment', {});
-    const form = m.sections.find((s) => s.kind === 'form')!;
-    const schema = set.schemas[form.schema as string] as { properties: { siteID: Record<string, unknown> } };
+    const form = m.sections.find((s) => s.kind === 'form');
+    if (form?.kind !== 'form') throw new Error('no form');
+    const schema = set.schemas[form.schema] as { properties: { siteID: Record<string, unknown> } };
     const options = schema.properties.siteID['x-options'] as { op: string; params: Record<string, unknown>; value: string; label: string };
     expect(options.op).toBe('Fixture.sites');
     expect(resolveParams(options.params, { flow: applications.abc123 })).toEqual({ ProgramPeriodID: 9, SiteID: -1 });

@@ -14,12 +14,11 @@ import { createFormEngine } from '../../../src/engine';
 import type { DeclarationSet, Effect } from '../../../src/engine/types';
 import { screenModel } from '../../../src/engine/screen';
 import { ScreenRuntimeContext, type FormHandle, type ScreenRuntime } from '../../../src/runtime/context';
-import LightForm, { lightFields } from '../../../src/runtime/form/LightForm';
+import LightForm, { lightFormFields } from '../../../src/runtime/form/LightForm';
 import { createEffectRunner, type EffectDeps } from '../../../src/runtime/effects';
 import { createApiClient } from '../../../src/api/client';
 import { defaultSession, type SessionState } from '../../../src/state/session';
 import { portalSystem } from '../../../src/shell/theme';
-import type { RenderSection } from '../../../src/runtime/kindProps';
 
 const root = resolve(__dirname, '../../..');
 const fixtureRoot = resolve(root, 'tests/fixtures/runtime/signin-overlay');
@@ -48,7 +47,8 @@ void i18n.use(initReactI18next).init({
 
 function renderSignIn(set: DeclarationSet): string {
   const ctx = { query: {}, session: { appName: 'acme' }, provider: {}, data: {}, form: {}, flow: {} };
-  const section = screenModel(set, 'signin', ctx).sections.find((s) => s.id === 'signinForm') as unknown as RenderSection;
+  const section = screenModel(set, 'signin', ctx).sections.find((s) => s.id === 'signinForm');
+  if (section?.kind !== 'form') throw new Error('signin has no form');
   const rt = {
     set,
     screen: set.screens.signin,
@@ -106,11 +106,11 @@ describe('light form renderer', () => {
 
   it('reads fields through $ref and refuses a schema it cannot draw', () => {
     const set = setFor();
-    expect(lightFields(set, 'signin').map((f) => [f.name, f.widget, f.autoComplete])).toEqual([
+    expect(lightFormFields(set, 'signin').map((f) => [f.name, f.widget, f.autoComplete])).toEqual([
       ['email', 'email', 'username'],
       ['password', 'password', 'current-password'],
     ]);
-    expect(() => lightFields(set, 'contact')).toThrow(/needs the full form renderer/);
+    expect(() => lightFormFields(set, 'contact')).toThrow(/the light form renderer cannot draw field "cellPhone" \(phone\)/);
   });
 });
 

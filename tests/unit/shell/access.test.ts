@@ -3,8 +3,9 @@ import { accessRedirect } from '../../../src/shell/access';
 
 const home = { id: 'home', access: 'private' as const };
 const signin = { id: 'signin', access: 'public' as const };
-const expired = { id: 'sessionexpired', access: 'any' as const };
-const invalid = { id: 'invalidurl', access: 'any' as const };
+const expired = { id: 'sessionexpired', access: 'any' as const, shellPart: 'sessionEnded' as const };
+const invalid = { id: 'invalidurl', access: 'any' as const, shellPart: 'invalidUrl' as const };
+const postlogin = { id: 'postlogin', access: 'private' as const, shellPart: 'postLogin' as const };
 
 describe('accessRedirect', () => {
   it('a private screen sends a visitor to sign-in, or to the session-ended page after an expiry', () => {
@@ -24,5 +25,7 @@ describe('accessRedirect', () => {
     expect(accessRedirect(home, { token: true, provider: false, sessionExpired: false })).toBe('/invalidurl');
     expect(accessRedirect(invalid, { token: false, provider: false, sessionExpired: false })).toBeNull();
     expect(accessRedirect(expired, { token: false, provider: true, sessionExpired: true })).toBeNull();
+    // drawn by the shell is not enough: post-login needs the provider
+    expect(accessRedirect(postlogin, { token: true, provider: false, sessionExpired: false })).toBe('/invalidurl');
   });
 });

@@ -53,6 +53,16 @@ describe('decideApiError (spec 8.1 handling table)', () => {
     expect(d.sessionExpired).toBe(false);
   });
 
+  it('a provider without a declaration set goes to /configurationerror with a code and the product name, and is logged', () => {
+    const err = { status: 503, message: 'The portal is not available.', op: 'Customer.declarations', data: { statusCode: 503, key: 'server.errors.declarationsUnavailable' } };
+    const d = decideApiError(err, 'lakeside');
+    expect(d).toMatchObject({ redirect: '/configurationerror?errorcode=DECLARATIONS_UNAVAILABLE&productname=lakeside', log: true, sessionExpired: false });
+    expect(d.message).toBeUndefined();
+    expect(decideApiError(err).redirect).toBe('/configurationerror?errorcode=DECLARATIONS_UNAVAILABLE');
+    // another 503 is an ordinary error
+    expect(decideApiError({ ...err, data: { statusCode: 503 } }).redirect).toBeUndefined();
+  });
+
   it('other errors show the first part of the message, scroll to top and are logged', () => {
     const d = decideApiError({ status: 500, message: 'Something broke|||stack trace here' });
     expect(d.message).toEqual({ text: 'Something broke' });

@@ -12,6 +12,7 @@ const screen: ScreenDecl = {
     {
       id: 'payments',
       kind: 'summary',
+      items: [],
       actions: [
         { id: 'pay', label: 'screens.home.payNow', effect: { type: 'navigate', to: '/paynow' } },
         { id: 'statement', label: 'screens.home.viewStatement', effect: { type: 'navigate', to: '/viewstatement', query: { tab: 'invoices' } } },
@@ -31,9 +32,11 @@ describe('pruneUndeclaredTargets', () => {
     const declared = new Set(['/viewstatement', '/form']);
     const out = pruneUndeclaredTargets(screen, (p) => declared.has(p));
     expect(out.sections[0].actions!.map((a) => a.id)).toEqual(['statement', 'bound', 'out']);
-    expect((out.sections[1].items as Array<{ label: string }>).map((l) => l.label)).toEqual(['b', 'c']);
-    expect(out.sections[2].items).toBe('children');
-    expect((out.sections[2].card as { actions: unknown[] }).actions).toEqual([]);
+    const [, links, list] = out.sections;
+    if (links.kind !== 'links' || list.kind !== 'cardList') throw new Error('sections changed kind');
+    expect(links.items.map((l) => l.label)).toEqual(['b', 'c']);
+    expect(list.items).toBe('children');
+    expect(list.card.actions).toEqual([]);
     expect(out.modals![0].actions).toEqual([]);
   });
 

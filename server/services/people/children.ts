@@ -1,0 +1,113 @@
+// Children of the account (spec 2.9, 3, 4, 7.2): the list, a child's details and save, and the
+// provider's grade levels. A split child is edited only from its primary account.
+import { and, asc, eq } from 'drizzle-orm';
+import type { Handlers } from '../../context';
+import { children, gradeLevels, sites } from '../../db/schema';
+import { isoToMdy, mdyToIso } from '../../../src/engine/index';
+import { inLanguage, textIn } from '../../providerTexts';
+import { childItem, childOf, notFound, photoUrl, requireRule, udfDefs, udfFromBody, udfRows, udfStore, type Gender } from './shared';
+
+export const childHandlers = {
+  'Demographics.children': {
+    handler: async ({ deps, session: s, lang }) => {
+      const rows = await deps.db
+        .select({ c: children, grade: { gradeLevel: gradeLevels.gradeLevel, translations: gradeLevels.translations }, siteName: sites.siteName })
+        .from(children)
+        .leftJoin(gradeLevels, and(eq(gradeLevels.providerId, children.providerId), eq(gradeLevels.gradeLevelCode, children.gradeLevelCode)))
+        .leftJoin(sites, eq(sites.id, children.homeSiteId))
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
+        .orderBy(asc(children.firstName), asc(children.id));
+      return rows.map(({ c, grade, siteName }) => ({
+        childID: c.id,
+        firstName: c.firstName,
+        lastName: c.lastName,
+        middleInitial: c.middleInitial,
+        genderCode: c.genderCode as Gender,
+        dateofBirth: c.dateOfBirth,
+        gradeLevelCode: c.gradeLevelCode,
+        gradeLevel: grade ? textIn(grade, 'gradeLevel', lang) : '',
+        school: c.school,
+        homeSiteID: c.homeSiteId,
+        homeSiteName: siteName ?? '',
+        isSplit: c.splitAccountId !== null,
+        // a split child is edited only by its primary account (spec 4)
+        isPrimaryAccount: c.splitAccountId === null || (c.splitPercentage ?? 100) >= 50,
+        hasPhoto: c.photo !== null,
+        photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
+        // a split child shows this account's share as X/(100-X) (spec 3)
+        splitPercentage: c.splitAccountId === null ? null : (c.splitPercentage ?? 100),
+        splitShare: c.splitAccountId === null ? '' : `${c.splitPercentage ?? 100}/${100 - (c.splitPercentage ?? 100)}`,
+      }));
+    },
+  },
+
+  'Demographics.gradeLevels': {
+    handler: async (c) => {
+      const rows = await c.deps.db
+        .select()
+        .from(gradeLevels)
+        .where(eq(gradeLevels.providerId, c.session.providerId))
+        .orderBy(asc(gradeLevels.sortOrder), asc(gradeLevels.gradeLevelCode));
+      return inLanguage(rows, c.lang).map((r) => ({ gradeLevelCode: r.gradeLevelCode, gradeLevel: r.gradeLevel }));
+    },
+  },
+
+  'Demographics.childDetails': {
+    handler: async (c) => {
+      const ch = await childOf(c, c.params.childID);
+      await requireRule(c, 'account.canEditChild', childItem(ch));
+      return {
+        childID: ch.id,
+        firstName: ch.firstName,
+        middleInitial: ch.middleInitial,
+        lastName: ch.lastName,
+        genderCode: ch.genderCode,
+        dateofBirth: isoToMdy(ch.dateOfBirth),
+        gradeLevelCode: ch.gradeLevelCode,
+        school: ch.school,
+        homeSiteID: ch.homeSiteId,
+        userDefinedFields: udfRows(await udfDefs(c, 'C'), ch.userDefinedFields),
+      };
+    },
+  },
+
+  'Demographics.childSave': {
+    // the user-defined fields are the provider's definitions; only their values come from the request
+    facts: async (c) => {
+      const ch = await childOf(c, c.params.childID);
+      await requireRule(c, 'account.canEditChild', childItem(ch));
+      return { childID: ch.id, userDefinedFields: udfFromBody(await udfDefs(c, 'C'), c.body.userDefinedFields) };
+    },
+    handler: async (c) => {
+      const s = c.session;
+      const ch = await childOf(c, c.params.childID);
+      const v = c.form.data as Record<string, unknown>;
+      const grade = String(v.gradeLevelCode ?? '');
+      if (grade) {
+        const [g] = await c.deps.db.select().from(gradeLevels).where(and(eq(gradeLevels.providerId, s.providerId), eq(gradeLevels.gradeLevelCode, grade)));
+        if (!g) throw notFound(c);
+      }
+      const siteId = typeof v.homeSiteID === 'number' && v.homeSiteID > 0 ? v.homeSiteID : null;
+      if (siteId !== null) {
+        const [site] = await c.deps.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, siteId), eq(sites.providerId, s.providerId)));
+        if (!site) throw notFound(c);
+      }
+      await c.deps.db
+        .update(children)
+        .set({
+          homeSiteId: siteId,
+          firstName: String(v.firstName).trim(),
+          middleInitial: String(v.middleInitial ?? '').trim(),
+          lastName: String(v.lastName).trim(),
+          genderCode: String(v.genderCode),
+          dateOfBirth: mdyToIso(String(v.dateofBirth)),
+          gradeLevelCode: grade,
+          school: String(v.school ?? '').trim(),
+          userDefinedFields: udfStore(v.userDefinedFields),
+        })
+        .where(and(eq(children.id, ch.id), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
+      return { childID: ch.id };
+    },
+  },
+
+} satisfies Partial<Handlers>;
