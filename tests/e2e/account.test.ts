@@ -199,6 +199,8 @@ describe('account and people', () => {
   });
 
   it("medical 'Other' and the provider's message at 375 and 1280 px, in Spanish and English (axe)", async () => {
+    // the provider's message is provider text, in the parent's language (seed translations)
+    const message = { es: 'Cuéntenos sobre cada alergia', en: 'Tell us about every allergy' };
     for (const [width, locale, lang, other] of [[375, 'es-ES', 'es', 'Otro'], [1280, 'es-ES', 'es', 'Otro'], [375, 'en-US', 'en', 'Other']] as const) {
       const ctx = await newContext(browser, width, locale);
       const page = await ctx.newPage();
@@ -207,7 +209,7 @@ describe('account and people', () => {
       await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=medical]').click();
       await page.waitForURL(/\/childmedicalinformation\?ChildID=\d+&Name=Lucas$/);
       await page.waitForSelector('input[id$=questions_0_answer-0]');
-      await page.getByText('Tell us about every allergy').waitFor();
+      await page.getByText(message[lang]).waitFor();
       await page.check('input[id$=questions_0_answer-0]');
       await page.waitForSelector('fieldset[id$=questions_0_standardValues]');
       expect(await page.textContent('label[for$=questions_0_standardValues-5]')).toBe(other);
