@@ -1,4 +1,4 @@
-// Replays a reproduction of each defect of the hardening issue against a running server and says,
+// Replays a reproduction of each defect an attack from outside found against a running server and says,
 // per defect, whether the server now refuses it (4xx, or the route is not reachable) and stays up.
 //
 //   npx tsx tests/replay/defects.ts http://127.0.0.1:8080

@@ -1,4 +1,4 @@
-// The defects an attack from outside found (issue 9), each kept fixed: development routes off unless
+// The defects an attack from outside found, each kept fixed: development routes off unless
 // switched on, links never from the Host header, control characters and deep bodies refused as bad
 // input, ids beyond int4 refused, no-store on answers with tokens, header fields on one line.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
