@@ -128,7 +128,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     rosa = (await idsOf(MARIA[1], 'Rosa')).adult;
     ids.karen = await idsOf(KAREN[1]);
     ids.linh = await idsOf(LINH[1]);
-    const d = t.app.deps.clock();
+    // a business date (the server's 'today', fixed by PORTAL_TODAY or not), three days ahead
+    const d = t.app.deps.today();
     d.setDate(d.getDate() + 3);
     today = `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
   });

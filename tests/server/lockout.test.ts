@@ -8,6 +8,7 @@ import { BACKENDS, createTestApp, login, testClock, tokenFor, ANA, MARIA, type T
 import { outbox } from '../../server/db/schema';
 import { DEFAULT_SETTINGS, settingsOf } from '../../server/providerSettings';
 import { slowDownMs } from '../../server/services/authentication';
+import { businessDate } from '../../src/engine/today';
 
 describe('provider protection settings', () => {
   it('fills in defaults and refuses unknown or out-of-range values on start', () => {
@@ -112,7 +113,8 @@ describe.each(BACKENDS)('sign-in lock and account limits on %s', (backend) => {
     expect(over.json().key).toBe('server.errors.limit.contacts');
 
     const kids = (await t.app.inject({ method: 'GET', url: '/api/Demographics/children', headers })).json() as { childID: number }[];
-    const d = time.clock();
+    // an absence may not start before the business 'today' (PORTAL_TODAY), not the clock's day
+    const d = businessDate(time.clock());
     d.setDate(d.getDate() + 2);
     const startDate = `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
     const notice = () =>
