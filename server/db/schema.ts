@@ -405,6 +405,38 @@ export const medicalFieldDefs = pgTable(
   (t) => [uniqueIndex('medical_field_defs_provider_no').on(t.providerId, t.fieldNo)],
 );
 
+/**
+ * The provider's short master-data lists (spec 7.2, 7.4), one row per choice: list is gender,
+ * marital-status, primary-language, meal-eligibility, tshirt-size, transportation-mode or
+ * contact-subject; code is what a record stores, text what the parent reads.
+ */
+export const masterItems = pgTable(
+  'master_items',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    code: text('code').notNull(),
+    text: text('text').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    translations: translations(),
+  },
+  (t) => [uniqueIndex('master_items_provider_list_code').on(t.providerId, t.list, t.code)],
+);
+
+/** Provider custom texts shown on screen (spec 7.1, 7.4 customtext/prepare-onscreen): HTML with {{placeholders}}. */
+export const customTexts = pgTable(
+  'custom_texts',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    body: text('body').notNull(),
+    translations: translations(),
+  },
+  (t) => [uniqueIndex('custom_texts_provider_type').on(t.providerId, t.contentType)],
+);
+
 export const programPeriods = pgTable('program_periods', {
   id: serial('id').primaryKey(),
   providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
