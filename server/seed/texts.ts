@@ -228,6 +228,8 @@ export function englishPiecesNotIn(lang: 'es' | 'pt' | 'vi'): string[] {
   const pieces = (html: string) => html.split(/<[^>]*>/).map((p) => p.trim()).filter((p) => /\p{L}/u.test(p));
   const out = new Set<string>();
   for (const [en] of ROWS) {
+    // 'English' is also the language switch's own name for English, shown in every language
+    if (en === 'English') continue;
     const t = BY_ENGLISH.get(en)![lang];
     if (t === en) continue;
     const kept = new Set(pieces(t));
