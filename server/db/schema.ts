@@ -48,6 +48,14 @@ export interface NativeAppVersion {
 }
 export type NativeApps = Partial<Record<'android' | 'ios', NativeAppVersion>>;
 
+/** an address per portal language; a language without one uses the provider's default language's */
+export type LinkByLanguage = Partial<Record<'en' | 'es' | 'pt' | 'vi', string>>;
+/** provider-supplied pages (spec 2.4 User Guide, 2.5 privacy policy) */
+export interface ProviderLinks {
+  userGuideUrl?: LinkByLanguage;
+  privacyPolicyUrl?: LinkByLanguage;
+}
+
 export const providers = pgTable('providers', {
   id: serial('id').primaryKey(),
   appName: text('app_name').notNull().unique(),
@@ -70,6 +78,8 @@ export const providers = pgTable('providers', {
   fieldOptions: jsonb('field_options').$type<Record<string, 'M' | 'R' | 'O' | 'H'>>().notNull().default({}),
   /** native app versions per OS (spec 7.3 native version check; apps exist for country US only) */
   nativeApps: jsonb('native_apps').$type<NativeApps>().notNull().default({}),
+  /** the provider's user guide and privacy policy pages (https, per language) */
+  links: jsonb('links').$type<ProviderLinks>().notNull().default({}),
 });
 
 export const accounts = pgTable(

@@ -498,6 +498,14 @@ export interface CustomerProgramResponse {
   fieldOptions: {
     [k: string]: ('M' | 'R' | 'O' | 'H') | undefined;
   };
+  /**
+   * the provider's user guide (side menu, spec 2.4) in the request's language; absent when the provider has none
+   */
+  userGuideUrl?: string;
+  /**
+   * the provider's privacy policy (footer, spec 2.5) in the request's language; absent when the provider has none
+   */
+  privacyPolicyUrl?: string;
 }
 
 /** Customer.declarations: query */
