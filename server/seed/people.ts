@@ -51,10 +51,14 @@ const LISTS: Record<string, [string, string][]> = {
   'meal-eligibility': [['F', 'Free meals'], ['R', 'Reduced-price meals'], ['P', 'Full-price meals'], ['N', 'Not applying']],
   'tshirt-size': [['YS', 'Youth Small'], ['YM', 'Youth Medium'], ['YL', 'Youth Large'], ['AS', 'Adult Small'], ['AM', 'Adult Medium'], ['AL', 'Adult Large']],
   'transportation-mode': [['P', 'Parent drop-off and pick-up'], ['B', 'School bus'], ['W', 'Walks'], ['C', 'Bicycle'], ['T', 'Public transit']],
-  'contact-subject': [['1', 'Billing question'], ['2', 'Schedule change'], ['3', 'Absence or late pick-up'], ['4', 'Update my information'], ['5', 'Registration question'], ['9', 'Something else']],
+  'contact-subject': [['1', 'Billing question'], ['2', 'Schedule change'], ['3', 'Absence or late pick-up'], ['4', 'Update my information'], ['5', 'Registration question'], ['6', 'School district transportation'], ['9', 'Something else']],
 };
-/** Northridge, a school district, takes no meal or T-shirt choices and has no bus of its own. */
+/**
+ * Northridge, a school district, takes no meal or T-shirt choices and has no bus of its own; the
+ * district's transportation subject is its own.
+ */
 const NOT_AT: Record<string, (list: string, code: string) => boolean> = {
+  brightpath: (list, code) => list === 'contact-subject' && code === '6',
   northridge: (list, code) => list === 'meal-eligibility' || list === 'tshirt-size' || (list === 'transportation-mode' && code === 'B'),
 };
 

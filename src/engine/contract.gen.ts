@@ -432,7 +432,7 @@ export type CommunicationHistoryResponse = {
 
 /** Communication.sendMail: body */
 export interface CommunicationSendMailBody {
-  subject?: string;
+  subjectID?: string;
   message?: string;
 }
 
