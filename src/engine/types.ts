@@ -167,6 +167,11 @@ export interface MenuEntryDecl {
   show?: RuleRef;
   /** query the entry opens the screen with (e.g. the PIN screen in view mode) */
   query?: Record<string, string>;
+  /**
+   * a provider page ("$provider.userGuideUrl") the entry opens in a new tab instead of the screen;
+   * the entry hides while the binding has no https address
+   */
+  href?: string;
 }
 
 export interface FooterDecl {

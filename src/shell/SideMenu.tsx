@@ -5,7 +5,7 @@ import { lazy, Suspense, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { i18nKey } from '../runtime/i18n';
-import { useRule, useScreens } from './hooks';
+import { useProvider, useRule, useScreens } from './hooks';
 import { Icon } from './Icon';
 import { menuHref, menuItemsOf, visibleMenuItems, type MenuItem } from './menu';
 import { useAskSignOut } from './SignOut';
@@ -13,7 +13,8 @@ import { useAskSignOut } from './SignOut';
 export function useMenuItems(): MenuItem[] {
   const screens = useScreens();
   const rule = useRule();
-  return useMemo(() => visibleMenuItems(menuItemsOf(screens), { isTrue: rule }), [screens, rule]);
+  const provider = useProvider();
+  return useMemo(() => visibleMenuItems(menuItemsOf(screens), { isTrue: rule, provider }), [screens, rule, provider]);
 }
 
 const itemStyles = {
@@ -70,6 +71,21 @@ export function MenuEntries({ compact, onNavigate, longName }: { compact: boolea
               >
                 {inner}
               </chakra.button>
+            ) : item.href ? (
+              // a provider page (the User Guide): its own site, in a new tab
+              <chakra.a
+                href={item.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                {...itemStyles}
+                justifyContent={compact ? { base: 'flex-start', md: 'center', xl: 'flex-start' } : 'flex-start'}
+                aria-label={`${label} ${t('a11y.newTab')}`}
+                title={compact ? label : undefined}
+                onClick={onNavigate}
+                data-testid={`menu-${item.id}`}
+              >
+                {inner}
+              </chakra.a>
             ) : (
               <MenuLink
                 href={menuHref(item)}

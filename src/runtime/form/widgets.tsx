@@ -13,7 +13,7 @@ import { resolveParams } from '../../engine/screen';
 import { splitParams, type OperationId } from '../../api/client';
 import { applyMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
-import { regionsOf } from './regions';
+import { regionsOf } from '../../engine/regions';
 import DateWidgetLazy from './DateWidget';
 
 const ctxOf = (props: PortalWidgetProps): PortalFormContext => props.registry.formContext;

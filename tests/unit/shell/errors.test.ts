@@ -15,6 +15,15 @@ describe('decideApiError (spec 8.1 handling table)', () => {
     expect(d.message).toBeUndefined();
   });
 
+  it("401 of a temporary-password session goes to the 'Temporary authentication expired/failed' notice; a new release still wins", () => {
+    const d = decideApiError({ status: 401, message: 'Token Expired' }, 'brightpath', true);
+    expect(d).toMatchObject({ sessionExpired: true, expiredType: 'TEMPORARY_AUTHENTICATION', redirect: '/sessionexpired?type=TEMPORARY_AUTHENTICATION', log: false });
+    expect(decideApiError({ status: 401, message: 'INVALID_RELEASE_VERSION' }, 'brightpath', true).redirect).toBe('/sessionexpired?type=INVALID_RELEASE_VERSION');
+    expect(decideApiError({ status: 401, message: 'Token Expired' }, 'brightpath', false).redirect).toBe('/sessionexpired');
+    // a wrong current password of a temporary session is no expiry
+    expect(decideApiError({ status: 401, message: 'Password Change Failed. Wrong current password.' }, 'brightpath', true).sessionExpired).toBe(false);
+  });
+
   it('401 with no message but status text Unauthorized expires the session', () => {
     expect(decideApiError({ status: 401, message: '', statusText: 'Unauthorized' }).sessionExpired).toBe(true);
   });
