@@ -6,6 +6,8 @@
 // Prints p50, p95 and the worst key per form, and the Event Timing p95 (keydown/input entries of
 // 16 ms or more; keys under 16 ms leave none).
 //   npm run build && npm run bench:typing        BENCH_ROUNDS=3 for more keys
+import fs from 'node:fs';
+import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, startServer } from '../tests/e2e/harness';
 
@@ -85,8 +87,19 @@ async function measure(page: Page, fields: string[]): Promise<{ keys: number[]; 
   await instrument(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
   const keys: number[] = [];
+  // BENCH_PROFILE=dir writes a CPU profile of the typing per form (open it in DevTools)
+  const profileDir = process.env.BENCH_PROFILE;
+  if (profileDir) {
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.start');
+  }
   try {
     for (let r = 0; r < ROUNDS; r++) for (const f of fields) keys.push(...(await typeInto(page, f, TEXT)));
+    if (profileDir) {
+      const { profile } = await cdp.send('Profiler.stop');
+      fs.mkdirSync(profileDir, { recursive: true });
+      fs.writeFileSync(path.join(profileDir, `${new URL(page.url()).pathname.split('/').pop()}.cpuprofile`), JSON.stringify(profile));
+    }
   } finally {
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   }
