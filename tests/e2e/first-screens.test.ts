@@ -139,3 +139,61 @@ describe('Home opens on today', () => {
     await ctx.close();
   });
 });
+
+const fieldsOf = (lang: string) => JSON.parse(readFileSync(resolve(__dirname, `../../locales/${lang}/fields.json`), 'utf8'));
+const errorsEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/errors.json'), 'utf8'));
+
+describe('Canada worded as Canada', () => {
+  for (const width of [375, 1280]) {
+    it(`a Canadian address says Province and Postal code, lists the 13 provinces and territories and refuses 12345 as invalid (${width} px)`, async () => {
+      const { ctx, page } = await signedIn('linh', width);
+      await open(page, '/myaccount');
+      await page.locator('section[data-section=holders] article').first().locator('[data-action=editHolder]').click();
+      await page.waitForURL(/\/editcontact\?adultID=\d+$/);
+      await page.waitForSelector('form select[id$=stateCode]');
+      const label = async (field: string) => ((await page.locator(`label[for$=_${field}]`).first().textContent()) ?? '').trim();
+      expect(await label('stateCode')).toMatch(new RegExp(`^${fieldsOf('en').address.province}\\b`));
+      expect(await label('zip')).toMatch(new RegExp(`^${fieldsOf('en').address.postalCode}\\b`));
+      const options = (await page.locator('select[id$=stateCode] option').allTextContents()).slice(1);
+      expect(options).toHaveLength(13);
+      for (const place of ['Alberta', 'Quebec', 'Nunavut', 'Yukon', 'Northwest Territories']) expect(options).toContain(place);
+      expect(options).not.toContain('Texas');
+
+      const zip = page.locator('input[id$=_zip]');
+      await zip.fill('');
+      await zip.pressSequentially('12345');
+      await zip.blur();
+      expect(await zip.inputValue()).toBe('12345');
+      const message = errorsEn.format.postalCode.replace('{{field}}', fieldsOf('en').address.postalCode);
+      await page.getByText(message).first().waitFor();
+      expect(await page.getByText(/Zip is required|is required/).count()).toBe(0);
+      // a real postal code takes the mask and clears the message
+      await zip.fill('');
+      await zip.pressSequentially('t2p1j9');
+      await zip.blur();
+      expect(await zip.inputValue()).toBe('T2P 1J9');
+      await page.getByText(message).first().waitFor({ state: 'detached' });
+      expect(await noSideScroll(page)).toBe(true);
+      await expectNoAxeViolations(page, `editcontact CA ${width}`);
+      await shot(page, `first-editcontact-ca-${width}`);
+      await ctx.close();
+    });
+  }
+
+  it('the same words in Vietnamese, and the US keeps State and Zip', async () => {
+    const { ctx, page } = await signedIn('linh', 375, 'vi-VN');
+    await open(page, '/myaccount');
+    await page.locator('section[data-section=holders] article').first().locator('[data-action=editHolder]').click();
+    await page.waitForSelector('form select[id$=stateCode]');
+    expect(await page.locator('label[for$=_zip]').first().textContent()).toContain(fieldsOf('vi').address.postalCode);
+    await ctx.close();
+
+    const us = await signedIn('maria', 1280);
+    await open(us.page, '/myaccount');
+    await us.page.locator('section[data-section=holders] article').first().locator('[data-action=editHolder]').click();
+    await us.page.waitForSelector('form select[id$=stateCode]');
+    expect(await us.page.locator('label[for$=_zip]').first().textContent()).toContain(fieldsOf('en').contact.zip);
+    expect(await us.page.locator('label[for$=_stateCode]').first().textContent()).toContain(fieldsOf('en').contact.state);
+    await us.ctx.close();
+  });
+});
