@@ -197,3 +197,85 @@ describe('Canada worded as Canada', () => {
     await us.ctx.close();
   });
 });
+
+const authOf = (lang: string) => JSON.parse(readFileSync(resolve(__dirname, `../../locales/${lang}/auth.json`), 'utf8'));
+const accountEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/account.json'), 'utf8'));
+const runtimeEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/runtime.json'), 'utf8'));
+const commEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/communication.json'), 'utf8'));
+const pageTitle = async (page: Page) => ((await page.locator('[data-testid=page-title]').textContent()) ?? '').trim();
+
+describe('defects of the first screens', () => {
+  it('the status page is titled by its status, and a reset link without a token says it is not valid', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await open(page, '/forgotpwdstatus?done=reset');
+    expect(await pageTitle(page)).toBe(authOf('en').status.resetTitle);
+    await open(page, '/forgotpwdstatus?done=sent');
+    expect(await pageTitle(page)).toBe(authOf('en').status.title);
+
+    await open(page, '/resetpassword');
+    await page.getByText(authOf('en').reset.invalidTitle).waitFor();
+    expect(await page.locator('form').count()).toBe(0);
+    expect(await page.getByRole('button', { name: authOf('en').reset.submit }).count()).toBe(0);
+    await expectNoAxeViolations(page, 'reset without token');
+    await shot(page, 'first-reset-no-token-375');
+    await open(page, '/resetpassword?token=abc');
+    await page.waitForSelector('form input[type=password]');
+    expect(await page.getByText(authOf('en').reset.invalidTitle).count()).toBe(0);
+    await ctx.close();
+  });
+
+  it('My Account fits 375 px, and dropping a contact says it was dropped', async () => {
+    const { ctx, page } = await signedIn('maria', 375);
+    await open(page, '/myaccount');
+    await page.waitForSelector('section[data-section=otherContacts] article');
+    expect(await noSideScroll(page)).toBe(true);
+    await page.locator('section[data-section=otherContacts] article', { hasText: 'Rosa' }).locator('[data-action=dropContact]').click();
+    const dialog = page.locator('[data-modal=dropAdult]');
+    await dialog.locator('[data-action=confirmOk]').click();
+    await dialog.waitFor({ state: 'detached' });
+    const done = accountEn.drop.done.replace('{{name}}', 'Rosa');
+    await page.getByText(done).waitFor();
+    expect(await page.locator('section[data-section=otherContacts]').textContent()).not.toContain('Rosa');
+    await expectNoAxeViolations(page, 'myaccount dropped');
+    await shot(page, 'first-myaccount-dropped-375');
+    await ctx.close();
+  });
+
+  it('fields and the accessibility dialog checkbox show a focus ring as strong as the buttons', async () => {
+    const { ctx, page } = await signedIn('maria', 1280);
+    const ring = (selector: string) =>
+      page.evaluate((sel) => {
+        const el = document.querySelector(sel)!;
+        const s = getComputedStyle(el);
+        return { width: parseFloat(s.outlineWidth), style: s.outlineStyle };
+      }, selector);
+    await page.focus('[data-testid=accessibility-button]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid=accessibility-modal]');
+    // the dialog puts the focus on its first control: Tab until the checkbox has it
+    for (let i = 0; i < 6 && !(await page.evaluate(() => document.activeElement?.closest('[data-scope=checkbox]'))); i++) await page.keyboard.press('Tab');
+    const control = await ring('[data-testid=accessibility-modal] [data-scope=checkbox][data-part=control]');
+    expect(control.style).toBe('solid');
+    expect(control.width).toBeGreaterThanOrEqual(3);
+    await shot(page, 'first-accessibility-focus');
+    await page.keyboard.press('Escape');
+    await open(page, '/communication');
+    await page.waitForSelector('form select');
+    // the period always has a value: no '(optional)'
+    const period = page.locator('label', { hasText: commEn.history.period });
+    expect(await period.textContent()).not.toContain(runtimeEn.optional);
+    await open(page, '/myaccount');
+    await page.locator('section[data-section=holders] article').first().locator('[data-action=editHolder]').click();
+    await page.waitForSelector('form input[id$=_firstName]');
+    await page.focus('form input[id$=_firstName]');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    const input = await ring('form input[id$=_firstName]');
+    expect(input.style).toBe('solid');
+    expect(input.width).toBeGreaterThanOrEqual(3);
+    await ctx.close();
+  });
+});
