@@ -11,6 +11,13 @@ import { isoDay, addDays, todayMdy } from '../clock';
 import { attendanceReportPdf } from './attendanceReport';
 import { checkAbsenceNoticeLimit } from '../providerSettings';
 
+/** Minutes after midnight of a record's 'hh:mm AM' time (-1 when there is none). */
+function clockMinutes(t: string | null): number {
+  const m = /^(\d{1,2}):(\d{2})\s*([AP])M$/i.exec(t ?? '');
+  if (!m) return -1;
+  return ((Number(m[1]) % 12) + (m[3].toUpperCase() === 'P' ? 12 : 0)) * 60 + Number(m[2]);
+}
+
 /** Attendance shows the last two weeks unless a range is asked for. */
 const DEFAULT_DAYS = 14;
 
@@ -59,6 +66,44 @@ export const attendance = {
           outBy: r.outBy,
           absentReason: r.absentReason,
         })),
+      };
+    },
+  },
+
+  'Attendance.today': {
+    handler: async ({ deps, session }) => {
+      const s = session!;
+      const provider = await providerOf(deps.db, s);
+      if (!provider.attendanceAllowed) return { attendanceAllowed: false, children: [] };
+      const day = isoDay(deps.today());
+      const kids = await deps.db
+        .select({ id: children.id, firstName: children.firstName, lastName: children.lastName })
+        .from(children)
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
+        .orderBy(asc(children.firstName), asc(children.id));
+      const rows = kids.length
+        ? await deps.db
+            .select()
+            .from(attendanceTable)
+            .where(and(eq(attendanceTable.providerId, s.providerId), eq(attendanceTable.attendanceDate, day), inArray(attendanceTable.childId, kids.map((k) => k.id))))
+        : [];
+      return {
+        attendanceAllowed: true,
+        children: kids.map((k) => {
+          const mine = rows.filter((r) => r.childId === k.id);
+          // the session checked in last tells where the child is now; an absence only when none was attended
+          const present = mine.filter((r) => r.timeIn).sort((a, b) => clockMinutes(b.timeIn) - clockMinutes(a.timeIn))[0];
+          const absent = mine.find((r) => !r.timeIn && !r.timeOut && r.absentReason);
+          const r = present ?? absent;
+          return {
+            childID: k.id,
+            childName: `${k.firstName} ${k.lastName}`,
+            timeOffered: (r?.timeOffered ?? null) as 'BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY' | null,
+            timeIn: r?.timeIn ?? null,
+            timeOut: r?.timeOut ?? null,
+            absentReason: present ? null : (absent?.absentReason ?? null),
+          };
+        }),
       };
     },
   },

@@ -38,6 +38,19 @@ export interface AttendanceRecordsResponse {
   }[];
 }
 
+/** Attendance.today: response */
+export interface AttendanceTodayResponse {
+  attendanceAllowed: boolean;
+  children: {
+    childID: number;
+    childName: string;
+    timeOffered: 'BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY' | null;
+    timeIn: string | null;
+    timeOut: string | null;
+    absentReason: string | null;
+  }[];
+}
+
 /** Attendance.notifyAbsence: body */
 export interface AttendanceNotifyAbsenceBody {
   /**
@@ -1506,6 +1519,7 @@ export type RegistrationChildrenActivitiesResponse = {
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
+  'Attendance.today': { method: 'GET'; path: '/attendance/today'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: AttendanceTodayResponse };
   'Attendance.notifyAbsence': { method: 'POST'; path: '/absence'; auth: 'session'; form: 'absence'; query: undefined; params: undefined; body: AttendanceNotifyAbsenceBody; response: AttendanceNotifyAbsenceResponse };
   'Attendance.report': { method: 'GET'; path: '/attendance/report'; auth: 'session'; form: undefined; query: AttendanceReportQuery; params: undefined; body: undefined; response: FileResponse };
   'Authentication.login': { method: 'POST'; path: '/login'; auth: 'public'; form: 'signin'; query: undefined; params: undefined; body: AuthenticationLoginBody; response: AuthenticationLoginResponse };
@@ -1613,6 +1627,7 @@ export interface OperationInfo {
 /** Runtime table of operations (method, path, auth) for the API client. */
 export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Attendance.records': { service: 'Attendance', method: 'GET', path: '/attendance', auth: 'session', file: false },
+  'Attendance.today': { service: 'Attendance', method: 'GET', path: '/attendance/today', auth: 'session', file: false },
   'Attendance.notifyAbsence': { service: 'Attendance', method: 'POST', path: '/absence', auth: 'session', file: false, form: 'absence' },
   'Attendance.report': { service: 'Attendance', method: 'GET', path: '/attendance/report', auth: 'session', file: true },
   'Authentication.login': { service: 'Authentication', method: 'POST', path: '/login', auth: 'public', file: false, form: 'signin' },

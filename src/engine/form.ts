@@ -88,8 +88,20 @@ function isEmpty(value: unknown, schema: JsonSchema): boolean {
   return false;
 }
 
-/** The field's title key, or the text of a sibling (x-titleFrom: user-defined fields carry their caption). */
-function titleOf(schema: JsonSchema, fallback: string, container?: Record<string, unknown>): string {
+/** An annotation's word for the provider's country (`{"CA": "fields.address.postalCode"}`), if any. */
+export function byCountry(schema: JsonSchema, annotation: 'x-titleByCountry' | 'x-formatMessageByCountry', country: string | undefined): string | undefined {
+  const table = schema[annotation];
+  const word = isObject(table) && country ? table[country] : undefined;
+  return typeof word === 'string' ? word : undefined;
+}
+
+/**
+ * The field's title key: the country's word (x-titleByCountry: a Canadian address says Province and
+ * Postal code), the text of a sibling (x-titleFrom: user-defined fields carry their caption), or the title.
+ */
+function titleOf(schema: JsonSchema, fallback: string, container: Record<string, unknown> | undefined, country: string): string {
+  const local = byCountry(schema, 'x-titleByCountry', country);
+  if (local) return local;
   const from = schema['x-titleFrom'];
   if (typeof from === 'string' && container && typeof container[from] === 'string' && container[from] !== '') return container[from] as string;
   return typeof schema.title === 'string' ? schema.title : fallback;
@@ -234,7 +246,9 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
       if (errors.some((e) => e.path === pointer && e.key === key)) return;
       const f = byPointer.get(pointer);
       const field = pointer.replace(/^\//, '').split('/').join('.');
-      errors.push({ path: pointer, field, key, params: { field: f ? titleOf(f.node.schema, field, f.container) : field, ...params } });
+      // a format message in the country's words ('not a valid postal code' in Canada)
+      const message = (f && key.startsWith('errors.format.') && byCountry(f.node.schema, 'x-formatMessageByCountry', opts.country)) || key;
+      errors.push({ path: pointer, field, key: message, params: { field: f ? titleOf(f.node.schema, field, f.container, opts.country) : field, ...params } });
       failed.add(pointer);
     };
 

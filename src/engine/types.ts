@@ -194,6 +194,8 @@ export interface ScreenDecl {
   /** public: signed-out only pages; private: needs a session; any: both */
   access: 'public' | 'private' | 'any';
   title: string;
+  /** the title by a query parameter's value (a status page titled by its status); `title` otherwise */
+  titleByQuery?: { param: string; titles: Record<string, string> };
   /** multi-step flows: in-progress data kept under the `key` query parameter */
   flow?: FlowDecl;
   /** side-menu entries that open this screen (spec 2.4) */

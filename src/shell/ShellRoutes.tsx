@@ -85,11 +85,13 @@ export function ShellRoutes() {
   }, [redirect, location, navigate]);
 
   const programName = provider?.programName || session.programName;
+  // a status page is titled by its status (`titleByQuery`)
+  const titleKey = screen ? (screen.titleByQuery?.titles[String((query as Record<string, unknown>)[screen.titleByQuery.param] ?? '')] ?? screen.title) : '';
   useEffect(() => {
-    if (!screen) return;
-    const title = t(i18nKey(screen.title));
+    if (!titleKey) return;
+    const title = t(i18nKey(titleKey));
     document.title = programName ? `${title} | ${programName}` : title;
-  }, [screen, t, programName]);
+  }, [titleKey, t, programName]);
 
   useEffect(() => {
     // a new page: start at the top with focus on its content (screen readers announce it)
@@ -122,7 +124,7 @@ export function ShellRoutes() {
         <Layout screen={screen}>
           {screen.layout === 'bare' ? null : (
             <Heading as="h1" size={{ base: 'xl', md: '2xl' }} mb={{ base: '4', md: '6' }} data-testid="page-title">
-              {t(i18nKey(screen.title))}
+              {t(i18nKey(titleKey))}
             </Heading>
           )}
           <Suspense fallback={<PageLoader />}>

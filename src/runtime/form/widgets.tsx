@@ -11,7 +11,7 @@ import { ariaDescribedByIds, type RegistryWidgetsType, type Widget } from '@rjsf
 import type { FieldWidget } from '../../engine/widgets';
 import { resolveParams } from '../../engine/screen';
 import { splitParams, type OperationId } from '../../api/client';
-import { applyMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
+import { applyMask, fitsMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
 import { regionsOf } from '../../engine/regions';
 import DateWidgetLazy from './DateWidget';
@@ -77,22 +77,28 @@ export function EmailWidget(props: PortalWidgetProps) {
  * A masked input: the text is re-masked on every change and the caret kept after the same
  * significant character. The stored value is the masked text; the engine normalises on submit.
  */
-function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean }) {
-  const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder } = props;
+function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean; keepUnfit?: boolean }) {
+  const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder, keepUnfit } = props;
   const fc = ctxOf(props);
   const ref = useRef<HTMLInputElement>(null);
   const handle = useCallback(
     (e: ChangeEvent<HTMLInputElement>) => {
       const el = e.target;
-      const { value: masked, caret } = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
       fc.touch(id);
+      if (keepUnfit && !fitsMask(mask, el.value)) {
+        // what was typed does not have the mask's shape: keep it, the format check names the problem
+        onChange(el.value.toUpperCase().slice(0, mask.length) || undefined);
+        return;
+      }
+      const { value: masked, caret } = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
       onChange(masked === '' ? undefined : masked);
       requestAnimationFrame(() => {
         if (ref.current && document.activeElement === ref.current) ref.current.setSelectionRange(caret, caret);
       });
     },
-    [mask, onChange, fc, id],
+    [mask, onChange, fc, id, keepUnfit],
   );
+  const shown = value === undefined || value === null ? '' : String(value);
   return (
     <Input
       ref={ref}
@@ -102,7 +108,7 @@ function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'num
       inputMode={inputMode}
       autoComplete={autoComplete}
       // stored values (10 phone digits, 'K1A0B1') show in their masked form
-      value={value === undefined || value === null ? '' : applyMask(mask, String(value))}
+      value={keepUnfit && !fitsMask(mask, shown) ? shown : applyMask(mask, shown)}
       maxLength={mask.length}
       disabled={disabled || readonly}
       placeholder={placeholder ? fc.tk(placeholder) : mask.replace(/[9#]/g, '_').replace(/A/g, '_')}
@@ -146,7 +152,7 @@ export function PhoneExtWidget(props: PortalWidgetProps) {
 export function ZipWidget(props: PortalWidgetProps) {
   const fc = ctxOf(props);
   const mask = zipMask(fc.country);
-  return <MaskedInput {...props} mask={mask} inputMode={fc.country === 'CA' ? 'text' : 'numeric'} autoComplete="postal-code" />;
+  return <MaskedInput {...props} mask={mask} inputMode={fc.country === 'CA' ? 'text' : 'numeric'} autoComplete="postal-code" keepUnfit />;
 }
 
 export function TextareaWidget(props: PortalWidgetProps) {
