@@ -183,7 +183,7 @@ export interface FooterDecl {
   storeBadges?: boolean;
 }
 
-export type ShellPartName = 'providerEntry' | 'postLogin' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
+export type ShellPartName = 'providerEntry' | 'postLogin' | 'postLoginError' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
 
 export interface ScreenDecl {
   $schema?: string;

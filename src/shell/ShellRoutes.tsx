@@ -26,6 +26,7 @@ import { useEndSession } from './SignOut';
 
 // pages that neither sign-in nor Home shows load when first shown (the first load stays small)
 const PostLogin = lazy(() => import('./pages/PostLogin').then((m) => ({ default: m.PostLogin })));
+const PostLoginError = lazy(() => import('./pages/PostLoginError').then((m) => ({ default: m.PostLoginError })));
 const SessionExpiredPage = lazy(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
 const providerFreePages = () => import('./pages/ProviderFreePages');
 const InvalidUrlPage = lazy(() => providerFreePages().then((m) => ({ default: m.InvalidUrlPage })));
@@ -39,6 +40,7 @@ const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => Rea
   notFound: () => <NotFoundPage />,
   configurationError: (params) => <ConfigurationErrorPage errorcode={params.errorcode} productname={params.productname} />,
   postLogin: () => <PostLogin />,
+  postLoginError: () => <PostLoginError />,
   genericError: () => <GenericError />,
 };
 

@@ -123,6 +123,7 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
     expect(parts).toEqual({
       'provider-entry': 'providerEntry',
       postlogin: 'postLogin',
+      postloginerror: 'postLoginError',
       invalidurl: 'invalidUrl',
       notfound: 'notFound',
       configurationerror: 'configurationError',
