@@ -1622,6 +1622,8 @@ export interface OperationInfo {
   form?: string;
   /** calls with a `key` query carry the stored application's prAccountID and programPeriodID headers (spec 7) */
   applicationHeaders?: boolean;
+  /** a payment-only login may call it (the declared policy) */
+  paymentOnly?: boolean;
 }
 
 /** Runtime table of operations (method, path, auth) for the API client. */
@@ -1631,7 +1633,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Attendance.notifyAbsence': { service: 'Attendance', method: 'POST', path: '/absence', auth: 'session', file: false, form: 'absence' },
   'Attendance.report': { service: 'Attendance', method: 'GET', path: '/attendance/report', auth: 'session', file: true },
   'Authentication.login': { service: 'Authentication', method: 'POST', path: '/login', auth: 'public', file: false, form: 'signin' },
-  'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false },
+  'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false, paymentOnly: true },
   'Authentication.forgotPassword': { service: 'Authentication', method: 'POST', path: '/forgot-password', auth: 'public', file: false, form: 'accountEmail' },
   'Authentication.signUp': { service: 'Authentication', method: 'POST', path: '/signup', auth: 'public', file: false, form: 'accountEmail' },
   'Authentication.resetPassword': { service: 'Authentication', method: 'POST', path: '/reset-password', auth: 'public', file: false, form: 'password' },
@@ -1642,11 +1644,11 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Authentication.socialCallback': { service: 'Authentication', method: 'GET', path: '/social/callback', auth: 'public', file: false },
   'Authentication.socialComplete': { service: 'Authentication', method: 'POST', path: '/social/complete', auth: 'public', file: false },
   'Authentication.socialLink': { service: 'Authentication', method: 'POST', path: '/social/link', auth: 'public', file: false, form: 'socialLink' },
-  'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false, applicationHeaders: true },
-  'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true },
-  'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true },
+  'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
-  'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false },
+  'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false, paymentOnly: true },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },
   'Communication.bulletin': { service: 'Communication', method: 'GET', path: '/bulletin/:id', auth: 'session', file: false },
   'Communication.bulletinDownload': { service: 'Communication', method: 'GET', path: '/bulletin/download/:id', auth: 'session', file: true },
@@ -1654,9 +1656,9 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Communication.formDownload': { service: 'Communication', method: 'GET', path: '/forms/download/:id', auth: 'session', file: true },
   'Communication.calendarEvents': { service: 'Communication', method: 'GET', path: '/calendar-events/parent', auth: 'session', file: false },
   'Communication.history': { service: 'Communication', method: 'GET', path: '/history', auth: 'session', file: false },
-  'Communication.sendMail': { service: 'Communication', method: 'POST', path: '/sendmail', auth: 'session', file: false, form: 'contactUs' },
+  'Communication.sendMail': { service: 'Communication', method: 'POST', path: '/sendmail', auth: 'session', file: false, form: 'contactUs', paymentOnly: true },
   'Communication.subjects': { service: 'Communication', method: 'GET', path: '/Subjects', auth: 'session', file: false },
-  'Communication.customText': { service: 'Communication', method: 'GET', path: '/customtext/prepare-onscreen', auth: 'session', file: false },
+  'Communication.customText': { service: 'Communication', method: 'GET', path: '/customtext/prepare-onscreen', auth: 'session', file: false, paymentOnly: true },
   'Customer.program': { service: 'Customer', method: 'GET', path: '/program', auth: 'public', file: false },
   'Customer.declarations': { service: 'Customer', method: 'GET', path: '/declarations', auth: 'public', file: false },
   'Customer.version': { service: 'Customer', method: 'GET', path: '/version', auth: 'public', file: false },
@@ -1665,12 +1667,12 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Customer.errorlog': { service: 'Customer', method: 'POST', path: '/errorlog', auth: 'public', file: false },
   'Customer.providers': { service: 'Customer', method: 'GET', path: '/providers', auth: 'public', file: false },
   'Customer.application': { service: 'Customer', method: 'GET', path: '/application', auth: 'public', file: false },
-  'Customer.parent': { service: 'Customer', method: 'GET', path: '/parent', auth: 'session', file: false },
-  'Customer.feature': { service: 'Customer', method: 'GET', path: '/feature', auth: 'session', file: false },
+  'Customer.parent': { service: 'Customer', method: 'GET', path: '/parent', auth: 'session', file: false, paymentOnly: true },
+  'Customer.feature': { service: 'Customer', method: 'GET', path: '/feature', auth: 'session', file: false, paymentOnly: true },
   'Customer.absenceReasons': { service: 'Customer', method: 'GET', path: '/program/absence-reason', auth: 'session', file: false },
   'Demographics.children': { service: 'Demographics', method: 'GET', path: '/children', auth: 'session', file: false },
   'Demographics.adults': { service: 'Demographics', method: 'GET', path: '/adults', auth: 'session', file: false },
-  'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password' },
+  'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password', paymentOnly: true },
   'Demographics.adultDetails': { service: 'Demographics', method: 'GET', path: '/adults/details/:adultID', auth: 'session', file: false },
   'Demographics.adultSave': { service: 'Demographics', method: 'POST', path: '/adults/:adultID', auth: 'session', file: false, form: 'contact' },
   'Demographics.adultDropStatus': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/drop-status', auth: 'session', file: false },
@@ -1688,7 +1690,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Demographics.generatePin': { service: 'Demographics', method: 'POST', path: '/adults/generate-pin', auth: 'session', file: false, form: 'pin' },
   'Demographics.relationships': { service: 'Demographics', method: 'GET', path: '/masterdata/relationship', auth: 'session', file: false },
   'Demographics.gradeLevels': { service: 'Demographics', method: 'GET', path: '/masterdata/gradelevel', auth: 'session', file: false },
-  'Demographics.accountFlags': { service: 'Demographics', method: 'GET', path: '/accounts/flags', auth: 'session', file: false },
+  'Demographics.accountFlags': { service: 'Demographics', method: 'GET', path: '/accounts/flags', auth: 'session', file: false, paymentOnly: true },
   'Demographics.adultChildren': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/children', auth: 'session', file: false },
   'Demographics.adultChildRelation': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/:childID/relation', auth: 'session', file: false },
   'Demographics.splitChildren': { service: 'Demographics', method: 'GET', path: '/children/split', auth: 'session', file: false },

@@ -194,6 +194,12 @@ export interface ScreenDecl {
   /** public: signed-out only pages; private: needs a session; any: both */
   access: 'public' | 'private' | 'any';
   title: string;
+  /**
+   * a payment-only login (access P) may open it; every other private screen shows it 'not available
+   * for your login'. `npm run check` refuses the flag when a load without `when` or a screen action's
+   * call is not `paymentOnly` in the contract.
+   */
+  paymentOnly?: boolean;
   /** the title by a query parameter's value (a status page titled by its status); `title` otherwise */
   titleByQuery?: { param: string; titles: Record<string, string> };
   /** multi-step flows: in-progress data kept under the `key` query parameter */

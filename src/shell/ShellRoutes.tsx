@@ -2,7 +2,8 @@
 // The runtime's ScreenView renders a screen's declared sections; a screen that declares `shellPart`
 // is also drawn by that shell part, for behaviour (provider entry, post-login) or because it must work
 // without a declaration set (invalid URL, not found, configuration error, session ended, generic error).
-import { Heading } from '@chakra-ui/react';
+import { Alert, Heading } from '@chakra-ui/react';
+import { Link as RouteLink } from 'wouter';
 import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
@@ -10,7 +11,7 @@ import { matchRoute, parseQuery } from '../engine/screen';
 import type { ScreenDecl, ShellPartName } from '../engine/types';
 import { RuntimeHostContext, ScreenView } from '../runtime';
 import { i18nKey } from '../runtime/i18n';
-import { accessRedirect } from './access';
+import { accessRedirect, refusedForLogin } from './access';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
@@ -88,7 +89,8 @@ export function ShellRoutes() {
 
   const programName = provider?.programName || session.programName;
   // a status page is titled by its status (`titleByQuery`)
-  const titleKey = screen ? (screen.titleByQuery?.titles[String((query as Record<string, unknown>)[screen.titleByQuery.param] ?? '')] ?? screen.title) : '';
+  const refused = screen ? refusedForLogin(screen, session.accessType, signedIn && !session.sessionExpired) : false;
+  const titleKey = !screen ? '' : refused ? 'common.notForLogin.title' : (screen.titleByQuery?.titles[String((query as Record<string, unknown>)[screen.titleByQuery.param] ?? '')] ?? screen.title);
   useEffect(() => {
     if (!titleKey) return;
     const title = t(i18nKey(titleKey));
@@ -129,12 +131,32 @@ export function ShellRoutes() {
               {t(i18nKey(titleKey))}
             </Heading>
           )}
-          <Suspense fallback={<PageLoader />}>
-            <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
-          </Suspense>
-          {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
+          {refused ? (
+            <NotForLogin />
+          ) : (
+            <>
+              <Suspense fallback={<PageLoader />}>
+                <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
+              </Suspense>
+              {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
+            </>
+          )}
         </Layout>
       </RuntimeHostContext.Provider>
     </ErrorBoundary>
+  );
+}
+
+/** A page a payment-only login may not use: one clear message and the way back, no refused sections. */
+function NotForLogin() {
+  const { t } = useTranslation('common');
+  return (
+    <Alert.Root status="info" data-testid="not-for-login">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Description>{t('notForLogin.text')}</Alert.Description>
+        <RouteLink href="/home">{t('notForLogin.home')}</RouteLink>
+      </Alert.Content>
+    </Alert.Root>
   );
 }

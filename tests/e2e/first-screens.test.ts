@@ -3,8 +3,8 @@
 // declared rules; Canada worded as Canada; who may see what for a payment-only login; the small
 // defects of the account pages. axe on every page; screenshots in test-results/screens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
 import { day } from '../today';
@@ -277,5 +277,73 @@ describe('defects of the first screens', () => {
     expect(input.style).toBe('solid');
     expect(input.width).toBeGreaterThanOrEqual(3);
     await ctx.close();
+  });
+});
+
+const commonEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/common.json'), 'utf8'));
+const commonPt = JSON.parse(readFileSync(resolve(__dirname, '../../locales/pt/common.json'), 'utf8'));
+
+/** Every declared screen: path, access, paymentOnly and a query that fills its required parameters. */
+function declaredScreens(): { id: string; url: string; access: string; paymentOnly: boolean }[] {
+  const dir = resolve(__dirname, '../../screens');
+  return readdirSync(dir)
+    .filter((f) => f.endsWith('.json') && f !== 'planned-routes.json')
+    .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
+    .filter((s) => typeof s.path === 'string' && !s.path.includes(':'))
+    .map((s) => {
+      const required = Object.entries((s.query ?? {}) as Record<string, { type: string; required?: boolean }>).filter(([, q]) => q.required);
+      const search = required.map(([name, q]) => `${name}=${q.type === 'integer' ? 1 : 'x'}`).join('&');
+      return { id: s.id, url: search ? `${s.path}?${search}` : s.path, access: s.access, paymentOnly: s.paymentOnly === true };
+    });
+}
+
+describe('who may see what: a payment-only login', () => {
+  it('every private screen is either usable or one clear translated "not available for your login" page', async () => {
+    const { ctx, page } = await signedIn('ana', 375);
+    const refusedCalls: string[] = [];
+    page.on('response', (r) => {
+      if (r.url().includes('/api/') && r.status() === 403) refusedCalls.push(`${r.request().method()} ${new URL(r.url()).pathname}`);
+    });
+    const screens = declaredScreens().filter((s) => s.access === 'private' && s.id !== 'postlogin');
+    expect(screens.length).toBeGreaterThan(15);
+    for (const s of screens) {
+      await open(page, s.url);
+      const notFor = page.locator('[data-testid=not-for-login]');
+      if (s.paymentOnly) {
+        expect(await notFor.count(), s.id).toBe(0);
+      } else {
+        await notFor.waitFor();
+        expect(await pageTitle(page), s.id).toBe(commonEn.notForLogin.title);
+        expect(await notFor.textContent()).toContain(commonEn.notForLogin.text);
+        // no form, no Save, no retry panels
+        expect(await page.locator('main form, main [data-state=error]').count(), s.id).toBe(0);
+      }
+      expect(await page.locator('main [data-state=error]').count(), s.id).toBe(0);
+    }
+    expect(refusedCalls).toEqual([]);
+    await open(page, '/myaccount');
+    await expectNoAxeViolations(page, 'not for login');
+    await shot(page, 'first-not-for-login-375');
+    await ctx.close();
+  });
+
+  it('the footer Contact Us works for it, and the refusal page speaks the chosen language', async () => {
+    const { ctx, page } = await signedIn('ana', 1280);
+    await page.getByRole('link', { name: commonEn.footer.contactUs }).click();
+    await page.waitForURL(/\/contactus$/);
+    await page.waitForSelector('main form');
+    await page.getByLabel(/^Subject/).fill('Payment question');
+    await page.getByLabel(/^Message/).fill('Is the December invoice ready?');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/home\?sent=true$/);
+    await page.locator('section[data-section=sent]').waitFor();
+    expect(await page.locator('main [data-state=error]').count()).toBe(0);
+    await ctx.close();
+
+    const pt = await signedIn('ana', 375, 'pt-BR');
+    await open(pt.page, '/attendance');
+    await pt.page.locator('[data-testid=not-for-login]').waitFor();
+    expect(await pageTitle(pt.page)).toBe(commonPt.notForLogin.title);
+    await pt.ctx.close();
   });
 });
