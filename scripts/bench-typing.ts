@@ -7,6 +7,7 @@
 // 16 ms or more; keys under 16 ms leave none).
 //   npm run build && npm run bench:typing        BENCH_ROUNDS=3 for more keys
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { chromium, type Page } from 'playwright-core';
 import { CHROMIUM, startServer } from '../tests/e2e/harness';
@@ -82,7 +83,30 @@ async function typeInto(page: Page, selector: string, text: string): Promise<num
   return times;
 }
 
-async function measure(page: Page, fields: string[]): Promise<{ keys: number[]; events: number[] }> {
+interface TraceEvent {
+  name: string;
+  ph: string;
+  pid: number;
+  tid: number;
+  tdur?: number;
+  args?: { name?: string };
+}
+
+/** CPU ms of the renderer's main thread: its top-level tasks' thread time. */
+function mainThreadCpu(events: TraceEvent[]): number {
+  const main = events.find((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  if (!main) return NaN;
+  const micros = events.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X' && e.name === 'RunTask').reduce((sum, e) => sum + (e.tdur ?? 0), 0);
+  return micros / 1000;
+}
+
+interface Figures {
+  keys: number[];
+  events: number[];
+  cpuPerKey: number;
+}
+
+async function measure(page: Page, fields: string[]): Promise<Figures> {
   const cdp = await page.context().newCDPSession(page);
   await instrument(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: CPU });
@@ -93,8 +117,19 @@ async function measure(page: Page, fields: string[]): Promise<{ keys: number[]; 
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.start');
   }
+  // BENCH_TRACE=file.json writes a timeline trace (style, layout, paint) of the typing
+  // the main thread's CPU time while typing, from a timeline trace: on a machine busy with other
+  // work the wall-clock figures grow, this one much less (BENCH_TRACE=file writes the trace)
+  const traceFile = process.env.BENCH_TRACE;
+  const traceEvents: TraceEvent[] = [];
+  cdp.on('Tracing.dataCollected', (e) => traceEvents.push(...(e.value as unknown as TraceEvent[])));
+  await cdp.send('Tracing.start', { categories: 'devtools.timeline,disabled-by-default-devtools.timeline', transferMode: 'ReportEvents' });
   try {
     for (let r = 0; r < ROUNDS; r++) for (const f of fields) keys.push(...(await typeInto(page, f, TEXT)));
+    const done = new Promise((r) => cdp.once('Tracing.tracingComplete', r));
+    await cdp.send('Tracing.end');
+    await done;
+    if (traceFile) fs.writeFileSync(`${traceFile}.${new URL(page.url()).pathname.split('/').pop()}.json`, JSON.stringify({ traceEvents }));
     if (profileDir) {
       const { profile } = await cdp.send('Profiler.stop');
       fs.mkdirSync(profileDir, { recursive: true });
@@ -104,12 +139,12 @@ async function measure(page: Page, fields: string[]): Promise<{ keys: number[]; 
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   }
   const events = await page.evaluate<number[]>('window.__typing.eventDurations');
-  return { keys, events };
+  return { keys, events, cpuPerKey: mainThreadCpu(traceEvents) / keys.length };
 }
 
 const server = await startServer();
 const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
-const results: Array<[string, { keys: number[]; events: number[] }]> = [];
+const results: Array<[string, Figures]> = [];
 try {
   const portal = (p: string) => `${server.url}/parentportal${p}`;
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
@@ -139,8 +174,9 @@ try {
 }
 
 console.log(`\nKey to paint at ${CPU}x CPU slowdown (ms)\n`);
-console.log('form                       keys    p50    p95    max   event-timing p95 (entries >= 16 ms)');
-for (const [label, { keys, events }] of results) {
+console.log('form                       keys    p50    p95    max   main-thread CPU ms/key   event-timing p95 (entries >= 16 ms)');
+for (const [label, { keys, events, cpuPerKey }] of results) {
   const f = (n: number) => (Number.isNaN(n) ? '-' : n.toFixed(0)).padStart(6);
-  console.log(`${label.padEnd(26)} ${String(keys.length).padStart(4)} ${f(pct(keys, 50))} ${f(pct(keys, 95))} ${f(Math.max(...keys))}   ${f(pct(events, 95))} (${events.length})`);
+  console.log(`${label.padEnd(26)} ${String(keys.length).padStart(4)} ${f(pct(keys, 50))} ${f(pct(keys, 95))} ${f(Math.max(...keys))}   ${f(cpuPerKey)}                 ${f(pct(events, 95))} (${events.length})`);
 }
+console.log(`(load average ${os.loadavg()[0].toFixed(1)} on ${os.cpus().length} cores: wall-clock figures grow with other work on the machine)`);

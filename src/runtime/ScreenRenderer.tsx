@@ -7,7 +7,7 @@ import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
 import { Alert, Box, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
-import { flowData, resolveBinding, resolveParams, screenModel, type ModalModel } from '../engine/screen';
+import { flowData, resolveBinding, resolveParams, screenModel, screenReadsForm, type ModalModel } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams } from '../api/client';
@@ -87,6 +87,9 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
 const engineLoadable = loadable(formEngineAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
+/** The values of every form of a screen as one object: `$form.x`. */
+const mergeForms = (forms: Record<string, Record<string, unknown>>) => Object.values(forms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {});
+
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
 
 /**
@@ -119,6 +122,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const { t, tk } = useRuntimeT();
 
   const [formValues, setFormValuesState] = useState<Record<string, Record<string, unknown>>>({});
+  // every form's latest values; the state above follows them only when the screen's rules read them
+  const latestForms = useRef<Record<string, Record<string, unknown>>>({});
   const formsRef = useRef(new Map<string, FormHandle>());
   const [modal, setModal] = useState<{ id: string; pending?: { effect: Effect; extra: Partial<RuleContext> } } | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
@@ -133,7 +138,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const flow = useMemo(() => flowData({ ...session.applications }, stableQuery), [session.applications, stableQuery]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
-  const form = useMemo(() => Object.values(deferredForms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {}), [deferredForms]);
+  const form = useMemo(() => mergeForms(deferredForms), [deferredForms]);
   const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, sessionData, providerData, flow, form]);
 
   // data loads resolve against query, session, provider and flow (not against other loads)
@@ -180,7 +185,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
           setEngineWanted(true);
           return store.get(formEngineAtom);
         },
-        getCtx: () => ctxRef.current,
+        // effects see what was typed last, whether or not the screen re-rendered for it
+        getCtx: () => ({ ...ctxRef.current, form: mergeForms(latestForms.current) }),
         forms: () => [...formsRef.current.values()],
         navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
         openModal: (id, pending) => {
@@ -228,9 +234,14 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     formsRef.current.set(id, handle);
     return () => void formsRef.current.delete(id);
   }, []);
+  const readsForm = useMemo(() => screenReadsForm(set, screen), [set, screen]);
   const setFormValues = useCallback<ScreenRuntime['setFormValues']>(
-    (id, values) => setFormValuesState((prev) => (prev[id] === values ? prev : { ...prev, [id]: values })),
-    [],
+    (id, values) => {
+      if (latestForms.current[id] === values) return;
+      latestForms.current = { ...latestForms.current, [id]: values };
+      if (readsForm) setFormValuesState(latestForms.current);
+    },
+    [readsForm],
   );
   const country = session.countryCode === 'CA' ? 'CA' : 'US';
   const rt = useMemo<ScreenRuntime>(

@@ -1,12 +1,12 @@
 // The form kind: a declared form schema rendered by RJSF with our widgets and templates, validated
 // by our engine (eager: a field's errors show once it was changed or left; all of them after a
 // failed submit). The section's `source` data fills the initial values.
-import { useCallback, useMemo, useRef } from 'react';
+import { memo, useCallback, useMemo, useRef, type ComponentProps } from 'react';
 import { Box } from '@chakra-ui/react';
 import Form from '@rjsf/core';
 import { Templates as ChakraTemplates } from '@rjsf/chakra-ui';
 import type { IChangeEvent } from '@rjsf/core';
-import { englishStringTranslator, TranslatableString, type RegistryWidgetsType } from '@rjsf/utils';
+import { englishStringTranslator, TranslatableString, type RegistryWidgetsType, type RJSFSchema } from '@rjsf/utils';
 import { useAtomValue } from 'jotai';
 import { apiAtom } from '../../state';
 import { useScreenRuntime } from '../context';
@@ -46,6 +46,24 @@ function submitOnEnter(e: React.KeyboardEvent, box: HTMLElement | null, names: s
   e.preventDefault();
   target.click();
 }
+
+type RjsfProps = ComponentProps<typeof Form<Record<string, unknown>, RJSFSchema, PortalFormContext>>;
+
+/**
+ * RJSF's form, skipping a render whose only news is the data it reported itself: its own state holds
+ * that data already, and a controlled echo would make it derive its whole state again on every key.
+ */
+const EchoForm = memo(
+  function EchoForm({ reported: _reported, ...props }: RjsfProps & { reported: unknown }) {
+    return <Form {...props} />;
+  },
+  (prev, next) => {
+    for (const key of new Set([...Object.keys(prev), ...Object.keys(next)])) {
+      if (key !== 'formData' && key !== 'reported' && !Object.is(fieldOf(prev, key), fieldOf(next, key))) return false;
+    }
+    return prev.formData === next.formData || next.formData === next.reported;
+  },
+);
 
 export type FormKindProps = KindProps<'form'> & { host?: FormHost };
 
@@ -124,12 +142,19 @@ export default function FormKind({ section, data, host: given }: FormKindProps) 
     () => (engine ? createEngineValidator({ engine, schemaId, getContext: () => ctxRef.current, translate: (key, params) => tk(key, params) }) : null),
     [engine, schemaId, tk],
   );
-  const extraErrors = useMemo(() => toRjsfErrorSchema(errors, tk), [errors, tk]);
+  // the same error schema while the messages stay the same (most keys do not change them)
+  const errorsSig = JSON.stringify(errors.map((e) => [e.path, e.key, e.params]));
+  const sameErrors = useRef({ sig: '', errors });
+  if (sameErrors.current.sig !== errorsSig) sameErrors.current = { sig: errorsSig, errors };
+  const shownErrors = sameErrors.current.errors;
+  const extraErrors = useMemo(() => toRjsfErrorSchema(shownErrors, tk), [shownErrors, tk]);
+  const reported = useRef<unknown>(undefined);
   const translate = useMemo(() => translateString(t), [t]);
   const onChange = useCallback(
     (e: IChangeEvent<Record<string, unknown>>) => {
       const next = e.formData ?? {};
-      host.setValues(engine ? clearHidden(set, schemaId, engine.fieldStates(schemaId, { ...ctxRef.current, form: next }), next) : next);
+      reported.current = next;
+      host.setValues(engine ? clearHidden(set, schemaId, () => engine.fieldStates(schemaId, { ...ctxRef.current, form: next }), next) : next);
     },
     [host, engine, set, schemaId],
   );
@@ -139,7 +164,8 @@ export default function FormKind({ section, data, host: given }: FormKindProps) 
   if (!engine || !validator || !display) return <SectionSkeleton />;
   return (
     <Box ref={boxRef} className="pp-form" onKeyDown={onKeyDown}>
-      <Form
+      <EchoForm
+        reported={reported.current}
         schema={display.schema}
         uiSchema={uiSchema}
         formData={values}
@@ -156,10 +182,12 @@ export default function FormKind({ section, data, host: given }: FormKindProps) 
         onChange={onChange}
         onSubmit={noop}
       >
-        <></>
-      </Form>
+        {noButtons}
+      </EchoForm>
     </Box>
   );
 }
 
 const noop = () => undefined;
+// the section's actions submit the form: RJSF draws no buttons
+const noButtons = <></>;

@@ -51,7 +51,7 @@ export default function LightForm({ section, data, host: given }: LightFormProps
       const next = { ...prev };
       if (value === undefined || value === '') delete next[name];
       else next[name] = value;
-      return engine ? clearHidden(decls, schemaId, engine.fieldStates(schemaId, { ...ctx, form: next }), next) : next;
+      return engine ? clearHidden(decls, schemaId, () => engine.fieldStates(schemaId, { ...ctx, form: next }), next) : next;
     });
   };
   const touch = (name: string) => host.touch(idOf(name));

@@ -81,10 +81,19 @@ export function focusFirstInvalid(root: ParentNode | null | undefined): void {
 }
 
 /** Values of top-level fields marked `x-clearOnHide` are dropped while the field is hidden. */
-export function clearHidden(set: Pick<DeclarationSet, 'schemas'>, schemaId: string, states: Record<string, FieldState>, values: Record<string, unknown>): Record<string, unknown> {
+export function clearHidden(
+  set: Pick<DeclarationSet, 'schemas'>,
+  schemaId: string,
+  /** the field states of `values`, asked for only when a clearing field holds a value */
+  statesOf: () => Record<string, FieldState>,
+  values: Record<string, unknown>,
+): Record<string, unknown> {
   const props = fieldOf(set.schemas[schemaId], 'properties');
   if (!isRecord(props)) return values;
-  const hidden = Object.keys(props).filter((k) => fieldOf(props[k], 'x-clearOnHide') === true && values[k] !== undefined && states[`/${k}`]?.shown === false);
+  const clearing = Object.keys(props).filter((k) => fieldOf(props[k], 'x-clearOnHide') === true && values[k] !== undefined);
+  if (!clearing.length) return values;
+  const states = statesOf();
+  const hidden = clearing.filter((k) => states[`/${k}`]?.shown === false);
   if (!hidden.length) return values;
   const out = { ...values };
   for (const k of hidden) delete out[k];

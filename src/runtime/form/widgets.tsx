@@ -1,6 +1,7 @@
 // Our RJSF widgets. Every widget renders an input whose id is RJSF's field id, so the FieldTemplate's
 // <label htmlFor> names it (axe: every form control has a label). Defined at module level so React
 // keeps the same component between renders (inline widgets remount and lose focus).
+import { fieldOf, pathOf, stringsOf } from '../guards';
 import { useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
 import { Box, HStack, Input, NativeSelect, Stack, Textarea, Wrap, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
@@ -48,13 +49,13 @@ export function TextWidget(props: PortalWidgetProps) {
     <Input
       id={id}
       name={id}
-      type={type as string}
+      type={typeof type === 'string' ? type : 'text'}
       value={value ?? ''}
       disabled={disabled || readonly}
       maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
       placeholder={placeholder ? fc.tk(placeholder) : undefined}
       autoFocus={autofocus}
-      autoComplete={(options.autocomplete as string) ?? (type === 'email' ? 'email' : undefined)}
+      autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : type === 'email' ? 'email' : undefined}
       onChange={(e: ChangeEvent<HTMLInputElement>) => {
         fc.touch(id);
         onChange(e.target.value === '' ? options.emptyValue : e.target.value);
@@ -166,7 +167,7 @@ export function TextareaWidget(props: PortalWidgetProps) {
         id={id}
         name={id}
         value={value ?? ''}
-        rows={(options.rows as number) ?? 4}
+        rows={typeof options.rows === 'number' ? options.rows : 4}
         maxLength={max}
         disabled={disabled || readonly}
         placeholder={placeholder ? fc.tk(placeholder) : undefined}
@@ -195,7 +196,7 @@ interface OptionsSource {
 }
 
 const pick = (row: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), row);
+  pathOf(row, path);
 
 /** Options of an x-options field, loaded from its API operation (cached per [op, params]). */
 function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormContext) {
@@ -210,7 +211,8 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
       staleTime: 5 * 60_000,
       queryFn: async () => {
         const answer = await fc.api.call(source!.op as OperationId, { ...splitParams(source!.op, params) });
-        const rows = Array.isArray(answer) ? answer : ((answer as unknown as Record<string, unknown>)?.items as unknown[]) ?? [];
+        const items = fieldOf(answer, 'items');
+        const rows: unknown[] = Array.isArray(answer) ? answer : Array.isArray(items) ? items : [];
         return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? '') }));
       },
     },
@@ -230,7 +232,7 @@ export function SelectWidget(props: PortalWidgetProps) {
   const remote = useRemoteOptions(source, fc);
   const numeric = schema.type === 'integer' || schema.type === 'number';
   const emptyValue = numeric ? 0 : '';
-  const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
+  const enumLabels = stringsOf(schema['x-enumLabels']);
   const staticOptions = options.staticOptions as { value: unknown; label: string }[] | undefined;
   const extra = ((options.extraOptions ?? []) as { value: unknown; label: string }[]).map((o) => ({ value: o.value, label: fc.tk(o.label) }));
   const list: { value: unknown; label: string }[] = [
@@ -238,7 +240,7 @@ export function SelectWidget(props: PortalWidgetProps) {
       ? staticOptions
       : source
       ? (remote.data ?? [])
-      : ((schema.enum as unknown[]) ?? [])
+      : (Array.isArray(schema.enum) ? schema.enum : [])
           .filter((v) => v !== '' && v !== 0 && v !== null)
           .map((v) => ({ value: v, label: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))),
     ...extra,
@@ -309,7 +311,7 @@ export function RadioWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label, schema } = props;
   const fc = ctxOf(props);
   const required = fc.stateOf(id)?.required ?? props.required;
-  const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
+  const enumLabels = stringsOf(schema['x-enumLabels']);
   const choices: { v: unknown; text: string }[] = Array.isArray(schema.enum)
     ? schema.enum.filter((v) => v !== '' && v !== null).map((v) => ({ v, text: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))
     : [
