@@ -3,7 +3,9 @@
 // declared rules; Canada worded as Canada; who may see what for a payment-only login; the small
 // defects of the account pages. axe on every page; screenshots in test-results/screens.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync, readdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { Jimp } from 'jimp';
 import { join, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
@@ -345,5 +347,31 @@ describe('who may see what: a payment-only login', () => {
     await pt.page.locator('[data-testid=not-for-login]').waitFor();
     expect(await pageTitle(pt.page)).toBe(commonPt.notForLogin.title);
     await pt.ctx.close();
+  });
+});
+
+describe('the header avatar after a photo upload', () => {
+  it('shows the uploaded photo as a JPEG the browser can decode', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pp-avatar-'));
+    const file = join(dir, 'maria.png');
+    writeFileSync(file, await new Jimp({ width: 600, height: 600, color: 0xe76f51ff }).getBuffer('image/png'));
+    const { ctx, page } = await signedIn('maria', 375);
+    await open(page, '/myaccount');
+    await page.locator('section[data-section=holders] article').first().locator('[data-action=holderPhoto]').click();
+    await page.waitForURL(/\/uploadimage\?/);
+    const [chooser] = await Promise.all([page.waitForEvent('filechooser'), page.click('[data-action=uploadAdult]')]);
+    await chooser.setFiles(file);
+    await page.waitForURL(/\/myaccount$/);
+    await page.reload();
+    await settled(page);
+    // the header's avatar: a data URL of the right type whose bytes decode
+    await page.waitForFunction(() => {
+      const img = document.querySelector<HTMLImageElement>('header img[src^="data:"]');
+      return Boolean(img && img.complete && img.naturalWidth > 0);
+    });
+    expect(await page.locator('header img[src^="data:"]').first().getAttribute('src')).toMatch(/^data:image\/jpeg;base64,\/9j\//);
+    await shot(page, 'first-header-avatar-375');
+    await ctx.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 });
