@@ -22,6 +22,7 @@ import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
 import { GenericError } from './pages/GenericError';
 import { PageLoader } from './PageLoader';
 import { ProviderEntry } from './pages/ProviderEntry';
+import { shellPartOf } from './errors';
 import { notFoundScreen } from './screens';
 import { useEndSession } from './SignOut';
 
@@ -46,7 +47,8 @@ const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => Rea
 };
 
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {
-  const part = screen.shellPart ? SHELL_PARTS[screen.shellPart] : undefined;
+  // an unknown part throws 'Unknown middleware' (500), which the error boundary shows and logs
+  const part = shellPartOf<(params: Record<string, string>) => ReactNode>(SHELL_PARTS, screen.shellPart);
   return part ? part(params) : null;
 }
 

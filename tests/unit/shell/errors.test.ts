@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createErrorHandler, decideApiError, firstMessagePart, type ErrorHandlerDeps } from '../../../src/shell/errors';
+import { createErrorHandler, decideApiError, firstMessagePart, RouteError, shellPartOf, type ErrorHandlerDeps } from '../../../src/shell/errors';
 
 describe('decideApiError (spec 8.1 handling table)', () => {
   it.each([
@@ -153,5 +153,25 @@ describe('createErrorHandler', () => {
     const d = deps();
     createErrorHandler(d)({ status: 0, message: 'Network Error' });
     expect(d.calls[0]).toBe('setError:error.network:');
+  });
+});
+
+describe('shell parts (spec 8.1 unknown middleware)', () => {
+  const parts = { notFound: 'the not-found page' };
+  it('gives the part a screen names, and nothing for a screen that names none', () => {
+    expect(shellPartOf(parts, 'notFound')).toBe('the not-found page');
+    expect(shellPartOf(parts, undefined)).toBeUndefined();
+  });
+  it("an unknown part is a 500 route error 'Unknown middleware'", () => {
+    for (const name of ['newerPart', 'toString', '__proto__']) {
+      let caught: unknown;
+      try {
+        shellPartOf(parts, name);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(RouteError);
+      expect(caught).toMatchObject({ status: 500, message: 'Unknown middleware', name: 'RouteError' });
+    }
   });
 });
