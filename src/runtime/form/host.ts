@@ -74,10 +74,11 @@ export function initialValues(rt: Pick<ScreenRuntime, 'resolveOne'>, section: Pi
 }
 
 /** Focuses the first field marked invalid; a group (checkboxes, radios) focuses its first choice. */
-export function focusFirstInvalid(root: ParentNode | null | undefined): void {
+export function focusFirstInvalid(root: ParentNode | null | undefined): boolean {
   const first = root?.querySelector<HTMLElement>('[aria-invalid="true"]');
   const target = first && first.tagName === 'FIELDSET' ? first.querySelector<HTMLElement>('input, select, textarea') : first;
   target?.focus();
+  return Boolean(target);
 }
 
 /** Values of top-level fields marked `x-clearOnHide` are dropped while the field is hidden. */
@@ -139,8 +140,12 @@ export function useFormHost({ section, data, ownsPageMessage = false, host: give
   // after a failed submit, once the errors are drawn (the engine's, so it must be there)
   useEffect(() => {
     if (!state.focusPending || !ready) return;
-    host.focused();
-    const frame = requestAnimationFrame(() => focusFirstInvalid(root.current));
+    // the errors are drawn with this commit; a renderer that draws them a step later gets a frame
+    if (focusFirstInvalid(root.current)) return host.focused();
+    const frame = requestAnimationFrame(() => {
+      focusFirstInvalid(root.current);
+      host.focused();
+    });
     return () => cancelAnimationFrame(frame);
   }, [state.focusPending, ready, host, root]);
 
