@@ -334,7 +334,8 @@ describe('who may see what: a payment-only login', () => {
     await page.getByRole('link', { name: commonEn.footer.contactUs }).click();
     await page.waitForURL(/\/contactus$/);
     await page.waitForSelector('main form');
-    await page.getByLabel(/^Subject/).fill('Payment question');
+    // the subject is one of the provider's contact-us subjects
+    await page.getByLabel(/^Subject/).selectOption({ index: 1 });
     await page.getByLabel(/^Message/).fill('Is the December invoice ready?');
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/home\?sent=true$/);
