@@ -10,6 +10,17 @@ import { providerOf, ruleContextOf } from './common';
 import { isoDay, addDays, todayMdy } from '../clock';
 import { attendanceReportPdf } from './attendanceReport';
 import { checkAbsenceNoticeLimit } from '../providerSettings';
+import { textIn } from '../providerTexts';
+
+/**
+ * A recorded absence keeps the reason's text as the provider wrote it; when it is one of the provider's
+ * absence reasons the parent reads it in her language (provider texts), otherwise as recorded.
+ */
+async function reasonsIn(deps: Parameters<Handlers['Attendance.today']['handler']>[0]['deps'], providerId: number, lang: string): Promise<(reason: string | null) => string | null> {
+  const rows = await deps.db.select().from(absenceReasons).where(eq(absenceReasons.providerId, providerId));
+  const byText = new Map(rows.map((r) => [r.reason, textIn(r, 'reason', lang)]));
+  return (reason) => (reason === null ? null : (byText.get(reason) ?? reason));
+}
 
 /** Minutes after midnight of a record's 'hh:mm AM' time (-1 when there is none). */
 function clockMinutes(t: string | null): number {
@@ -50,6 +61,7 @@ export const attendance = {
         .innerJoin(sites, eq(sites.id, attendanceTable.siteId))
         .where(and(...where))
         .orderBy(desc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
+      const reasonText = await reasonsIn(deps, s.providerId, lang);
       return {
         attendanceAllowed: true,
         records: rows.map(({ r, firstName, lastName, siteName }) => ({
@@ -64,14 +76,14 @@ export const attendance = {
           timeOut: r.timeOut,
           inBy: r.inBy,
           outBy: r.outBy,
-          absentReason: r.absentReason,
+          absentReason: reasonText(r.absentReason),
         })),
       };
     },
   },
 
   'Attendance.today': {
-    handler: async ({ deps, session }) => {
+    handler: async ({ deps, session, lang }) => {
       const s = session!;
       const provider = await providerOf(deps.db, s);
       if (!provider.attendanceAllowed) return { attendanceAllowed: false, children: [] };
@@ -87,6 +99,7 @@ export const attendance = {
             .from(attendanceTable)
             .where(and(eq(attendanceTable.providerId, s.providerId), eq(attendanceTable.attendanceDate, day), inArray(attendanceTable.childId, kids.map((k) => k.id))))
         : [];
+      const reasonText = await reasonsIn(deps, s.providerId, lang);
       return {
         attendanceAllowed: true,
         children: kids.map((k) => {
@@ -101,7 +114,7 @@ export const attendance = {
             timeOffered: (r?.timeOffered ?? null) as 'BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY' | null,
             timeIn: r?.timeIn ?? null,
             timeOut: r?.timeOut ?? null,
-            absentReason: present ? null : (absent?.absentReason ?? null),
+            absentReason: present ? null : reasonText(absent?.absentReason ?? null),
           };
         }),
       };
@@ -236,6 +249,7 @@ export const attendance = {
         .where(and(eq(attendanceTable.providerId, s.providerId), eq(children.accountId, s.accountId), gte(attendanceTable.attendanceDate, start), lte(attendanceTable.attendanceDate, end)))
         .orderBy(asc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
       const [acct] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.id, s.accountId));
+      const reasonText = await reasonsIn(deps, s.providerId, lang);
       const file = await attendanceReportPdf({
         t: (key, params) => deps.t(lang, key, params),
         organisation: provider.organisation || provider.programName,
@@ -253,7 +267,7 @@ export const attendance = {
           timeOut: r.timeOut,
           inBy: r.inBy,
           outBy: r.outBy,
-          absentReason: r.absentReason,
+          absentReason: reasonText(r.absentReason),
         })),
       });
       return { file, fileName: `Attendance-${start}-to-${end}.pdf`, contentType: 'application/pdf' };
