@@ -5,7 +5,7 @@ import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
-import { Alert, Box, Stack } from '@chakra-ui/react';
+import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
 import { flowData, resolveBinding, resolveParams, screenModel, screenReadsForm, type ModalModel } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
@@ -149,11 +149,6 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     active: isTrue(set.rules, load.when, baseCtx),
   }));
   const data = useDataLoads(loads, session.accountID);
-  // the page's sections appear together once its first data loads are in (a section appearing or
-  // growing above others would move what the parent is reading); later reloads show in place
-  const firstLoadsIn = Object.values(data).every((d) => d.status !== 'pending');
-  const [sectionsShown, setSectionsShown] = useState(firstLoadsIn);
-  if (firstLoadsIn && !sectionsShown) setSectionsShown(true);
   const dataValues = useMemo(() => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data])), [data]);
   // a form's own rules see its values as $form: their context leaves the screen's forms out, so it
   // keeps its identity while the parent types
@@ -306,13 +301,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
             <UploadProgress pct={upload.pct} />
           </Suspense>
         ) : null}
-        {sectionsShown ? (
-          sections
-        ) : (
-          <Box minH="50vh">
-            <SectionSkeleton />
-          </Box>
-        )}
+        {sections}
         {actionBar}
         <input ref={fileRef} type="file" hidden aria-hidden="true" tabIndex={-1} />
       </Stack>
