@@ -1657,7 +1657,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Communication.calendarEvents': { service: 'Communication', method: 'GET', path: '/calendar-events/parent', auth: 'session', file: false },
   'Communication.history': { service: 'Communication', method: 'GET', path: '/history', auth: 'session', file: false },
   'Communication.sendMail': { service: 'Communication', method: 'POST', path: '/sendmail', auth: 'session', file: false, form: 'contactUs', paymentOnly: true },
-  'Communication.subjects': { service: 'Communication', method: 'GET', path: '/Subjects', auth: 'session', file: false },
+  'Communication.subjects': { service: 'Communication', method: 'GET', path: '/Subjects', auth: 'session', file: false, paymentOnly: true },
   'Communication.customText': { service: 'Communication', method: 'GET', path: '/customtext/prepare-onscreen', auth: 'session', file: false, paymentOnly: true },
   'Customer.program': { service: 'Customer', method: 'GET', path: '/program', auth: 'public', file: false },
   'Customer.declarations': { service: 'Customer', method: 'GET', path: '/declarations', auth: 'public', file: false },
