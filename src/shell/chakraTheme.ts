@@ -65,10 +65,8 @@ export const firstPaintSlotRecipes = {
 };
 
 // Colour palettes the portal names: brand (its blue), gray, red, orange, green and blue (Chakra's
-// alert and badge statuses), purple and teal (program category cards). Chakra's other palettes would
-// each cost CSS variables built at start.
-export const UNUSED_PALETTES = ['yellow', 'pink', 'cyan'];
-const OTHER_PALETTES = new Set(UNUSED_PALETTES);
+// alert and badge statuses). Chakra's other palettes would each cost CSS variables built at start.
+const OTHER_PALETTES = new Set(['yellow', 'teal', 'purple', 'pink', 'cyan']);
 const withoutOtherPalettes = <T extends Record<string, unknown>>(tokens: T): T =>
   Object.fromEntries(Object.entries(tokens).filter(([name]) => !OTHER_PALETTES.has(name))) as T;
 

@@ -1,7 +1,6 @@
 import { defaultConfig } from '@chakra-ui/react';
 import { describe, expect, it } from 'vitest';
-import { firstPaintRecipes, firstPaintSlotRecipes, firstPaintThemeConfig, UNUSED_PALETTES } from '../../../src/shell/chakraTheme';
-import { CATEGORY_PALETTES } from '../../../src/runtime/kinds/CardListKind';
+import { firstPaintRecipes, firstPaintSlotRecipes, firstPaintThemeConfig } from '../../../src/shell/chakraTheme';
 import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, portalSystem } from '../../../src/shell/theme';
 import BASE_SCREENS from 'virtual:base-screens';
 
@@ -9,15 +8,7 @@ describe('the first-load theme', () => {
   it("holds Chakra's default theme apart from the recipes, which are split between the first paint and later", () => {
     const { recipes, slotRecipes, ...theme } = defaultConfig.theme!;
     const { recipes: _r, slotRecipes: _s, ...ours } = firstPaintThemeConfig.theme!;
-    // Chakra's theme without the palettes the portal never names
-    const without = (tokens: object | undefined) => Object.fromEntries(Object.entries(tokens ?? {}).filter(([name]) => !UNUSED_PALETTES.includes(name)));
-    expect(ours).toEqual({
-      ...theme,
-      tokens: { ...theme.tokens, colors: without(theme.tokens?.colors) },
-      semanticTokens: { ...theme.semanticTokens, colors: without(theme.semanticTokens?.colors) },
-    });
-    // the program category cards' palettes are kept
-    for (const palette of Object.values(CATEGORY_PALETTES)) expect(UNUSED_PALETTES).not.toContain(palette);
+    expect(ours).toEqual(theme);
     expect(firstPaintThemeConfig.globalCss).toEqual(defaultConfig.globalCss);
     expect([...Object.keys(firstPaintRecipes), ...LATER_RECIPES].sort()).toEqual(Object.keys(recipes!).sort());
     expect([...Object.keys(firstPaintSlotRecipes), ...LATER_SLOT_RECIPES].sort()).toEqual(Object.keys(slotRecipes!).sort());
