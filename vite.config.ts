@@ -68,27 +68,10 @@ function precompress(): Plugin {
   };
 }
 
-/**
- * The e-mail texts (a namespace's top-level "mail") are the server's: the browser's copy of the
- * locale files leaves them out.
- */
-function browserLocales(): Plugin {
-  const localeFile = /[\\/]locales[\\/][a-z]{2}[\\/][a-z]+\.json$/;
-  return {
-    name: 'browser-locales',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!localeFile.test(id)) return null;
-      const { mail: _mail, ...texts } = JSON.parse(code);
-      return { code: JSON.stringify(texts), map: null };
-    },
-  };
-}
-
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), baseScreens(), browserLocales(), precompress()],
+  plugins: [react(), baseScreens(), precompress()],
   resolve: {
     // the parts of Chakra's default theme one by one (src/shell/chakraTheme.ts); tsconfig "paths" has the types
     alias: [

@@ -64,12 +64,6 @@ export const firstPaintSlotRecipes = {
   nativeSelect: nativeSelectSlotRecipe,
 };
 
-// Colour palettes the portal names: brand (its blue), gray, red, orange, green and blue (Chakra's
-// alert and badge statuses). Chakra's other palettes would each cost CSS variables built at start.
-const OTHER_PALETTES = new Set(['yellow', 'teal', 'purple', 'pink', 'cyan']);
-const withoutOtherPalettes = <T extends Record<string, unknown>>(tokens: T): T =>
-  Object.fromEntries(Object.entries(tokens).filter(([name]) => !OTHER_PALETTES.has(name))) as T;
-
 /** Chakra's defaultThemeConfig with the first paint's recipes only. */
 export const firstPaintThemeConfig = defineConfig({
   preflight: true,
@@ -84,7 +78,7 @@ export const firstPaintThemeConfig = defineConfig({
       animations,
       blurs,
       borders,
-      colors: withoutOtherPalettes(colors),
+      colors,
       durations,
       easings,
       fonts,
@@ -98,7 +92,7 @@ export const firstPaintThemeConfig = defineConfig({
       zIndex: zIndices,
       cursor,
     },
-    semanticTokens: { colors: withoutOtherPalettes(semanticColors), shadows: semanticShadows, radii: semanticRadii },
+    semanticTokens: { colors: semanticColors, shadows: semanticShadows, radii: semanticRadii },
     textStyles,
     layerStyles,
     animationStyles,
