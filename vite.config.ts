@@ -100,9 +100,6 @@ export default defineConfig({
               priority: 2,
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
-            // the portal's own first-load modules in one chunk: a dozen small shared chunks would each
-            // be compressed on their own (about 3 kB more gzip) and each be a request
-            { name: 'app', test: (id) => !id.includes('node_modules') && !/[\\/]locales[\\/]/.test(id), tags: ['$initial'], priority: 0 },
             // one chunk per language with all its namespaces: one request, and gzip shares their words
             ...['en', 'es', 'pt', 'vi'].map((lang) => ({ name: `locale-${lang}`, test: new RegExp(`[\\\\/]locales[\\\\/]${lang}[\\\\/]`), priority: 4 })),
           ],
