@@ -78,7 +78,7 @@ export async function generate(): Promise<string> {
       `  '${op.id}': { method: '${op.method}'; path: '${op.path}'; auth: '${op.auth}'; form: ${op.form ? `'${op.form}'` : 'undefined'}; query: ${names.query}; params: ${names.params}; body: ${names.body}; response: ${response} };`,
     );
     tableLines.push(
-      `  '${op.id}': { service: '${op.service}', method: '${op.method}', path: '${op.path}', auth: '${op.auth}', file: ${isFileResponse(op)}${op.form ? `, form: '${op.form}'` : ''}${withHeaders.has(op.service) ? ', applicationHeaders: true' : ''} },`,
+      `  '${op.id}': { service: '${op.service}', method: '${op.method}', path: '${op.path}', auth: '${op.auth}', file: ${isFileResponse(op)}${op.form ? `, form: '${op.form}'` : ''}${withHeaders.has(op.service) ? ', applicationHeaders: true' : ''}${op.paymentOnly ? ', paymentOnly: true' : ''} },`,
     );
   }
   parts.push(
@@ -101,6 +101,8 @@ export async function generate(): Promise<string> {
     '  form?: string;',
     '  /** calls with a `key` query carry the stored application\'s prAccountID and programPeriodID headers (spec 7) */',
     '  applicationHeaders?: boolean;',
+    '  /** a payment-only login may call it (the declared policy) */',
+    '  paymentOnly?: boolean;',
     '}',
     '',
     '/** Runtime table of operations (method, path, auth) for the API client. */',

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db/index';
-import { providers, type NativeApps, type ProgramOptions } from './db/schema';
+import { providers, type LinkByLanguage, type NativeApps, type ProgramOptions, type ProviderLinks } from './db/schema';
 import { settingsOf, type AccountLimits, type SignInSettings } from './providerSettings';
 
 export interface ProviderRecord {
@@ -27,6 +27,9 @@ export interface ProviderRecord {
   fieldOptions?: Record<string, 'M' | 'R' | 'O' | 'H'>;
   /** native app versions per OS (US providers only; spec 1) */
   nativeApps?: NativeApps;
+  /** the User Guide (side menu, spec 2.4) and privacy policy (footer, spec 2.5) pages, per language */
+  userGuideUrl?: LinkByLanguage;
+  privacyPolicyUrl?: LinkByLanguage;
   /** sign-in lock (server/providerSettings.ts) */
   signIn?: Partial<SignInSettings>;
   /** contacts, absence notices and messages per account (server/providerSettings.ts) */
@@ -51,6 +54,7 @@ export function readProviderRecords(root: string): ProviderRecord[] {
     if (rec.appName !== d.name) throw new Error(`providers/${d.name}/provider.json: appName must be "${d.name}"`);
     if (!['US', 'CA'].includes(rec.countryCode)) throw new Error(`providers/${d.name}/provider.json: countryCode must be US or CA`);
     checkNativeApps(d.name, rec.nativeApps);
+    for (const k of LINK_KEYS) checkLink(d.name, k, rec[k], rec.languages?.[0]?.code);
     settingsOf(d.name, rec);
     out.push(rec);
   }
@@ -76,9 +80,45 @@ function checkNativeApps(name: string, apps: unknown): void {
   }
 }
 
+const LINK_KEYS = ['userGuideUrl', 'privacyPolicyUrl'] as const;
+const LINK_LANGUAGES = ['en', 'es', 'pt', 'vi'];
+
+/**
+ * A provider page is opened from the portal: only https addresses, per portal language, and one in the
+ * provider's default language, which the other languages fall back to.
+ */
+function checkLink(name: string, key: (typeof LINK_KEYS)[number], value: unknown, defaultLang: string | undefined): void {
+  if (value === undefined) return;
+  const where = `providers/${name}/provider.json: ${key}`;
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${where} must be an object of addresses by language (${LINK_LANGUAGES.join(', ')})`);
+  for (const [lang, url] of Object.entries(value)) {
+    if (!LINK_LANGUAGES.includes(lang)) throw new Error(`${where}: unknown language "${lang}" (${LINK_LANGUAGES.join(', ')})`);
+    if (!isHttpsAddress(url)) throw new Error(`${where}.${lang} must be an https address`);
+  }
+  if (!defaultLang || !(defaultLang in value)) throw new Error(`${where} needs an address in the default language "${defaultLang}"`);
+}
+
+function isHttpsAddress(url: unknown): boolean {
+  if (typeof url !== 'string' || url.length > 2000) return false;
+  try {
+    const u = new URL(url);
+    // no user:password@ part: an address like https://provider.org@elsewhere.example misleads
+    return u.protocol === 'https:' && u.hostname !== '' && !u.username && !u.password && url === url.trim();
+  } catch {
+    return false;
+  }
+}
+
+/** The links column of a provider record. */
+export function linksOf(rec: Pick<ProviderRecord, 'userGuideUrl' | 'privacyPolicyUrl'>): ProviderLinks {
+  const out: ProviderLinks = {};
+  for (const k of LINK_KEYS) if (rec[k]) out[k] = rec[k];
+  return out;
+}
+
 export async function syncProviders(db: Db, records: ProviderRecord[]): Promise<void> {
   for (const r of records) {
-    const values = { ...r, fieldOptions: r.fieldOptions ?? {}, nativeApps: r.nativeApps ?? {} };
+    const values = { ...r, fieldOptions: r.fieldOptions ?? {}, nativeApps: r.nativeApps ?? {}, links: linksOf(r) };
     await db
       .insert(providers)
       .values(values)

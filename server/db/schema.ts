@@ -48,6 +48,14 @@ export interface NativeAppVersion {
 }
 export type NativeApps = Partial<Record<'android' | 'ios', NativeAppVersion>>;
 
+/** an address per portal language; a language without one uses the provider's default language's */
+export type LinkByLanguage = Partial<Record<'en' | 'es' | 'pt' | 'vi', string>>;
+/** provider-supplied pages (spec 2.4 User Guide, 2.5 privacy policy) */
+export interface ProviderLinks {
+  userGuideUrl?: LinkByLanguage;
+  privacyPolicyUrl?: LinkByLanguage;
+}
+
 export const providers = pgTable('providers', {
   id: serial('id').primaryKey(),
   appName: text('app_name').notNull().unique(),
@@ -70,6 +78,8 @@ export const providers = pgTable('providers', {
   fieldOptions: jsonb('field_options').$type<Record<string, 'M' | 'R' | 'O' | 'H'>>().notNull().default({}),
   /** native app versions per OS (spec 7.3 native version check; apps exist for country US only) */
   nativeApps: jsonb('native_apps').$type<NativeApps>().notNull().default({}),
+  /** the provider's user guide and privacy policy pages (https, per language) */
+  links: jsonb('links').$type<ProviderLinks>().notNull().default({}),
 });
 
 export const accounts = pgTable(
@@ -403,6 +413,38 @@ export const medicalFieldDefs = pgTable(
     translations: translations(),
   },
   (t) => [uniqueIndex('medical_field_defs_provider_no').on(t.providerId, t.fieldNo)],
+);
+
+/**
+ * The provider's short master-data lists (spec 7.2, 7.4), one row per choice: list is gender,
+ * marital-status, primary-language, meal-eligibility, tshirt-size, transportation-mode or
+ * contact-subject; code is what a record stores, text what the parent reads.
+ */
+export const masterItems = pgTable(
+  'master_items',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    list: text('list').notNull(),
+    code: text('code').notNull(),
+    text: text('text').notNull(),
+    sortOrder: integer('sort_order').notNull().default(0),
+    translations: translations(),
+  },
+  (t) => [uniqueIndex('master_items_provider_list_code').on(t.providerId, t.list, t.code)],
+);
+
+/** Provider custom texts shown on screen (spec 7.1, 7.4 customtext/prepare-onscreen): HTML with {{placeholders}}. */
+export const customTexts = pgTable(
+  'custom_texts',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    contentType: text('content_type').notNull(),
+    body: text('body').notNull(),
+    translations: translations(),
+  },
+  (t) => [uniqueIndex('custom_texts_provider_type').on(t.providerId, t.contentType)],
 );
 
 export const programPeriods = pgTable('program_periods', {

@@ -49,6 +49,7 @@ export async function seedCommunication(db: Db, ctx: Ctx): Promise<void> {
   const kids = await db.select().from(t.children).where(eq(t.children.providerId, bp.id));
   const sofia = kids.find((k) => k.firstName === 'Sofia');
   const lucas = kids.find((k) => k.firstName === 'Lucas');
+  const emma = kids.find((k) => k.firstName === 'Emma');
   const [lincoln] = await db.select().from(t.sites).where(and(eq(t.sites.providerId, bp.id), eq(t.sites.siteName, 'Lincoln Elementary')));
   if (!sofia || !lucas || !lincoln) return;
   const today = isoDay(ctx.today);
@@ -63,4 +64,8 @@ export async function seedCommunication(db: Db, ctx: Ctx): Promise<void> {
     absent(lucas.id, 'AFTER SCHOOL', 'Family vacation'),
     absent(lucas.id, 'AFTER SCHOOL', 'Family vacation'),
   ]);
+  // checked in this morning and not yet picked up: Home's 'today' shows her check-in time
+  if (emma?.homeSiteId) {
+    await db.insert(t.attendance).values({ providerId: bp.id, childId: emma.id, siteId: emma.homeSiteId, attendanceDate: today, timeOffered: 'FULL DAY', timeIn: '08:05 AM', inBy: 'Maria Garcia' });
+  }
 }

@@ -43,6 +43,32 @@ const MEDICAL = [
   { fieldNo: 5, fieldCaption: 'Does your child take any medication?', isMandatory: false, hasStandardValues: 'O', isOtherStandardEnabled: false, explanationType: 'N', values: ['Inhaler', 'EpiPen', 'Insulin', 'Antihistamine'] },
 ];
 
+/** The short master-data lists (spec 7.2) and the contact-us subjects (7.4): [code, text] per list. */
+const LISTS: Record<string, [string, string][]> = {
+  gender: [['F', 'Female'], ['M', 'Male'], ['U', 'Prefer not to say']],
+  'marital-status': [['S', 'Single'], ['M', 'Married'], ['P', 'Domestic partnership'], ['E', 'Separated'], ['D', 'Divorced'], ['W', 'Widowed']],
+  'primary-language': [['en', 'English'], ['es', 'Spanish'], ['pt', 'Portuguese'], ['vi', 'Vietnamese'], ['fr', 'French'], ['zh', 'Chinese'], ['other', 'Other']],
+  'meal-eligibility': [['F', 'Free meals'], ['R', 'Reduced-price meals'], ['P', 'Full-price meals'], ['N', 'Not applying']],
+  'tshirt-size': [['YS', 'Youth Small'], ['YM', 'Youth Medium'], ['YL', 'Youth Large'], ['AS', 'Adult Small'], ['AM', 'Adult Medium'], ['AL', 'Adult Large']],
+  'transportation-mode': [['P', 'Parent drop-off and pick-up'], ['B', 'School bus'], ['W', 'Walks'], ['C', 'Bicycle'], ['T', 'Public transit']],
+  'contact-subject': [['1', 'Billing question'], ['2', 'Schedule change'], ['3', 'Absence or late pick-up'], ['4', 'Update my information'], ['5', 'Registration question'], ['6', 'School district transportation'], ['9', 'Something else']],
+};
+/**
+ * Northridge, a school district, takes no meal or T-shirt choices and has no bus of its own; the
+ * district's transportation subject is its own.
+ */
+const NOT_AT: Record<string, (list: string, code: string) => boolean> = {
+  brightpath: (list, code) => list === 'contact-subject' && code === '6',
+  northridge: (list, code) => list === 'meal-eligibility' || list === 'tshirt-size' || (list === 'transportation-mode' && code === 'B'),
+};
+
+/** Custom texts with {{placeholders}} (filled by customtext/prepare-onscreen). */
+const CUSTOM_TEXTS: Record<string, string> = {
+  AUTOMATIC_PAYMENT_TERMSANDCONDITIONS:
+    '<p>I, {{AdultName}}, authorize {{ProgramName}} to charge the payment method on file for the fees of account {{AccountNo}} on each due date, until I cancel in the parent portal.</p><p>Questions: {{SupportPhone}}.</p>',
+  CONTACT_US: '<p>Write to us about anything: we answer within two business days. For an absence today, call {{SupportPhone}}.</p>',
+};
+
 /** A user-defined field's caption and option texts in every language. */
 function udfTexts<U extends { caption: string; values: { idValue: number | string; itemValue: string; displayOrder: number }[] }>(u: U) {
   return { ...u, translations: texts({ caption: u.caption }), values: u.values.map((v) => ({ ...v, translations: texts({ itemValue: v.itemValue }) })) };
@@ -53,7 +79,16 @@ async function providerIdOf(db: Db, appName: string): Promise<number | null> {
   return p?.id ?? null;
 }
 
-async function masterData(db: Db, providerId: number) {
+async function masterData(db: Db, providerId: number, appName: string) {
+  const skip = NOT_AT[appName] ?? (() => false);
+  await db.insert(t.masterItems).values(
+    Object.entries(LISTS).flatMap(([list, items]) =>
+      items.filter(([code]) => !skip(list, code)).map(([code, text], i) => ({ providerId, list, code, text, sortOrder: i, translations: texts({ text }) })),
+    ),
+  );
+  // Northridge has no autopay terms of its own
+  const custom = appName === 'northridge' ? { CONTACT_US: CUSTOM_TEXTS.CONTACT_US } : CUSTOM_TEXTS;
+  await db.insert(t.customTexts).values(Object.entries(custom).map(([contentType, body]) => ({ providerId, contentType, body, translations: texts({ body }) })));
   await db.insert(t.relationships).values(RELATIONSHIPS.map(([relationshipId, relationship], i) => ({ providerId, relationshipId, relationship, sortOrder: i, translations: texts({ relationship }) })));
   await db.insert(t.userDefinedFieldDefs).values([
     ...ADULT_UDFS.map((u, i) => ({ providerId, entity: 'A', isMandatory: false, displayOrder: i, ...udfTexts(u) })),
@@ -72,7 +107,7 @@ async function masterData(db: Db, providerId: number) {
 export async function seedPeople(db: Db, opts: { d: (offset: number) => string }): Promise<void> {
   for (const appName of ['brightpath', 'northridge']) {
     const pid = await providerIdOf(db, appName);
-    if (pid !== null) await masterData(db, pid);
+    if (pid !== null) await masterData(db, pid, appName);
   }
   const pid = await providerIdOf(db, 'brightpath');
   if (pid === null) return;

@@ -79,6 +79,49 @@ const ROWS: Row[] = [
   ['EpiPen', 'Autoinyector de epinefrina (EpiPen)', 'Autoinjetor de epinefrina (EpiPen)', 'Bút tiêm epinephrine (EpiPen)'],
   ['Insulin', 'Insulina', 'Insulina', 'Insulin'],
   ['Antihistamine', 'Antihistamínico', 'Anti-histamínico', 'Thuốc kháng histamin'],
+  // short master-data lists (spec 7.2): gender, marital status, primary language, meal eligibility,
+  // T-shirt size, transportation mode
+  ['Female', 'Femenino', 'Feminino', 'Nữ'],
+  ['Male', 'Masculino', 'Masculino', 'Nam'],
+  ['Prefer not to say', 'Prefiero no decirlo', 'Prefiro não dizer', 'Không muốn nói'],
+  ['Single', 'Soltero/a', 'Solteiro/a', 'Độc thân'],
+  ['Married', 'Casado/a', 'Casado/a', 'Đã kết hôn'],
+  ['Domestic partnership', 'Unión de hecho', 'União estável', 'Sống chung có đăng ký'],
+  ['Separated', 'Separado/a', 'Separado/a', 'Ly thân'],
+  ['Divorced', 'Divorciado/a', 'Divorciado/a', 'Đã ly hôn'],
+  ['Widowed', 'Viudo/a', 'Viúvo/a', 'Góa'],
+  ['English', 'Inglés', 'Inglês', 'Tiếng Anh'],
+  ['Spanish', 'Español', 'Espanhol', 'Tiếng Tây Ban Nha'],
+  ['Portuguese', 'Portugués', 'Português', 'Tiếng Bồ Đào Nha'],
+  ['Vietnamese', 'Vietnamita', 'Vietnamita', 'Tiếng Việt'],
+  ['French', 'Francés', 'Francês', 'Tiếng Pháp'],
+  ['Chinese', 'Chino', 'Chinês', 'Tiếng Trung'],
+  ['Free meals', 'Comidas gratuitas', 'Refeições gratuitas', 'Bữa ăn miễn phí'],
+  ['Reduced-price meals', 'Comidas a precio reducido', 'Refeições a preço reduzido', 'Bữa ăn giảm giá'],
+  ['Full-price meals', 'Comidas a precio completo', 'Refeições a preço integral', 'Bữa ăn giá đầy đủ'],
+  ['Not applying', 'No solicita', 'Não solicitado', 'Không đăng ký'],
+  ['Youth Small', 'Juvenil pequeña', 'Infantil pequeno', 'Cỡ trẻ em nhỏ'],
+  ['Youth Medium', 'Juvenil mediana', 'Infantil médio', 'Cỡ trẻ em vừa'],
+  ['Youth Large', 'Juvenil grande', 'Infantil grande', 'Cỡ trẻ em lớn'],
+  ['Adult Small', 'Adulto pequeña', 'Adulto pequeno', 'Cỡ người lớn nhỏ'],
+  ['Adult Medium', 'Adulto mediana', 'Adulto médio', 'Cỡ người lớn vừa'],
+  ['Adult Large', 'Adulto grande', 'Adulto grande', 'Cỡ người lớn lớn'],
+  ['Parent drop-off and pick-up', 'El padre o la madre lo lleva y lo recoge', 'Os pais levam e buscam', 'Phụ huynh đưa đón'],
+  ['School bus', 'Autobús escolar', 'Ônibus escolar', 'Xe buýt trường học'],
+  ['Walks', 'Camina', 'Vai a pé', 'Đi bộ'],
+  ['Bicycle', 'Bicicleta', 'Bicicleta', 'Xe đạp'],
+  ['Public transit', 'Transporte público', 'Transporte público', 'Phương tiện công cộng'],
+  // contact-us subjects (spec 7.4 Subjects)
+  ['Billing question', 'Pregunta sobre facturación', 'Dúvida sobre cobrança', 'Câu hỏi về thanh toán'],
+  ['Schedule change', 'Cambio de horario', 'Mudança de horário', 'Thay đổi lịch'],
+  ['Absence or late pick-up', 'Ausencia o recogida tardía', 'Falta ou retirada atrasada', 'Vắng mặt hoặc đón muộn'],
+  ['Update my information', 'Actualizar mis datos', 'Atualizar meus dados', 'Cập nhật thông tin của tôi'],
+  ['Something else', 'Otro asunto', 'Outro assunto', 'Việc khác'],
+  ['Registration question', 'Pregunta sobre la inscripción', 'Dúvida sobre inscrição', 'Câu hỏi về đăng ký'],
+  ['School district transportation', 'Transporte del distrito escolar', 'Transporte do distrito escolar', 'Đưa đón của khu học chánh'],
+  // custom texts (spec 7.1 autopay terms, 7.4 prepare-onscreen)
+  ['<p>I, {{AdultName}}, authorize {{ProgramName}} to charge the payment method on file for the fees of account {{AccountNo}} on each due date, until I cancel in the parent portal.</p><p>Questions: {{SupportPhone}}.</p>', '<p>Yo, {{AdultName}}, autorizo a {{ProgramName}} a cobrar con el método de pago registrado las cuotas de la cuenta {{AccountNo}} en cada fecha de vencimiento, hasta que lo cancele en el portal para padres.</p><p>Preguntas: {{SupportPhone}}.</p>', '<p>Eu, {{AdultName}}, autorizo {{ProgramName}} a cobrar no meio de pagamento cadastrado as taxas da conta {{AccountNo}} em cada data de vencimento, até que eu cancele no portal dos pais.</p><p>Dúvidas: {{SupportPhone}}.</p>', '<p>Tôi, {{AdultName}}, cho phép {{ProgramName}} trừ tiền vào phương thức thanh toán đã lưu cho các khoản phí của tài khoản {{AccountNo}} vào mỗi ngày đến hạn, cho đến khi tôi hủy trong cổng thông tin phụ huynh.</p><p>Thắc mắc: {{SupportPhone}}.</p>'],
+  ['<p>Write to us about anything: we answer within two business days. For an absence today, call {{SupportPhone}}.</p>', '<p>Escríbanos sobre cualquier tema: respondemos en dos días hábiles. Para una ausencia de hoy, llame al {{SupportPhone}}.</p>', '<p>Escreva-nos sobre qualquer assunto: respondemos em dois dias úteis. Para uma falta hoje, ligue para {{SupportPhone}}.</p>', '<p>Hãy viết cho chúng tôi về bất cứ điều gì: chúng tôi trả lời trong vòng hai ngày làm việc. Nếu vắng mặt hôm nay, vui lòng gọi {{SupportPhone}}.</p>'],
   // program titles (spec 2.8) and descriptions: Bright Path
   ['School Year Before & After Care', 'Cuidado antes y después de clases del año escolar', 'Cuidado antes e depois da escola - ano letivo', 'Chăm sóc trước và sau giờ học năm học'],
   ['Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', 'Mañanas y tardes seguras y divertidas en su escuela: ayuda con las tareas, juego al aire libre y meriendas saludables.', 'Manhãs e tardes seguras e divertidas na sua escola: ajuda com a lição de casa, brincadeiras ao ar livre e lanches saudáveis.', 'Buổi sáng và buổi chiều an toàn, vui vẻ tại trường: hỗ trợ làm bài tập, vui chơi ngoài trời và bữa ăn nhẹ lành mạnh.'],
@@ -186,6 +229,8 @@ export function englishPiecesNotIn(lang: 'es' | 'pt' | 'vi'): string[] {
   const pieces = (html: string) => html.split(/<[^>]*>/).map((p) => p.trim()).filter((p) => /\p{L}/u.test(p));
   const out = new Set<string>();
   for (const [en] of ROWS) {
+    // 'English' is also the language switch's own name for English, shown in every language
+    if (en === 'English') continue;
     const t = BY_ENGLISH.get(en)![lang];
     if (t === en) continue;
     const kept = new Set(pieces(t));

@@ -10,6 +10,24 @@ import { providerOf, ruleContextOf } from './common';
 import { isoDay, addDays, todayMdy } from '../clock';
 import { attendanceReportPdf } from './attendanceReport';
 import { checkAbsenceNoticeLimit } from '../providerSettings';
+import { textIn } from '../providerTexts';
+
+/**
+ * A recorded absence keeps the reason's text as the provider wrote it; when it is one of the provider's
+ * absence reasons the parent reads it in her language (provider texts), otherwise as recorded.
+ */
+async function reasonsIn(deps: Parameters<Handlers['Attendance.today']['handler']>[0]['deps'], providerId: number, lang: string): Promise<(reason: string | null) => string | null> {
+  const rows = await deps.db.select().from(absenceReasons).where(eq(absenceReasons.providerId, providerId));
+  const byText = new Map(rows.map((r) => [r.reason, textIn(r, 'reason', lang)]));
+  return (reason) => (reason === null ? null : (byText.get(reason) ?? reason));
+}
+
+/** Minutes after midnight of a record's 'hh:mm AM' time (-1 when there is none). */
+function clockMinutes(t: string | null): number {
+  const m = /^(\d{1,2}):(\d{2})\s*([AP])M$/i.exec(t ?? '');
+  if (!m) return -1;
+  return ((Number(m[1]) % 12) + (m[3].toUpperCase() === 'P' ? 12 : 0)) * 60 + Number(m[2]);
+}
 
 /** Attendance shows the last two weeks unless a range is asked for. */
 const DEFAULT_DAYS = 14;
@@ -43,6 +61,7 @@ export const attendance = {
         .innerJoin(sites, eq(sites.id, attendanceTable.siteId))
         .where(and(...where))
         .orderBy(desc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
+      const reasonText = await reasonsIn(deps, s.providerId, lang);
       return {
         attendanceAllowed: true,
         records: rows.map(({ r, firstName, lastName, siteName }) => ({
@@ -57,8 +76,47 @@ export const attendance = {
           timeOut: r.timeOut,
           inBy: r.inBy,
           outBy: r.outBy,
-          absentReason: r.absentReason,
+          absentReason: reasonText(r.absentReason),
         })),
+      };
+    },
+  },
+
+  'Attendance.today': {
+    handler: async ({ deps, session, lang }) => {
+      const s = session!;
+      const provider = await providerOf(deps.db, s);
+      if (!provider.attendanceAllowed) return { attendanceAllowed: false, children: [] };
+      const day = isoDay(deps.today());
+      const kids = await deps.db
+        .select({ id: children.id, firstName: children.firstName, lastName: children.lastName })
+        .from(children)
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
+        .orderBy(asc(children.firstName), asc(children.id));
+      const rows = kids.length
+        ? await deps.db
+            .select()
+            .from(attendanceTable)
+            .where(and(eq(attendanceTable.providerId, s.providerId), eq(attendanceTable.attendanceDate, day), inArray(attendanceTable.childId, kids.map((k) => k.id))))
+        : [];
+      const reasonText = await reasonsIn(deps, s.providerId, lang);
+      return {
+        attendanceAllowed: true,
+        children: kids.map((k) => {
+          const mine = rows.filter((r) => r.childId === k.id);
+          // the session checked in last tells where the child is now; an absence only when none was attended
+          const present = mine.filter((r) => r.timeIn).sort((a, b) => clockMinutes(b.timeIn) - clockMinutes(a.timeIn))[0];
+          const absent = mine.find((r) => !r.timeIn && !r.timeOut && r.absentReason);
+          const r = present ?? absent;
+          return {
+            childID: k.id,
+            childName: `${k.firstName} ${k.lastName}`,
+            timeOffered: (r?.timeOffered ?? null) as 'BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY' | null,
+            timeIn: r?.timeIn ?? null,
+            timeOut: r?.timeOut ?? null,
+            absentReason: present ? null : reasonText(absent?.absentReason ?? null),
+          };
+        }),
       };
     },
   },
@@ -191,6 +249,7 @@ export const attendance = {
         .where(and(eq(attendanceTable.providerId, s.providerId), eq(children.accountId, s.accountId), gte(attendanceTable.attendanceDate, start), lte(attendanceTable.attendanceDate, end)))
         .orderBy(asc(attendanceTable.attendanceDate), asc(children.firstName), asc(attendanceTable.timeOffered));
       const [acct] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.id, s.accountId));
+      const reasonText = await reasonsIn(deps, s.providerId, lang);
       const file = await attendanceReportPdf({
         t: (key, params) => deps.t(lang, key, params),
         organisation: provider.organisation || provider.programName,
@@ -208,7 +267,7 @@ export const attendance = {
           timeOut: r.timeOut,
           inBy: r.inBy,
           outBy: r.outBy,
-          absentReason: r.absentReason,
+          absentReason: reasonText(r.absentReason),
         })),
       });
       return { file, fileName: `Attendance-${start}-to-${end}.pdf`, contentType: 'application/pdf' };

@@ -148,6 +148,11 @@ export async function passwordSignIn(
     }
     throw invalid();
   }
+  // spec 8.2: a provider whose parent portal is not activated lets no parent in (told after the password, like inactive)
+  if (p.features.parentPortal === false) {
+    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'inactive' });
+    throw portalNotActivated(deps, lang, p.programName);
+  }
   if (!login.active) {
     await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'inactive' });
     throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
@@ -181,3 +186,8 @@ export const authentication = {
     },
   },
 } satisfies Partial<Handlers>;
+
+/** Spec 8.2 'parent portal not activated': the provider has not switched the portal on (features.parentPortal false). */
+export function portalNotActivated(deps: { t: (lang: string, key: string, params?: Record<string, unknown>) => string }, lang: string, programName: string): HttpError {
+  return new HttpError(403, deps.t(lang, 'errors.portalNotActivated', { programName }), { key: 'server.errors.portalNotActivated' });
+}

@@ -2,7 +2,7 @@
 import { and, eq } from 'drizzle-orm';
 import sanitizeHtml from 'sanitize-html';
 import type { Db } from '../db/index';
-import { providers, logins, adults, accounts } from '../db/schema';
+import { providers, logins, adults, accounts, type LinkByLanguage } from '../db/schema';
 import { noConfigurationData } from '../errors';
 import type { SessionInfo } from '../auth';
 
@@ -19,8 +19,19 @@ export async function providerOf(db: Db, session: SessionInfo): Promise<Provider
   return p;
 }
 
-/** The provider configuration of the session state (Customer.program). */
-export function programConfig(p: ProviderRow) {
+/** A provider page's address in this language, else in the provider's default language. */
+function linkIn(link: LinkByLanguage | undefined, lang: string, defaultLang: string): string | undefined {
+  return link?.[lang as keyof LinkByLanguage] ?? link?.[defaultLang as keyof LinkByLanguage];
+}
+
+/**
+ * The provider configuration of the session state (Customer.program); the provider's pages in `lang`
+ * (rules on the server see them in the provider's default language).
+ */
+export function programConfig(p: ProviderRow, lang?: string) {
+  const defaultLang = p.languages[0]?.code ?? 'en';
+  const userGuideUrl = linkIn(p.links.userGuideUrl, lang ?? defaultLang, defaultLang);
+  const privacyPolicyUrl = linkIn(p.links.privacyPolicyUrl, lang ?? defaultLang, defaultLang);
   return {
     appName: p.appName,
     customerID: p.customerID,
@@ -38,6 +49,8 @@ export function programConfig(p: ProviderRow) {
     programOptions: p.programOptions,
     attendanceAllowed: p.attendanceAllowed,
     fieldOptions: p.fieldOptions,
+    ...(userGuideUrl ? { userGuideUrl } : {}),
+    ...(privacyPolicyUrl ? { privacyPolicyUrl } : {}),
   };
 }
 

@@ -2,7 +2,7 @@
 // events and the account's communication history. Provider-authored HTML is sanitised on the way out.
 import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or } from 'drizzle-orm';
 import type { Handlers, AppDeps, FileResult } from '../context';
-import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications, adults, accounts } from '../db/schema';
+import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications, adults, accounts, masterItems } from '../db/schema';
 import { enqueueMail } from '../outbox';
 import { HttpError } from '../errors';
 import { isoDay, addDays } from '../clock';
@@ -177,18 +177,27 @@ export const communication = {
   'Communication.sendMail': {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
+      const data = form!.data as { subjectID: string; message: string };
+      // the subject is one of this provider's contact-us subjects, never another provider's or a free text
+      const [subject] = await deps.db
+        .select()
+        .from(masterItems)
+        .where(and(eq(masterItems.providerId, s.providerId), eq(masterItems.list, 'contact-subject'), eq(masterItems.code, data.subjectID)));
+      if (!subject) {
+        throw new HttpError(400, deps.t(lang, 'errors.validation'), { key: 'server.errors.validation', errors: [{ path: '/subjectID', key: 'errors.enum' }] });
+      }
       await checkMessageLimit(deps, lang, s);
-      const data = form!.data as { subject: string; message: string };
-      // the subject goes into a mail header: one line, stored and sent the same
-      const v = { ...data, subject: singleLine(data.subject) };
       const provider = await providerOf(deps.db, s);
+      // the staff read the subject in the provider's language, the parent's history keeps it in hers;
+      // it goes into a mail header: one line, stored and sent the same
+      const staffLang = provider.languages[0]?.code ?? 'en';
+      const v = { message: data.message, subject: singleLine(textIn(subject, 'text', lang)), staffSubject: singleLine(textIn(subject, 'text', staffLang)) };
       const [parent] = await deps.db
         .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, accountNo: accounts.accountNo })
         .from(adults)
         .innerJoin(accounts, eq(accounts.id, adults.accountId))
         .where(and(eq(adults.id, s.adultId), eq(adults.providerId, s.providerId)));
       const name = `${parent.firstName} ${parent.lastName}`;
-      const staffLang = provider.languages[0]?.code ?? 'en';
       const params = { parent: name, accountNo: parent.accountNo, email: parent.email || '-' };
       if (provider.supportEmail) {
         await enqueueMail(deps.db, deps.clock, {
@@ -196,7 +205,7 @@ export const communication = {
           kind: 'contact_us',
           to: provider.supportEmail,
           from: `"${provider.programName}" <${provider.supportEmail}>`,
-          subject: deps.t(staffLang, 'communication.mail.contactUs.subject', { ...params, subject: v.subject }),
+          subject: deps.t(staffLang, 'communication.mail.contactUs.subject', { ...params, subject: v.staffSubject }),
           text: [deps.t(staffLang, 'communication.mail.contactUs.body', params), '', v.message].join('\n'),
         });
         deps.mailQueued();

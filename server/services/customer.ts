@@ -9,7 +9,8 @@ import { programConfig, providerByAppName, providerOf } from './common';
 
 export const customer = {
   'Customer.program': {
-    handler: async ({ deps, query }) => programConfig(await providerByAppName(deps.db, query.appName)),
+    // the provider's pages in the request's language (the client keys this answer by language)
+    handler: async ({ deps, query, lang }) => programConfig(await providerByAppName(deps.db, query.appName), lang),
   },
 
   'Customer.declarations': {

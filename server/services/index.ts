@@ -6,6 +6,7 @@ import { authentication } from './authentication';
 import { billing } from './billing';
 import { communication } from './communication';
 import { customer } from './customer';
+import { customTextHandlers } from './customTexts';
 import { location } from './location';
 import { nativeVersion } from './nativeVersion';
 import { parentApplication } from './parentApplication';
@@ -20,6 +21,7 @@ export const handlers: Handlers = {
   ...billing,
   ...communication,
   ...customer,
+  ...customTextHandlers,
   ...location,
   ...nativeVersion,
   ...parentApplication,

@@ -20,7 +20,7 @@ import { accounts, adults, logins, providers, socialIdentities, socialSignins } 
 import { HttpError } from '../errors';
 import { createSession, hashToken, newToken, resolveSession } from '../auth';
 import { providerByAppName, sessionState, type ProviderRow } from './common';
-import { passwordSignIn } from './authentication';
+import { passwordSignIn, portalNotActivated } from './authentication';
 import { portalLink } from '../links';
 
 export const SOCIAL_TTL_MS = 10 * 60 * 1000;
@@ -95,6 +95,7 @@ async function signInAs(deps: AppDeps, p: ProviderRow, loginId: number, lang: st
     .where(and(eq(logins.id, loginId), eq(logins.providerId, p.id)));
   if (!row || row.adult.deleted) throw ticketError(deps, lang);
   if (row.login.lockedAt) throw new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
+  if (p.features.parentPortal === false) throw portalNotActivated(deps, lang, p.programName);
   if (!row.login.active) throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
   await deps.db.update(logins).set({ lastLoginAt: deps.clock() }).where(eq(logins.id, loginId));
   const token = await createSession(deps.db, deps.clock, { providerId: p.id, loginId, adultId: row.adult.id, accountId: row.account.id, locale: lang });

@@ -19,6 +19,8 @@ export const ANNOTATION_KEYWORDS = [
   'x-order',
   'x-requiredMessage',
   'x-titleFrom',
+  'x-titleByCountry',
+  'x-formatMessageByCountry',
   'x-clearOnHide',
   'x-autocomplete',
 ] as const;
@@ -83,6 +85,10 @@ const KEYWORD_META: Record<string, object> = {
   'x-requiredMessage': { type: 'string' },
   /** sibling property whose value is the field's display title (user-defined fields: caption) */
   'x-titleFrom': { type: 'string' },
+  /** the field's title key in a country's words, by country code (Canada: Province, Postal code) */
+  'x-titleByCountry': { type: 'object', propertyNames: { enum: ['US', 'CA'] }, additionalProperties: { type: 'string' } },
+  /** the format message key in a country's words, by country code (Canada: not a valid postal code) */
+  'x-formatMessageByCountry': { type: 'object', propertyNames: { enum: ['US', 'CA'] }, additionalProperties: { type: 'string' } },
   /** the value is cleared in the form when the field hides (spec 4: unticking multi-day clears the end date) */
   'x-clearOnHide': { type: 'boolean' },
 };

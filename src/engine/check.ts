@@ -101,8 +101,14 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
   const warnings: DeclError[] = [];
   const rules = ruleTable(d.rules);
   const ops = new Set<string>();
+  /** operations a payment-only login may call (their declared policy) */
+  const paymentOnlyOps = new Set<string>();
   for (const [service, f] of Object.entries(d.api)) {
-    for (const name of Object.keys(isObject(f.json?.operations) ? f.json.operations : {})) ops.add(name.startsWith(`${service}.`) ? name : `${service}.${name}`);
+    for (const [name, op] of Object.entries(isObject(f.json?.operations) ? f.json.operations : {})) {
+      const id = name.startsWith(`${service}.`) ? name : `${service}.${name}`;
+      ops.add(id);
+      if (isObject(op) && (op.paymentOnly === true || op.auth === 'public')) paymentOnlyOps.add(id);
+    }
   }
 
   // API files
@@ -237,6 +243,20 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     const loads = s.data ?? {};
     for (const [key, load] of Object.entries(loads)) {
       if (!ops.has(load.op)) errors.push({ file: f.file, path: ptr('data', key, 'op'), message: `unknown API operation "${load.op}"` });
+      // a screen open to payment-only logins must not load what the contract refuses them
+      if (s.paymentOnly && !load.when && ops.has(load.op) && !paymentOnlyOps.has(load.op)) {
+        errors.push({ file: f.file, path: ptr('data', key, 'op'), message: `the screen is paymentOnly but "${load.op}" is not paymentOnly in the contract (give the load a \`when\` rule or change the policy)` });
+      }
+    }
+    if (s.paymentOnly) {
+      (s.actions ?? []).forEach((a, i) => {
+        const effects: { effect: Effect; pointer: string }[] = [];
+        effectsOf(a.effect, `${ptr('actions', i)}/effect`, effects);
+        for (const { effect, pointer: ep } of effects) {
+          const op = (effect as { op?: string }).op;
+          if (op && ops.has(op) && !paymentOnlyOps.has(op) && !a.show) errors.push({ file: f.file, path: `${ep}/op`, message: `the screen is paymentOnly but "${op}" is not paymentOnly in the contract` });
+        }
+      });
     }
     const actions: { a: ActionDecl; pointer: string }[] = [];
     (s.actions ?? []).forEach((a, i) => actions.push({ a, pointer: ptr('actions', i) }));

@@ -38,6 +38,19 @@ export interface AttendanceRecordsResponse {
   }[];
 }
 
+/** Attendance.today: response */
+export interface AttendanceTodayResponse {
+  attendanceAllowed: boolean;
+  children: {
+    childID: number;
+    childName: string;
+    timeOffered: 'BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY' | null;
+    timeIn: string | null;
+    timeOut: string | null;
+    absentReason: string | null;
+  }[];
+}
+
 /** Attendance.notifyAbsence: body */
 export interface AttendanceNotifyAbsenceBody {
   /**
@@ -432,13 +445,32 @@ export type CommunicationHistoryResponse = {
 
 /** Communication.sendMail: body */
 export interface CommunicationSendMailBody {
-  subject?: string;
+  subjectID?: string;
   message?: string;
 }
 
 /** Communication.sendMail: response */
 export interface CommunicationSendMailResponse {
   communicationID: number;
+}
+
+/** Communication.subjects: response */
+export type CommunicationSubjectsResponse = {
+  subjectID: string;
+  subject: string;
+}[];
+
+/** Communication.customText: query */
+export interface CommunicationCustomTextQuery {
+  contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' | 'CONTACT_US';
+  referenceId?: number;
+  parentPortalUrl?: string;
+}
+
+/** Communication.customText: response */
+export interface CommunicationCustomTextResponse {
+  contentType: string;
+  body: string;
 }
 
 /** Customer.program: query */
@@ -479,6 +511,14 @@ export interface CustomerProgramResponse {
   fieldOptions: {
     [k: string]: ('M' | 'R' | 'O' | 'H') | undefined;
   };
+  /**
+   * the provider's user guide (side menu, spec 2.4) in the request's language; absent when the provider has none
+   */
+  userGuideUrl?: string;
+  /**
+   * the provider's privacy policy (footer, spec 2.5) in the request's language; absent when the provider has none
+   */
+  privacyPolicyUrl?: string;
 }
 
 /** Customer.declarations: query */
@@ -1125,6 +1165,243 @@ export type DemographicsGradeLevelsResponse = {
   gradeLevel: string;
 }[];
 
+/** Demographics.accountFlags: response */
+export interface DemographicsAccountFlagsResponse {
+  accountNo: string;
+  suspended: boolean;
+  suspendedOn: string | null;
+  isCollection: boolean;
+  isLocked: boolean;
+  delinquent: boolean;
+  isPunchPass: boolean;
+  isSchoolDistrict: boolean;
+  countryCode: string;
+  accountHolder: number;
+  accessType: string;
+  blocked: boolean;
+  editBlocked: boolean;
+}
+
+/** Demographics.adultChildren: params */
+export interface DemographicsAdultChildrenParams {
+  adultID: number;
+}
+
+/** Demographics.adultChildren: response */
+export type DemographicsAdultChildrenResponse = {
+  childID: number;
+  childName: string;
+  relationshipId: number;
+  relationship: string;
+  isAuthorizedToPickUp: boolean;
+  isEmergencyContact: boolean;
+  isLivesWith: boolean;
+  doNotRelease: boolean;
+}[];
+
+/** Demographics.adultChildRelation: params */
+export interface DemographicsAdultChildRelationParams {
+  adultID: number;
+  childID: number;
+}
+
+/** Demographics.adultChildRelation: response */
+export interface DemographicsAdultChildRelationResponse {
+  adultID: number;
+  childID: number;
+  adultName: string;
+  childName: string;
+  related: boolean;
+  otherRelationship: string;
+  relationshipId: number;
+  relationship: string;
+  isAuthorizedToPickUp: boolean;
+  isEmergencyContact: boolean;
+  isLivesWith: boolean;
+  doNotRelease: boolean;
+}
+
+/** Demographics.splitChildren: response */
+export type DemographicsSplitChildrenResponse = {
+  childID: number;
+  childName: string;
+  primaryAccNo: string;
+  splitAccNo: string;
+  splitPercentage: number;
+  splitShare: string;
+  isPrimaryAccount: boolean;
+}[];
+
+/** Demographics.childAdults: params */
+export interface DemographicsChildAdultsParams {
+  childID: number;
+}
+
+/** Demographics.childAdults: response */
+export interface DemographicsChildAdultsResponse {
+  childID: number;
+  childName: string;
+  adults: {
+    adultID: number;
+    adultName: string;
+    accountHolder: number;
+    otherRelationship: string;
+    relationshipId: number;
+    relationship: string;
+    isAuthorizedToPickUp: boolean;
+    isEmergencyContact: boolean;
+    isLivesWith: boolean;
+    doNotRelease: boolean;
+  }[];
+}
+
+/** Demographics.childAdultsSave: params */
+export interface DemographicsChildAdultsSaveParams {
+  childID: number;
+}
+
+/** Demographics.childAdultsSave: body */
+export interface DemographicsChildAdultsSaveBody {
+  /**
+   * @maxItems 100
+   */
+  adults: {
+    adultID: number;
+    adultName?: string;
+    accountHolder?: number;
+    relationshipId?: number;
+    otherRelationship?: string;
+    relationship?: string;
+    isAuthorizedToPickUp?: boolean;
+    isEmergencyContact?: boolean;
+    isLivesWith?: boolean;
+    doNotRelease?: boolean;
+  }[];
+  childID?: number;
+  childName?: string;
+}
+
+/** Demographics.childAdultsSave: response */
+export interface DemographicsChildAdultsSaveResponse {
+  childID: number;
+  saved: number;
+}
+
+/** Demographics.allergies: response */
+export type DemographicsAllergiesResponse = {
+  id: number;
+  value: string;
+}[];
+
+/** Demographics.disabilities: response */
+export type DemographicsDisabilitiesResponse = {
+  id: number;
+  value: string;
+}[];
+
+/** Demographics.medicalConditions: response */
+export type DemographicsMedicalConditionsResponse = {
+  id: number;
+  value: string;
+}[];
+
+/** Demographics.specialNeeds: response */
+export type DemographicsSpecialNeedsResponse = {
+  id: number;
+  value: string;
+}[];
+
+/** Demographics.medication: response */
+export type DemographicsMedicationResponse = {
+  id: number;
+  value: string;
+}[];
+
+/** Demographics.udfields: query */
+export interface DemographicsUdfieldsQuery {
+  entity?: 'A' | 'C';
+}
+
+/** Demographics.udfields: response */
+export type DemographicsUdfieldsResponse = {
+  entity: 'A' | 'C';
+  fieldName: string;
+  fieldType: 'date' | 'checkbox' | 'text' | 'multiline' | 'dropdown' | 'radio';
+  caption: string;
+  isMandatory: boolean;
+  values: {
+    idValue: number | string;
+    itemValue: string;
+    displayOrder: number;
+  }[];
+}[];
+
+/** Demographics.adultFields: response */
+export type DemographicsAdultFieldsResponse = {
+  fieldName: string;
+  source: 'standard' | 'userDefined' | 'medical';
+  titleKey?: string;
+  caption?: string;
+  mode: 'M' | 'R' | 'O' | 'H';
+}[];
+
+/** Demographics.childFields: response */
+export type DemographicsChildFieldsResponse = {
+  fieldName: string;
+  source: 'standard' | 'userDefined' | 'medical';
+  titleKey?: string;
+  caption?: string;
+  mode: 'M' | 'R' | 'O' | 'H';
+}[];
+
+/** Demographics.driverLicenseStates: response */
+export type DemographicsDriverLicenseStatesResponse = {
+  stateCode: string;
+  state: string;
+}[];
+
+/** Demographics.states: response */
+export type DemographicsStatesResponse = {
+  stateCode: string;
+  state: string;
+}[];
+
+/** Demographics.genders: response */
+export type DemographicsGendersResponse = {
+  code: string;
+  text: string;
+}[];
+
+/** Demographics.maritalStatuses: response */
+export type DemographicsMaritalStatusesResponse = {
+  code: string;
+  text: string;
+}[];
+
+/** Demographics.primaryLanguages: response */
+export type DemographicsPrimaryLanguagesResponse = {
+  code: string;
+  text: string;
+}[];
+
+/** Demographics.mealEligibilities: response */
+export type DemographicsMealEligibilitiesResponse = {
+  code: string;
+  text: string;
+}[];
+
+/** Demographics.tshirtSizes: response */
+export type DemographicsTshirtSizesResponse = {
+  code: string;
+  text: string;
+}[];
+
+/** Demographics.transportationModes: response */
+export type DemographicsTransportationModesResponse = {
+  code: string;
+  text: string;
+}[];
+
 /** Location.sites: response */
 export type LocationSitesResponse = {
   siteID: number;
@@ -1242,6 +1519,7 @@ export type RegistrationChildrenActivitiesResponse = {
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
+  'Attendance.today': { method: 'GET'; path: '/attendance/today'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: AttendanceTodayResponse };
   'Attendance.notifyAbsence': { method: 'POST'; path: '/absence'; auth: 'session'; form: 'absence'; query: undefined; params: undefined; body: AttendanceNotifyAbsenceBody; response: AttendanceNotifyAbsenceResponse };
   'Attendance.report': { method: 'GET'; path: '/attendance/report'; auth: 'session'; form: undefined; query: AttendanceReportQuery; params: undefined; body: undefined; response: FileResponse };
   'Authentication.login': { method: 'POST'; path: '/login'; auth: 'public'; form: 'signin'; query: undefined; params: undefined; body: AuthenticationLoginBody; response: AuthenticationLoginResponse };
@@ -1269,6 +1547,8 @@ export interface Operations {
   'Communication.calendarEvents': { method: 'GET'; path: '/calendar-events/parent'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationCalendarEventsResponse };
   'Communication.history': { method: 'GET'; path: '/history'; auth: 'session'; form: undefined; query: CommunicationHistoryQuery; params: undefined; body: undefined; response: CommunicationHistoryResponse };
   'Communication.sendMail': { method: 'POST'; path: '/sendmail'; auth: 'session'; form: 'contactUs'; query: undefined; params: undefined; body: CommunicationSendMailBody; response: CommunicationSendMailResponse };
+  'Communication.subjects': { method: 'GET'; path: '/Subjects'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationSubjectsResponse };
+  'Communication.customText': { method: 'GET'; path: '/customtext/prepare-onscreen'; auth: 'session'; form: undefined; query: CommunicationCustomTextQuery; params: undefined; body: undefined; response: CommunicationCustomTextResponse };
   'Customer.program': { method: 'GET'; path: '/program'; auth: 'public'; form: undefined; query: CustomerProgramQuery; params: undefined; body: undefined; response: CustomerProgramResponse };
   'Customer.declarations': { method: 'GET'; path: '/declarations'; auth: 'public'; form: undefined; query: CustomerDeclarationsQuery; params: undefined; body: undefined; response: CustomerDeclarationsResponse };
   'Customer.version': { method: 'GET'; path: '/version'; auth: 'public'; form: undefined; query: CustomerVersionQuery; params: undefined; body: undefined; response: CustomerVersionResponse };
@@ -1300,6 +1580,28 @@ export interface Operations {
   'Demographics.generatePin': { method: 'POST'; path: '/adults/generate-pin'; auth: 'session'; form: 'pin'; query: undefined; params: undefined; body: DemographicsGeneratePinBody; response: DemographicsGeneratePinResponse };
   'Demographics.relationships': { method: 'GET'; path: '/masterdata/relationship'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsRelationshipsResponse };
   'Demographics.gradeLevels': { method: 'GET'; path: '/masterdata/gradelevel'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsGradeLevelsResponse };
+  'Demographics.accountFlags': { method: 'GET'; path: '/accounts/flags'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsAccountFlagsResponse };
+  'Demographics.adultChildren': { method: 'GET'; path: '/adults/:adultID/children'; auth: 'session'; form: undefined; query: undefined; params: DemographicsAdultChildrenParams; body: undefined; response: DemographicsAdultChildrenResponse };
+  'Demographics.adultChildRelation': { method: 'GET'; path: '/adults/:adultID/:childID/relation'; auth: 'session'; form: undefined; query: undefined; params: DemographicsAdultChildRelationParams; body: undefined; response: DemographicsAdultChildRelationResponse };
+  'Demographics.splitChildren': { method: 'GET'; path: '/children/split'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsSplitChildrenResponse };
+  'Demographics.childAdults': { method: 'GET'; path: '/children/:childID/adults'; auth: 'session'; form: undefined; query: undefined; params: DemographicsChildAdultsParams; body: undefined; response: DemographicsChildAdultsResponse };
+  'Demographics.childAdultsSave': { method: 'POST'; path: '/children/:childID/adults'; auth: 'session'; form: 'childAdults'; query: undefined; params: DemographicsChildAdultsSaveParams; body: DemographicsChildAdultsSaveBody; response: DemographicsChildAdultsSaveResponse };
+  'Demographics.allergies': { method: 'GET'; path: '/masterdata/allergies'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsAllergiesResponse };
+  'Demographics.disabilities': { method: 'GET'; path: '/masterdata/disabilities'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsDisabilitiesResponse };
+  'Demographics.medicalConditions': { method: 'GET'; path: '/masterdata/medical-conditions'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsMedicalConditionsResponse };
+  'Demographics.specialNeeds': { method: 'GET'; path: '/masterdata/special-needs'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsSpecialNeedsResponse };
+  'Demographics.medication': { method: 'GET'; path: '/masterdata/medication'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsMedicationResponse };
+  'Demographics.udfields': { method: 'GET'; path: '/masterdata/udfields'; auth: 'session'; form: undefined; query: DemographicsUdfieldsQuery; params: undefined; body: undefined; response: DemographicsUdfieldsResponse };
+  'Demographics.adultFields': { method: 'GET'; path: '/masterdata/adult-fields'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsAdultFieldsResponse };
+  'Demographics.childFields': { method: 'GET'; path: '/masterdata/child-fields'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsChildFieldsResponse };
+  'Demographics.driverLicenseStates': { method: 'GET'; path: '/masterdata/driver-license-state'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsDriverLicenseStatesResponse };
+  'Demographics.states': { method: 'GET'; path: '/masterdata/state'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsStatesResponse };
+  'Demographics.genders': { method: 'GET'; path: '/masterdata/gender'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsGendersResponse };
+  'Demographics.maritalStatuses': { method: 'GET'; path: '/masterdata/marital-status'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsMaritalStatusesResponse };
+  'Demographics.primaryLanguages': { method: 'GET'; path: '/masterdata/primary-language'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsPrimaryLanguagesResponse };
+  'Demographics.mealEligibilities': { method: 'GET'; path: '/masterdata/meal-eligibility'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsMealEligibilitiesResponse };
+  'Demographics.tshirtSizes': { method: 'GET'; path: '/masterdata/tshirt-size'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsTshirtSizesResponse };
+  'Demographics.transportationModes': { method: 'GET'; path: '/masterdata/transportation-mode'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsTransportationModesResponse };
   'Location.sites': { method: 'GET'; path: '/sites'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: LocationSitesResponse };
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; form: undefined; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
@@ -1320,15 +1622,18 @@ export interface OperationInfo {
   form?: string;
   /** calls with a `key` query carry the stored application's prAccountID and programPeriodID headers (spec 7) */
   applicationHeaders?: boolean;
+  /** a payment-only login may call it (the declared policy) */
+  paymentOnly?: boolean;
 }
 
 /** Runtime table of operations (method, path, auth) for the API client. */
 export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Attendance.records': { service: 'Attendance', method: 'GET', path: '/attendance', auth: 'session', file: false },
+  'Attendance.today': { service: 'Attendance', method: 'GET', path: '/attendance/today', auth: 'session', file: false },
   'Attendance.notifyAbsence': { service: 'Attendance', method: 'POST', path: '/absence', auth: 'session', file: false, form: 'absence' },
   'Attendance.report': { service: 'Attendance', method: 'GET', path: '/attendance/report', auth: 'session', file: true },
   'Authentication.login': { service: 'Authentication', method: 'POST', path: '/login', auth: 'public', file: false, form: 'signin' },
-  'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false },
+  'Authentication.logout': { service: 'Authentication', method: 'POST', path: '/logout', auth: 'session', file: false, paymentOnly: true },
   'Authentication.forgotPassword': { service: 'Authentication', method: 'POST', path: '/forgot-password', auth: 'public', file: false, form: 'accountEmail' },
   'Authentication.signUp': { service: 'Authentication', method: 'POST', path: '/signup', auth: 'public', file: false, form: 'accountEmail' },
   'Authentication.resetPassword': { service: 'Authentication', method: 'POST', path: '/reset-password', auth: 'public', file: false, form: 'password' },
@@ -1339,11 +1644,11 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Authentication.socialCallback': { service: 'Authentication', method: 'GET', path: '/social/callback', auth: 'public', file: false },
   'Authentication.socialComplete': { service: 'Authentication', method: 'POST', path: '/social/complete', auth: 'public', file: false },
   'Authentication.socialLink': { service: 'Authentication', method: 'POST', path: '/social/link', auth: 'public', file: false, form: 'socialLink' },
-  'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false, applicationHeaders: true },
-  'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true },
-  'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true },
+  'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
-  'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false },
+  'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false, paymentOnly: true },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },
   'Communication.bulletin': { service: 'Communication', method: 'GET', path: '/bulletin/:id', auth: 'session', file: false },
   'Communication.bulletinDownload': { service: 'Communication', method: 'GET', path: '/bulletin/download/:id', auth: 'session', file: true },
@@ -1351,7 +1656,9 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Communication.formDownload': { service: 'Communication', method: 'GET', path: '/forms/download/:id', auth: 'session', file: true },
   'Communication.calendarEvents': { service: 'Communication', method: 'GET', path: '/calendar-events/parent', auth: 'session', file: false },
   'Communication.history': { service: 'Communication', method: 'GET', path: '/history', auth: 'session', file: false },
-  'Communication.sendMail': { service: 'Communication', method: 'POST', path: '/sendmail', auth: 'session', file: false, form: 'contactUs' },
+  'Communication.sendMail': { service: 'Communication', method: 'POST', path: '/sendmail', auth: 'session', file: false, form: 'contactUs', paymentOnly: true },
+  'Communication.subjects': { service: 'Communication', method: 'GET', path: '/Subjects', auth: 'session', file: false, paymentOnly: true },
+  'Communication.customText': { service: 'Communication', method: 'GET', path: '/customtext/prepare-onscreen', auth: 'session', file: false, paymentOnly: true },
   'Customer.program': { service: 'Customer', method: 'GET', path: '/program', auth: 'public', file: false },
   'Customer.declarations': { service: 'Customer', method: 'GET', path: '/declarations', auth: 'public', file: false },
   'Customer.version': { service: 'Customer', method: 'GET', path: '/version', auth: 'public', file: false },
@@ -1360,12 +1667,12 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Customer.errorlog': { service: 'Customer', method: 'POST', path: '/errorlog', auth: 'public', file: false },
   'Customer.providers': { service: 'Customer', method: 'GET', path: '/providers', auth: 'public', file: false },
   'Customer.application': { service: 'Customer', method: 'GET', path: '/application', auth: 'public', file: false },
-  'Customer.parent': { service: 'Customer', method: 'GET', path: '/parent', auth: 'session', file: false },
-  'Customer.feature': { service: 'Customer', method: 'GET', path: '/feature', auth: 'session', file: false },
+  'Customer.parent': { service: 'Customer', method: 'GET', path: '/parent', auth: 'session', file: false, paymentOnly: true },
+  'Customer.feature': { service: 'Customer', method: 'GET', path: '/feature', auth: 'session', file: false, paymentOnly: true },
   'Customer.absenceReasons': { service: 'Customer', method: 'GET', path: '/program/absence-reason', auth: 'session', file: false },
   'Demographics.children': { service: 'Demographics', method: 'GET', path: '/children', auth: 'session', file: false },
   'Demographics.adults': { service: 'Demographics', method: 'GET', path: '/adults', auth: 'session', file: false },
-  'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password' },
+  'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password', paymentOnly: true },
   'Demographics.adultDetails': { service: 'Demographics', method: 'GET', path: '/adults/details/:adultID', auth: 'session', file: false },
   'Demographics.adultSave': { service: 'Demographics', method: 'POST', path: '/adults/:adultID', auth: 'session', file: false, form: 'contact' },
   'Demographics.adultDropStatus': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/drop-status', auth: 'session', file: false },
@@ -1383,6 +1690,28 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Demographics.generatePin': { service: 'Demographics', method: 'POST', path: '/adults/generate-pin', auth: 'session', file: false, form: 'pin' },
   'Demographics.relationships': { service: 'Demographics', method: 'GET', path: '/masterdata/relationship', auth: 'session', file: false },
   'Demographics.gradeLevels': { service: 'Demographics', method: 'GET', path: '/masterdata/gradelevel', auth: 'session', file: false },
+  'Demographics.accountFlags': { service: 'Demographics', method: 'GET', path: '/accounts/flags', auth: 'session', file: false, paymentOnly: true },
+  'Demographics.adultChildren': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/children', auth: 'session', file: false },
+  'Demographics.adultChildRelation': { service: 'Demographics', method: 'GET', path: '/adults/:adultID/:childID/relation', auth: 'session', file: false },
+  'Demographics.splitChildren': { service: 'Demographics', method: 'GET', path: '/children/split', auth: 'session', file: false },
+  'Demographics.childAdults': { service: 'Demographics', method: 'GET', path: '/children/:childID/adults', auth: 'session', file: false },
+  'Demographics.childAdultsSave': { service: 'Demographics', method: 'POST', path: '/children/:childID/adults', auth: 'session', file: false, form: 'childAdults' },
+  'Demographics.allergies': { service: 'Demographics', method: 'GET', path: '/masterdata/allergies', auth: 'session', file: false },
+  'Demographics.disabilities': { service: 'Demographics', method: 'GET', path: '/masterdata/disabilities', auth: 'session', file: false },
+  'Demographics.medicalConditions': { service: 'Demographics', method: 'GET', path: '/masterdata/medical-conditions', auth: 'session', file: false },
+  'Demographics.specialNeeds': { service: 'Demographics', method: 'GET', path: '/masterdata/special-needs', auth: 'session', file: false },
+  'Demographics.medication': { service: 'Demographics', method: 'GET', path: '/masterdata/medication', auth: 'session', file: false },
+  'Demographics.udfields': { service: 'Demographics', method: 'GET', path: '/masterdata/udfields', auth: 'session', file: false },
+  'Demographics.adultFields': { service: 'Demographics', method: 'GET', path: '/masterdata/adult-fields', auth: 'session', file: false },
+  'Demographics.childFields': { service: 'Demographics', method: 'GET', path: '/masterdata/child-fields', auth: 'session', file: false },
+  'Demographics.driverLicenseStates': { service: 'Demographics', method: 'GET', path: '/masterdata/driver-license-state', auth: 'session', file: false },
+  'Demographics.states': { service: 'Demographics', method: 'GET', path: '/masterdata/state', auth: 'session', file: false },
+  'Demographics.genders': { service: 'Demographics', method: 'GET', path: '/masterdata/gender', auth: 'session', file: false },
+  'Demographics.maritalStatuses': { service: 'Demographics', method: 'GET', path: '/masterdata/marital-status', auth: 'session', file: false },
+  'Demographics.primaryLanguages': { service: 'Demographics', method: 'GET', path: '/masterdata/primary-language', auth: 'session', file: false },
+  'Demographics.mealEligibilities': { service: 'Demographics', method: 'GET', path: '/masterdata/meal-eligibility', auth: 'session', file: false },
+  'Demographics.tshirtSizes': { service: 'Demographics', method: 'GET', path: '/masterdata/tshirt-size', auth: 'session', file: false },
+  'Demographics.transportationModes': { service: 'Demographics', method: 'GET', path: '/masterdata/transportation-mode', auth: 'session', file: false },
   'Location.sites': { service: 'Location', method: 'GET', path: '/sites', auth: 'session', file: false },
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },

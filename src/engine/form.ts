@@ -4,7 +4,7 @@
 // stays free of a schema compiler; index.ts adds in-process compilation for the server and the CLIs.
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { isPhoneEmpty, normalizePhone, normalizeZip, type Country } from './formats';
-import { isTrue } from './logic';
+import { isTrue, walkLogic } from './logic';
 import { derefSchema } from './deref';
 import type { DeclarationSet, FieldValidation, JsonSchema, RuleRef } from './types';
 
@@ -88,8 +88,20 @@ function isEmpty(value: unknown, schema: JsonSchema): boolean {
   return false;
 }
 
-/** The field's title key, or the text of a sibling (x-titleFrom: user-defined fields carry their caption). */
-function titleOf(schema: JsonSchema, fallback: string, container?: Record<string, unknown>): string {
+/** An annotation's word for the provider's country (`{"CA": "fields.address.postalCode"}`), if any. */
+export function byCountry(schema: JsonSchema, annotation: 'x-titleByCountry' | 'x-formatMessageByCountry', country: string | undefined): string | undefined {
+  const table = schema[annotation];
+  const word = isObject(table) && country ? table[country] : undefined;
+  return typeof word === 'string' ? word : undefined;
+}
+
+/**
+ * The field's title key: the country's word (x-titleByCountry: a Canadian address says Province and
+ * Postal code), the text of a sibling (x-titleFrom: user-defined fields carry their caption), or the title.
+ */
+function titleOf(schema: JsonSchema, fallback: string, container: Record<string, unknown> | undefined, country: string): string {
+  const local = byCountry(schema, 'x-titleByCountry', country);
+  if (local) return local;
   const from = schema['x-titleFrom'];
   if (typeof from === 'string' && container && typeof container[from] === 'string' && container[from] !== '') return container[from] as string;
   return typeof schema.title === 'string' ? schema.title : fallback;
@@ -105,9 +117,14 @@ export interface FormEngineOptions {
   compile?: (schemaId: string) => SchemaValidator | undefined;
 }
 
+export interface ValidateOptions {
+  /** checks only the fields at these pointers (typing: the changed field and its dependents) */
+  only?: (pointer: string) => boolean;
+}
+
 export interface FormEngine {
   fieldStates(schemaId: string, ctx: RuleContext): Record<string, FieldState>;
-  validate(schemaId: string, values: unknown, ctx: RuleContext): ValidationResult;
+  validate(schemaId: string, values: unknown, ctx: RuleContext, opts?: ValidateOptions): ValidationResult;
   /** normalise what the user typed (phones, zips) without validating */
   normalize(schemaId: string, values: unknown): Record<string, unknown>;
 }
@@ -206,7 +223,8 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
     return v;
   }
 
-  function validate(schemaId: string, values: unknown, ctx: RuleContext): ValidationResult {
+  function validate(schemaId: string, values: unknown, ctx: RuleContext, vopts: ValidateOptions = {}): ValidationResult {
+    const only = vopts.only ?? (() => true);
     const nodes = tree(schemaId);
     const data = normalize(schemaId, values);
     const ruleCtx = (c: RuleContext) => ({ ...c, form: data });
@@ -224,10 +242,13 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
     const errors: FieldError[] = [];
     const failed = new Set<string>();
     const add = (pointer: string, key: string, params: Record<string, unknown> = {}) => {
+      if (!only(pointer)) return;
       if (errors.some((e) => e.path === pointer && e.key === key)) return;
       const f = byPointer.get(pointer);
       const field = pointer.replace(/^\//, '').split('/').join('.');
-      errors.push({ path: pointer, field, key, params: { field: f ? titleOf(f.node.schema, field, f.container) : field, ...params } });
+      // a format message in the country's words ('not a valid postal code' in Canada)
+      const message = (f && key.startsWith('errors.format.') && byCountry(f.node.schema, 'x-formatMessageByCountry', opts.country)) || key;
+      errors.push({ path: pointer, field, key: message, params: { field: f ? titleOf(f.node.schema, field, f.container, opts.country) : field, ...params } });
       failed.add(pointer);
     };
 
@@ -238,7 +259,7 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
 
     // 3. required-ness from x-required, only for shown fields
     for (const f of fields) {
-      if (f.state.shown && f.state.required && !failed.has(f.pointer) && isEmpty(f.value, f.node.schema)) {
+      if (f.state.shown && f.state.required && only(f.pointer) && !failed.has(f.pointer) && isEmpty(f.value, f.node.schema)) {
         const key = f.node.schema['x-requiredMessage'];
         add(f.pointer, typeof key === 'string' ? key : 'errors.required');
       }
@@ -247,7 +268,7 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
     // 4. cross-field checks (x-validate) on shown fields without another error
     for (const f of fields) {
       const checks = f.node.schema['x-validate'] as FieldValidation[] | undefined;
-      if (!f.state.shown || !checks || failed.has(f.pointer)) continue;
+      if (!f.state.shown || !checks || !only(f.pointer) || failed.has(f.pointer)) continue;
       for (const check of checks) {
         if (!isTrue(set.rules, check.rule, { ...f.ctx, form: data, value: f.value })) {
           add(f.pointer, check.message);
@@ -262,6 +283,65 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
   }
 
   return { fieldStates, validate, normalize };
+}
+
+/**
+ * Which top-level fields of a form each top-level field's rules read (x-show, x-required, x-enable,
+ * x-validate, its own and its nested fields', following {"rule": ...} calls): typing in one field
+ * re-checks it and the fields that read it. '*' stands for "reads the whole form or something
+ * other than the form" (such a field is re-checked on every change).
+ */
+export function formDependencies(set: Pick<DeclarationSet, 'schemas' | 'rules'>, schemaId: string): Map<string, Set<string>> {
+  const root = set.schemas[schemaId];
+  if (!root) throw new Error(`unknown schema "${schemaId}"`);
+  const ruleVars = new Map<string, Set<string>>();
+  const varsOfRule = (id: string, seen: Set<string>): Set<string> => {
+    const known = ruleVars.get(id);
+    if (known) return known;
+    const out = new Set<string>();
+    const def = Object.prototype.hasOwnProperty.call(set.rules, id) ? set.rules[id] : undefined;
+    if (!def || seen.has(id)) return out.add('*');
+    seen.add(id);
+    walkLogic(def.logic, (op, args) => {
+      const first = args[0];
+      if (op === 'rule') {
+        if (typeof first === 'string') for (const v of varsOfRule(first, seen)) out.add(v);
+        else out.add('*');
+      } else if (op === 'var') {
+        if (typeof first !== 'string' && !Array.isArray(first)) out.add('*');
+        else if (typeof first === 'string') {
+          const m = /^form\.([^.]+)/.exec(first);
+          // value, item, index: the field itself or its row; anything else of the context is fixed while typing
+          if (m) out.add(m[1]);
+          else if (first === 'form' || first === '') out.add('*');
+        }
+      } else if (op === 'missing' || op === 'missing_some') out.add('*');
+    });
+    ruleVars.set(id, out);
+    return out;
+  };
+  const refVars = (ref: unknown, into: Set<string>) => {
+    if (typeof ref === 'string') for (const v of varsOfRule(ref, new Set())) into.add(v);
+  };
+  const collect = (raw: JsonSchema, docId: string, into: Set<string>, depth: number) => {
+    const { schema: s, docId: doc } = derefSchema(set, raw, docId);
+    for (const k of ['x-show', 'x-required', 'x-enable']) refVars(s[k], into);
+    const checks = s['x-validate'];
+    if (Array.isArray(checks)) for (const c of checks) if (isObject(c)) refVars(c.rule, into);
+    if (depth > 20) return;
+    if (isObject(s.properties)) for (const sub of Object.values(s.properties)) if (isObject(sub)) collect(sub, doc, into, depth + 1);
+    if (isObject(s.items)) collect(s.items, doc, into, depth + 1);
+  };
+  const { schema: top, docId } = derefSchema(set, root, schemaId);
+  const out = new Map<string, Set<string>>();
+  if (isObject(top.properties)) {
+    for (const [name, sub] of Object.entries(top.properties)) {
+      const deps = new Set<string>();
+      if (isObject(sub)) collect(sub, docId, deps, 0);
+      out.set(name, deps);
+    }
+  }
+  return out;
 }
 
 /** ajv error -> translation key and params (spec 5.1 messages live in locales/<lang>/errors.json). */

@@ -2,7 +2,7 @@
 // (unknown rule, unknown operator, runtime failure) is thrown as a RuleError naming the rule.
 import jsonLogic from 'json-logic-js';
 import type { RuleDef, RuleRef } from './types';
-import { dateMdy, email, formatMdy, isPhoneEmpty, mdyDayNumber, normalizePhone, phone, safeText, zipCA, zipUS } from './formats';
+import { dateMdy, email, formatMdy, isoToMdy, isPhoneEmpty, mdyDayNumber, normalizePhone, phone, safeText, zipCA, zipUS } from './formats';
 import { businessDate } from './today';
 
 export class RuleError extends Error {
@@ -31,9 +31,14 @@ function todayOf(data: unknown): string {
   return formatMdy(businessDate());
 }
 
+/** API answers carry ISO days (yyyy-mm-dd); forms and today carry mm/dd/yyyy: both compare. */
+function dayNumber(v: unknown): number | null {
+  return typeof v === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(v) ? mdyDayNumber(isoToMdy(v)) : mdyDayNumber(v);
+}
+
 function cmpDates(a: unknown, b: unknown): number | null {
-  const x = mdyDayNumber(a);
-  const y = mdyDayNumber(b);
+  const x = dayNumber(a);
+  const y = dayNumber(b);
   return x === null || y === null ? null : x - y;
 }
 

@@ -1,7 +1,7 @@
 // Screens: URL -> screen, typed query, bindings ($query.x, $session.y, ...), and the screen model the
 // runtime renders (sections, actions and modals with their show/enable rules evaluated, data loads
 // with resolved parameters, the flow's progress bar).
-import { isTrue } from './logic';
+import { isTrue, walkLogic } from './logic';
 import type { RuleContext } from './form';
 import type { ActionDecl, Binding, DataLoad, DeclarationSet, Effect, KindName, ModalDecl, QueryParamDecl, RuleRef, ScreenDecl, SectionDecl, SectionOf } from './types';
 
@@ -254,4 +254,32 @@ export function validateUpload(
   if (limits.maxMB !== undefined && file.size > limits.maxMB * 1024 * 1024) return { ok: false, key: 'errors.upload.size', params: { maxMB: limits.maxMB } };
   if (file.size <= 0) return { ok: false, key: 'errors.upload.empty', params: {} };
   return { ok: true };
+}
+
+/**
+ * Whether anything on a screen reads its forms' values through the screen context: a `$form`
+ * binding, or a rule (or a rule it calls) reading `form`. Only then does typing re-render the
+ * screen; a submit reads the values from the form itself either way.
+ */
+export function screenReadsForm(set: Pick<DeclarationSet, 'rules'>, screen: ScreenDecl): boolean {
+  const seen = new Map<string, boolean>();
+  const ruleReads = (id: string): boolean => {
+    const known = seen.get(id);
+    if (known !== undefined) return known;
+    seen.set(id, false);
+    let reads = false;
+    walkLogic(set.rules[id]?.logic, (op, args) => {
+      const first = args[0];
+      if (op === 'var' && (typeof first !== 'string' || first === '' || /^form(\.|$)/.test(first))) reads = true;
+      if (op === 'rule' && (typeof first !== 'string' || ruleReads(first))) reads = true;
+    });
+    seen.set(id, reads);
+    return reads;
+  };
+  const visit = (v: unknown): boolean => {
+    if (typeof v === 'string') return v.startsWith('$form') || (Object.prototype.hasOwnProperty.call(set.rules, v) && ruleReads(v));
+    if (Array.isArray(v)) return v.some(visit);
+    return typeof v === 'object' && v !== null && Object.values(v).some(visit);
+  };
+  return visit(screen);
 }

@@ -167,6 +167,11 @@ export interface MenuEntryDecl {
   show?: RuleRef;
   /** query the entry opens the screen with (e.g. the PIN screen in view mode) */
   query?: Record<string, string>;
+  /**
+   * a provider page ("$provider.userGuideUrl") the entry opens in a new tab instead of the screen;
+   * the entry hides while the binding has no https address
+   */
+  href?: string;
 }
 
 export interface FooterDecl {
@@ -178,7 +183,7 @@ export interface FooterDecl {
   storeBadges?: boolean;
 }
 
-export type ShellPartName = 'providerEntry' | 'postLogin' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
+export type ShellPartName = 'providerEntry' | 'postLogin' | 'postLoginError' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
 
 export interface ScreenDecl {
   $schema?: string;
@@ -189,6 +194,14 @@ export interface ScreenDecl {
   /** public: signed-out only pages; private: needs a session; any: both */
   access: 'public' | 'private' | 'any';
   title: string;
+  /**
+   * a payment-only login (access P) may open it; every other private screen shows it 'not available
+   * for your login'. `npm run check` refuses the flag when a load without `when` or a screen action's
+   * call is not `paymentOnly` in the contract.
+   */
+  paymentOnly?: boolean;
+  /** the title by a query parameter's value (a status page titled by its status); `title` otherwise */
+  titleByQuery?: { param: string; titles: Record<string, string> };
   /** multi-step flows: in-progress data kept under the `key` query parameter */
   flow?: FlowDecl;
   /** side-menu entries that open this screen (spec 2.4) */

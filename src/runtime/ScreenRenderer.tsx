@@ -1,13 +1,13 @@
 // Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
 // sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
-import { lazy, Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
 import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
-import { flowData, resolveBinding, resolveParams, screenModel, type ModalModel } from '../engine/screen';
+import { flowData, resolveBinding, resolveParams, screenModel, screenReadsForm, type ModalModel } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams } from '../api/client';
@@ -19,6 +19,7 @@ import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
 import { RetryPanel, SectionSkeleton, SectionView } from './Section';
 import type { RenderAction } from './kindProps';
+import { lazyWhenOnline } from './whenOnline';
 
 export interface ScreenViewProps {
   screen: ScreenDecl;
@@ -38,14 +39,22 @@ interface LoadSpec {
   active: boolean;
 }
 
+/** The value of an earlier render while it is the same JSON (loads, a parsed query): a stable identity. */
+function useStableValue<T>(value: T): T {
+  const ref = useRef<{ sig: string; value: T } | null>(null);
+  const sig = JSON.stringify(value) ?? '';
+  if (!ref.current || ref.current.sig !== sig) ref.current = { sig, value };
+  return ref.current.value;
+}
+
 /** One query atom per data load; the combined atom gives every load's state at once. */
 function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
   const api = useAtomValue(apiAtom);
   const handler = useAtomValue(apiErrorHandlerRefAtom);
   const locale = useAtomValue(localeAtom);
-  const signature = JSON.stringify([loads, accountID, locale]);
+  const stableLoads = useStableValue(loads);
   const combined = useMemo(() => {
-    const atoms = loads.map((l) => {
+    const atoms = stableLoads.map((l) => {
       const q = atomWithQuery(() => ({
         // the account is part of the key, so one parent never sees another's cached data; the
         // language too, as the server answers provider texts in it
@@ -72,14 +81,15 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
       }
       return out;
     });
-    // the signature covers loads and the account
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [signature, api, handler]);
+  }, [stableLoads, accountID, locale, api, handler]);
   return useAtomValue(combined);
 }
 
 const engineLoadable = loadable(formEngineAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
+
+/** The values of every form of a screen as one object: `$form.x`. */
+const mergeForms = (forms: Record<string, Record<string, unknown>>) => Object.values(forms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {});
 
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
 
@@ -113,6 +123,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const { t, tk } = useRuntimeT();
 
   const [formValues, setFormValuesState] = useState<Record<string, Record<string, unknown>>>({});
+  // every form's latest values; the state above follows them only when the screen's rules read them
+  const latestForms = useRef<Record<string, Record<string, unknown>>>({});
   const formsRef = useRef(new Map<string, FormHandle>());
   const [modal, setModal] = useState<{ id: string; pending?: { effect: Effect; extra: Partial<RuleContext> } } | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
@@ -121,12 +133,14 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const fileRef = useRef<HTMLInputElement>(null);
   const topRef = useRef<HTMLDivElement>(null);
 
-  const providerData: Record<string, unknown> = { ...provider.data };
-  const flow = flowData({ ...session.applications }, query);
+  const stableQuery = useStableValue(query);
+  const providerData = useMemo<Record<string, unknown>>(() => ({ ...provider.data }), [provider.data]);
+  const sessionData = useMemo<Record<string, unknown>>(() => ({ ...session }), [session]);
+  const flow = useMemo(() => flowData({ ...session.applications }, stableQuery), [session.applications, stableQuery]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
-  const form = useMemo(() => Object.values(deferredForms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {}), [deferredForms]);
-  const baseCtx: RuleContext = { query, session: { ...session }, provider: providerData, flow, form, data: {} };
+  const form = useMemo(() => mergeForms(deferredForms), [deferredForms]);
+  const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, sessionData, providerData, flow, form]);
 
   // data loads resolve against query, session, provider and flow (not against other loads)
   const loads: LoadSpec[] = Object.entries(screen.data ?? {}).map(([key, load]) => ({
@@ -136,8 +150,11 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     active: isTrue(set.rules, load.when, baseCtx),
   }));
   const data = useDataLoads(loads, session.accountID);
-  const dataValues = Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data]));
-  const ctx: RuleContext = { ...baseCtx, data: dataValues };
+  const dataValues = useMemo(() => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data])), [data]);
+  // a form's own rules see its values as $form: their context leaves the screen's forms out, so it
+  // keeps its identity while the parent types
+  const formCtx = useMemo<RuleContext>(() => ({ query: stableQuery, session: sessionData, provider: providerData, flow, form: {}, data: dataValues }), [stableQuery, sessionData, providerData, flow, dataValues]);
+  const ctx = useMemo<RuleContext>(() => ({ ...formCtx, form }), [formCtx, form]);
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;
 
@@ -151,85 +168,117 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     [data, queryClient],
   );
 
-  const runner = createEffectRunner({
-    set,
-    api,
-    engine: engineState.state === 'hasData' ? engineState.data : null,
-    loadEngine: () => {
-      setEngineWanted(true);
-      return store.get(formEngineAtom);
-    },
-    getCtx: () => ctxRef.current,
-    forms: () => [...formsRef.current.values()],
-    navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
-    openModal: (id, pending) => {
-      // the form runtime and validators load with the first modal that holds a form
-      if ((screen.modals ?? []).find((m) => m.id === id)?.sections?.some(isFullForm)) setEngineWanted(true);
-      setModal({ id, pending });
-    },
-    closeModal: () => setModal(null),
-    signOut: host.signOut,
-    reload,
-    updateSession: (fn) => setSession((s) => fn(s)),
-    setPageError: (key) => {
-      setPageError(key);
-      if (key) topRef.current?.scrollIntoView?.({ block: 'start' });
-    },
-    pickFile: (accept) =>
-      new Promise<File | null>((resolve) => {
-        const input = fileRef.current;
-        if (!input) return resolve(null);
-        input.accept = (accept ?? []).map((a) => (a.startsWith('.') ? a : `.${a}`)).join(',');
-        input.value = '';
-        const done = () => {
-          input.removeEventListener('change', done);
-          input.removeEventListener('cancel', done);
-          resolve(input.files?.[0] ?? null);
-        };
-        input.addEventListener('change', done);
-        input.addEventListener('cancel', done);
-        input.click();
+  const engine = engineState.state === 'hasData' ? engineState.data : null;
+  const engineFailed = engineState.state === 'hasError';
+  const { signOut, portalUrl } = host;
+  const runner = useMemo(
+    () =>
+      createEffectRunner({
+        set,
+        api,
+        engine,
+        loadEngine: () => {
+          setEngineWanted(true);
+          return store.get(formEngineAtom);
+        },
+        // effects see what was typed last, whether or not the screen re-rendered for it
+        getCtx: () => ({ ...ctxRef.current, form: mergeForms(latestForms.current) }),
+        forms: () => [...formsRef.current.values()],
+        navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
+        openModal: (id, pending) => {
+          // the form runtime and validators load with the first modal that holds a form
+          if ((screen.modals ?? []).find((m) => m.id === id)?.sections?.some(isFullForm)) setEngineWanted(true);
+          setModal({ id, pending });
+        },
+        closeModal: () => setModal(null),
+        signOut,
+        reload,
+        updateSession: (fn) => setSession((s) => fn(s)),
+        setPageError: (key) => {
+          setPageError(key);
+          if (key) topRef.current?.scrollIntoView?.({ block: 'start' });
+        },
+        pickFile: (accept) =>
+          new Promise<File | null>((resolve) => {
+            const input = fileRef.current;
+            if (!input) return resolve(null);
+            input.accept = (accept ?? []).map((a) => (a.startsWith('.') ? a : `.${a}`)).join(',');
+            input.value = '';
+            const done = () => {
+              input.removeEventListener('change', done);
+              input.removeEventListener('cancel', done);
+              resolve(input.files?.[0] ?? null);
+            };
+            input.addEventListener('change', done);
+            input.addEventListener('cancel', done);
+            input.click();
+          }),
+        setUpload,
+        setUploadError,
+        assignLocation: (url) => window.location.assign(url),
+        origin: portalUrl ?? window.location.origin,
       }),
-    setUpload,
-    setUploadError,
-    assignLocation: (url) => window.location.assign(url),
-    origin: host.portalUrl ?? window.location.origin,
-  });
+    [set, api, engine, store, navigate, screen.modals, signOut, portalUrl, reload, setSession],
+  );
 
-  const engineReady = engineState.state === 'hasData';
-  const rt: ScreenRuntime = {
-    set,
-    screen,
-    rules: set.rules,
-    ctx,
-    engine: engineReady ? engineState.data : null,
-    engineFailed: engineState.state === 'hasError',
-    wantEngine: () => setEngineWanted(true),
-    country: session.countryCode === 'CA' ? 'CA' : 'US',
-    data,
-    isTrue: (ref, extra) => isTrue(set.rules, ref, { ...ctxRef.current, ...extra }),
-    resolve: (b, extra) => resolveParams(b, { ...ctxRef.current, ...extra }),
-    resolveOne: (b, extra) => resolveBinding(b, { ...ctxRef.current, ...extra }),
-    runAction: runner.runAction,
-    runEffect: runner.run,
-    reload,
-    registerForm: (id, handle) => {
-      formsRef.current.set(id, handle);
-      return () => formsRef.current.delete(id);
+  const rules = set.rules;
+  const wantEngine = useCallback(() => setEngineWanted(true), []);
+  const isTrueRule = useCallback<ScreenRuntime['isTrue']>((ref, extra) => isTrue(rules, ref, { ...ctxRef.current, ...extra }), [rules]);
+  const resolve = useCallback<ScreenRuntime['resolve']>((b, extra) => resolveParams(b, { ...ctxRef.current, ...extra }), []);
+  const resolveOne = useCallback<ScreenRuntime['resolveOne']>((b, extra) => resolveBinding(b, { ...ctxRef.current, ...extra }), []);
+  const registerForm = useCallback<ScreenRuntime['registerForm']>((id, handle) => {
+    formsRef.current.set(id, handle);
+    return () => void formsRef.current.delete(id);
+  }, []);
+  const readsForm = useMemo(() => screenReadsForm(set, screen), [set, screen]);
+  const setFormValues = useCallback<ScreenRuntime['setFormValues']>(
+    (id, values) => {
+      if (latestForms.current[id] === values) return;
+      latestForms.current = { ...latestForms.current, [id]: values };
+      if (readsForm) setFormValuesState(latestForms.current);
     },
-    setFormValues: (id, values) => setFormValuesState((prev) => (prev[id] === values ? prev : { ...prev, [id]: values })),
-    busy: null,
-  };
+    [readsForm],
+  );
+  const country = session.countryCode === 'CA' ? 'CA' : 'US';
+  const rt = useMemo<ScreenRuntime>(
+    () => ({
+      set,
+      screen,
+      rules,
+      ctx,
+      formCtx,
+      engine,
+      engineFailed,
+      wantEngine,
+      country,
+      data,
+      isTrue: isTrueRule,
+      resolve,
+      resolveOne,
+      runAction: runner.runAction,
+      runEffect: runner.run,
+      reload,
+      registerForm,
+      setFormValues,
+      busy: null,
+    }),
+    [set, screen, rules, ctx, formCtx, engine, engineFailed, wantEngine, country, data, isTrueRule, resolve, resolveOne, runner, reload, registerForm, setFormValues],
+  );
 
   // a rule that throws is an error everywhere (ARCHITECTURE.md): shown, never swallowed
-  let model: ReturnType<typeof screenModel>;
-  try {
-    model = screenModel(set, screen.id, ctx);
-  } catch (err) {
-    return <RuleErrorNotice err={err} screenId={screen.id} appName={session.appName} />;
-  }
+  const built = useMemo(() => {
+    try {
+      return { model: screenModel(set, screen.id, ctx), error: undefined };
+    } catch (err) {
+      return { model: undefined, error: err };
+    }
+  }, [set, screen.id, ctx]);
+  // the same elements while the model stays: typing re-renders the form, not every section
+  const sections = useMemo(() => built.model?.sections.map((s) => <SectionView key={s.id} section={s} />), [built.model]);
+  const actionBar = useMemo(() => (built.model ? <ActionBar actions={built.model.actions} /> : null), [built.model]);
+  if (!built.model) return <RuleErrorNotice err={built.error} screenId={screen.id} appName={session.appName} />;
+  const model = built.model;
 
-  const engineFailed = engineState.state === 'hasError';
   const openModal = modal ? model.modals.find((m) => m.id === modal.id) : undefined;
 
   return (
@@ -253,10 +302,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
             <UploadProgress pct={upload.pct} />
           </Suspense>
         ) : null}
-        {model.sections.map((s) => (
-          <SectionView key={s.id} section={s} />
-        ))}
-        <ActionBar actions={model.actions} />
+        {sections}
+        {actionBar}
         <input ref={fileRef} type="file" hidden aria-hidden="true" tabIndex={-1} />
       </Stack>
       {openModal ? (
@@ -346,26 +393,32 @@ function ModalHost({
   /** runs a confirm action; the modal's loads go with it, so the effect's rules see what the modal showed */
   onConfirm?: (a: RenderAction, modalCtx: Partial<RuleContext>) => Promise<void>;
 }) {
-  const decl = (rt.screen.modals ?? []).find((m) => m.id === modalId)!;
-  const base: RuleContext = { ...rt.ctx, ...extra };
-  const loads: LoadSpec[] = Object.entries(decl.data ?? {}).map(([key, load]) => ({
+  const decl = (rt.screen.modals ?? []).find((m) => m.id === modalId);
+  const base = useMemo<RuleContext>(() => ({ ...rt.ctx, ...extra }), [rt.ctx, extra]);
+  const loads: LoadSpec[] = Object.entries(decl?.data ?? {}).map(([key, load]) => ({
     key,
     op: load.op,
     params: resolveParams(load.params, base),
     active: isTrue(set.rules, load.when, base),
   }));
   const modalData = useDataLoads(loads, accountID);
-  const ctx: RuleContext = { ...base, data: { ...rt.ctx.data, ...Object.fromEntries(Object.entries(modalData).map(([k, v]) => [k, v.data])) } };
-  const inner: ScreenRuntime = {
-    ...rt,
-    ctx,
-    data: { ...rt.data, ...modalData },
-    isTrue: (ref, e) => isTrue(set.rules, ref, { ...ctx, ...e }),
-    resolve: (b, e) => resolveParams(b, { ...ctx, ...e }),
-    resolveOne: (b, e) => resolveBinding(b, { ...ctx, ...e }),
-    runAction: (a, e) => rt.runAction(a, { ...extra, ...e }),
-    runEffect: (ef, e) => rt.runEffect(ef, { ...extra, ...e }),
-  };
+  const data = useMemo(() => ({ ...rt.ctx.data, ...Object.fromEntries(Object.entries(modalData).map(([k, v]) => [k, v.data])) }), [rt.ctx.data, modalData]);
+  const ctx = useMemo<RuleContext>(() => ({ ...base, data }), [base, data]);
+  const formCtx = useMemo<RuleContext>(() => ({ ...rt.formCtx, ...extra, data }), [rt.formCtx, extra, data]);
+  const inner = useMemo<ScreenRuntime>(
+    () => ({
+      ...rt,
+      ctx,
+      formCtx,
+      data: { ...rt.data, ...modalData },
+      isTrue: (ref, e) => isTrue(set.rules, ref, { ...ctx, ...e }),
+      resolve: (b, e) => resolveParams(b, { ...ctx, ...e }),
+      resolveOne: (b, e) => resolveBinding(b, { ...ctx, ...e }),
+      runAction: (a, e) => rt.runAction(a, { ...extra, ...e }),
+      runEffect: (ef, e) => rt.runEffect(ef, { ...extra, ...e }),
+    }),
+    [rt, ctx, formCtx, modalData, set.rules, extra],
+  );
   const model = screenModel(set, rt.screen.id, ctx).modals.find((m) => m.id === modalId);
   if (!model) return null;
   return (
@@ -376,9 +429,9 @@ function ModalHost({
 }
 
 // a declared modal's dialog (and its focus trap) loads when a modal first opens
-const LazyScreenModal = lazy(() => import('./ScreenModal'));
+const LazyScreenModal = lazyWhenOnline(() => import('./ScreenModal'));
 // the progress bar (and its state machine) loads when a first upload starts
-const UploadProgress = lazy(() => import('./UploadProgress'));
+const UploadProgress = lazyWhenOnline(() => import('./UploadProgress'));
 
 function ScreenModal(props: ComponentProps<typeof LazyScreenModal>) {
   return (

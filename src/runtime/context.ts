@@ -31,6 +31,8 @@ export interface ScreenRuntime {
   screen: ScreenDecl;
   rules: RuleSet;
   ctx: RuleContext;
+  /** the context a form's own rules see (the form adds its values as `form`): the screen's forms left out */
+  formCtx: RuleContext;
   engine: FormEngine | null;
   /** the provider's validators failed to load */
   engineFailed: boolean;

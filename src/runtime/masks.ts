@@ -56,3 +56,14 @@ export function zipMask(country: string | undefined | null): string {
 export function extensionValue(raw: string): string {
   return (raw ?? '').replace(/\D/g, '').slice(0, 6);
 }
+
+/**
+ * True when the mask keeps every letter and digit of raw in order (up to its slots). A zip typed in
+ * the wrong shape ('12345' for a Canadian postal code) does not fit: the widget then keeps what was
+ * typed so the parent reads 'not a valid postal code' rather than an emptied field that is 'required'.
+ */
+export function fitsMask(pattern: string, raw: string): boolean {
+  const typed = (raw ?? '').replace(/[^A-Za-z0-9]/g, '').toUpperCase();
+  const kept = significant(pattern, raw ?? '').join('').toUpperCase();
+  return typed.slice(0, kept.length) === kept && (kept.length === typed.length || kept.length === pattern.split('').filter(isSlot).length);
+}

@@ -9,20 +9,36 @@ import type { KindName } from '../engine/types';
 import TextKind from './kinds/TextKind';
 import AlertKind from './kinds/AlertKind';
 import HtmlKind from './kinds/HtmlKind';
-import SummaryKind from './kinds/SummaryKind';
 import LinksKind from './kinds/LinksKind';
-import CardListKind from './kinds/CardListKind';
 import UnknownKind from './kinds/UnknownKind';
+import { lazyWhenOnline, whenOnline } from './whenOnline';
 
-const FullForm = lazy(() => import('./form/FormKind'));
+const FullForm = lazyWhenOnline(() => import('./form/FormKind'));
 // the light form (sign-in) is a chunk of its own too, so pages without a form do not load it
-const LightForm = lazy(() => import('./form/LightForm'));
-// kinds that neither sign-in nor Home shows load with the first screen that has one (SectionView
-// draws every kind inside a Suspense boundary)
-const TableKind = lazy(() => import('./kinds/TableKind'));
-const ProgressKind = lazy(() => import('./kinds/ProgressKind'));
-const GroupedCardsKind = lazy(() => import('./kinds/GroupedCardsKind'));
-const CalendarKind = lazy(() => import('./kinds/CalendarKind'));
+const LightForm = lazyWhenOnline(() => import('./form/LightForm'));
+// kinds that the sign-in page does not show load with the first screen that has one (SectionView
+// draws every kind inside a Suspense boundary); `preloadKinds` starts them with the screen
+const lazyKinds = {
+  cardList: whenOnline(() => import('./kinds/CardListKind')),
+  summary: whenOnline(() => import('./kinds/SummaryKind')),
+  table: whenOnline(() => import('./kinds/TableKind')),
+  progress: whenOnline(() => import('./kinds/ProgressKind')),
+  groupedCards: whenOnline(() => import('./kinds/GroupedCardsKind')),
+  calendar: whenOnline(() => import('./kinds/CalendarKind')),
+} satisfies Partial<Record<KindName, () => Promise<unknown>>>;
+const CardListKind = lazy(lazyKinds.cardList);
+const SummaryKind = lazy(lazyKinds.summary);
+const TableKind = lazy(lazyKinds.table);
+const ProgressKind = lazy(lazyKinds.progress);
+const GroupedCardsKind = lazy(lazyKinds.groupedCards);
+const CalendarKind = lazy(lazyKinds.calendar);
+
+/** Starts loading the lazy kinds of a screen's sections, together with the screen's renderer. */
+export function preloadKinds(kinds: readonly string[]): void {
+  for (const kind of new Set(kinds)) {
+    if (Object.prototype.hasOwnProperty.call(lazyKinds, kind)) void lazyKinds[kind as keyof typeof lazyKinds]().catch(() => undefined);
+  }
+}
 
 /** Whether a section is a form drawn by the light renderer (it draws its own actions, inside the form). */
 export function isLightForm(section: { kind: string; renderer?: unknown }): boolean {

@@ -1,11 +1,12 @@
 // Spec 2.3: the accessibility button and dialog — high-contrast theme and font size, Apply and Close.
 import { Button, Text } from '@chakra-ui/react';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Icon } from './Icon';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 
 // the dialog (and its checkbox, radio group and focus trap) loads when it is first opened
-const AccessibilityDialog = lazy(() => import('./AccessibilityDialog'));
+const AccessibilityDialog = lazyWhenOnline(() => import('./AccessibilityDialog'));
 
 export function AccessibilityButton({ showLabel = false }: { showLabel?: boolean }) {
   const { t } = useTranslation('common');

@@ -74,6 +74,7 @@ function ErrorHandling() {
           device: info.os,
           browser: describeBrowser(info),
           appName: s.appName || undefined,
+          temporaryPassword: Boolean(s.token) && s.isTemporaryPassword === true,
         };
       },
       scrollToTop: () => window.scrollTo({ top: 0, behavior: 'smooth' }),

@@ -18,7 +18,7 @@ export class ErrorBoundary extends Component<Props, { error: unknown }> {
   }
 
   componentDidCatch(error: unknown, info: ErrorInfo) {
-    if (isChunkLoadError(error)) {
+    if (isChunkLoadError(error) && navigator.onLine) {
       try {
         if (claimChunkReload(sessionStorage)) {
           location.reload();

@@ -144,7 +144,12 @@ export function Footer({ flags = {} }: { flags?: FooterDecl }) {
             browser: browser.browser === 'Unknown' ? t('footer.unknown') : describeBrowser(browser),
             os: browser.os === 'Unknown' ? t('footer.unknown') : browser.os,
           })}</Text>
-        {hasScreen('/privacypolicy') ? <RouteLink href="/privacypolicy">{t('footer.privacyPolicy')}</RouteLink> : null}
+        {/* spec 2.5: the provider's own privacy policy (provider.json privacyPolicyUrl, https), hidden when none */}
+        {provider?.privacyPolicyUrl ? (
+          <ChakraLink href={provider.privacyPolicyUrl} target="_blank" rel="noopener noreferrer" aria-label={`${t('footer.privacyPolicy')} ${t('a11y.newTab')}`} data-testid="privacy-policy-link">
+            {t('footer.privacyPolicy')}
+          </ChakraLink>
+        ) : null}
         <Text>{t('footer.copyright', { year: new Date().getFullYear(), organisation: provider?.organisation || session.organisation || programName || t('app.name') })}</Text>
       </Flex>
     </Box>

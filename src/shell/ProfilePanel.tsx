@@ -3,33 +3,46 @@
 import { Button, Circle, Image } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { lazy, Suspense, useId, useState } from 'react';
+import { Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operations, type OperationId } from '../api/client';
 import { apiAtom } from '../state';
 import { useSession } from './hooks';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 
 /** The GET operation of the contract that answers an adult's photo (/adults/:adultid/photo), if any. */
 const ADULT_PHOTO_OP = Object.entries(operations as Record<string, { method: string; path: string }>).find(
   ([, o]) => o.method === 'GET' && /^\/adults\/[:{]\w+\}?\/photo$/i.test(o.path),
 );
 
-/** The parent's photo (base64 PNG) when the account has one; otherwise the initial is shown. */
+/** A blob as a data: URL with its own type (the server answers the photo as image/jpeg bytes). */
+function dataUrlOf(blob: Blob): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(String(reader.result));
+    reader.onerror = () => reject(reader.error);
+    reader.readAsDataURL(blob);
+  });
+}
+
+/** The parent's photo when the account has one; otherwise the initial is shown. */
 function useProfilePhoto(adultID: number | null, hasPhoto: boolean): string | undefined {
   const api = useAtomValue(apiAtom);
   const op = ADULT_PHOTO_OP?.[0];
   const param = ADULT_PHOTO_OP ? /[:{](\w+)/.exec(ADULT_PHOTO_OP[1].path)?.[1] ?? 'adultid' : 'adultid';
   const q = useQuery({
     queryKey: [op, { adultID }],
-    queryFn: () => api.call(op as OperationId, { params: { [param]: adultID }, silent: true }),
+    // the answer is the image file itself: read it as bytes, never as text
+    queryFn: async () => {
+      const files = api as unknown as { fetchFile(op: string, args: unknown): Promise<{ blob: Blob; type: string }> };
+      const file = await files.fetchFile(op as string, { params: { [param]: adultID }, silent: true });
+      return file.type.startsWith('image/') ? dataUrlOf(file.blob.type ? file.blob : new Blob([file.blob], { type: file.type })) : null;
+    },
     enabled: Boolean(op && adultID && hasPhoto),
     retry: false,
     staleTime: 10 * 60_000,
   });
-  const raw = q.data as unknown;
-  const base64 = typeof raw === 'string' ? raw : (raw as { photo?: string } | undefined)?.photo;
-  if (!base64) return undefined;
-  return base64.startsWith('data:') ? base64 : `data:image/png;base64,${base64}`;
+  return typeof q.data === 'string' ? q.data : undefined;
 }
 
 /** Whether the signed-in parent has a photo (Customer.parent). */
@@ -46,7 +59,7 @@ function useHasPhoto(signedIn: boolean): boolean {
 }
 
 // the panel (popover machine, floating positioning) loads when the button is first used
-const ProfilePopover = lazy(() => import('./ProfilePopover'));
+const ProfilePopover = lazyWhenOnline(() => import('./ProfilePopover'));
 
 export function ProfileButton() {
   const { t } = useTranslation('common');

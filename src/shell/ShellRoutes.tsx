@@ -2,15 +2,16 @@
 // The runtime's ScreenView renders a screen's declared sections; a screen that declares `shellPart`
 // is also drawn by that shell part, for behaviour (provider entry, post-login) or because it must work
 // without a declaration set (invalid URL, not found, configuration error, session ended, generic error).
-import { Heading } from '@chakra-ui/react';
-import { lazy, Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
+import { Alert, Heading } from '@chakra-ui/react';
+import { Link as RouteLink } from 'wouter';
+import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useSearch } from 'wouter';
 import { matchRoute, parseQuery } from '../engine/screen';
 import type { ScreenDecl, ShellPartName } from '../engine/types';
 import { RuntimeHostContext, ScreenView } from '../runtime';
 import { i18nKey } from '../runtime/i18n';
-import { accessRedirect } from './access';
+import { accessRedirect, refusedForLogin } from './access';
 import { ErrorBoundary } from './ErrorBoundary';
 import { useProvider, useScreens, useSession } from './hooks';
 import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
@@ -21,16 +22,19 @@ import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
 import { GenericError } from './pages/GenericError';
 import { PageLoader } from './PageLoader';
 import { ProviderEntry } from './pages/ProviderEntry';
+import { shellPartOf } from './errors';
 import { notFoundScreen } from './screens';
 import { useEndSession } from './SignOut';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 
 // pages that neither sign-in nor Home shows load when first shown (the first load stays small)
-const PostLogin = lazy(() => import('./pages/PostLogin').then((m) => ({ default: m.PostLogin })));
-const SessionExpiredPage = lazy(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
+const PostLogin = lazyWhenOnline(() => import('./pages/PostLogin').then((m) => ({ default: m.PostLogin })));
+const PostLoginError = lazyWhenOnline(() => import('./pages/PostLoginError').then((m) => ({ default: m.PostLoginError })));
+const SessionExpiredPage = lazyWhenOnline(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
 const providerFreePages = () => import('./pages/ProviderFreePages');
-const InvalidUrlPage = lazy(() => providerFreePages().then((m) => ({ default: m.InvalidUrlPage })));
-const NotFoundPage = lazy(() => providerFreePages().then((m) => ({ default: m.NotFoundPage })));
-const ConfigurationErrorPage = lazy(() => providerFreePages().then((m) => ({ default: m.ConfigurationErrorPage })));
+const InvalidUrlPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.InvalidUrlPage })));
+const NotFoundPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.NotFoundPage })));
+const ConfigurationErrorPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.ConfigurationErrorPage })));
 
 const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => ReactNode> = {
   providerEntry: (params) => <ProviderEntry appName={params.appName ?? ''} />,
@@ -39,11 +43,13 @@ const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => Rea
   notFound: () => <NotFoundPage />,
   configurationError: (params) => <ConfigurationErrorPage errorcode={params.errorcode} productname={params.productname} />,
   postLogin: () => <PostLogin />,
+  postLoginError: () => <PostLoginError />,
   genericError: () => <GenericError />,
 };
 
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {
-  const part = screen.shellPart ? SHELL_PARTS[screen.shellPart] : undefined;
+  // an unknown part throws 'Unknown middleware' (500), which the error boundary shows and logs
+  const part = shellPartOf<(params: Record<string, string>) => ReactNode>(SHELL_PARTS, screen.shellPart);
   return part ? part(params) : null;
 }
 
@@ -85,11 +91,14 @@ export function ShellRoutes() {
   }, [redirect, location, navigate]);
 
   const programName = provider?.programName || session.programName;
+  // a status page is titled by its status (`titleByQuery`)
+  const refused = screen ? refusedForLogin(screen, session.accessType, signedIn && !session.sessionExpired) : false;
+  const titleKey = !screen ? '' : refused ? 'common.notForLogin.title' : (screen.titleByQuery?.titles[String((query as Record<string, unknown>)[screen.titleByQuery.param] ?? '')] ?? screen.title);
   useEffect(() => {
-    if (!screen) return;
-    const title = t(i18nKey(screen.title));
+    if (!titleKey) return;
+    const title = t(i18nKey(titleKey));
     document.title = programName ? `${title} | ${programName}` : title;
-  }, [screen, t, programName]);
+  }, [titleKey, t, programName]);
 
   useEffect(() => {
     // a new page: start at the top with focus on its content (screen readers announce it)
@@ -122,15 +131,35 @@ export function ShellRoutes() {
         <Layout screen={screen}>
           {screen.layout === 'bare' ? null : (
             <Heading as="h1" size={{ base: 'xl', md: '2xl' }} mb={{ base: '4', md: '6' }} data-testid="page-title">
-              {t(i18nKey(screen.title))}
+              {t(i18nKey(titleKey))}
             </Heading>
           )}
-          <Suspense fallback={<PageLoader />}>
-            <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
-          </Suspense>
-          {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
+          {refused ? (
+            <NotForLogin />
+          ) : (
+            <>
+              <Suspense fallback={<PageLoader />}>
+                <ShellPart screen={screen} params={{ ...(match?.params ?? {}), ...(query as Record<string, string>) }} />
+              </Suspense>
+              {screen.sections.length || screen.actions?.length ? <ScreenView key={screen.id} screen={screen} query={query} /> : null}
+            </>
+          )}
         </Layout>
       </RuntimeHostContext.Provider>
     </ErrorBoundary>
+  );
+}
+
+/** A page a payment-only login may not use: one clear message and the way back, no refused sections. */
+function NotForLogin() {
+  const { t } = useTranslation('common');
+  return (
+    <Alert.Root status="info" data-testid="not-for-login">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Description>{t('notForLogin.text')}</Alert.Description>
+        <RouteLink href="/home">{t('notForLogin.home')}</RouteLink>
+      </Alert.Content>
+    </Alert.Root>
   );
 }

@@ -1,19 +1,21 @@
 // Spec 2.4: the side menu — a drawer below 768 px, an icon rail from 768 to 1279 px and the full menu
 // from 1280 px. Entries are declared by the screens (`menu`, see menu.ts) and shown by their rules.
 import { Box, Button, chakra, Stack, Text } from '@chakra-ui/react';
-import { lazy, Suspense, useId, useMemo, useState } from 'react';
+import { Suspense, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
 import { i18nKey } from '../runtime/i18n';
-import { useRule, useScreens } from './hooks';
+import { useProvider, useRule, useScreens } from './hooks';
 import { Icon } from './Icon';
 import { menuHref, menuItemsOf, visibleMenuItems, type MenuItem } from './menu';
 import { useAskSignOut } from './SignOut';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 
 export function useMenuItems(): MenuItem[] {
   const screens = useScreens();
   const rule = useRule();
-  return useMemo(() => visibleMenuItems(menuItemsOf(screens), { isTrue: rule }), [screens, rule]);
+  const provider = useProvider();
+  return useMemo(() => visibleMenuItems(menuItemsOf(screens), { isTrue: rule, provider }), [screens, rule, provider]);
 }
 
 const itemStyles = {
@@ -70,6 +72,21 @@ export function MenuEntries({ compact, onNavigate, longName }: { compact: boolea
               >
                 {inner}
               </chakra.button>
+            ) : item.href ? (
+              // a provider page (the User Guide): its own site, in a new tab
+              <chakra.a
+                href={item.href}
+                target="_blank"
+                rel="noopener noreferrer"
+                {...itemStyles}
+                justifyContent={compact ? { base: 'flex-start', md: 'center', xl: 'flex-start' } : 'flex-start'}
+                aria-label={`${label} ${t('a11y.newTab')}`}
+                title={compact ? label : undefined}
+                onClick={onNavigate}
+                data-testid={`menu-${item.id}`}
+              >
+                {inner}
+              </chakra.a>
             ) : (
               <MenuLink
                 href={menuHref(item)}
@@ -120,7 +137,7 @@ export function SideMenu({ longName }: { longName: boolean }) {
 }
 
 // the drawer (dialog machine, focus trap) loads when the menu button is first used
-const MenuDrawer = lazy(() => import('./MenuDrawer'));
+const MenuDrawer = lazyWhenOnline(() => import('./MenuDrawer'));
 
 /** The header's menu button of small screens; it opens the menu drawer. */
 export function MenuDrawerButton({ longName }: { longName: boolean }) {

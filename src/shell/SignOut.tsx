@@ -2,10 +2,11 @@
 // account fields, keeps the chosen language and goes to sign-in.
 import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { createContext, lazy, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
+import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { apiAtom, signedOutSession } from '../state';
 import { useSession } from './hooks';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 
 /** Ends the session without asking (session-expired OK, confirmed sign out). */
 export function useEndSession() {
@@ -34,7 +35,7 @@ export function useAskSignOut() {
 }
 
 // the confirmation dialog loads when sign out is first asked for
-const SignOutDialog = lazy(() => import('./SignOutDialog'));
+const SignOutDialog = lazyWhenOnline(() => import('./SignOutDialog'));
 
 export function SignOutProvider({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);

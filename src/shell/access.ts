@@ -19,3 +19,12 @@ export function accessRedirect(screen: Pick<ScreenDecl, 'access' | 'shellPart'>,
   if (screen.access === 'public' && signedIn) return '/home';
   return null;
 }
+
+/**
+ * A payment-only login (access type P) may open public pages and the private screens declared
+ * `paymentOnly` (whose calls the contract allows it); any other private screen is 'not available
+ * for your login' instead of a page of refused sections.
+ */
+export function refusedForLogin(screen: Pick<ScreenDecl, 'access' | 'paymentOnly'>, accessType: string | undefined, signedIn: boolean): boolean {
+  return signedIn && accessType === 'P' && screen.access === 'private' && screen.paymentOnly !== true;
+}

@@ -1,5 +1,5 @@
 // Spec 8.1: a failed dynamic import (a stale chunk after a release) reloads the page, but at most once
-// per 60 seconds so a chunk that is really gone cannot cause a reload loop.
+// per 60 seconds so a chunk that is really gone cannot cause a reload loop, and never while offline.
 
 export const CHUNK_RELOAD_KEY = 'pp.chunkReloadAt';
 export const CHUNK_RELOAD_INTERVAL_MS = 60_000;
@@ -39,6 +39,8 @@ export function claimChunkReload(storage: KeyValueStore, now: number = Date.now(
 export function installChunkReload(win: Window = window): () => void {
   const tryReload = (error: unknown): boolean => {
     if (!isChunkLoadError(error)) return false;
+    // offline the chunk is fetched again when the browser is back (runtime/whenOnline)
+    if (!win.navigator.onLine) return false;
     let storage: KeyValueStore;
     try {
       storage = win.sessionStorage;

@@ -23,7 +23,7 @@ export interface ErrorDecision {
   /** set session.sessionExpired and go to /sessionexpired */
   sessionExpired: boolean;
   /** query type of /sessionexpired */
-  expiredType?: 'INVALID_RELEASE_VERSION';
+  expiredType?: 'INVALID_RELEASE_VERSION' | typeof TEMPORARY_AUTHENTICATION;
   /** route to go to (base-relative), if any */
   redirect?: string;
   /** what the danger banner shows; absent = nothing shown */
@@ -63,8 +63,14 @@ function specialCharacterOf(err: ApiErrorLike): string | undefined {
 /** Error code on /configurationerror when the provider is known but its portal is not set up. */
 export const DECLARATIONS_UNAVAILABLE = 'DECLARATIONS_UNAVAILABLE';
 
-/** `appName`: the provider of the session, the product name the configuration error page shows. */
-export function decideApiError(err: ApiErrorLike, appName?: string): ErrorDecision {
+/** /sessionexpired type when the session was a temporary-password one (spec 8.2 'Temporary authentication expired/failed'). */
+export const TEMPORARY_AUTHENTICATION = 'TEMPORARY_AUTHENTICATION';
+
+/**
+ * `appName`: the provider of the session, the product name the configuration error page shows;
+ * `temporary`: the session was signed in with a temporary password.
+ */
+export function decideApiError(err: ApiErrorLike, appName?: string, temporary = false): ErrorDecision {
   const status = err.status ?? 0;
   const raw = err.message ?? '';
   const network = isNetworkError(err);
@@ -75,10 +81,11 @@ export function decideApiError(err: ApiErrorLike, appName?: string): ErrorDecisi
 
   if (status === 401 && (/Token Expired/i.test(raw) || raw.includes('INVALID_RELEASE_VERSION') || /^Unauthorized$/i.test(raw.trim()) || (!raw && /Unauthorized/i.test(err.statusText ?? '')))) {
     const invalidRelease = raw.includes('INVALID_RELEASE_VERSION');
+    const expiredType = invalidRelease ? 'INVALID_RELEASE_VERSION' : temporary ? TEMPORARY_AUTHENTICATION : undefined;
     return {
       sessionExpired: true,
-      expiredType: invalidRelease ? 'INVALID_RELEASE_VERSION' : undefined,
-      redirect: invalidRelease ? '/sessionexpired?type=INVALID_RELEASE_VERSION' : '/sessionexpired',
+      expiredType,
+      redirect: expiredType ? `/sessionexpired?type=${expiredType}` : '/sessionexpired',
       log: false,
       scrollToTop: false,
     };
@@ -149,7 +156,7 @@ export interface ErrorHandlerDeps {
   navigate(to: string): void;
   log(record: ErrorLogRecord): Promise<unknown> | void;
   translate(key: string, values?: Record<string, string>): string;
-  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string; appName?: string };
+  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string; appName?: string; temporaryPassword?: boolean };
   scrollToTop(): void;
 }
 
@@ -183,7 +190,8 @@ export function buildErrorLogRecord(
 /** The onError of createApiClient: applies the decision; never throws, never logs its own log call. */
 export function createErrorHandler(deps: ErrorHandlerDeps) {
   return function handleApiError(err: ApiErrorLike): ErrorDecision {
-    const decision = decideApiError(err, deps.context().appName);
+    const ctx = deps.context();
+    const decision = decideApiError(err, ctx.appName, ctx.temporaryPassword === true);
     if (decision.sessionExpired) {
       deps.setError(null, true);
     } else if (decision.message) {
@@ -201,4 +209,27 @@ export function createErrorHandler(deps: ErrorHandlerDeps) {
     }
     return decision;
   };
+}
+
+/** A route error of spec 8.1: the status it stands for (500 unless it says), shown by the generic error page. */
+export class RouteError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'RouteError';
+  }
+}
+
+/**
+ * The shell part a screen names (spec 8.1: an unknown middleware gives 500 'Unknown middleware'): a
+ * declaration set newer than this build may name a part the build does not have; the page then
+ * fails as a route error, logged, instead of drawing nothing.
+ */
+export function shellPartOf<T>(parts: Partial<Record<string, T>>, name: string | undefined): T | undefined {
+  if (name === undefined) return undefined;
+  const part = Object.hasOwn(parts, name) ? parts[name] : undefined;
+  if (part === undefined) throw new RouteError(500, 'Unknown middleware');
+  return part;
 }

@@ -1,8 +1,10 @@
 // Spec 2.4: the side menu. Its entries are declared by the screens they open (`menu` in
 // screens/<id>.json: order, icon, label key, show rule), so a screen and its entry come and go
-// together; a rule hides an entry (payment-only logins see Home and Sign out only). Sign out is an
-// action, not a screen: the shell adds it last.
+// together; a rule hides an entry (payment-only logins see Home and Sign out only). An entry may
+// instead open a provider page in a new tab (`href`: a $provider binding, e.g. the User Guide). Sign
+// out is an action, not a screen: the shell adds it last.
 import type { DeclError, DeclFile } from '../engine/declarations';
+import { resolveBinding } from '../engine/screen';
 import type { RuleRef, ScreenDecl } from '../engine/types';
 import { isIconName, type IconName } from './icons';
 
@@ -15,6 +17,8 @@ export interface MenuItem {
   path?: string;
   query?: Record<string, string>;
   show?: RuleRef;
+  /** a provider page opened in a new tab: the $provider binding, then (visibleMenuItems) its address */
+  href?: string;
   /** sign out is an action, not a route */
   action?: 'signOut';
 }
@@ -25,7 +29,7 @@ export const SIGN_OUT: MenuItem = { id: 'signOut', label: 'common.menu.signOut',
 export function menuItemsOf(screens: Record<string, ScreenDecl>): MenuItem[] {
   const entries = Object.values(screens).flatMap((s) => (s.menu ?? []).map((m) => ({ ...m, path: s.path })));
   entries.sort((a, b) => a.order - b.order || a.id.localeCompare(b.id));
-  const items: MenuItem[] = entries.map(({ id, label, icon, path, query, show }) => ({
+  const items: MenuItem[] = entries.map(({ id, label, icon, path, query, show, href }) => ({
     id,
     label,
     // an unknown name is refused by npm run check; a served overlay with one still draws no icon
@@ -33,16 +37,25 @@ export function menuItemsOf(screens: Record<string, ScreenDecl>): MenuItem[] {
     path,
     ...(query ? { query } : {}),
     ...(show !== undefined ? { show } : {}),
+    ...(href ? { href } : {}),
   }));
   return [...items, SIGN_OUT];
 }
 
 export interface MenuContext {
   isTrue(rule: RuleRef | undefined): boolean;
+  /** the provider record, for entries that open a provider page */
+  provider?: object;
 }
 
+/** The shown entries; a provider-page entry carries its address, and hides without an https one. */
 export function visibleMenuItems(items: MenuItem[], ctx: MenuContext): MenuItem[] {
-  return items.filter((item) => ctx.isTrue(item.show));
+  return items.flatMap((item) => {
+    if (!ctx.isTrue(item.show)) return [];
+    if (!item.href) return [item];
+    const url = resolveBinding(item.href, { provider: (ctx.provider ?? {}) as Record<string, unknown> });
+    return typeof url === 'string' && /^https:\/\//.test(url) ? [{ ...item, href: url }] : [];
+  });
 }
 
 export function menuHref(item: MenuItem): string {

@@ -5,7 +5,7 @@ import type { ActionDecl, DeclarationSet, Effect, ModalDecl, ScreenDecl, Section
 
 function navigatesTo(effect: Effect | undefined): string[] {
   if (!effect) return [];
-  const own = effect.type === 'navigate' ? [effect.to.split('?')[0]] : [];
+  const own = effect.type === 'navigate' ? [effect.to.split(/[?#]/)[0]] : [];
   const next = 'then' in effect && effect.then ? navigatesTo(effect.then) : [];
   return [...own, ...next];
 }
@@ -25,7 +25,7 @@ function pruneActions(actions: ActionDecl[] | undefined, hasScreen: (path: strin
 function pruneSection(section: SectionDecl, hasScreen: (path: string) => boolean): SectionDecl {
   const actions = pruneActions(section.actions, hasScreen);
   if (section.kind === 'links') {
-    const items = section.items.filter((l) => typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split('?')[0]));
+    const items = section.items.filter((l) => typeof l.to !== 'string' || l.to.startsWith('$') || hasScreen(l.to.split(/[?#]/)[0]));
     return { ...section, actions, items };
   }
   if (section.kind === 'cardList' && section.card.actions) {

@@ -137,6 +137,14 @@ const config = defineConfig({
     body: { bg: 'bg', color: 'fg' },
     // visible focus for every control, in both themes (spec: accessibility)
     ':focus-visible': { outline: '3px solid', outlineColor: 'brand.focusRing', outlineOffset: '2px' },
+    // fields and checkboxes as visible as the buttons: Chakra's field recipes draw a 1 px ring and its
+    // checkbox draws none on the hidden input; !important because recipes sit in a later layer
+    'input:focus-visible, textarea:focus-visible, select:focus-visible, input:focus-visible + [data-part=control], [data-part=control][data-focus-visible]': {
+      outlineStyle: 'solid !important',
+      outlineWidth: '3px !important',
+      outlineOffset: '2px !important',
+      outlineColor: '{colors.brand.focusRing} !important',
+    },
     'a:not([data-button])': { color: 'brand.fg', textDecoration: 'underline', textUnderlineOffset: '2px' },
   },
 });

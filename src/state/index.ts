@@ -96,15 +96,23 @@ export function loadingDelta(session: SessionState, delta: number): SessionState
 
 export type ProviderRecord = Response<'Customer.program'>;
 
-/** The provider record (Customer.program) of the provider chosen in the session. */
+/** The cache key of a provider record: its pages (user guide, privacy policy) are in the language asked. */
+export function programQueryKey(appName: string, locale: string) {
+  return ['Customer.program', { appName, locale }] as const;
+}
+
+/** The provider record (Customer.program) of the provider chosen in the session, in the chosen language. */
 export const providerAtom = atomWithQuery((get) => {
   const appName = get(appNameAtom);
+  const locale = get(localeAtom);
   const api = get(apiAtom);
   return {
-    queryKey: ['Customer.program', { appName }],
+    queryKey: programQueryKey(appName, locale),
     queryFn: () => api.call('Customer.program', { query: { appName } }),
     enabled: Boolean(appName),
     staleTime: 5 * 60_000,
+    // a language switch keeps the record shown until the new language's answer is in
+    placeholderData: (previous: ProviderRecord | undefined) => (previous?.appName === appName ? previous : undefined),
   };
 });
 

@@ -272,14 +272,14 @@ describe('communication and attendance', () => {
   it('contact us: the message goes to the support e-mail and appears in the communication history', async () => {
     const { ctx, page } = await signedIn();
     await open(page, '/contactus', 'form');
-    await page.getByLabel(/^Subject/).fill('Late pick-up on Friday');
+    await page.getByLabel(/^Subject/).selectOption({ label: 'Absence or late pick-up' });
     await page.getByLabel(/^Message/).fill('I will pick up Sofia at 6:15 PM on Friday.');
     await expectNoAxeViolations(page, 'contact us');
     await shot(page, 'comm-contactus-1280-en');
     await page.getByRole('button', { name: en.contactUs.send }).click();
     await page.waitForURL(/\/communication\?sent=true$/);
-    await page.locator('[data-section=history] article', { hasText: 'Late pick-up on Friday' }).waitFor();
-    const mail = (await outbox(server)).find((m) => m.subject.includes('Late pick-up on Friday'))!;
+    await page.locator('[data-section=history] article', { hasText: 'Absence or late pick-up' }).first().waitFor();
+    const mail = (await outbox(server)).find((m) => m.subject.includes('Absence or late pick-up') && m.text.includes('6:15 PM'))!;
     expect(mail.to).toBe('help@brightpathkids.example');
     expect(mail.text).toContain('6:15 PM');
     await ctx.close();

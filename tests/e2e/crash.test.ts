@@ -29,7 +29,7 @@ async function writeUntilKilled(server: RunningServer, token: string, killAfter:
         const res = await fetch(`${server.url}/api/Communication/sendmail`, {
           method: 'POST',
           headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-          body: JSON.stringify({ subject: `Crash ${i}`, message: `Write ${i}` }),
+          body: JSON.stringify({ subjectID: '1', message: `Crash write ${i}` }),
         });
         if (res.status === 200) acked.push(((await res.json()) as { communicationID: number }).communicationID);
         else if (res.status === 429) continue;

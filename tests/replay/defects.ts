@@ -96,7 +96,7 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
   });
 
   await check(4, 'a NUL byte in a text is bad input', async () => {
-    const r = await send(base, 'POST', '/api/Communication/sendmail', json({ subject: 'Hello\u0000', message: 'NUL' }, token));
+    const r = await send(base, 'POST', '/api/Communication/sendmail', json({ subjectID: 'Hello\u0000', message: 'NUL' }, token));
     return { ok: is4xx(r.status), detail: `NUL in the contact-us subject: ${r.status}` };
   });
 
@@ -164,8 +164,8 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
     return { ok: script, detail: `script-src self only: ${script}; style-src 'unsafe-inline': ${inlineStyles ? 'still allowed (run-time styles, see ARCHITECTURE.md)' : 'gone'}` };
   });
 
-  await check(11, 'a CR/LF in the contact-us subject is stored on one line', async () => {
-    const r = await send(base, 'POST', '/api/Communication/sendmail', json({ subject: 'Replay\r\nBcc: someone@example.com', message: 'Header test' }, token));
+  await check(11, 'a CR/LF in the contact-us subject is refused or stored on one line', async () => {
+    const r = await send(base, 'POST', '/api/Communication/sendmail', json({ subjectID: 'Replay\r\nBcc: someone@example.com', message: 'Header test' }, token));
     if (r.status !== 200) return { ok: is4xx(r.status), detail: `subject with CR/LF: ${r.status}` };
     const history = (await send(base, 'GET', '/api/Communication/history', { headers: { authorization: `Bearer ${token}` } })).json() as { communicationID: number; subject: string }[];
     const mine = history.find((h) => h.communicationID === r.json().communicationID);

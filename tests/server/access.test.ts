@@ -162,6 +162,13 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         return { query: {}, body: { mode: 'change', pin: '4826', adultIDs: [m.adult] } };
       case 'Demographics.generatePin':
         return { query: {}, body: { mode: 'generate', adultIDs: [m.adult] } };
+      case 'Demographics.childAdultsSave': {
+        const d = await get(`/api/Demographics/children/${m.child}/adults`);
+        const rows = d.adults.filter((a: { adultID: number }) => a.adultID === m.adult);
+        return { query: {}, body: { adults: rows.map((a: object) => ({ ...a, isEmergencyContact: true })) } };
+      }
+      case 'Communication.customText':
+        return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':
       case 'Demographics.childPhotoUpload':
         return { query: {}, upload: true };

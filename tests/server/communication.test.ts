@@ -94,26 +94,40 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
   });
 
   it('sends a contact-us message to the support e-mail through the outbox and lists it in the history', async () => {
-    const ok = await post('/api/Communication/sendmail', { subject: 'Pick-up on Friday', message: 'Grandma Rosa picks up Sofia on Friday.\nThank you!' });
+    const ok = await post('/api/Communication/sendmail', { subjectID: '3', message: 'Grandma Rosa picks up Sofia on Friday.\nThank you!' });
     expect(ok.statusCode, ok.body).toBe(200);
     const [mail] = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'contact_us'));
     expect(mail.toAddress).toBe('help@brightpathkids.example');
-    expect(mail.subject).toContain('Pick-up on Friday');
+    expect(mail.subject).toContain('Absence or late pick-up');
     expect(mail.textBody).toContain('Grandma Rosa picks up Sofia on Friday.');
     expect(mail.textBody).toContain('Maria Garcia');
     const history = (await get('/api/Communication/history', maria)).json() as { communicationID: number; subject: string; description: string; isAutomatic: boolean; from: string }[];
     const mine = history.find((h) => h.communicationID === ok.json().communicationID)!;
-    expect(mine).toMatchObject({ subject: 'Pick-up on Friday', isAutomatic: false, from: 'Maria Garcia' });
+    expect(mine).toMatchObject({ subject: 'Absence or late pick-up', isAutomatic: false, from: 'Maria Garcia' });
     expect(mine.description).toBe('<p>Grandma Rosa picks up Sofia on Friday.<br />Thank you!</p>');
     // the same form rules as the browser: both fields required; < > ^ refused
-    const empty = await post('/api/Communication/sendmail', { subject: '', message: '' });
+    const empty = await post('/api/Communication/sendmail', { subjectID: '', message: '' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['/message', '/subject']);
-    expect((await post('/api/Communication/sendmail', { subject: 'x', message: '<script>alert(1)</script>' })).statusCode).toBe(422);
-    // another provider's parent reaches only their own provider
-    const other = await post('/api/Communication/sendmail', { subject: 'Hello', message: 'From Linh' }, linh);
-    expect(other.statusCode).toBe(200);
+    expect(empty.json().errors.map((e: { path: string }) => e.path).sort()).toEqual(['/message', '/subjectID']);
+    expect((await post('/api/Communication/sendmail', { subjectID: '1', message: '<script>alert(1)</script>' })).statusCode).toBe(422);
+    // the subject is one of the provider's: not a free text, not another provider's (6 is Northridge's own)
+    for (const subjectID of ['Pick-up on Friday', '7', '6']) {
+      const refused = await post('/api/Communication/sendmail', { subjectID, message: 'x' });
+      expect(refused.statusCode, subjectID).toBe(400);
+      expect(refused.json().errors).toEqual([{ path: '/subjectID', key: 'errors.enum' }]);
+    }
+    // another provider's parent reaches only their own provider, under its own subjects
+    const other = await post('/api/Communication/sendmail', { subjectID: '6', message: 'From Linh' }, linh);
+    expect(other.statusCode, other.body).toBe(200);
     const linhMail = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'contact_us'))).at(-1)!;
+    expect(linhMail.subject).toContain('School district transportation');
+    // a parent writing in Spanish keeps the Spanish subject in her history; the staff read it in the provider's language
+    const es = await t.app.inject({ method: 'POST', url: '/api/Communication/sendmail', headers: { authorization: `Bearer ${maria}`, 'accept-language': 'es' }, payload: { subjectID: '2', message: 'Cambio' } });
+    expect(es.statusCode, es.body).toBe(200);
+    const [esRow] = await t.db.handle.db.select().from(s.communications).where(eq(s.communications.id, es.json().communicationID));
+    expect(esRow.subject).toBe('Cambio de horario');
+    const esMail = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'contact_us'))).at(-1)!;
+    expect(esMail.subject).toContain('Schedule change');
     const [northridge] = await t.db.handle.db.select().from(s.providers).where(eq(s.providers.appName, 'northridge'));
     expect(linhMail.toAddress).toBe(northridge.supportEmail);
     expect(linhMail.toAddress).not.toBe('help@brightpathkids.example');

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, FAST_ARGON2, freshIp, login, tokenFor, MARIA, KAREN, type TestApp } from './helpers';
 import { buildApp } from '../../server/app';
-import { communications, outbox } from '../../server/db/schema';
+import { communications, masterItems, outbox, providers } from '../../server/db/schema';
 import { jsonDepth, MAX_BODY_DEPTH } from '../../server/inputChecks';
 
 describe('json depth scan', () => {
@@ -53,7 +53,7 @@ describe.each(BACKENDS)('hardening on %s', (backend) => {
   });
 
   it('refuses NUL and other control characters in bodies, queries and paths as bad input', async () => {
-    const body = await t.app.inject({ method: 'POST', url: '/api/Communication/sendmail', headers: auth(maria), payload: { subject: 'Hi\u0000there', message: 'x' } });
+    const body = await t.app.inject({ method: 'POST', url: '/api/Communication/sendmail', headers: auth(maria), payload: { subjectID: 'Hi\u0000there', message: 'x' } });
     expect(body.statusCode, body.body).toBe(422);
     expect(body.json().key).toBe('server.errors.controlCharacter');
     expect(body.json().message).toContain('U+0000');
@@ -104,12 +104,14 @@ describe.each(BACKENDS)('hardening on %s', (backend) => {
   });
 
   it('stores and sends the contact-us subject on one line', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/Communication/sendmail',
-      headers: auth(maria),
-      payload: { subject: 'Pick-up\r\nBcc: victim@example.com', message: 'Line one\nLine two' },
-    });
+    const send = (payload: Record<string, unknown>) => t.app.inject({ method: 'POST', url: '/api/Communication/sendmail', headers: auth(maria), payload });
+    // a parent cannot write the subject: it is one of the provider's
+    const free = await send({ subjectID: 'Hi\r\nBcc: v@e.example', message: 'x' });
+    expect(free.statusCode).toBe(400);
+    expect(free.json().errors).toEqual([{ path: '/subjectID', key: 'errors.enum' }]);
+    // and a provider's subject text with a line break still goes out on one line
+    const [subject] = await t.db.handle.db.insert(masterItems).values({ providerId: (await t.db.handle.db.select().from(providers).where(eq(providers.appName, 'brightpath')))[0].id, list: 'contact-subject', code: '77', text: 'Pick-up\r\nBcc: victim@example.com', sortOrder: 77 }).returning();
+    const res = await send({ subjectID: subject.code, message: 'Line one\nLine two' });
     expect(res.statusCode, res.body).toBe(200);
     const [row] = await t.db.handle.db.select().from(communications).where(eq(communications.id, res.json().communicationID));
     expect(row.subject).toBe('Pick-up Bcc: victim@example.com');

@@ -83,7 +83,7 @@ describe.each(BACKENDS)('sign-in lock and account limits on %s', (backend) => {
 
   it('limits contacts per account, absence notices and messages per hour, with a clear message', async () => {
     const headers = { authorization: `Bearer ${await tokenFor(t.app, ...MARIA)}` };
-    const send = () => t.app.inject({ method: 'POST', url: '/api/Communication/sendmail', headers, payload: { subject: 'Hello', message: 'A question' } });
+    const send = () => t.app.inject({ method: 'POST', url: '/api/Communication/sendmail', headers, payload: { subjectID: '1', message: 'A question' } });
     expect((await send()).statusCode).toBe(200);
     expect((await send()).statusCode).toBe(200);
     const third = await send();

@@ -71,6 +71,13 @@ describe.each(BACKENDS)('provider texts in the parent language on %s', (backend)
       '/api/Communication/calendar-events/parent',
       '/api/Registration/programperiods/list?otherDistrict=true',
       '/api/Registration/children/activities',
+      // the master data and communication texts of spec 7.2 and 7.4
+      ...['allergies', 'disabilities', 'medical-conditions', 'special-needs', 'medication', 'udfields', 'adult-fields', 'child-fields'].map((m) => `/api/Demographics/masterdata/${m}`),
+      ...['gender', 'marital-status', 'primary-language', 'meal-eligibility', 'tshirt-size', 'transportation-mode'].map((m) => `/api/Demographics/masterdata/${m}`),
+      `/api/Demographics/adults/${holder.id}/children`,
+      `/api/Demographics/children/${kid.id}/adults`,
+      '/api/Communication/Subjects',
+      '/api/Communication/customtext/prepare-onscreen?contenttype=CONTACT_US',
     ];
     const out: Record<string, unknown> = {};
     for (const url of urls) {

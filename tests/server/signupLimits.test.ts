@@ -95,6 +95,35 @@ describe.each(BACKENDS)('sign-up messages and Customer.feature on %s', (backend)
     }
   });
 
+  it("signing in: an inactive login is told to contact the provider, a portal not activated says so; both only after the right password", async () => {
+    const signIn = (email: string, password: string, lang: string, appName = 'brightpath') =>
+      t.app.inject({ method: 'POST', url: '/api/Authentication/login', payload: { appName, email, password }, headers: { 'accept-language': lang }, remoteAddress: freshIp() });
+    const server = (lang: string) => locale(lang, 'server').errors;
+    await t.db.handle.db.update(logins).set({ active: false }).where(eq(logins.email, DAVID[1]));
+    try {
+      const res = await signIn(DAVID[1], DAVID[2], 'es');
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ key: 'server.errors.inactiveLogin', message: server('es').inactiveLogin.replace('{{programName}}', 'Bright Path Kids Club') });
+      // a wrong password learns nothing about the login
+      expect((await signIn(DAVID[1], 'Wrong#Password1', 'es')).statusCode).toBe(401);
+    } finally {
+      await t.db.handle.db.update(logins).set({ active: true }).where(eq(logins.email, DAVID[1]));
+    }
+    const features = providerFeatures('brightpath');
+    await setFeatures('brightpath', { ...features, parentPortal: false });
+    try {
+      const res = await signIn(DAVID[1], DAVID[2], 'vi');
+      expect(res.statusCode).toBe(403);
+      expect(res.json()).toMatchObject({ key: 'server.errors.portalNotActivated', message: server('vi').portalNotActivated.replaceAll('{{programName}}', 'Bright Path Kids Club') });
+      expect((await signIn(DAVID[1], 'Wrong#Password1', 'vi')).statusCode).toBe(401);
+      // the other provider is not affected
+      expect((await signIn(LINH[1], LINH[2], 'en', LINH[0])).statusCode).toBe(200);
+    } finally {
+      await setFeatures('brightpath', features);
+    }
+    expect((await signIn(DAVID[1], DAVID[2], 'en')).statusCode).toBe(200);
+  });
+
   it('Customer.feature answers the features of the signed-in provider only, as they are now', async () => {
     const anonymous = await t.app.inject({ method: 'GET', url: '/api/Customer/feature' });
     expect(anonymous.statusCode).toBe(401);

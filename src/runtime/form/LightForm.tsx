@@ -3,18 +3,17 @@
 // does not load the form chunk. Field states (x-show, x-required) and errors (x-validate, formats)
 // come from the same engine as the full form; the engine (the provider's validators) is asked for
 // once the parent turns to the form (focus, pointer or submit), so the first paint does not wait.
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Box, Button, Field, Input, NativeSelect, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
 import { lightFields, type LightField } from '../../engine/widgets';
 import { stringsOf } from '../guards';
-import type { FieldError, FieldState } from '../../engine/form';
+import type { FieldState } from '../../engine/form';
+import { clearHidden, useFormErrors, useFormHost, type FormHost } from './host';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
 import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
 import { ActionButton } from '../Actions';
 import type { KindProps, RenderAction } from '../kindProps';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The fields the light renderer draws; `npm run check` refuses a light form with any other field. */
 export function lightFormFields(set: Pick<DeclarationSet, 'schemas'>, schemaId: string): LightField[] {
@@ -28,70 +27,34 @@ function staticState(schema: JsonSchema): FieldState {
   return { shown: schema['x-show'] !== false, required: schema['x-required'] === true, enabled: schema['x-enable'] !== false };
 }
 
-export default function LightForm({ section, data }: KindProps<'form'>) {
+export type LightFormProps = KindProps<'form'> & { host?: FormHost };
+
+export default function LightForm({ section, data, host: given }: LightFormProps) {
   const rt = useScreenRuntime();
   const { t, tk } = useRuntimeT();
   const schemaId = section.schema;
-  const fields = lightFormFields(rt.set, schemaId);
-  const engine = rt.engine;
+  const { engine, set: decls, formCtx: ctx } = rt;
+  const fields = useMemo(() => lightFormFields(decls, schemaId), [decls, schemaId]);
   const idOf = (name: string) => `${section.id}_${name}`;
-
-  const [values, setValues] = useState<Record<string, unknown>>(() => {
-    const start = section.initial !== undefined ? rt.resolveOne(section.initial) : data;
-    return isObject(start) ? { ...start } : {};
-  });
-  const valuesRef = useRef(values);
-  valuesRef.current = values;
-  const [touched, setTouched] = useState<Set<string>>(() => new Set());
-  const [submitted, setSubmitted] = useState(false);
-  const [pageError, setPageError] = useState<string | null>(null);
-  const [running, setRunning] = useState(false);
-  const [focusFirst, setFocusFirst] = useState(false);
   const formRef = useRef<HTMLFormElement>(null);
+  const { host, state } = useFormHost({ section, data, host: given, root: formRef, ownsPageMessage: true });
+  const { values, pageError } = state;
+  const [running, setRunning] = useState(false);
 
-  useEffect(() => {
-    rt.setFormValues(section.id, values);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [values, section.id]);
-
-  useEffect(
-    () =>
-      rt.registerForm(section.id, {
-        schemaId,
-        section,
-        getValues: () => valuesRef.current,
-        showAllErrors: () => {
-          setSubmitted(true);
-          setFocusFirst(true);
-        },
-        showPageError: setPageError,
-      }),
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-    [section.id, schemaId],
-  );
-
-  const ctx = { ...rt.ctx, form: values };
-  const states = engine ? engine.fieldStates(schemaId, ctx) : null;
+  const states = useMemo(() => (engine ? engine.fieldStates(schemaId, { ...ctx, form: values }) : null), [engine, schemaId, ctx, values]);
   const stateOf = (f: LightField) => states?.[`/${f.name}`] ?? staticState(f.schema);
-  const errors: FieldError[] = engine ? engine.validate(schemaId, values, ctx).errors : [];
-  const errorOf = (name: string) => (submitted || touched.has(name) ? errors.find((e) => e.path === `/${name}`) : undefined);
-
-  // after a failed submit (once the engine's errors are drawn): the first invalid field gets focus
-  useEffect(() => {
-    if (!focusFirst || !engine) return;
-    setFocusFirst(false);
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [focusFirst, engine]);
+  const errors = useFormErrors(engine, decls, schemaId, section.id, ctx, state, states);
+  const errorOf = (name: string) => errors.find((e) => e.path === `/${name}`);
 
   const set = (name: string, value: unknown) => {
-    setValues((prev) => {
+    host.setValues((prev) => {
       const next = { ...prev };
       if (value === undefined || value === '') delete next[name];
       else next[name] = value;
-      return next;
+      return engine ? clearHidden(decls, schemaId, () => engine.fieldStates(schemaId, { ...ctx, form: next }), next) : next;
     });
   };
-  const touch = (name: string) => setTouched((prev) => (prev.has(name) ? prev : new Set(prev).add(name)));
+  const touch = (name: string) => host.touch(idOf(name));
 
   const actions = section.actions.filter((a) => a.visible);
   const submitAction = actions.find((a) => a.effect.type === 'submit');
@@ -108,7 +71,7 @@ export default function LightForm({ section, data }: KindProps<'form'>) {
     } catch {
       // the client's error handler reported the answer (the page's banner); secrets are typed again
       if (clearOnFailure.length) {
-        setValues((prev) => {
+        host.setValues((prev) => {
           const next = { ...prev };
           for (const k of clearOnFailure) delete next[k];
           return next;

@@ -51,7 +51,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     const { schema: s, docId: doc } = derefSchema(set, raw, docId);
     const ui: Record<string, unknown> = {};
     const out: Record<string, unknown> = {};
-    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels', 'x-titleFrom']) {
+    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels', 'x-titleFrom', 'x-titleByCountry']) {
       if (s[k] !== undefined) out[k] = s[k];
     }
     const widget = widgetFor(s);
@@ -59,12 +59,12 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (widget && s.type !== 'object' && (s.type !== 'array' || widget === 'checkboxes')) ui['ui:widget'] = widget;
     if (typeof s['x-help'] === 'string') ui['ui:help'] = s['x-help'];
     if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
-    if (isObject(s['x-options'])) ui['ui:options'] = { ...(ui['ui:options'] as object), optionsSource: s['x-options'] };
-    if (isObject(s['x-rowOptions'])) ui['ui:options'] = { ...(ui['ui:options'] as object), rowOptions: s['x-rowOptions'] };
-    if (Array.isArray(s['x-extraOptions'])) ui['ui:options'] = { ...(ui['ui:options'] as object), extraOptions: s['x-extraOptions'] };
-    if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) {
-      ui['ui:options'] = { ...(ui['ui:options'] as object), addable: false, removable: false, orderable: false, copyable: false, rowList: true };
-    }
+    const options: Record<string, unknown> = {};
+    if (isObject(s['x-options'])) options.optionsSource = s['x-options'];
+    if (isObject(s['x-rowOptions'])) options.rowOptions = s['x-rowOptions'];
+    if (Array.isArray(s['x-extraOptions'])) options.extraOptions = s['x-extraOptions'];
+    if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) Object.assign(options, { addable: false, removable: false, orderable: false, copyable: false, rowList: true });
+    if (Object.keys(options).length) ui['ui:options'] = options;
 
     if (s.type === 'object' && isObject(s.properties)) {
       const props: Record<string, unknown> = {};
@@ -80,11 +80,11 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
         props[name] = child.schema;
         if (Object.keys(child.uiSchema).length) ui[name] = child.uiSchema;
         if (!inArray && state?.required) required.push(name);
-        if (!inArray && state && !state.enabled) ui[name] = { ...(ui[name] as object), 'ui:disabled': true };
+        if (!inArray && state && !state.enabled) ui[name] = { ...(isObject(ui[name]) ? ui[name] : {}), 'ui:disabled': true };
       }
       out.properties = props;
       if (required.length) out.required = required;
-      if (Array.isArray(s['x-order'])) ui['ui:order'] = [...(s['x-order'] as string[]).filter((n) => n in props), '*'];
+      if (Array.isArray(s['x-order'])) ui['ui:order'] = [...s['x-order'].filter((n): n is string => typeof n === 'string' && n in props), '*'];
     }
     if (s.type === 'array' && isObject(s.items)) {
       const items = walk(s.items as JsonSchema, doc, `${pointer}/0`, true);

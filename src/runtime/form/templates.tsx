@@ -12,6 +12,7 @@ import {
 } from '@rjsf/utils';
 import type { PortalArrayFieldTemplateProps, PortalFieldTemplateProps, PortalFormContext, PortalObjectFieldTemplateProps } from './FormContext';
 import { udfCaption } from './widgets';
+import { byCountry } from '../../engine/form';
 
 /** Widgets that label themselves (checkbox label, radio legend). */
 const SELF_LABELLED = new Set(['checkbox', 'checkboxes', 'yesno', 'radio', 'hidden', 'note', 'CheckboxWidget', 'CheckboxesWidget', 'RadioWidget']);
@@ -26,6 +27,8 @@ export function FieldTemplate(props: PortalFieldTemplateProps) {
   const required = state ? state.required : props.required;
   // x-titleFrom: the label is a sibling's text (a user-defined field's caption)
   const titleFrom = typeof schema['x-titleFrom'] === 'string' ? (fc.rowOf(id)?.[schema['x-titleFrom'] as string] as string | undefined) : undefined;
+  // the country's word for the field (x-titleByCountry: Province and Postal code in Canada)
+  const local = byCountry(schema, 'x-titleByCountry', fc.country);
   const widget = (uiSchema?.['ui:widget'] as string | undefined) ?? '';
   const container = schema.type === 'object' || (schema.type === 'array' && widget !== 'checkboxes');
   // user-defined fields label themselves when they render as a checkbox or a yes/no pair
@@ -35,7 +38,7 @@ export function FieldTemplate(props: PortalFieldTemplateProps) {
     <Box className="pp-field" data-field={id}>
       {showLabel ? (
         <chakra.label htmlFor={id} display="block" fontWeight="medium" mb="1">
-          {titleFrom !== undefined ? udfCaption(titleFrom) : fc.text(label)}
+          {local ? fc.text(local) : titleFrom !== undefined ? udfCaption(titleFrom) : fc.text(label)}
           {widget === 'readonly' ? null : required ? (
             <chakra.span aria-hidden="true" color="fg.error">
               {' '}

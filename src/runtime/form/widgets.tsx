@@ -1,6 +1,7 @@
 // Our RJSF widgets. Every widget renders an input whose id is RJSF's field id, so the FieldTemplate's
 // <label htmlFor> names it (axe: every form control has a label). Defined at module level so React
 // keeps the same component between renders (inline widgets remount and lose focus).
+import { fieldOf, pathOf, stringsOf } from '../guards';
 import { useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
 import { Box, HStack, Input, NativeSelect, Stack, Textarea, Wrap, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
@@ -11,9 +12,9 @@ import { ariaDescribedByIds, type RegistryWidgetsType, type Widget } from '@rjsf
 import type { FieldWidget } from '../../engine/widgets';
 import { resolveParams } from '../../engine/screen';
 import { splitParams, type OperationId } from '../../api/client';
-import { applyMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
+import { applyMask, fitsMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
-import { regionsOf } from './regions';
+import { regionsOf } from '../../engine/regions';
 import DateWidgetLazy from './DateWidget';
 
 const ctxOf = (props: PortalWidgetProps): PortalFormContext => props.registry.formContext;
@@ -48,13 +49,13 @@ export function TextWidget(props: PortalWidgetProps) {
     <Input
       id={id}
       name={id}
-      type={type as string}
+      type={typeof type === 'string' ? type : 'text'}
       value={value ?? ''}
       disabled={disabled || readonly}
       maxLength={typeof schema.maxLength === 'number' ? schema.maxLength : undefined}
       placeholder={placeholder ? fc.tk(placeholder) : undefined}
       autoFocus={autofocus}
-      autoComplete={(options.autocomplete as string) ?? (type === 'email' ? 'email' : undefined)}
+      autoComplete={typeof options.autocomplete === 'string' ? options.autocomplete : type === 'email' ? 'email' : undefined}
       onChange={(e: ChangeEvent<HTMLInputElement>) => {
         fc.touch(id);
         onChange(e.target.value === '' ? options.emptyValue : e.target.value);
@@ -77,22 +78,28 @@ export function EmailWidget(props: PortalWidgetProps) {
  * A masked input: the text is re-masked on every change and the caret kept after the same
  * significant character. The stored value is the masked text; the engine normalises on submit.
  */
-function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean }) {
-  const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder } = props;
+function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'numeric' | 'text' | 'tel'; autoComplete?: string; uppercase?: boolean; keepUnfit?: boolean }) {
+  const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder, keepUnfit } = props;
   const fc = ctxOf(props);
   const ref = useRef<HTMLInputElement>(null);
   const handle = useCallback(
     (e: ChangeEvent<HTMLInputElement>) => {
       const el = e.target;
-      const { value: masked, caret } = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
       fc.touch(id);
+      if (keepUnfit && !fitsMask(mask, el.value)) {
+        // what was typed does not have the mask's shape: keep it, the format check names the problem
+        onChange(el.value.toUpperCase().slice(0, mask.length) || undefined);
+        return;
+      }
+      const { value: masked, caret } = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
       onChange(masked === '' ? undefined : masked);
       requestAnimationFrame(() => {
         if (ref.current && document.activeElement === ref.current) ref.current.setSelectionRange(caret, caret);
       });
     },
-    [mask, onChange, fc, id],
+    [mask, onChange, fc, id, keepUnfit],
   );
+  const shown = value === undefined || value === null ? '' : String(value);
   return (
     <Input
       ref={ref}
@@ -102,7 +109,7 @@ function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'num
       inputMode={inputMode}
       autoComplete={autoComplete}
       // stored values (10 phone digits, 'K1A0B1') show in their masked form
-      value={value === undefined || value === null ? '' : applyMask(mask, String(value))}
+      value={keepUnfit && !fitsMask(mask, shown) ? shown : applyMask(mask, shown)}
       maxLength={mask.length}
       disabled={disabled || readonly}
       placeholder={placeholder ? fc.tk(placeholder) : mask.replace(/[9#]/g, '_').replace(/A/g, '_')}
@@ -146,7 +153,7 @@ export function PhoneExtWidget(props: PortalWidgetProps) {
 export function ZipWidget(props: PortalWidgetProps) {
   const fc = ctxOf(props);
   const mask = zipMask(fc.country);
-  return <MaskedInput {...props} mask={mask} inputMode={fc.country === 'CA' ? 'text' : 'numeric'} autoComplete="postal-code" />;
+  return <MaskedInput {...props} mask={mask} inputMode={fc.country === 'CA' ? 'text' : 'numeric'} autoComplete="postal-code" keepUnfit />;
 }
 
 export function TextareaWidget(props: PortalWidgetProps) {
@@ -160,7 +167,7 @@ export function TextareaWidget(props: PortalWidgetProps) {
         id={id}
         name={id}
         value={value ?? ''}
-        rows={(options.rows as number) ?? 4}
+        rows={typeof options.rows === 'number' ? options.rows : 4}
         maxLength={max}
         disabled={disabled || readonly}
         placeholder={placeholder ? fc.tk(placeholder) : undefined}
@@ -189,7 +196,7 @@ interface OptionsSource {
 }
 
 const pick = (row: unknown, path: string): unknown =>
-  path.split('.').reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Record<string, unknown>)[k] : undefined), row);
+  pathOf(row, path);
 
 /** Options of an x-options field, loaded from its API operation (cached per [op, params]). */
 function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormContext) {
@@ -204,7 +211,8 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
       staleTime: 5 * 60_000,
       queryFn: async () => {
         const answer = await fc.api.call(source!.op as OperationId, { ...splitParams(source!.op, params) });
-        const rows = Array.isArray(answer) ? answer : ((answer as unknown as Record<string, unknown>)?.items as unknown[]) ?? [];
+        const items = fieldOf(answer, 'items');
+        const rows: unknown[] = Array.isArray(answer) ? answer : Array.isArray(items) ? items : [];
         return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? '') }));
       },
     },
@@ -224,7 +232,7 @@ export function SelectWidget(props: PortalWidgetProps) {
   const remote = useRemoteOptions(source, fc);
   const numeric = schema.type === 'integer' || schema.type === 'number';
   const emptyValue = numeric ? 0 : '';
-  const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
+  const enumLabels = stringsOf(schema['x-enumLabels']);
   const staticOptions = options.staticOptions as { value: unknown; label: string }[] | undefined;
   const extra = ((options.extraOptions ?? []) as { value: unknown; label: string }[]).map((o) => ({ value: o.value, label: fc.tk(o.label) }));
   const list: { value: unknown; label: string }[] = [
@@ -232,7 +240,7 @@ export function SelectWidget(props: PortalWidgetProps) {
       ? staticOptions
       : source
       ? (remote.data ?? [])
-      : ((schema.enum as unknown[]) ?? [])
+      : (Array.isArray(schema.enum) ? schema.enum : [])
           .filter((v) => v !== '' && v !== 0 && v !== null)
           .map((v) => ({ value: v, label: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))),
     ...extra,
@@ -303,7 +311,7 @@ export function RadioWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label, schema } = props;
   const fc = ctxOf(props);
   const required = fc.stateOf(id)?.required ?? props.required;
-  const enumLabels = (schema['x-enumLabels'] ?? {}) as Record<string, string>;
+  const enumLabels = stringsOf(schema['x-enumLabels']);
   const choices: { v: unknown; text: string }[] = Array.isArray(schema.enum)
     ? schema.enum.filter((v) => v !== '' && v !== null).map((v) => ({ v, text: enumLabels[String(v)] ? fc.tk(enumLabels[String(v)]) : String(v) }))
     : [

@@ -122,7 +122,8 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
           <Box className="pp-html" css={{ '& a': { textDecoration: 'underline' }, '& p': { mb: 2 }, '& ul': { listStyleType: 'disc', ps: 6, mb: 2 }, '& ol': { listStyleType: 'decimal', ps: 6, mb: 2 } }} dangerouslySetInnerHTML={{ __html: model.html }} />
         ) : null}
         {model.fields?.length ? (
-          <chakra.dl display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">
+          // long values (e-mail addresses) wrap inside the card instead of widening the page
+          <chakra.dl display="grid" gridTemplateColumns="fit-content(50%) minmax(0, 1fr)" columnGap="4" rowGap="1" overflowWrap="anywhere">
             {model.fields
               .filter((f) => f.visible !== false)
               .map((f, i) => (

@@ -1,5 +1,5 @@
 // links: a list of links or menu tiles (home sections). Options: variant (list | tiles), items
-// [{label (key), description (key), to (route), query (bindings), href (external binding), icon
+// [{label (key), description (key), to (route; '<this screen's path>#<section id>' links to a section of the page), query (bindings), href (external binding), icon
 // (image URL), show, effect}].
 import { Box, Card, Heading, LinkBox, LinkOverlay, List, SimpleGrid, Text, chakra } from '@chakra-ui/react';
 import { Link as RouteLink } from 'wouter';
@@ -23,6 +23,11 @@ interface LinkItem {
 
 function ItemLink({ item, children }: { item: LinkItem; children: React.ReactNode }) {
   const rt = useScreenRuntime();
+  const hash = item.to ? item.to.indexOf('#') : -1;
+  if (item.to && hash >= 0 && rt.screen.path === item.to.slice(0, hash)) {
+    // a part of this same page (its section's id): the browser scrolls to it and moves the focus
+    return <LinkOverlay href={`#section-${item.to.slice(hash + 1)}`}>{children}</LinkOverlay>;
+  }
   if (item.to) {
     return (
       <RouteLink href={`${item.to}${toSearch(item.query ?? {})}`} asChild>

@@ -19,7 +19,7 @@ export default function SummaryKind({ section, data }: KindProps<'summary'>) {
   const { t, tk, locale } = useRuntimeT();
   const items = resolveItem<SummaryItem[]>(rt, section.items, data);
   return (
-    <chakra.dl className="pp-summary" display="grid" gridTemplateColumns={{ base: '1fr', md: 'minmax(10rem, max-content) 1fr' }} columnGap="6" rowGap="2">
+    <chakra.dl className="pp-summary" display="grid" gridTemplateColumns={{ base: 'minmax(0, 1fr)', md: 'minmax(10rem, max-content) minmax(0, 1fr)' }} overflowWrap="anywhere" columnGap="6" rowGap="2">
         {items
           .filter((i) => i.visible !== false)
           .map((i, n) => {

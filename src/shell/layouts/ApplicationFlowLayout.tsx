@@ -7,7 +7,7 @@ import { ErrorBanner } from '../ErrorBanner';
 import { Footer } from '../Footer';
 import { Header } from '../Header';
 import { useRule, useSignedIn } from '../hooks';
-import { MAIN_ID, SkipLink } from './SkipLink';
+import { MAIN_ID, MAIN_MIN_HEIGHT, SkipLink } from './SkipLink';
 
 export function ApplicationFlowLayout({ footer, children }: { footer?: FooterDecl; children: ReactNode }) {
   const rule = useRule();
@@ -16,7 +16,7 @@ export function ApplicationFlowLayout({ footer, children }: { footer?: FooterDec
     <Flex direction="column" minH="100vh">
       <SkipLink />
       <Header signedIn={signedIn} showMenu={false} longName={rule('shell.longProgramName')} />
-      <Box as="main" id={MAIN_ID} tabIndex={-1} flex="1" px={{ base: '3', md: '6' }} py={{ base: '4', md: '6' }} outline="none" data-testid="main">
+      <Box as="main" id={MAIN_ID} tabIndex={-1} flex="1" minH={MAIN_MIN_HEIGHT} px={{ base: '3', md: '6' }} py={{ base: '4', md: '6' }} outline="none" data-testid="main">
         <Box maxW="5xl" mx="auto">
           <ErrorBanner />
           {children}

@@ -7,7 +7,7 @@ import { Footer } from '../Footer';
 import { Header } from '../Header';
 import { useRule, useSignedIn } from '../hooks';
 import { SideMenu } from '../SideMenu';
-import { MAIN_ID, SkipLink } from './SkipLink';
+import { MAIN_ID, MAIN_MIN_HEIGHT, SkipLink } from './SkipLink';
 
 export function DefaultLayout({ footer, children }: { footer?: FooterDecl; children: ReactNode }) {
   const rule = useRule();
@@ -25,6 +25,7 @@ export function DefaultLayout({ footer, children }: { footer?: FooterDecl; child
           tabIndex={-1}
           flex="1"
           minW="0"
+          minH={MAIN_MIN_HEIGHT}
           px={{ base: '3', sm: '4', md: '6' }}
           py={{ base: '4', md: '6' }}
           outline="none"

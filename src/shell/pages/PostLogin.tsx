@@ -1,15 +1,20 @@
 // Spec 2.1 /postlogin and 2.13 version-update page: after sign-in inside the native app, the server's
 // native version check (Customer.nativeVersion, with the version and OS the wrapper reports) decides:
 // an optional update shows the notice with Skip, a required one the update page without it. A wrapper
-// that cannot tell its platform gets the native-app error view. A temporary password goes to its
-// change screen when that screen exists; everyone else continues to /home.
+// that cannot tell its platform gets the native-app error view. Beside it the session's first load
+// reads the signed-in account (Demographics.accountFlags); when either answers an error the parent
+// gets the post-login error page (spec 2.13) instead of a portal that cannot work. A temporary
+// password goes to its change screen when that screen exists; everyone else continues to /home.
 import { Button, Card, Center, Heading, HStack, Link as ChakraLink, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { apiAtom } from '../../state';
+import type { ApiError } from '../../api/client';
+import { apiAtom, apiErrorHandlerAtom } from '../../state';
+import { decideApiError, type ApiErrorLike } from '../errors';
+import { rememberPostLoginError } from './PostLoginError';
 import { useHasScreen, useSession } from '../hooks';
 import { BASE, ProgramLogo } from '../Header';
 import { StoreBadge } from '../Footer';
@@ -29,21 +34,42 @@ export function PostLogin() {
   const next = temporary && hasScreen('/changetemporarypassword') ? '/changetemporarypassword' : '/home';
   const [copied, setCopied] = useState<'ok' | 'failed' | null>(null);
 
+  const errorHandler = useAtomValue(apiErrorHandlerAtom);
+  const reported = useRef(false);
   const check = useQuery({
     queryKey: ['Customer.nativeVersion', session.appName, os, version],
     queryFn: () => api.call('Customer.nativeVersion', { query: { CurrentVersion: version!, OS: os! }, silent: true }),
     enabled: Boolean(session.token && os && version),
     retry: 1,
   });
+  // a temporary-password session may only change its password: it reads no account yet
+  const account = useQuery({
+    queryKey: ['Demographics.accountFlags', session.appName, session.accountID],
+    queryFn: () => api.call('Demographics.accountFlags', { silent: true }),
+    enabled: Boolean(session.token) && !temporary,
+    retry: 1,
+  });
 
-  // no wrapper, no version to check, or the check failed: sign-in is never held up
+  // no wrapper or no version to check: only the account's load decides
   const unknownPlatform = Boolean(info && version && !os);
-  const decided = !info || !version ? 'continue' : unknownPlatform ? 'notice' : check.isError ? 'continue' : check.data ? (check.data.updateRequired ? 'notice' : 'continue') : 'pending';
+  const failed = (check.error ?? account.error) as ApiErrorLike | null;
+  const versionDecision = !info || !version ? 'continue' : unknownPlatform ? 'notice' : check.data ? (check.data.updateRequired ? 'notice' : 'continue') : 'pending';
+  const accountReady = temporary || account.isSuccess;
+  const decided = failed ? 'failed' : versionDecision === 'continue' && !accountReady ? 'pending' : versionDecision;
 
   useEffect(() => {
     if (!session.token) navigate('/', { replace: true });
     else if (decided === 'continue') navigate(next, { replace: true });
-  }, [session.token, decided, next, navigate]);
+    else if (decided === 'failed' && failed && !reported.current) {
+      reported.current = true;
+      // the shell's handling of spec 8.1 (error log; an expired session goes to its own page)
+      const decision = decideApiError(failed, session.appName, temporary);
+      errorHandler.handle?.(failed as ApiError);
+      if (decision.redirect) return;
+      rememberPostLoginError(decision.message ?? { key: 'error.unknown' });
+      navigate('/postloginerror', { replace: true });
+    }
+  }, [session.token, session.appName, decided, failed, next, navigate, errorHandler, temporary]);
 
   if (decided !== 'notice') {
     return (

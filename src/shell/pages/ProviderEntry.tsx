@@ -8,7 +8,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
-import { apiAtom, signedOutSession, type ProviderRecord, type SessionState } from '../../state';
+import { apiAtom, programQueryKey, signedOutSession, type ProviderRecord, type SessionState } from '../../state';
 import { useSession } from '../hooks';
 
 /** The session fields that come from the provider record. */
@@ -60,7 +60,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
       .call('Customer.program', { query: { appName: name } })
       .then((p) => {
         // the provider record is what providerAtom asks for next: no second request
-        queryClient.setQueryData(['Customer.program', { appName: p.appName }], p);
+        queryClient.setQueryData(programQueryKey(p.appName, session.locale), p);
         setSession((s) => {
           // a token belongs to one provider: choosing another one signs out first
           const base = s.appName && s.appName !== p.appName ? signedOutSession(s) : s;
@@ -71,7 +71,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
       .catch(() => {
         // shown and routed by the API error handler (e.g. /invalidurl)
       });
-  }, [api, appName, navigate, queryClient, session.appName, session.token, setSession]);
+  }, [api, appName, navigate, queryClient, session.appName, session.locale, session.token, setSession]);
 
   return (
     <Center minH="40vh" data-testid="provider-entry">

@@ -10,6 +10,7 @@ import { useLocation } from 'wouter';
 import { apiAtom } from '../../state';
 import { useRule, useSession } from '../hooks';
 import { useEndSession } from '../SignOut';
+import { TEMPORARY_AUTHENTICATION } from '../errors';
 
 export function SessionExpiredPage({ type }: { type?: string }) {
   const { t } = useTranslation('screens');
@@ -20,6 +21,8 @@ export function SessionExpiredPage({ type }: { type?: string }) {
   const rule = useRule({ type });
   const [busy, setBusy] = useState(false);
   const release = rule('shell.invalidReleaseVersion');
+  // spec 8.2: a temporary-password session that expired or failed says so
+  const temporary = !release && type === TEMPORARY_AUTHENTICATION;
 
   async function ok() {
     setBusy(true);
@@ -45,7 +48,9 @@ export function SessionExpiredPage({ type }: { type?: string }) {
         <Alert.Indicator />
         <Alert.Content>
           <Alert.Title>{t(release ? 'sessionexpired.releaseHeading' : 'sessionexpired.heading')}</Alert.Title>
-          <Alert.Description>{t(release ? 'sessionexpired.releaseMessage' : 'sessionexpired.message')}</Alert.Description>
+          <Alert.Description data-testid="session-expired-message">
+            {t(release ? 'sessionexpired.releaseMessage' : temporary ? 'sessionexpired.temporaryMessage' : 'sessionexpired.message')}
+          </Alert.Description>
         </Alert.Content>
       </Alert.Root>
       <Box>

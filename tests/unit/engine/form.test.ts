@@ -104,7 +104,12 @@ describe('contact', () => {
   it('zip follows the provider country', () => {
     expect(ca.validate('contact', { ...holder, zip: 'k2w 1a1' }, {}).data.zip).toBe('K2W1A1');
     expect(ca.validate('contact', { ...holder, zip: 'k2w 1a1' }, {}).valid).toBe(true);
-    expect(keys(ca.validate('contact', { ...holder, zip: '62701' }, {}))).toEqual(['/zip errors.format.zip']);
+    // Canada in its own words: 'Postal code is not a valid postal code', the province in the same place
+    const wrong = ca.validate('contact', { ...holder, zip: '62701' }, {});
+    expect(keys(wrong)).toEqual(['/zip errors.format.postalCode']);
+    expect(wrong.errors[0].params).toEqual({ field: 'fields.address.postalCode' });
+    expect(ca.validate('contact', { ...holder, stateCode: undefined }, {}).errors.find((e) => e.path === '/stateCode')?.params).toEqual({ field: 'fields.address.province' });
+    expect(us.validate('contact', { ...holder, stateCode: undefined }, {}).errors.find((e) => e.path === '/stateCode')?.params).toEqual({ field: 'fields.contact.state' });
     expect(keys(us.validate('contact', { ...holder, zip: 'K2W 1A1' }, {}))).toEqual(['/zip errors.format.zip']);
   });
 

@@ -54,6 +54,7 @@ function renderSignIn(set: DeclarationSet): string {
     screen: set.screens.signin,
     rules: set.rules,
     ctx,
+    formCtx: ctx,
     engine: createFormEngine(set, { country: 'US' }),
     engineFailed: false,
     wantEngine: () => undefined,

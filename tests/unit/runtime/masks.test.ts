@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { applyMask, maskInput, zipMask, extensionValue, PHONE_MASK, CA_ZIP_MASK, US_ZIP_MASK, DATE_MASK } from '../../../src/runtime/masks';
+import { applyMask, fitsMask, maskInput, zipMask, extensionValue, PHONE_MASK, CA_ZIP_MASK, US_ZIP_MASK, DATE_MASK } from '../../../src/runtime/masks';
 import { maskPhone, normalizePhone, normalizeZip, dateMdy } from '../../../src/engine/formats';
 
 describe('phone mask (999)999-9999', () => {
@@ -41,6 +41,15 @@ describe('zip masks by country', () => {
     expect(applyMask(CA_ZIP_MASK, 'k1a')).toBe('K1A');
     expect(applyMask(CA_ZIP_MASK, '11a0b1')).toBe('A0B 1'); // digits cannot fill the first (letter) slot
     expect(normalizeZip(applyMask(CA_ZIP_MASK, 'k1a0b1'), 'CA')).toBe('K1A0B1');
+  });
+  it('a zip of the wrong shape does not fit the mask (the widget keeps it for the format message)', () => {
+    expect(fitsMask(CA_ZIP_MASK, '12345')).toBe(false);
+    expect(fitsMask(CA_ZIP_MASK, 'k1a 0b1')).toBe(true);
+    expect(fitsMask(CA_ZIP_MASK, 'K1A0B1')).toBe(true);
+    expect(fitsMask(CA_ZIP_MASK, 'k1')).toBe(true);
+    expect(fitsMask(US_ZIP_MASK, '62701')).toBe(true);
+    expect(fitsMask(US_ZIP_MASK, '6270A')).toBe(false);
+    expect(fitsMask(US_ZIP_MASK, '')).toBe(true);
   });
   it('formats US zips', () => {
     expect(applyMask(US_ZIP_MASK, '123456789')).toBe('12345-6789');

@@ -43,3 +43,26 @@ describe('chunk-load reload throttle', () => {
     expect(isChunkLoadError(null)).toBe(false);
   });
 });
+
+describe('chunk-load reload and the connection', () => {
+  it('does not reload while the browser is offline', async () => {
+    const { installChunkReload } = await import('../../../src/shell/chunkReload');
+    const listeners = new Map<string, (e: unknown) => void>();
+    let reloads = 0;
+    const s = memoryStorage();
+    const win = {
+      navigator: { onLine: false },
+      sessionStorage: s,
+      location: { reload: () => void reloads++ },
+      addEventListener: (type: string, fn: (e: unknown) => void) => void listeners.set(type, fn),
+      removeEventListener: () => undefined,
+    } as unknown as Window;
+    installChunkReload(win);
+    const failure = { reason: new TypeError('Failed to fetch dynamically imported module: /a.js') };
+    listeners.get('unhandledrejection')!(failure);
+    expect(reloads).toBe(0);
+    (win.navigator as { onLine: boolean }).onLine = true;
+    listeners.get('unhandledrejection')!(failure);
+    expect(reloads).toBe(1);
+  });
+});

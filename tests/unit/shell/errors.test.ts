@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createErrorHandler, decideApiError, firstMessagePart, type ErrorHandlerDeps } from '../../../src/shell/errors';
+import { createErrorHandler, decideApiError, firstMessagePart, RouteError, shellPartOf, type ErrorHandlerDeps } from '../../../src/shell/errors';
 
 describe('decideApiError (spec 8.1 handling table)', () => {
   it.each([
@@ -13,6 +13,15 @@ describe('decideApiError (spec 8.1 handling table)', () => {
     expect(d.redirect).toBe(type ? '/sessionexpired?type=INVALID_RELEASE_VERSION' : '/sessionexpired');
     expect(d.log).toBe(false);
     expect(d.message).toBeUndefined();
+  });
+
+  it("401 of a temporary-password session goes to the 'Temporary authentication expired/failed' notice; a new release still wins", () => {
+    const d = decideApiError({ status: 401, message: 'Token Expired' }, 'brightpath', true);
+    expect(d).toMatchObject({ sessionExpired: true, expiredType: 'TEMPORARY_AUTHENTICATION', redirect: '/sessionexpired?type=TEMPORARY_AUTHENTICATION', log: false });
+    expect(decideApiError({ status: 401, message: 'INVALID_RELEASE_VERSION' }, 'brightpath', true).redirect).toBe('/sessionexpired?type=INVALID_RELEASE_VERSION');
+    expect(decideApiError({ status: 401, message: 'Token Expired' }, 'brightpath', false).redirect).toBe('/sessionexpired');
+    // a wrong current password of a temporary session is no expiry
+    expect(decideApiError({ status: 401, message: 'Password Change Failed. Wrong current password.' }, 'brightpath', true).sessionExpired).toBe(false);
   });
 
   it('401 with no message but status text Unauthorized expires the session', () => {
@@ -144,5 +153,25 @@ describe('createErrorHandler', () => {
     const d = deps();
     createErrorHandler(d)({ status: 0, message: 'Network Error' });
     expect(d.calls[0]).toBe('setError:error.network:');
+  });
+});
+
+describe('shell parts (spec 8.1 unknown middleware)', () => {
+  const parts = { notFound: 'the not-found page' };
+  it('gives the part a screen names, and nothing for a screen that names none', () => {
+    expect(shellPartOf(parts, 'notFound')).toBe('the not-found page');
+    expect(shellPartOf(parts, undefined)).toBeUndefined();
+  });
+  it("an unknown part is a 500 route error 'Unknown middleware'", () => {
+    for (const name of ['newerPart', 'toString', '__proto__']) {
+      let caught: unknown;
+      try {
+        shellPartOf(parts, name);
+      } catch (e) {
+        caught = e;
+      }
+      expect(caught).toBeInstanceOf(RouteError);
+      expect(caught).toMatchObject({ status: 500, message: 'Unknown middleware', name: 'RouteError' });
+    }
   });
 });

@@ -18,15 +18,28 @@ const SCREENS = screensOf(base.screens);
 
 const FULL = { accessType: 'F', accountHolder: 1 };
 const PAYMENT_ONLY = { accessType: 'P', accountHolder: 2 };
-const ALLOWED = { attendanceAllowed: true, programOptions: { canParentChangePin: true } };
+const GUIDE = 'https://brightpath.example.org/parents/user-guide';
+const ALLOWED = { attendanceAllowed: true, programOptions: { canParentChangePin: true }, userGuideUrl: GUIDE };
 
+function visible(screens: Record<string, ScreenDecl>, session: Record<string, unknown>, provider: Record<string, unknown>) {
+  return visibleMenuItems(menuItemsOf(screens), { isTrue: (ref) => isTrue(rules, ref, { session, provider }), provider });
+}
 function ids(screens: Record<string, ScreenDecl>, session: Record<string, unknown>, provider: Record<string, unknown>) {
-  return visibleMenuItems(menuItemsOf(screens), { isTrue: (ref) => isTrue(rules, ref, { session, provider }) }).map((i) => i.id);
+  return visible(screens, session, provider).map((i) => i.id);
 }
 
 describe('side menu entries declared by the screens', () => {
   it('a full-access login sees every declared entry in the declared order, Sign out last', () => {
-    expect(ids(SCREENS, FULL, ALLOWED)).toEqual(['home', 'myAccount', 'changePin', 'viewPin', 'generatePin', 'calendar', 'bulletins', 'forms', 'communication', 'attendance', 'signOut']);
+    expect(ids(SCREENS, FULL, ALLOWED)).toEqual(['home', 'myAccount', 'changePin', 'viewPin', 'generatePin', 'calendar', 'bulletins', 'forms', 'communication', 'userGuide', 'attendance', 'signOut']);
+  });
+
+  it("the User Guide opens the provider's guide, and hides when the provider has none or the address is not https", () => {
+    expect(visible(SCREENS, FULL, ALLOWED).find((i) => i.id === 'userGuide')).toMatchObject({ href: GUIDE, label: 'common.menu.userGuide', icon: 'guide' });
+    expect(ids(SCREENS, FULL, { ...ALLOWED, userGuideUrl: undefined })).not.toContain('userGuide');
+    // the show rule passes, but the shell opens only an https page
+    const shown = (userGuideUrl: string) => ids(SCREENS, FULL, { ...ALLOWED, userGuideUrl }).includes('userGuide');
+    expect(shown('javascript:alert(1)')).toBe(false);
+    expect(shown('http://brightpath.example.org/guide')).toBe(false);
   });
 
   it('a payment-only secondary login sees only Home and Sign out', () => {
@@ -45,7 +58,7 @@ describe('side menu entries declared by the screens', () => {
   });
 
   it('an entry comes and goes with its screen', () => {
-    expect(ids({ home: SCREENS.home, bulletin: SCREENS.bulletin }, FULL, ALLOWED)).toEqual(['home', 'bulletins', 'signOut']);
+    expect(ids({ home: SCREENS.home, bulletin: SCREENS.bulletin }, FULL, { ...ALLOWED, userGuideUrl: undefined })).toEqual(['home', 'bulletins', 'signOut']);
   });
 
   it('view PIN opens the PIN screen in view mode', () => {
@@ -110,6 +123,7 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
     expect(parts).toEqual({
       'provider-entry': 'providerEntry',
       postlogin: 'postLogin',
+      postloginerror: 'postLoginError',
       invalidurl: 'invalidUrl',
       notfound: 'notFound',
       configurationerror: 'configurationError',

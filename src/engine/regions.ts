@@ -1,5 +1,6 @@
-// State and province codes for the state dropdown (spec 2.12 payer state, contact state) by the
-// provider's country, until the API offers its master-data list of states.
+// State and province codes of the provider's country (spec 3, 7.2 masterdata/state): the state dropdown
+// of the forms and the master-data state lists of the API. Names are proper names, kept as the postal
+// services write them in every language.
 export const US_STATES: [string, string][] = [
   ['AL', 'Alabama'], ['AK', 'Alaska'], ['AZ', 'Arizona'], ['AR', 'Arkansas'], ['CA', 'California'], ['CO', 'Colorado'],
   ['CT', 'Connecticut'], ['DE', 'Delaware'], ['DC', 'District of Columbia'], ['FL', 'Florida'], ['GA', 'Georgia'],

@@ -1,0 +1,1 @@
+ALTER TABLE "providers" ADD COLUMN "links" jsonb DEFAULT '{}'::jsonb NOT NULL;

@@ -1,0 +1,107 @@
+// The provider's master data of spec 7.2 beyond relationships and grade levels: medical standard
+// values by field (1 allergies to 5 medication), user-defined fields, the adult and child field
+// configurations, states and the driver licence's state list, and the short lists (gender, marital
+// status, primary language, meal eligibility, T-shirt size, transportation mode). Texts come in the
+// request's language through the provider texts (server/providerTexts.ts).
+import { and, asc, eq } from 'drizzle-orm';
+import type { Handlers } from '../../context';
+import { masterItems, medicalFieldDefs, providers, userDefinedFieldDefs } from '../../db/schema';
+import { inLanguage } from '../../providerTexts';
+import { regionsOf } from '../../../src/engine/regions';
+import type { Ctx } from './shared';
+
+/** The stored value of the not-listed licence state (schemas/contact.json x-extraOptions). */
+const LICENCE_STATE_NOT_LISTED = 'notListed';
+/** Spec 3: the kind of a user-defined field is its name's prefix. */
+const UDF_TYPES = { UDDat: 'date', UDBit: 'checkbox', UDTex: 'text', UDMul: 'multiline', UDDro: 'dropdown', UDRad: 'radio' } as const;
+/** The standard adult fields a provider sets a field option for, and the option when it sets none (rules/contact.rules.json). */
+const ADULT_FIELD_OPTIONS: { fieldName: string; titleKey: string; fallback: 'M' | 'R' | 'O' | 'H' }[] = [
+  { fieldName: 'driverLicense', titleKey: 'fields.contact.driverLicenseNumber', fallback: 'H' },
+  { fieldName: 'employer', titleKey: 'fields.contact.employer', fallback: 'O' },
+];
+
+async function shortList(c: Ctx, list: string) {
+  const rows = await c.deps.db
+    .select()
+    .from(masterItems)
+    .where(and(eq(masterItems.providerId, c.session.providerId), eq(masterItems.list, list)))
+    .orderBy(asc(masterItems.sortOrder), asc(masterItems.code));
+  return inLanguage(rows, c.lang).map((r) => ({ code: r.code, text: r.text }));
+}
+
+async function medicalValues(c: Ctx, fieldNo: number) {
+  const [def] = await c.deps.db
+    .select()
+    .from(medicalFieldDefs)
+    .where(and(eq(medicalFieldDefs.providerId, c.session.providerId), eq(medicalFieldDefs.fieldNo, fieldNo)));
+  if (!def) return [];
+  return inLanguage([def], c.lang)[0].values.map((v) => ({ id: v.id, value: v.value }));
+}
+
+async function udfList(c: Ctx, entity?: 'A' | 'C') {
+  const where = [eq(userDefinedFieldDefs.providerId, c.session.providerId)];
+  if (entity) where.push(eq(userDefinedFieldDefs.entity, entity));
+  const rows = await c.deps.db
+    .select()
+    .from(userDefinedFieldDefs)
+    .where(and(...where))
+    .orderBy(asc(userDefinedFieldDefs.entity), asc(userDefinedFieldDefs.displayOrder), asc(userDefinedFieldDefs.id));
+  return inLanguage(rows, c.lang).map((d) => ({
+    entity: d.entity as 'A' | 'C',
+    fieldName: d.fieldName,
+    fieldType: UDF_TYPES[d.fieldName.slice(0, 5) as keyof typeof UDF_TYPES] ?? 'text',
+    caption: d.caption,
+    isMandatory: d.isMandatory,
+    values: [...d.values].sort((a, b) => a.displayOrder - b.displayOrder).map((v) => ({ idValue: v.idValue, itemValue: v.itemValue, displayOrder: v.displayOrder })),
+  }));
+}
+
+async function countryOf(c: Ctx): Promise<'US' | 'CA'> {
+  const [p] = await c.deps.db.select({ countryCode: providers.countryCode }).from(providers).where(eq(providers.id, c.session.providerId));
+  return p.countryCode === 'CA' ? 'CA' : 'US';
+}
+
+const states = async (c: Ctx) => regionsOf(await countryOf(c)).map(([stateCode, state]) => ({ stateCode, state }));
+
+export const masterDataHandlers = {
+  'Demographics.allergies': { handler: (c) => medicalValues(c, 1) },
+  'Demographics.disabilities': { handler: (c) => medicalValues(c, 2) },
+  'Demographics.medicalConditions': { handler: (c) => medicalValues(c, 3) },
+  'Demographics.specialNeeds': { handler: (c) => medicalValues(c, 4) },
+  'Demographics.medication': { handler: (c) => medicalValues(c, 5) },
+
+  'Demographics.udfields': { handler: (c) => udfList(c, c.query.entity) },
+
+  'Demographics.adultFields': {
+    handler: async (c) => {
+      const [p] = await c.deps.db.select({ fieldOptions: providers.fieldOptions }).from(providers).where(eq(providers.id, c.session.providerId));
+      const standard = ADULT_FIELD_OPTIONS.map((f) => ({ fieldName: f.fieldName, source: 'standard' as const, titleKey: f.titleKey, mode: p.fieldOptions[f.fieldName] ?? f.fallback }));
+      const udfs = (await udfList(c, 'A')).map((u) => ({ fieldName: u.fieldName, source: 'userDefined' as const, caption: u.caption, mode: u.isMandatory ? ('M' as const) : ('O' as const) }));
+      return [...standard, ...udfs];
+    },
+  },
+
+  'Demographics.childFields': {
+    handler: async (c) => {
+      const udfs = (await udfList(c, 'C')).map((u) => ({ fieldName: u.fieldName, source: 'userDefined' as const, caption: u.caption, mode: u.isMandatory ? ('M' as const) : ('O' as const) }));
+      const medical = inLanguage(
+        await c.deps.db.select().from(medicalFieldDefs).where(eq(medicalFieldDefs.providerId, c.session.providerId)).orderBy(asc(medicalFieldDefs.fieldNo)),
+        c.lang,
+      ).map((m) => ({ fieldName: `medical${m.fieldNo}`, source: 'medical' as const, caption: m.fieldCaption, mode: m.isMandatory ? ('M' as const) : ('O' as const) }));
+      return [...udfs, ...medical];
+    },
+  },
+
+  'Demographics.states': { handler: states },
+  'Demographics.driverLicenseStates': {
+    // spec 3: with the not-listed choice only the number is stored
+    handler: async (c) => [...(await states(c)), { stateCode: LICENCE_STATE_NOT_LISTED, state: c.deps.t(c.lang, 'masterData.notListed') }],
+  },
+
+  'Demographics.genders': { handler: (c) => shortList(c, 'gender') },
+  'Demographics.maritalStatuses': { handler: (c) => shortList(c, 'marital-status') },
+  'Demographics.primaryLanguages': { handler: (c) => shortList(c, 'primary-language') },
+  'Demographics.mealEligibilities': { handler: (c) => shortList(c, 'meal-eligibility') },
+  'Demographics.tshirtSizes': { handler: (c) => shortList(c, 'tshirt-size') },
+  'Demographics.transportationModes': { handler: (c) => shortList(c, 'transportation-mode') },
+} satisfies Partial<Handlers>;
