@@ -5,10 +5,12 @@ import { lazy, type ComponentType } from 'react';
 
 type OnlineEvents = { navigator: { onLine: boolean }; addEventListener: Window['addEventListener'] };
 
-export function whenOnline<T>(load: () => Promise<T>, win: OnlineEvents = window): () => Promise<T> {
+export function whenOnline<T>(load: () => Promise<T>, given?: OnlineEvents): () => Promise<T> {
   const attempt = (): Promise<T> =>
     load().catch((error: unknown) => {
-      if (win.navigator.onLine) throw error;
+      // read at failure time: modules that declare lazy parts also load outside a browser (tests)
+      const win = given ?? (typeof window === 'undefined' ? undefined : window);
+      if (!win || win.navigator.onLine) throw error;
       return new Promise<T>((resolve, reject) => {
         win.addEventListener('online', () => attempt().then(resolve, reject), { once: true });
       });
