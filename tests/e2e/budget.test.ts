@@ -1,11 +1,11 @@
-// The first-load budget (issue 8): the JavaScript the sign-in route and Home fetch until they are
+// The first-load budget: the JavaScript the sign-in route and Home fetch until they are
 // drawn stays within the budget below, gzip, each. A size check of the built portal's scripts, not a timing.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import { measureFirstLoad } from './firstLoad';
 
-// The issue's target is 180 kB; the first load is 205 kB (sign-in) and 201 kB (Home) today, so the
+// The target is 180 kB; the first load is 205 kB (sign-in) and 201 kB (Home) today, so the
 // budget holds that line until the rest of the way is made (React 66 kB, Chakra's runtime 47 kB).
 const BUDGET = 210 * 1024;
 

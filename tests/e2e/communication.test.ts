@@ -189,7 +189,9 @@ describe('communication and attendance', () => {
     const { ctx, page } = await signedIn();
     await open(page, '/attendance', '[data-section=records] [data-group]');
     const layouts = await page.locator('[data-section=records] [data-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-layout')));
-    expect(layouts.slice(0, 2).sort()).toEqual(['afterschool', 'fullday']);
+    // today's three children come first (newest day): Sofia all absent with a full day, Lucas two
+    // after-school absences, Emma checked in this morning (Home's 'today')
+    expect(layouts.slice(0, 3).sort()).toEqual(['afterschool', 'fullday', 'rows']);
     expect(layouts.filter((l) => l === 'rows').length).toBeGreaterThan(5);
     const full = page.locator('[data-layout=fullday]');
     expect(await full.locator('article').count()).toBe(1);
