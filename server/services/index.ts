@@ -14,6 +14,8 @@ import { passwordFlows } from './passwordFlows';
 import { socialSignIn } from './socialSignIn';
 import { people } from './people/index';
 import { registration } from './registration';
+import { handoff } from './handoff';
+import { programReport } from './programReport';
 
 export const handlers: Handlers = {
   ...attendance,
@@ -29,4 +31,6 @@ export const handlers: Handlers = {
   ...socialSignIn,
   ...people,
   ...registration,
+  ...handoff,
+  ...programReport,
 };

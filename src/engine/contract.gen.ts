@@ -656,6 +656,19 @@ export type CustomerAbsenceReasonsResponse = {
   showInParentPortal: boolean;
 }[];
 
+/** Customer.product: query */
+export interface CustomerProductQuery {
+  productname: 'parentportal' | 'parentapplication' | 'calendar' | 'onetimeenrollment' | 'punchpass';
+}
+
+/** Customer.product: response */
+export interface CustomerProductResponse {
+  productname: string;
+  iisName: string;
+  path: string;
+  host: string | null;
+}
+
 /** Demographics.children: response */
 export type DemographicsChildrenResponse = {
   childID: number;
@@ -1470,6 +1483,7 @@ export type RegistrationProgramPeriodsResponse = {
   haveRegistrationStartDate: boolean;
   isOneTimeActivitiesExists: boolean;
   isOtherDistrict: boolean;
+  image?: string;
   children: {
     childID: number;
     childName: string;
@@ -1516,6 +1530,69 @@ export type RegistrationChildrenActivitiesResponse = {
   }[];
 }[];
 
+/** Registration.programReport: query */
+export interface RegistrationProgramReportQuery {
+  programPeriodID: number;
+  PRAccountID?: number;
+  reportType: 'ChangeSchedule' | 'W' | 'T' | 'D' | 'C';
+}
+
+/** Registration.redirectionUrl: body */
+export interface RegistrationRedirectionUrlBody {
+  programPeriodID: number;
+  user?: string;
+  userType: 'PARENT';
+  source: 'PROGRAMLIST' | 'VIEWENROLLMENT' | 'HOME';
+  destination: 'ENROLL' | 'INSTRUCTION';
+  accountID: number;
+  applicationName: string;
+}
+
+/** Registration.redirectionUrl: response */
+export interface RegistrationRedirectionUrlResponse {
+  parentApplicationUrl: string;
+}
+
+/** Registration.applicationToken: body */
+export interface RegistrationApplicationTokenBody {
+  product: 'parentapplication' | 'calendar' | 'onetimeenrollment' | 'punchpass';
+  programPeriodID: number;
+  accountID: number;
+  ApplicationTokenString: string;
+}
+
+/** Registration.applicationToken: response */
+export interface RegistrationApplicationTokenResponse {
+  keyelement: string;
+  expiresAt: string;
+}
+
+/** Registration.applicationTokenRedeem: body */
+export interface RegistrationApplicationTokenRedeemBody {
+  appName: string;
+  keyelement: string;
+}
+
+/** Registration.applicationTokenRedeem: response */
+export interface RegistrationApplicationTokenRedeemResponse {
+  product: string;
+  programPeriodID: number;
+  accountID: number;
+  adultID: number;
+  customerID: number;
+  applicationName: string;
+  userName: string;
+  locale: string;
+  accessibilityTheme?: string;
+  fontSize?: string;
+  siteName?: string;
+  siteID?: number;
+  returnUrl?: string;
+  menu?: string;
+  version?: string;
+  calendarProgramPeriodID?: number;
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -1560,6 +1637,7 @@ export interface Operations {
   'Customer.parent': { method: 'GET'; path: '/parent'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CustomerParentResponse };
   'Customer.feature': { method: 'GET'; path: '/feature'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CustomerFeatureResponse };
   'Customer.absenceReasons': { method: 'GET'; path: '/program/absence-reason'; auth: 'session'; form: undefined; query: CustomerAbsenceReasonsQuery; params: undefined; body: undefined; response: CustomerAbsenceReasonsResponse };
+  'Customer.product': { method: 'GET'; path: '/product'; auth: 'session'; form: undefined; query: CustomerProductQuery; params: undefined; body: undefined; response: CustomerProductResponse };
   'Demographics.children': { method: 'GET'; path: '/children'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsChildrenResponse };
   'Demographics.adults': { method: 'GET'; path: '/adults'; auth: 'session'; form: undefined; query: DemographicsAdultsQuery; params: undefined; body: undefined; response: DemographicsAdultsResponse };
   'Demographics.changePassword': { method: 'POST'; path: '/adults/Change-Password'; auth: 'temporary'; form: 'password'; query: undefined; params: undefined; body: DemographicsChangePasswordBody; response: DemographicsChangePasswordResponse };
@@ -1606,6 +1684,10 @@ export interface Operations {
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; form: undefined; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
   'Registration.childrenActivities': { method: 'GET'; path: '/children/activities'; auth: 'session'; form: undefined; query: RegistrationChildrenActivitiesQuery; params: undefined; body: undefined; response: RegistrationChildrenActivitiesResponse };
+  'Registration.programReport': { method: 'GET'; path: '/programperiods/report/download'; auth: 'session'; form: undefined; query: RegistrationProgramReportQuery; params: undefined; body: undefined; response: FileResponse };
+  'Registration.redirectionUrl': { method: 'POST'; path: '/program/redirection-url'; auth: 'session'; form: 'redirectionRequest'; query: undefined; params: undefined; body: RegistrationRedirectionUrlBody; response: RegistrationRedirectionUrlResponse };
+  'Registration.applicationToken': { method: 'POST'; path: '/program/application-token'; auth: 'session'; form: 'applicationTokenRequest'; query: undefined; params: undefined; body: RegistrationApplicationTokenBody; response: RegistrationApplicationTokenResponse };
+  'Registration.applicationTokenRedeem': { method: 'POST'; path: '/program/application-token/details'; auth: 'public'; form: undefined; query: undefined; params: undefined; body: RegistrationApplicationTokenRedeemBody; response: RegistrationApplicationTokenRedeemResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -1670,6 +1752,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Customer.parent': { service: 'Customer', method: 'GET', path: '/parent', auth: 'session', file: false, paymentOnly: true },
   'Customer.feature': { service: 'Customer', method: 'GET', path: '/feature', auth: 'session', file: false, paymentOnly: true },
   'Customer.absenceReasons': { service: 'Customer', method: 'GET', path: '/program/absence-reason', auth: 'session', file: false },
+  'Customer.product': { service: 'Customer', method: 'GET', path: '/product', auth: 'session', file: false },
   'Demographics.children': { service: 'Demographics', method: 'GET', path: '/children', auth: 'session', file: false },
   'Demographics.adults': { service: 'Demographics', method: 'GET', path: '/adults', auth: 'session', file: false },
   'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password', paymentOnly: true },
@@ -1716,4 +1799,8 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },
   'Registration.childrenActivities': { service: 'Registration', method: 'GET', path: '/children/activities', auth: 'session', file: false },
+  'Registration.programReport': { service: 'Registration', method: 'GET', path: '/programperiods/report/download', auth: 'session', file: true },
+  'Registration.redirectionUrl': { service: 'Registration', method: 'POST', path: '/program/redirection-url', auth: 'session', file: false, form: 'redirectionRequest' },
+  'Registration.applicationToken': { service: 'Registration', method: 'POST', path: '/program/application-token', auth: 'session', file: false, form: 'applicationTokenRequest' },
+  'Registration.applicationTokenRedeem': { service: 'Registration', method: 'POST', path: '/program/application-token/details', auth: 'public', file: false },
 };
