@@ -167,6 +167,13 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         const rows = d.adults.filter((a: { adultID: number }) => a.adultID === m.adult);
         return { query: {}, body: { adults: rows.map((a: object) => ({ ...a, isEmergencyContact: true })) } };
       }
+      case 'Registration.programReport':
+        // the first program period of the provider is the school year (enrolment option T)
+        return { query: { reportType: 'T' } };
+      case 'Registration.redirectionUrl':
+        return { query: {}, body: { programPeriodID: m.programPeriod, user: 'maria.garcia@example.com', userType: 'PARENT', source: 'PROGRAMLIST', destination: 'INSTRUCTION', accountID: m.account, applicationName: 'brightpath' } };
+      case 'Registration.applicationToken':
+        return { query: {}, body: { product: 'parentapplication', programPeriodID: m.programPeriod, accountID: m.account, ApplicationTokenString: JSON.stringify({ applicationName: 'brightpath', locale: 'en', menu: '/programlist' }) } };
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':
