@@ -175,10 +175,10 @@ describe('registration programs list', () => {
 
       // the other-district checkbox reloads the list with the other district's program
       if (lang === 'en') {
-        await page.getByLabel(T.otherDistrict).check();
+        await page.getByRole('checkbox', { name: T.otherDistrict }).check();
         await card(page, T.riverside).waitFor();
         await expectNoAxeViolations(page, `programs other district ${width} ${locale}`);
-        await page.getByLabel(T.otherDistrict).uncheck();
+        await page.getByRole('checkbox', { name: T.otherDistrict }).uncheck();
         await expect.poll(async () => (await titles(page)).includes(T.riverside)).toBe(false);
       }
       await ctx.close();
