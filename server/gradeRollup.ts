@@ -40,3 +40,10 @@ export function inRollup(window: RollupWindow | null, isoDay: string): boolean {
   const md = isoDay.slice(5, 10);
   return window.from <= window.to ? md >= window.from && md <= window.to : md >= window.from || md <= window.to;
 }
+
+/** The season of a day inside the window: the year the window opened. */
+export function rollupSeason(window: RollupWindow, isoDay: string): number {
+  const year = Number(isoDay.slice(0, 4));
+  const md = isoDay.slice(5, 10);
+  return window.from <= window.to || md >= window.from ? year : year - 1;
+}

@@ -773,3 +773,21 @@ export const applicationTokens = pgTable(
   },
   (t) => [index('application_tokens_account').on(t.providerId, t.accountId)],
 );
+
+/**
+ * The year-end grade roll-up an account confirmed (programs list): once per season (the year the
+ * provider's window opened), so the question is not asked again after the grades were saved.
+ */
+export const gradeRollups = pgTable(
+  'grade_rollups',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    season: integer('season').notNull(),
+    adultId: integer('adult_id').notNull(),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    confirmedAt: ts('confirmed_at').notNull(),
+  },
+  (t) => [uniqueIndex('grade_rollups_account_season').on(t.providerId, t.accountId, t.season)],
+);

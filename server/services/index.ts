@@ -16,6 +16,7 @@ import { people } from './people/index';
 import { registration } from './registration';
 import { handoff } from './handoff';
 import { programReport } from './programReport';
+import { gradeRollup } from './gradeRollup';
 
 export const handlers: Handlers = {
   ...attendance,
@@ -33,4 +34,5 @@ export const handlers: Handlers = {
   ...registration,
   ...handoff,
   ...programReport,
+  ...gradeRollup,
 };

@@ -1415,6 +1415,37 @@ export type DemographicsTransportationModesResponse = {
   text: string;
 }[];
 
+/** Demographics.gradeRollup: response */
+export interface DemographicsGradeRollupResponse {
+  active: boolean;
+  form: {
+    children: {
+      childID: number;
+      childName: string;
+      gradeLevelCode: string;
+    }[];
+  };
+}
+
+/** Demographics.gradeRollupSave: body */
+export interface DemographicsGradeRollupSaveBody {
+  programPeriodID: number;
+  /**
+   * @minItems 1
+   * @maxItems 20
+   */
+  children: {
+    childID: number;
+    childName?: string;
+    gradeLevelCode: string;
+  }[];
+}
+
+/** Demographics.gradeRollupSave: response */
+export interface DemographicsGradeRollupSaveResponse {
+  saved: number;
+}
+
 /** Location.sites: response */
 export type LocationSitesResponse = {
   siteID: number;
@@ -1680,6 +1711,8 @@ export interface Operations {
   'Demographics.mealEligibilities': { method: 'GET'; path: '/masterdata/meal-eligibility'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsMealEligibilitiesResponse };
   'Demographics.tshirtSizes': { method: 'GET'; path: '/masterdata/tshirt-size'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsTshirtSizesResponse };
   'Demographics.transportationModes': { method: 'GET'; path: '/masterdata/transportation-mode'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsTransportationModesResponse };
+  'Demographics.gradeRollup': { method: 'GET'; path: '/accounts/yearend-grade-rollup'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsGradeRollupResponse };
+  'Demographics.gradeRollupSave': { method: 'PUT'; path: '/accounts/yearend-grade-rollup'; auth: 'session'; form: 'gradeRollup'; query: undefined; params: undefined; body: DemographicsGradeRollupSaveBody; response: DemographicsGradeRollupSaveResponse };
   'Location.sites': { method: 'GET'; path: '/sites'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: LocationSitesResponse };
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; form: undefined; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
@@ -1795,6 +1828,8 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Demographics.mealEligibilities': { service: 'Demographics', method: 'GET', path: '/masterdata/meal-eligibility', auth: 'session', file: false },
   'Demographics.tshirtSizes': { service: 'Demographics', method: 'GET', path: '/masterdata/tshirt-size', auth: 'session', file: false },
   'Demographics.transportationModes': { service: 'Demographics', method: 'GET', path: '/masterdata/transportation-mode', auth: 'session', file: false },
+  'Demographics.gradeRollup': { service: 'Demographics', method: 'GET', path: '/accounts/yearend-grade-rollup', auth: 'session', file: false },
+  'Demographics.gradeRollupSave': { service: 'Demographics', method: 'PUT', path: '/accounts/yearend-grade-rollup', auth: 'session', file: false, form: 'gradeRollup' },
   'Location.sites': { service: 'Location', method: 'GET', path: '/sites', auth: 'session', file: false },
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },

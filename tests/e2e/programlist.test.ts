@@ -183,7 +183,7 @@ describe('registration programs list', () => {
       }
       await ctx.close();
     }
-  });
+  }, 420_000);
 
   it('a suspended account: the notice, no Register or Add child, View or enrol with the pending flag', async () => {
     for (const [width, locale] of [
@@ -218,7 +218,7 @@ describe('registration programs list', () => {
       expect(q.get('OT')).toBe('0');
       await ctx.close();
     }
-  });
+  }, 420_000);
 
   it('downloads the program report as a PDF in the parent’s language', async () => {
     for (const locale of ['en-US', 'es-ES'] as const) {
@@ -242,7 +242,7 @@ describe('registration programs list', () => {
       expect(existsSync(join(tmp, `report-${lang}-1.png`))).toBe(true);
       await ctx.close();
     }
-  });
+  }, 420_000);
 
   it('Register hands off to the parent application with a keyelement redeemed once', async () => {
     const ctx = await newContext(browser, 1280, 'en-US');
@@ -271,7 +271,7 @@ describe('registration programs list', () => {
     expect(details.returnUrl).toBe(`${server.url}/parentportal/programlist`);
     expect((await redeem()).status).toBe(410);
     await ctx.close();
-  });
+  }, 420_000);
 
   it('a product without a host leads to the configuration error page', async () => {
     for (const [width, locale] of [
@@ -293,5 +293,5 @@ describe('registration programs list', () => {
       await shot(page, `programlist-config-error-${width}-${lang}`);
       await ctx.close();
     }
-  });
+  }, 420_000);
 });
