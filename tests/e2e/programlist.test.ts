@@ -202,6 +202,8 @@ describe('registration programs list', () => {
         expect(b).not.toContain(T.register);
         expect(b).not.toContain(T.addChild);
       }
+      // nothing invites an account that may not register to do so
+      expect(await page.getByText(lang === 'en' ? 'Register online' : 'Inscríbase en línea', { exact: true }).count()).toBe(0);
       const school = card(page, T.school);
       expect(await buttons(school)).toEqual([T.download, ...(HAS_VIEW ? [T.view] : [])].sort());
       await expectNoAxeViolations(page, `programs suspended ${width} ${locale}`);
