@@ -25,6 +25,7 @@ import { HttpError, errorBody } from './errors';
 import { readProviderRecords, syncProviders } from './providers';
 import { createOutboxSender, type OutboxSender } from './outbox';
 import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
+import { providerRollup } from './gradeRollup';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 
@@ -53,6 +54,8 @@ export interface BuildAppOptions {
   publicUrl?: string;
   /** tests: a provider's settings over its provider.json */
   providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits> }>;
+  /** tests: a provider's year-end grade roll-up window over its provider.json (null: none) */
+  gradeRollup?: Record<string, import('./gradeRollup').RollupWindow | null>;
   /** the port the server listens on: links go to http://localhost:<port> without a public address */
   port?: number;
   signin?: Partial<AppDeps['signin']>;
@@ -148,6 +151,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     linkBase: linkBase(opts, production),
     signin: { maxFailed: 5, perEmailMax: 10, perEmailWindowMs: 15 * 60 * 1000, slowDownAfter: 3, slowDownBaseMs: 500, slowDownMaxMs: 8000, ...opts.signin },
     settings: (appName) => settingsByApp.get(appName) ?? DEFAULT_SETTINGS,
+    gradeRollup: (appName) => (opts.gradeRollup && appName in opts.gradeRollup ? opts.gradeRollup[appName] : providerRollup(root, appName)),
     mailQueued: () => void outboxSender?.flush().catch((err) => app.log.error({ err }, 'outbox flush failed')),
   };
   // every JSON body is bounded in depth before it is parsed, so no check recurses without end

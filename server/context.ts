@@ -31,6 +31,8 @@ export interface AppDeps {
   signin: { maxFailed: number; perEmailMax: number; perEmailWindowMs: number; slowDownAfter: number; slowDownBaseMs: number; slowDownMaxMs: number };
   /** a provider's sign-in lock and account limits (provider.json) */
   settings: (appName: string) => ProviderSettings;
+  /** a provider's year-end grade roll-up window (provider.json; tests may set their own) */
+  gradeRollup?: (appName: string) => import('./gradeRollup').RollupWindow | null;
   /** a mail was queued: the sender may flush now */
   mailQueued: () => void;
 }

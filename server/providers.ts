@@ -5,6 +5,8 @@ import { join } from 'node:path';
 import type { Db } from './db/index';
 import { providers, type LinkByLanguage, type NativeApps, type ProgramOptions, type ProviderLinks } from './db/schema';
 import { settingsOf, type AccountLimits, type SignInSettings } from './providerSettings';
+import { productsOf } from './products';
+import { rollupOf } from './gradeRollup';
 
 export interface ProviderRecord {
   appName: string;
@@ -34,6 +36,10 @@ export interface ProviderRecord {
   signIn?: Partial<SignInSettings>;
   /** contacts, absence notices and messages per account (server/providerSettings.ts) */
   limits?: Partial<AccountLimits>;
+  /** where the provider's other products are served (server/products.ts) */
+  products?: unknown;
+  /** the year-end grade roll-up window (server/gradeRollup.ts) */
+  yearEndGradeRollup?: unknown;
 }
 
 const REQUIRED: (keyof ProviderRecord)[] = [
@@ -56,6 +62,8 @@ export function readProviderRecords(root: string): ProviderRecord[] {
     checkNativeApps(d.name, rec.nativeApps);
     for (const k of LINK_KEYS) checkLink(d.name, k, rec[k], rec.languages?.[0]?.code);
     settingsOf(d.name, rec);
+    productsOf(d.name, rec.products);
+    rollupOf(d.name, rec.yearEndGradeRollup);
     out.push(rec);
   }
   return out.sort((a, b) => a.appName.localeCompare(b.appName));

@@ -745,3 +745,49 @@ export const errorLog = pgTable('error_log', {
   ip: text('ip').notNull().default(''),
   createdAt: ts('created_at').notNull(),
 });
+
+/**
+ * One-time hand-off tokens to the provider's other products (spec 4 redirect flows, 7.3; amendment 4):
+ * the keyelement the portal puts in the product's address. Only its SHA-256 is stored; it expires
+ * within a minute and is redeemed once, by the same provider.
+ */
+export const applicationTokens = pgTable(
+  'application_tokens',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    adultId: integer('adult_id').notNull(),
+    loginId: integer('login_id').notNull(),
+    /** the portal session the hand-off started from */
+    sessionId: integer('session_id').notNull(),
+    /** parentapplication | calendar | onetimeenrollment | punchpass */
+    product: text('product').notNull(),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull().unique(),
+    /** the ApplicationTokenString fields (7.3) the product receives when it redeems the keyelement */
+    details: jsonb('details').$type<Record<string, unknown>>().notNull(),
+    createdAt: ts('created_at').notNull(),
+    expiresAt: ts('expires_at').notNull(),
+    usedAt: ts('used_at'),
+  },
+  (t) => [index('application_tokens_account').on(t.providerId, t.accountId)],
+);
+
+/**
+ * The year-end grade roll-up an account confirmed (programs list): once per season (the year the
+ * provider's window opened), so the question is not asked again after the grades were saved.
+ */
+export const gradeRollups = pgTable(
+  'grade_rollups',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    season: integer('season').notNull(),
+    adultId: integer('adult_id').notNull(),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    confirmedAt: ts('confirmed_at').notNull(),
+  },
+  (t) => [uniqueIndex('grade_rollups_account_season').on(t.providerId, t.accountId, t.season)],
+);

@@ -20,6 +20,7 @@ export const DEMO_SIGNINS = [
   { appName: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026', role: 'primary holder (accountHolder 1, access F)' },
   { appName: 'brightpath', email: 'david.garcia@example.com', password: 'Sunshine#2026', role: 'secondary holder (2, F), same account' },
   { appName: 'brightpath', email: 'ana.silva@example.com', password: 'Sunshine#2026', role: 'payment-only secondary (2, access P), same account' },
+  { appName: 'brightpath', email: 'priya.patel@example.com', password: 'Sunshine#2026', role: 'primary holder of a suspended account' },
   { appName: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026', role: 'primary holder' },
 ] as const;
 
@@ -255,6 +256,7 @@ async function seedBrightpath(ctx: Ctx) {
     { providerId: pid, accountId: johnson.id, childId: tyler.id, activityId: afterCare.id, enrollmentDate: d(schoolStart), daysOfWeek: BP_ALL.join(',') },
   ]);
   void adventure;
+  await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 
   // --- billing ---
   const months = [-3, -2, -1, 0].map((m) => {
@@ -501,4 +503,38 @@ async function seedNorthridge(ctx: Ctx) {
     ],
     ['Mme Tremblay', 'Mr. Singh', 'Linh Nguyen', 'Ms. Chen'],
   );
+}
+
+/**
+ * The programs list's demo cases (spec 2.8): a program whose registration opens later at 12:00 AM
+ * (the date only; Winter Break opens at 9:00 AM), an ended program a child is registered in without an
+ * enrolment date (hidden), and a suspended account (its notices and buttons).
+ */
+async function seedProgramListDemo(
+  ctx: Ctx,
+  ids: { pid: number; pw: string; garcia: number; emma: number; schoolYear: number; washington: number; afterCareWashington: number },
+) {
+  const { db, d } = ctx;
+  const { pid } = ids;
+  const midnight = new Date(`${d(12)}T00:00:00.000Z`);
+  const [springBreak, artWorkshop] = await db
+    .insert(t.programPeriods)
+    .values([
+      { providerId: pid, programPeriod: 'Spring Break Adventure', description: 'A week of day trips and games while schools are closed for spring break.', translations: texts({ programPeriod: 'Spring Break Adventure', description: 'A week of day trips and games while schools are closed for spring break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(120), endDate: d(126), registrationStartAt: midnight },
+      { providerId: pid, programPeriod: 'Fall Art Workshop', description: 'Four Saturday mornings of painting and clay.', translations: texts({ programPeriod: 'Fall Art Workshop', description: 'Four Saturday mornings of painting and clay.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-60), endDate: d(-30) },
+    ])
+    .returning();
+  void springBreak;
+  // registered but never enrolled: the ended program's card stays hidden
+  await db.insert(t.registrations).values({ providerId: pid, accountId: ids.garcia, programPeriodId: artWorkshop.id, childId: ids.emma, status: 'REGISTERED', registrationDate: d(-70), submittedOn: d(-70) });
+
+  // a suspended account: registering is blocked, View or enrol carries the pending flag
+  const patel = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10517', suspended: true, suspendedOn: d(-14) }).returning());
+  const priya = await one(
+    db.insert(t.adults).values({ providerId: pid, accountId: patel.id, accountHolder: 1, accessType: 'F', firstName: 'Priya', lastName: 'Patel', genderCode: 'F', streetAddress: '220 Cedar Street', city: 'Springfield', stateCode: 'IL', zip: '62703', cellPhone: '2175550121', email: 'priya.patel@example.com', primaryLanguage: 'en' }).returning(),
+  );
+  await db.insert(t.logins).values({ providerId: pid, adultId: priya.id, email: 'priya.patel@example.com', passwordHash: ids.pw });
+  const arjun = await one(db.insert(t.children).values({ providerId: pid, accountId: patel.id, firstName: 'Arjun', lastName: 'Patel', genderCode: 'M', dateOfBirth: d(-365 * 8 - 10), gradeLevelCode: '03', school: 'Washington Elementary School', homeSiteId: ids.washington }).returning());
+  await db.insert(t.registrations).values({ providerId: pid, accountId: patel.id, programPeriodId: ids.schoolYear, childId: arjun.id, status: 'REGISTERED', registrationDate: d(-100), submittedOn: d(-100) });
+  await db.insert(t.enrollments).values({ providerId: pid, accountId: patel.id, childId: arjun.id, activityId: ids.afterCareWashington, enrollmentDate: d(-75), daysOfWeek: 'M,T,W,TH,F' });
 }

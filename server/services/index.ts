@@ -14,6 +14,9 @@ import { passwordFlows } from './passwordFlows';
 import { socialSignIn } from './socialSignIn';
 import { people } from './people/index';
 import { registration } from './registration';
+import { handoff } from './handoff';
+import { programReport } from './programReport';
+import { gradeRollup } from './gradeRollup';
 
 export const handlers: Handlers = {
   ...attendance,
@@ -29,4 +32,7 @@ export const handlers: Handlers = {
   ...socialSignIn,
   ...people,
   ...registration,
+  ...handoff,
+  ...programReport,
+  ...gradeRollup,
 };

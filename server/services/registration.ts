@@ -75,6 +75,8 @@ export const registration = {
           programPeriod: textIn(p, 'programPeriod', lang),
           description: textIn(p, 'description', lang),
           category: p.category as Category,
+          // the type image of the card (spec 2.8), one per program category
+          image: `/parentportal/images/programs/${p.category}.svg`,
           programKind: p.programKind as Kind,
           programPeriodType: p.programPeriodType,
           enrollmentOption: p.enrollmentOption as 'W' | 'T' | 'D' | 'C',

@@ -656,6 +656,19 @@ export type CustomerAbsenceReasonsResponse = {
   showInParentPortal: boolean;
 }[];
 
+/** Customer.product: query */
+export interface CustomerProductQuery {
+  productname: 'parentportal' | 'parentapplication' | 'calendar' | 'onetimeenrollment' | 'punchpass';
+}
+
+/** Customer.product: response */
+export interface CustomerProductResponse {
+  productname: string;
+  iisName: string;
+  path: string;
+  host: string | null;
+}
+
 /** Demographics.children: response */
 export type DemographicsChildrenResponse = {
   childID: number;
@@ -1402,6 +1415,37 @@ export type DemographicsTransportationModesResponse = {
   text: string;
 }[];
 
+/** Demographics.gradeRollup: response */
+export interface DemographicsGradeRollupResponse {
+  active: boolean;
+  form: {
+    children: {
+      childID: number;
+      childName: string;
+      gradeLevelCode: string;
+    }[];
+  };
+}
+
+/** Demographics.gradeRollupSave: body */
+export interface DemographicsGradeRollupSaveBody {
+  programPeriodID: number;
+  /**
+   * @minItems 1
+   * @maxItems 20
+   */
+  children: {
+    childID: number;
+    childName?: string;
+    gradeLevelCode: string;
+  }[];
+}
+
+/** Demographics.gradeRollupSave: response */
+export interface DemographicsGradeRollupSaveResponse {
+  saved: number;
+}
+
 /** Location.sites: response */
 export type LocationSitesResponse = {
   siteID: number;
@@ -1470,6 +1514,7 @@ export type RegistrationProgramPeriodsResponse = {
   haveRegistrationStartDate: boolean;
   isOneTimeActivitiesExists: boolean;
   isOtherDistrict: boolean;
+  image?: string;
   children: {
     childID: number;
     childName: string;
@@ -1516,6 +1561,69 @@ export type RegistrationChildrenActivitiesResponse = {
   }[];
 }[];
 
+/** Registration.programReport: query */
+export interface RegistrationProgramReportQuery {
+  programPeriodID: number;
+  PRAccountID?: number;
+  reportType: 'ChangeSchedule' | 'W' | 'T' | 'D' | 'C';
+}
+
+/** Registration.redirectionUrl: body */
+export interface RegistrationRedirectionUrlBody {
+  programPeriodID: number;
+  user?: string;
+  userType: 'PARENT';
+  source: 'PROGRAMLIST' | 'VIEWENROLLMENT' | 'HOME';
+  destination: 'ENROLL' | 'INSTRUCTION';
+  accountID: number;
+  applicationName: string;
+}
+
+/** Registration.redirectionUrl: response */
+export interface RegistrationRedirectionUrlResponse {
+  parentApplicationUrl: string;
+}
+
+/** Registration.applicationToken: body */
+export interface RegistrationApplicationTokenBody {
+  product: 'parentapplication' | 'calendar' | 'onetimeenrollment' | 'punchpass';
+  programPeriodID: number;
+  accountID: number;
+  ApplicationTokenString: string;
+}
+
+/** Registration.applicationToken: response */
+export interface RegistrationApplicationTokenResponse {
+  keyelement: string;
+  expiresAt: string;
+}
+
+/** Registration.applicationTokenRedeem: body */
+export interface RegistrationApplicationTokenRedeemBody {
+  appName: string;
+  keyelement: string;
+}
+
+/** Registration.applicationTokenRedeem: response */
+export interface RegistrationApplicationTokenRedeemResponse {
+  product: string;
+  programPeriodID: number;
+  accountID: number;
+  adultID: number;
+  customerID: number;
+  applicationName: string;
+  userName: string;
+  locale: string;
+  accessibilityTheme?: string;
+  fontSize?: string;
+  siteName?: string;
+  siteID?: number;
+  returnUrl?: string;
+  menu?: string;
+  version?: string;
+  calendarProgramPeriodID?: number;
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -1560,6 +1668,7 @@ export interface Operations {
   'Customer.parent': { method: 'GET'; path: '/parent'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CustomerParentResponse };
   'Customer.feature': { method: 'GET'; path: '/feature'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CustomerFeatureResponse };
   'Customer.absenceReasons': { method: 'GET'; path: '/program/absence-reason'; auth: 'session'; form: undefined; query: CustomerAbsenceReasonsQuery; params: undefined; body: undefined; response: CustomerAbsenceReasonsResponse };
+  'Customer.product': { method: 'GET'; path: '/product'; auth: 'session'; form: undefined; query: CustomerProductQuery; params: undefined; body: undefined; response: CustomerProductResponse };
   'Demographics.children': { method: 'GET'; path: '/children'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsChildrenResponse };
   'Demographics.adults': { method: 'GET'; path: '/adults'; auth: 'session'; form: undefined; query: DemographicsAdultsQuery; params: undefined; body: undefined; response: DemographicsAdultsResponse };
   'Demographics.changePassword': { method: 'POST'; path: '/adults/Change-Password'; auth: 'temporary'; form: 'password'; query: undefined; params: undefined; body: DemographicsChangePasswordBody; response: DemographicsChangePasswordResponse };
@@ -1602,10 +1711,16 @@ export interface Operations {
   'Demographics.mealEligibilities': { method: 'GET'; path: '/masterdata/meal-eligibility'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsMealEligibilitiesResponse };
   'Demographics.tshirtSizes': { method: 'GET'; path: '/masterdata/tshirt-size'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsTshirtSizesResponse };
   'Demographics.transportationModes': { method: 'GET'; path: '/masterdata/transportation-mode'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsTransportationModesResponse };
+  'Demographics.gradeRollup': { method: 'GET'; path: '/accounts/yearend-grade-rollup'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: DemographicsGradeRollupResponse };
+  'Demographics.gradeRollupSave': { method: 'PUT'; path: '/accounts/yearend-grade-rollup'; auth: 'session'; form: 'gradeRollup'; query: undefined; params: undefined; body: DemographicsGradeRollupSaveBody; response: DemographicsGradeRollupSaveResponse };
   'Location.sites': { method: 'GET'; path: '/sites'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: LocationSitesResponse };
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; form: undefined; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
   'Registration.childrenActivities': { method: 'GET'; path: '/children/activities'; auth: 'session'; form: undefined; query: RegistrationChildrenActivitiesQuery; params: undefined; body: undefined; response: RegistrationChildrenActivitiesResponse };
+  'Registration.programReport': { method: 'GET'; path: '/programperiods/report/download'; auth: 'session'; form: undefined; query: RegistrationProgramReportQuery; params: undefined; body: undefined; response: FileResponse };
+  'Registration.redirectionUrl': { method: 'POST'; path: '/program/redirection-url'; auth: 'session'; form: 'redirectionRequest'; query: undefined; params: undefined; body: RegistrationRedirectionUrlBody; response: RegistrationRedirectionUrlResponse };
+  'Registration.applicationToken': { method: 'POST'; path: '/program/application-token'; auth: 'session'; form: 'applicationTokenRequest'; query: undefined; params: undefined; body: RegistrationApplicationTokenBody; response: RegistrationApplicationTokenResponse };
+  'Registration.applicationTokenRedeem': { method: 'POST'; path: '/program/application-token/details'; auth: 'public'; form: undefined; query: undefined; params: undefined; body: RegistrationApplicationTokenRedeemBody; response: RegistrationApplicationTokenRedeemResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -1670,6 +1785,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Customer.parent': { service: 'Customer', method: 'GET', path: '/parent', auth: 'session', file: false, paymentOnly: true },
   'Customer.feature': { service: 'Customer', method: 'GET', path: '/feature', auth: 'session', file: false, paymentOnly: true },
   'Customer.absenceReasons': { service: 'Customer', method: 'GET', path: '/program/absence-reason', auth: 'session', file: false },
+  'Customer.product': { service: 'Customer', method: 'GET', path: '/product', auth: 'session', file: false },
   'Demographics.children': { service: 'Demographics', method: 'GET', path: '/children', auth: 'session', file: false },
   'Demographics.adults': { service: 'Demographics', method: 'GET', path: '/adults', auth: 'session', file: false },
   'Demographics.changePassword': { service: 'Demographics', method: 'POST', path: '/adults/Change-Password', auth: 'temporary', file: false, form: 'password', paymentOnly: true },
@@ -1712,8 +1828,14 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Demographics.mealEligibilities': { service: 'Demographics', method: 'GET', path: '/masterdata/meal-eligibility', auth: 'session', file: false },
   'Demographics.tshirtSizes': { service: 'Demographics', method: 'GET', path: '/masterdata/tshirt-size', auth: 'session', file: false },
   'Demographics.transportationModes': { service: 'Demographics', method: 'GET', path: '/masterdata/transportation-mode', auth: 'session', file: false },
+  'Demographics.gradeRollup': { service: 'Demographics', method: 'GET', path: '/accounts/yearend-grade-rollup', auth: 'session', file: false },
+  'Demographics.gradeRollupSave': { service: 'Demographics', method: 'PUT', path: '/accounts/yearend-grade-rollup', auth: 'session', file: false, form: 'gradeRollup' },
   'Location.sites': { service: 'Location', method: 'GET', path: '/sites', auth: 'session', file: false },
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },
   'Registration.childrenActivities': { service: 'Registration', method: 'GET', path: '/children/activities', auth: 'session', file: false },
+  'Registration.programReport': { service: 'Registration', method: 'GET', path: '/programperiods/report/download', auth: 'session', file: true },
+  'Registration.redirectionUrl': { service: 'Registration', method: 'POST', path: '/program/redirection-url', auth: 'session', file: false, form: 'redirectionRequest' },
+  'Registration.applicationToken': { service: 'Registration', method: 'POST', path: '/program/application-token', auth: 'session', file: false, form: 'applicationTokenRequest' },
+  'Registration.applicationTokenRedeem': { service: 'Registration', method: 'POST', path: '/program/application-token/details', auth: 'public', file: false },
 };

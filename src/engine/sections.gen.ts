@@ -77,6 +77,12 @@ export interface CardLines {
   text: string;
   params?: Record<string, Binding>;
   show?: RuleRef;
+  parts?: CardLinePart[];
+}
+export interface CardLinePart {
+  text: string;
+  params?: Record<string, Binding>;
+  show?: RuleRef;
 }
 export interface GroupedCardsOptions {
   items?: string;

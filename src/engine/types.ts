@@ -75,14 +75,30 @@ export type Effect =
    * on the public forms); they win over form values of the same name. Without a form, the body is them.
    */
   | { type: 'submit'; op: string; params?: Record<string, Binding>; body?: Record<string, Binding>; form?: string; then?: Effect }
-  | { type: 'navigate'; to: string; query?: Record<string, Binding>; replace?: boolean }
+  /** `queryRules`: query values that are rules' values (e.g. a pending flag 1/0), beside the bound `query` */
+  | { type: 'navigate'; to: string; query?: Record<string, Binding>; queryRules?: Record<string, string>; replace?: boolean }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }
-  /** `form`: validate that form first (a report's dates); params then bind to `$form.*` */
-  | { type: 'download'; op: string; params?: Record<string, Binding>; fileName?: Binding; form?: string }
+  /** `form`: validate that form first (a report's dates); params then bind to `$form.*`; `paramRules`: parameters that are rules' values */
+  | { type: 'download'; op: string; params?: Record<string, Binding>; paramRules?: Record<string, string>; fileName?: Binding; form?: string }
   | { type: 'upload'; op: string; params?: Record<string, Binding>; accept?: string[]; maxMB?: number; then?: Effect }
   | { type: 'redirectOut'; op?: string; params?: Record<string, Binding>; url?: Binding; returnTo: string }
   | { type: 'signOut' }
+  /**
+   * Hand the parent over to another product of the provider (spec 4 redirect flows): where the
+   * product is served (no host: the configuration error page), the parent application's address, a
+   * one-time keyelement, then the product's address with the keyelement and a cache-busting value.
+   * `query`: more values for a product's address (e.g. calendarProgramPeriodID).
+   */
+  | {
+      type: 'handOff';
+      product: 'parentapplication' | 'calendar' | 'onetimeenrollment' | 'punchpass';
+      programPeriodID: Binding;
+      source?: 'PROGRAMLIST' | 'VIEWENROLLMENT' | 'HOME';
+      destination?: 'ENROLL' | 'INSTRUCTION';
+      query?: Record<string, Binding>;
+      returnTo: string;
+    }
   /** `data`: this screen's loads (all when neither is given); `ops`: every cached load of those operations, refetched before `then` */
   | { type: 'reload'; data?: string[]; ops?: string[]; then?: Effect }
   | { type: 'setFlow'; values: Record<string, Binding>; then?: Effect }

@@ -2,7 +2,8 @@
 // order of calls (validate -> call -> then) is tested without a browser.
 import type { ActionDecl, DeclarationSet, Effect } from '../engine/types';
 import type { FormEngine, RuleContext } from '../engine/form';
-import { resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
+import { BASE_PATH, resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
+import { evaluateRule } from '../engine/logic';
 import { splitParams, type ApiClient, type CallArgs } from '../api/client';
 import type { SessionState } from '../state/session';
 import { clearFlow, newFlowKey, setFlowValues } from '../state/flow';
@@ -55,6 +56,11 @@ function callArgs(op: string, params: Record<string, unknown>, body?: unknown): 
   return { params: split.params, query: split.query, body };
 }
 
+/** /configurationerror code when a product of the provider has no host configured (spec 4). */
+export const PRODUCT_HOST_MISSING = 'PRODUCT_HOST_MISSING';
+/** The placeholder of the parent application's address that the product's host replaces (spec 3). */
+const HOST_PLACEHOLDER = '{{applicationHost}}';
+
 export function createEffectRunner(deps: EffectDeps) {
   async function engineFor(): Promise<FormEngine> {
     const engine = deps.engine ?? (deps.loadEngine ? await deps.loadEngine() : null);
@@ -96,7 +102,9 @@ export function createEffectRunner(deps: EffectDeps) {
         return;
       }
       case 'navigate': {
-        deps.navigate(effect.to, params(effect.query), Boolean(effect.replace));
+        const query = params(effect.query);
+        for (const [k, rule] of Object.entries(effect.queryRules ?? {})) query[k] = evaluateRule(deps.set.rules, rule, ctx());
+        deps.navigate(effect.to, query, Boolean(effect.replace));
         return;
       }
       case 'modal':
@@ -120,7 +128,9 @@ export function createEffectRunner(deps: EffectDeps) {
           pageError(form, null);
         }
         const fileName = effect.fileName === undefined ? undefined : resolveBinding(effect.fileName, ctx());
-        await deps.api.download(operationId(effect.op), callArgs(effect.op, params(effect.params)), fileName ? String(fileName) : undefined);
+        const values = params(effect.params);
+        for (const [k, rule] of Object.entries(effect.paramRules ?? {})) values[k] = evaluateRule(deps.set.rules, rule, ctx());
+        await deps.api.download(operationId(effect.op), callArgs(effect.op, values), fileName ? String(fileName) : undefined);
         return;
       }
       case 'upload': {
@@ -154,6 +164,9 @@ export function createEffectRunner(deps: EffectDeps) {
         deps.assignLocation(target.url);
         return;
       }
+      case 'handOff':
+        await handOff(effect, ctx());
+        return;
       case 'signOut':
         deps.signOut();
         return;
@@ -195,6 +208,57 @@ export function createEffectRunner(deps: EffectDeps) {
         throw new Error(`unknown effect ${JSON.stringify(never)}`);
       }
     }
+  }
+
+  /**
+   * Spec 4 redirect flows: a product without a host goes to the configuration error page; otherwise
+   * the token is asked first (a failure throws: the error shows and nothing navigates), then the
+   * browser goes to the product with the keyelement and a cache-busting value.
+   */
+  async function handOff(effect: Extract<Effect, { type: 'handOff' }>, c: RuleContext): Promise<void> {
+    const session = (c.session ?? {}) as Record<string, unknown>;
+    const programPeriodID = Number(resolveBinding(effect.programPeriodID, c));
+    const accountID = Number(session.accountID);
+    const appName = String(session.appName ?? '');
+    const locale = String(session.locale ?? 'en');
+    const product = (await deps.api.call('Customer.product', { query: { productname: effect.product } })) as { host: string | null; path: string };
+    if (!product.host) {
+      deps.navigate('/configurationerror', { errorcode: PRODUCT_HOST_MISSING, productname: effect.product }, false);
+      return;
+    }
+    let url: URL;
+    if (effect.product === 'parentapplication') {
+      const answer = (await deps.api.call('Registration.redirectionUrl', {
+        body: { programPeriodID, user: String(session.userName ?? ''), userType: 'PARENT', source: effect.source ?? 'PROGRAMLIST', destination: effect.destination ?? 'INSTRUCTION', accountID, applicationName: appName },
+      })) as { parentApplicationUrl: string };
+      url = new URL(answer.parentApplicationUrl.replace(HOST_PLACEHOLDER, product.host));
+    } else {
+      url = new URL(product.path, product.host);
+      url.searchParams.set('appName', appName);
+      url.searchParams.set('programPeriodID', String(programPeriodID));
+      url.searchParams.set('lang', locale);
+      url.searchParams.set('accountID', String(accountID));
+    }
+    const extra = resolveParams(effect.query, c);
+    for (const [k, v] of Object.entries(extra)) if (v !== undefined && v !== null && v !== '') url.searchParams.set(k, String(v));
+    const tokenString = JSON.stringify({
+      applicationName: appName,
+      locale,
+      programPeriodID,
+      accessibilityTheme: session.accessibilityTheme ? 'high-contrast' : 'default',
+      fontSize: String(session.fontSize ?? 'default'),
+      returnUrl: `${deps.origin}${BASE_PATH}${effect.returnTo}`,
+      menu: effect.returnTo,
+      userName: String(session.userName ?? ''),
+      version: String(session.releaseVersion ?? ''),
+      accountID,
+      ...(typeof session.customerID === 'number' ? { customerID: session.customerID } : {}),
+      ...(typeof extra.calendarProgramPeriodID === 'number' ? { calendarProgramPeriodID: extra.calendarProgramPeriodID } : {}),
+    });
+    const token = (await deps.api.call('Registration.applicationToken', { body: { product: effect.product, programPeriodID, accountID, ApplicationTokenString: tokenString } })) as { keyelement: string };
+    url.searchParams.set('keyelement', token.keyelement);
+    url.searchParams.set('_', String(Date.now()));
+    deps.assignLocation(url.toString());
   }
 
   /** An action: ask first when it names a confirm modal, else run its effect. */

@@ -119,7 +119,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp(backend);
+    // the year-end grade roll-up open on any day, so its save is callable
+    t = await createTestApp(backend, { gradeRollup: { brightpath: { from: '01-01', to: '12-31' } } });
     tokens.maria = await tokenFor(t.app, ...MARIA);
     tokens.karen = await tokenFor(t.app, ...KAREN);
     tokens.linh = await tokenFor(t.app, ...LINH);
@@ -167,6 +168,15 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         const rows = d.adults.filter((a: { adultID: number }) => a.adultID === m.adult);
         return { query: {}, body: { adults: rows.map((a: object) => ({ ...a, isEmergencyContact: true })) } };
       }
+      case 'Registration.programReport':
+        // the first program period of the provider is the school year (enrolment option T)
+        return { query: { reportType: 'T' } };
+      case 'Registration.redirectionUrl':
+        return { query: {}, body: { programPeriodID: m.programPeriod, user: 'maria.garcia@example.com', userType: 'PARENT', source: 'PROGRAMLIST', destination: 'INSTRUCTION', accountID: m.account, applicationName: 'brightpath' } };
+      case 'Registration.applicationToken':
+        return { query: {}, body: { product: 'parentapplication', programPeriodID: m.programPeriod, accountID: m.account, ApplicationTokenString: JSON.stringify({ applicationName: 'brightpath', locale: 'en', menu: '/programlist' }) } };
+      case 'Demographics.gradeRollupSave':
+        return { query: {}, body: { programPeriodID: m.programPeriod, children: [{ childID: m.child, gradeLevelCode: '04' }] } };
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':

@@ -20,7 +20,7 @@ import { itemActions, resolveItem, rowsOf, textOf } from './shared';
 import { Link as RouteLink } from 'wouter';
 import { toSearch } from '../effects';
 import { FileTypeIcon } from './FileTypeIcon';
-import { fieldOf } from '../guards';
+import { fieldOf, isRecord } from '../guards';
 
 /** Program category card colours (spec 2.8). */
 export const CATEGORY_PALETTES: Record<string, string> = {
@@ -51,17 +51,42 @@ interface CardModel extends Part {
   html?: string;
 }
 
+type FormatT = (key: string) => string;
+
+/**
+ * Parameters of a text: a `{value, format}` parameter shows its value in that display format (a
+ * date as mm/dd/yyyy, a date and time without 12:00 AM).
+ */
+function formatParams(params: Record<string, unknown> | undefined, opts: { locale: string; country?: 'US' | 'CA'; t: FormatT }): Record<string, unknown> | undefined {
+  if (!params) return params;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(params)) {
+    out[k] = isRecord(v) && typeof v.format === 'string' && 'value' in v ? formatValue(v.value, v.format as ValueFormat, opts) : v;
+  }
+  return out;
+}
+
+interface LineModel {
+  text: string;
+  params?: Record<string, unknown>;
+  visible?: boolean;
+  parts?: { text: string; params?: Record<string, unknown>; visible?: boolean }[];
+}
+
 function Lines({ template, items, parent }: { template: CardLines; items: unknown[]; parent: unknown }) {
   const rt = useScreenRuntime();
-  const { tk } = useRuntimeT();
+  const { t, tk, locale } = useRuntimeT();
+  const opts = { locale, country: rt.country, t };
   const lines = items
-    .map((line) => resolveItem<{ text: string; params?: Record<string, unknown>; visible?: boolean }>(rt, { text: template.text, params: template.params, show: template.show }, line, { parent }))
+    .map((line) => resolveItem<LineModel>(rt, { text: template.text, params: template.params, show: template.show, parts: template.parts }, line, { parent }))
     .filter((l) => l.visible !== false);
   if (!lines.length) return null;
   return (
     <chakra.ul ps="5" className="pp-card-lines">
       {lines.map((l, i) => (
-        <li key={i}>{tk(l.text, l.params)}</li>
+        <li key={i}>
+          {[tk(l.text, formatParams(l.params, opts)), ...(l.parts ?? []).filter((p) => p.visible !== false).map((p) => tk(p.text, formatParams(p.params, opts)))].join(' · ')}
+        </li>
       ))}
     </chakra.ul>
   );
@@ -140,7 +165,7 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
           .map((n, i) => (
             <Alert.Root key={i} status={(n.status as 'info') ?? 'info'} variant="subtle" size="sm">
               <Alert.Indicator />
-              <Alert.Description>{tk(n.text, n.params)}</Alert.Description>
+              <Alert.Description>{tk(n.text, formatParams(n.params, { locale, country: rt.country, t }))}</Alert.Description>
             </Alert.Root>
           ))}
       </Card.Body>

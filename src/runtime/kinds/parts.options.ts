@@ -62,7 +62,17 @@ export const card = {
       type: 'object',
       required: ['text'],
       additionalProperties: false,
-      properties: { items: binding, text: key, params, show: ruleRef },
+      properties: {
+        items: binding,
+        text: key,
+        params,
+        show: ruleRef,
+        /** more texts after the line's own, each shown by its rule (e.g. a child's status in a program) */
+        parts: {
+          type: 'array',
+          items: { title: 'CardLinePart', type: 'object', required: ['text'], additionalProperties: false, properties: { text: key, params, show: ruleRef } },
+        },
+      },
     },
     actions,
     to: route,
