@@ -1487,6 +1487,7 @@ export interface RegistrationChildrenActivitiesQuery {
   asOnDate?: string;
   programPeriodID?: number;
   childID?: number;
+  siteID?: number;
 }
 
 /** Registration.childrenActivities: response */
@@ -1498,6 +1499,7 @@ export type RegistrationChildrenActivitiesResponse = {
   category: 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
   programKind: 'childcare' | 'enrichment';
   homeSiteID: number | null;
+  enableWeekendScheduling: boolean;
   activities: {
     activityID: number;
     activity: string;
@@ -1509,12 +1511,89 @@ export type RegistrationChildrenActivitiesResponse = {
     enrollmentDate: string;
     deEnrollDate: string | null;
     timing: string;
+    daysPerWeek: number;
     daysOfWeek: ('S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA')[];
     timeOfferedCode: string;
     weekRange: string | null;
     status: string;
   }[];
 }[];
+
+/** Registration.activitiesByWeek: query */
+export interface RegistrationActivitiesByWeekQuery {
+  programPeriodID: number;
+  childID?: number;
+}
+
+/** Registration.activitiesByWeek: response */
+export type RegistrationActivitiesByWeekResponse = {
+  childID: number;
+  childName: string;
+  homeSiteID: number | null;
+  weeks: {
+    weekRange: string;
+    weekStart: string;
+    weekEnd: string;
+    activities: {
+      activityID: number;
+      activity: string;
+      activityTypeID: number;
+      siteID: number;
+      siteName: string;
+      timing: string;
+      daysOfWeek: ('S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA')[];
+      enrollmentDate: string;
+    }[];
+  }[];
+}[];
+
+/** Registration.enrolledDates: query */
+export interface RegistrationEnrolledDatesQuery {
+  programPeriodID: number;
+  childID?: number;
+  includeOlder?: boolean;
+}
+
+/** Registration.enrolledDates: response */
+export interface RegistrationEnrolledDatesResponse {
+  enrolled: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  oneTime: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  scheduled: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  flex: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  olderCount: number;
+}
 
 /** Every operation of the contract by id. */
 export interface Operations {
@@ -1606,6 +1685,8 @@ export interface Operations {
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; form: undefined; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
   'Registration.childrenActivities': { method: 'GET'; path: '/children/activities'; auth: 'session'; form: undefined; query: RegistrationChildrenActivitiesQuery; params: undefined; body: undefined; response: RegistrationChildrenActivitiesResponse };
+  'Registration.activitiesByWeek': { method: 'GET'; path: '/children/activities-by-week'; auth: 'session'; form: undefined; query: RegistrationActivitiesByWeekQuery; params: undefined; body: undefined; response: RegistrationActivitiesByWeekResponse };
+  'Registration.enrolledDates': { method: 'GET'; path: '/children/enrolled-dates'; auth: 'session'; form: undefined; query: RegistrationEnrolledDatesQuery; params: undefined; body: undefined; response: RegistrationEnrolledDatesResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -1716,4 +1797,6 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },
   'Registration.childrenActivities': { service: 'Registration', method: 'GET', path: '/children/activities', auth: 'session', file: false },
+  'Registration.activitiesByWeek': { service: 'Registration', method: 'GET', path: '/children/activities-by-week', auth: 'session', file: false },
+  'Registration.enrolledDates': { service: 'Registration', method: 'GET', path: '/children/enrolled-dates', auth: 'session', file: false },
 };
