@@ -13,13 +13,18 @@ import { resolveItem, textOf } from './shared';
 export const WEEKDAYS = ['S', 'M', 'T', 'W', 'TH', 'F', 'SA'] as const;
 const WEEKEND = new Set(['S', 'SA']);
 
+/** The chips to draw: the seven days in order (the weekend ones only when offered), each selected or not. */
+export function weekdayChips(value: unknown, weekendOffered: boolean): { day: (typeof WEEKDAYS)[number]; selected: boolean }[] {
+  const selected = new Set(Array.isArray(value) ? value.map(String) : []);
+  return WEEKDAYS.filter((d) => weekendOffered || !WEEKEND.has(d)).map((day) => ({ day, selected: selected.has(day) }));
+}
+
 function Weekdays({ decl, entry, parent }: { decl: CardWeekdays; entry: unknown; parent: unknown }) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
   const model = resolveItem<{ value?: unknown }>(rt, { value: decl.value }, entry, { parent });
-  const selected = new Set(Array.isArray(model.value) ? model.value.map(String) : []);
   const weekend = decl.weekend === undefined ? true : rt.isTrue(decl.weekend, { item: entry, parent });
-  const shown = WEEKDAYS.filter((d) => weekend || !WEEKEND.has(d));
+  const chips = weekdayChips(model.value, weekend);
   const labelId = useId();
   return (
     <Box>
@@ -27,8 +32,7 @@ function Weekdays({ decl, entry, parent }: { decl: CardWeekdays; entry: unknown;
         {tk(decl.label)}
       </chakra.span>
       <chakra.ul display="flex" flexWrap="wrap" gap="1.5" listStyleType="none" m="0" p="0" aria-labelledby={labelId} data-weekdays>
-        {shown.map((d) => {
-          const on = selected.has(d);
+        {chips.map(({ day: d, selected: on }) => {
           return (
             <li key={d} data-day={d} data-selected={on ? 'true' : 'false'}>
               <Badge
