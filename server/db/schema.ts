@@ -305,6 +305,8 @@ export const sites = pgTable('sites', {
   phone: text('phone').notNull().default(''),
   /** site administrators receive absence notices (spec 6); comma-separated addresses */
   adminEmail: text('admin_email').notNull().default(''),
+  /** siteName in the provider's other languages */
+  translations: translations(),
 });
 
 export const gradeLevels = pgTable(
@@ -475,6 +477,8 @@ export const programPeriods = pgTable('program_periods', {
   isPunchPass: boolean('is_punch_pass').notNull().default(false),
   isOtherDistrict: boolean('is_other_district').notNull().default(false),
   registrationFee: money('registration_fee').notNull().default(0),
+  /** weekend days (S, SA) may be scheduled (spec 2.11) */
+  enableWeekendScheduling: boolean('enable_weekend_scheduling').notNull().default(false),
 });
 
 export const activities = pgTable('activities', {
@@ -483,6 +487,8 @@ export const activities = pgTable('activities', {
   programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
   siteId: integer('site_id').notNull().references(() => sites.id),
   activity: text('activity').notNull(),
+  /** activity (the name) in the provider's other languages */
+  translations: translations(),
   /** 2 = selectable days of week, 4 = single date */
   activityTypeID: integer('activity_type_id').notNull().default(1),
   startDate: day('start_date').notNull(),
@@ -538,6 +544,26 @@ export const enrollments = pgTable(
     status: text('status').notNull().default('A'),
   },
   (t) => [index('enrollments_account').on(t.providerId, t.accountId)],
+);
+
+/**
+ * A child's dated attendance plan in a program (spec 2.11): enrolled dates (single-date and
+ * date-based enrolments), one-time activity dates, and dates the provider scheduled or the parent
+ * flex-scheduled.
+ */
+export const enrollmentDates = pgTable(
+  'enrollment_dates',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    activityId: integer('activity_id').notNull().references(() => activities.id, { onDelete: 'cascade' }),
+    date: day('date').notNull(),
+    /** enrolled | oneTime | scheduled | flex */
+    kind: text('kind').notNull(),
+  },
+  (t) => [index('enrollment_dates_account').on(t.providerId, t.accountId), uniqueIndex('enrollment_dates_child_activity_day_kind').on(t.childId, t.activityId, t.date, t.kind)],
 );
 
 export const invoices = pgTable('invoices', {

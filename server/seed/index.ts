@@ -138,9 +138,9 @@ async function seedBrightpath(ctx: Ctx) {
   const [lincoln, washington, downtown] = await db
     .insert(t.sites)
     .values([
-      { providerId: pid, siteName: 'Lincoln Elementary', streetAddress: '300 S Eleventh St', city: 'Springfield', stateCode: 'IL', zip: '62703', phone: '2175550110' },
-      { providerId: pid, siteName: 'Washington Elementary', streetAddress: '2300 E Jackson St', city: 'Springfield', stateCode: 'IL', zip: '62703', phone: '2175550120' },
-      { providerId: pid, siteName: 'Bright Path Center - Downtown', streetAddress: '125 N Fifth St', city: 'Springfield', stateCode: 'IL', zip: '62701', phone: '2175550142' },
+      { providerId: pid, siteName: 'Lincoln Elementary', translations: texts({ siteName: 'Lincoln Elementary' }), streetAddress: '300 S Eleventh St', city: 'Springfield', stateCode: 'IL', zip: '62703', phone: '2175550110' },
+      { providerId: pid, siteName: 'Washington Elementary', translations: texts({ siteName: 'Washington Elementary' }), streetAddress: '2300 E Jackson St', city: 'Springfield', stateCode: 'IL', zip: '62703', phone: '2175550120' },
+      { providerId: pid, siteName: 'Bright Path Center - Downtown', translations: texts({ siteName: 'Bright Path Center - Downtown' }), streetAddress: '125 N Fifth St', city: 'Springfield', stateCode: 'IL', zip: '62701', phone: '2175550142' },
     ])
     .returning();
   await db.insert(t.absenceReasons).values([
@@ -210,7 +210,7 @@ async function seedBrightpath(ctx: Ctx) {
       { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75 },
       { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
       { providerId: pid, programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.', translations: texts({ programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
-      { providerId: pid, programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', translations: texts({ programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, startDate: d(-40), endDate: d(120) },
+      { providerId: pid, programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', translations: texts({ programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, enableWeekendScheduling: true, startDate: d(-40), endDate: d(120) },
       { providerId: pid, programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.', translations: texts({ programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-80), endDate: d(-20) },
       { providerId: pid, programPeriod: 'Drop-in Punch Pass', description: 'Buy a 10-visit pass and drop in on the days you need.', translations: texts({ programPeriod: 'Drop-in Punch Pass', description: 'Buy a 10-visit pass and drop in on the days you need.' }), category: 'other', programKind: 'childcare', enrollmentOption: 'D', isPunchPass: true, startDate: d(schoolStart), endDate: d(schoolStart + 280) },
       { providerId: pid, programPeriod: 'Riverside District Summer Academy', description: 'Summer academy run with the neighbouring Riverside district.', translations: texts({ programPeriod: 'Riverside District Summer Academy', description: 'Summer academy run with the neighbouring Riverside district.' }), category: 'summerCamp', programKind: 'enrichment', enrollmentOption: 'W', isOtherDistrict: true, startDate: d(210), endDate: d(250) },
@@ -218,7 +218,7 @@ async function seedBrightpath(ctx: Ctx) {
     .returning();
   const [schoolYear, summer, preschool, holiday, robotics, soccer, punch] = pp;
   const act = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({
-    providerId: pid, programPeriodId, siteId, activity, startDate: d(schoolStart), endDate: d(schoolStart + 280), ...f,
+    providerId: pid, programPeriodId, siteId, activity, translations: texts({ activity }), startDate: d(schoolStart), endDate: d(schoolStart + 280), ...f,
   });
   const acts = await db
     .insert(t.activities)
@@ -233,9 +233,12 @@ async function seedBrightpath(ctx: Ctx) {
       act(robotics.id, lincoln.id, 'Art Studio', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', fee: 60 }),
       act(soccer.id, washington.id, 'Soccer Skills', { startDate: d(-80), endDate: d(-20), daysPerWeek: 2, daysOfWeek: 'M,W', timing: '4:00 PM - 5:00 PM', timeOfferedCode: 'A', fee: 120 }),
       act(punch.id, downtown.id, 'Drop-in Day', { activityTypeID: 4, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 45, feeType: 'PER_DAY' }),
+      act(schoolYear.id, lincoln.id, 'Early Release Day', { activityTypeID: 4, timing: '12:30 PM - 6:00 PM', timeOfferedCode: 'A', fee: 30, feeType: 'PER_DAY' }),
+      act(schoolYear.id, downtown.id, 'No-School Day Camp', { activityTypeID: 4, isOneTime: true, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 48, feeType: 'PER_DAY' }),
+      act(summer.id, downtown.id, 'Swim & Splash', { startDate: d(200), endDate: d(270), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '1:00 PM - 3:00 PM, 3:30 PM - 4:30 PM', timeOfferedCode: 'A', fee: 40 }),
     ])
     .returning();
-  const [beforeCare, afterCare, , adventure, preschoolDay, , roboticsClub, artStudio, soccerSkills] = acts;
+  const [beforeCare, afterCare, , adventure, preschoolDay, , roboticsClub, artStudio, soccerSkills, , earlyRelease, noSchoolCamp, swim] = acts;
   await db.insert(t.registrations).values([
     { providerId: pid, accountId: garcia.id, programPeriodId: schoolYear.id, childId: sofia.id, status: 'REGISTERED', registrationDate: d(schoolStart - 40), submittedOn: d(schoolStart - 40) },
     { providerId: pid, accountId: garcia.id, programPeriodId: schoolYear.id, childId: lucas.id, status: 'REGISTERED', registrationDate: d(schoolStart - 40), submittedOn: d(schoolStart - 40) },
@@ -243,6 +246,7 @@ async function seedBrightpath(ctx: Ctx) {
     { providerId: pid, accountId: garcia.id, programPeriodId: robotics.id, childId: sofia.id, status: 'REGISTERED', registrationDate: d(-45), submittedOn: d(-45) },
     { providerId: pid, accountId: garcia.id, programPeriodId: soccer.id, childId: lucas.id, status: 'REGISTERED', registrationDate: d(-90), submittedOn: d(-90) },
     { providerId: pid, accountId: garcia.id, programPeriodId: summer.id, childId: sofia.id, status: 'PENDING', registrationDate: d(-3), submittedOn: d(-3), isPendingApproval: true },
+    { providerId: pid, accountId: garcia.id, programPeriodId: summer.id, childId: lucas.id, status: 'REGISTERED', registrationDate: d(-20), submittedOn: d(-20) },
     { providerId: pid, accountId: johnson.id, programPeriodId: schoolYear.id, childId: tyler.id, status: 'REGISTERED', registrationDate: d(schoolStart - 20), submittedOn: d(schoolStart - 20) },
   ]);
   await db.insert(t.enrollments).values([
@@ -255,7 +259,35 @@ async function seedBrightpath(ctx: Ctx) {
     { providerId: pid, accountId: garcia.id, childId: lucas.id, activityId: soccerSkills.id, enrollmentDate: d(-80), daysOfWeek: 'M,W' },
     { providerId: pid, accountId: johnson.id, childId: tyler.id, activityId: afterCare.id, enrollmentDate: d(schoolStart), daysOfWeek: BP_ALL.join(',') },
   ]);
-  void adventure;
+
+  // --- the weekly summer camp: Lucas for three weeks (one enrolment per week, Monday to Friday) ---
+  const week = (n: number) => mondayOffset(ctx.today, 30 + n);
+  const weekly = (activityId: number, n: number, days: Dow[]) => ({
+    providerId: pid, accountId: garcia.id, childId: lucas.id, activityId, enrollmentDate: d(week(n)), deEnrollDate: d(week(n) + 4), daysOfWeek: days.join(','),
+  });
+  await db.insert(t.enrollments).values([
+    weekly(adventure.id, 0, BP_ALL),
+    weekly(adventure.id, 1, BP_ALL),
+    weekly(swim.id, 1, ['T', 'TH']),
+    weekly(adventure.id, 3, BP_ALL),
+    weekly(swim.id, 3, ['T']),
+  ]);
+
+  // --- the school year's dated plan, before and after today (Monday of this week +- whole weeks) ---
+  const thisMon = mondayOffset(ctx.today);
+  await db.insert(t.enrollments).values({ providerId: pid, accountId: garcia.id, childId: lucas.id, activityId: earlyRelease.id, enrollmentDate: d(thisMon - 14 + 2), daysOfWeek: 'W' });
+  const dated = (childId: number, activityId: number, kind: 'enrolled' | 'oneTime' | 'scheduled' | 'flex', offset: number) => ({ providerId: pid, accountId: garcia.id, childId, activityId, kind, date: d(offset) });
+  await db.insert(t.enrollmentDates).values([
+    dated(lucas.id, earlyRelease.id, 'enrolled', thisMon - 14 + 2),
+    dated(lucas.id, earlyRelease.id, 'enrolled', thisMon + 7 + 2),
+    dated(lucas.id, earlyRelease.id, 'enrolled', thisMon + 21 + 2),
+    dated(sofia.id, noSchoolCamp.id, 'oneTime', thisMon - 7 + 4),
+    dated(sofia.id, noSchoolCamp.id, 'oneTime', thisMon + 14 + 4),
+    dated(sofia.id, afterCare.id, 'scheduled', thisMon - 7 + 1),
+    dated(sofia.id, afterCare.id, 'scheduled', thisMon + 7 + 3),
+    dated(lucas.id, afterCare.id, 'flex', thisMon - 7 + 4),
+    dated(lucas.id, afterCare.id, 'flex', thisMon + 7 + 4),
+  ]);
   await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 
   // --- billing ---
@@ -366,8 +398,8 @@ async function seedNorthridge(ctx: Ctx) {
   const [northSchool, maple] = await db
     .insert(t.sites)
     .values([
-      { providerId: pid, siteName: 'Northridge Elementary', streetAddress: '4120 Northland Dr NW', city: 'Calgary', stateCode: 'AB', zip: 'T2L 2J7', phone: '4035550111' },
-      { providerId: pid, siteName: 'Maple Grove School', streetAddress: '880 Maple Grove Rd SW', city: 'Calgary', stateCode: 'AB', zip: 'T2V 3K8', phone: '4035550122' },
+      { providerId: pid, siteName: 'Northridge Elementary', translations: texts({ siteName: 'Northridge Elementary' }), streetAddress: '4120 Northland Dr NW', city: 'Calgary', stateCode: 'AB', zip: 'T2L 2J7', phone: '4035550111' },
+      { providerId: pid, siteName: 'Maple Grove School', translations: texts({ siteName: 'Maple Grove School' }), streetAddress: '880 Maple Grove Rd SW', city: 'Calgary', stateCode: 'AB', zip: 'T2V 3K8', phone: '4035550122' },
     ])
     .returning();
   await db.insert(t.absenceReasons).values([
@@ -416,7 +448,7 @@ async function seedNorthridge(ctx: Ctx) {
       { providerId: pid, programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.', translations: texts({ programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 701, startDate: d(-30), endDate: d(90) },
     ])
     .returning();
-  const a = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({ providerId: pid, programPeriodId, siteId, activity, startDate: d(start), endDate: d(start + 290), ...f });
+  const a = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({ providerId: pid, programPeriodId, siteId, activity, translations: texts({ activity }), startDate: d(start), endDate: d(start + 290), ...f });
   const [before, after, , , kready, chessClub] = await db
     .insert(t.activities)
     .values([

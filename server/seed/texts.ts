@@ -199,6 +199,32 @@ const ROWS: Row[] = [
   ['<p>Old alert that has ended.</p>', '<p>Aviso antiguo que ya terminó.</p>', '<p>Aviso antigo que já terminou.</p>', '<p>Thông báo cũ đã kết thúc.</p>'],
   ['<p>Spring Break Care registration is open. Spaces are limited.</p>', '<p>La inscripción para el cuidado en vacaciones de primavera está abierta. Los cupos son limitados.</p>', '<p>As inscrições para o cuidado nas férias de primavera estão abertas. As vagas são limitadas.</p>', '<p>Đã mở đăng ký chăm sóc kỳ nghỉ xuân. Số chỗ có hạn.</p>'],
   ['<p><strong>Extreme cold:</strong> outdoor play may be replaced by gym time this week.</p>', '<p><strong>Frío extremo:</strong> esta semana el juego al aire libre puede reemplazarse por tiempo en el gimnasio.</p>', '<p><strong>Frio extremo:</strong> nesta semana as brincadeiras ao ar livre podem ser substituídas por atividades no ginásio.</p>', '<p><strong>Rét đậm:</strong> tuần này giờ chơi ngoài trời có thể được thay bằng giờ chơi trong phòng thể dục.</p>'],
+  // sites (school names are proper names and stay as they are)
+  ['Lincoln Elementary', 'Lincoln Elementary', 'Lincoln Elementary', 'Lincoln Elementary'],
+  ['Washington Elementary', 'Washington Elementary', 'Washington Elementary', 'Washington Elementary'],
+  ['Bright Path Center - Downtown', 'Bright Path - Centro de la ciudad', 'Bright Path - Centro da cidade', 'Bright Path - Trung tâm thành phố'],
+  ['Northridge Elementary', 'Northridge Elementary', 'Northridge Elementary', 'Northridge Elementary'],
+  ['Maple Grove School', 'Maple Grove School', 'Maple Grove School', 'Maple Grove School'],
+  // activities: Bright Path
+  ['Before Care', 'Cuidado antes de clases', 'Cuidado antes da aula', 'Chăm sóc trước giờ học'],
+  ['After Care', 'Cuidado después de clases', 'Cuidado depois da aula', 'Chăm sóc sau giờ học'],
+  ['Early Release Day', 'Día de salida temprana', 'Dia de saída antecipada', 'Ngày tan học sớm'],
+  ['No-School Day Camp', 'Campamento de día sin clases', 'Acampamento em dia sem aula', 'Trại ngày nghỉ học'],
+  ['Adventure Week', 'Semana de aventura', 'Semana de aventura', 'Tuần phiêu lưu'],
+  ['Swim & Splash', 'Natación y juegos de agua', 'Natação e brincadeiras na água', 'Bơi lội và vui chơi dưới nước'],
+  ['Preschool Full Day', 'Preescolar de día completo', 'Pré-escola em período integral', 'Mầm non cả ngày'],
+  ['Holiday Full Day', 'Día festivo completo', 'Dia inteiro de feriado', 'Cả ngày nghỉ lễ'],
+  ['Robotics Club', 'Club de robótica', 'Clube de robótica', 'Câu lạc bộ người máy'],
+  ['Art Studio', 'Taller de arte', 'Ateliê de arte', 'Xưởng mỹ thuật'],
+  ['Soccer Skills', 'Habilidades de fútbol', 'Habilidades de futebol', 'Kỹ năng bóng đá'],
+  ['Drop-in Day', 'Día sin reserva', 'Dia avulso', 'Ngày gửi trẻ linh hoạt'],
+  // activities: Northridge
+  ['Before School', 'Antes de clases', 'Antes da escola', 'Trước giờ học'],
+  ['After School', 'Después de clases', 'Depois da escola', 'Sau giờ học'],
+  ['Camp Week', 'Semana de campamento', 'Semana de acampamento', 'Tuần trại hè'],
+  ['Spring Break Day', 'Día de vacaciones de primavera', 'Dia de férias de primavera', 'Ngày nghỉ xuân'],
+  ['Morning Readiness', 'Preparación matutina', 'Preparação matinal', 'Chuẩn bị buổi sáng'],
+  ['Chess & Coding', 'Ajedrez y programación', 'Xadrez e programação', 'Cờ vua và lập trình'],
 ];
 
 const BY_ENGLISH = new Map(ROWS.map(([en, es, pt, vi]) => [en, { es, pt, vi }]));

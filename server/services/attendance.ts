@@ -55,7 +55,7 @@ export const attendance = {
         where.push(eq(attendanceTable.childId, query.ChildID));
       }
       const rows = await deps.db
-        .select({ r: attendanceTable, firstName: children.firstName, lastName: children.lastName, siteName: sites.siteName })
+        .select({ r: attendanceTable, firstName: children.firstName, lastName: children.lastName, site: { siteName: sites.siteName, translations: sites.translations } })
         .from(attendanceTable)
         .innerJoin(children, eq(children.id, attendanceTable.childId))
         .innerJoin(sites, eq(sites.id, attendanceTable.siteId))
@@ -64,13 +64,13 @@ export const attendance = {
       const reasonText = await reasonsIn(deps, s.providerId, lang);
       return {
         attendanceAllowed: true,
-        records: rows.map(({ r, firstName, lastName, siteName }) => ({
+        records: rows.map(({ r, firstName, lastName, site }) => ({
           attendanceID: r.id,
           childID: r.childId,
           childName: `${firstName} ${lastName}`,
           attendanceDate: r.attendanceDate,
           siteID: r.siteId,
-          siteName,
+          siteName: textIn(site, 'siteName', lang),
           timeOffered: r.timeOffered as 'BEFORE SCHOOL' | 'AFTER SCHOOL' | 'FULL DAY',
           timeIn: r.timeIn,
           timeOut: r.timeOut,
@@ -242,7 +242,7 @@ export const attendance = {
       const start = mdyToIso(query.StartDate);
       const end = mdyToIso(query.EndDate);
       const rows = await deps.db
-        .select({ r: attendanceTable, firstName: children.firstName, lastName: children.lastName, siteName: sites.siteName })
+        .select({ r: attendanceTable, firstName: children.firstName, lastName: children.lastName, site: { siteName: sites.siteName, translations: sites.translations } })
         .from(attendanceTable)
         .innerJoin(children, eq(children.id, attendanceTable.childId))
         .innerJoin(sites, eq(sites.id, attendanceTable.siteId))
@@ -258,10 +258,10 @@ export const attendance = {
         startDate: query.StartDate,
         endDate: query.EndDate,
         generatedOn: deps.today(),
-        rows: rows.map(({ r, firstName, lastName, siteName }) => ({
+        rows: rows.map(({ r, firstName, lastName, site }) => ({
           date: r.attendanceDate,
           child: `${firstName} ${lastName}`,
-          site: siteName,
+          site: textIn(site, 'siteName', lang),
           timeOffered: r.timeOffered,
           timeIn: r.timeIn,
           timeOut: r.timeOut,

@@ -7,6 +7,7 @@ import { billing } from './billing';
 import { communication } from './communication';
 import { customer } from './customer';
 import { customTextHandlers } from './customTexts';
+import { enrollmentView } from './enrollmentView';
 import { location } from './location';
 import { nativeVersion } from './nativeVersion';
 import { parentApplication } from './parentApplication';
@@ -25,6 +26,7 @@ export const handlers: Handlers = {
   ...communication,
   ...customer,
   ...customTextHandlers,
+  ...enrollmentView,
   ...location,
   ...nativeVersion,
   ...parentApplication,

@@ -19,11 +19,26 @@ export async function programPeriodOf(deps: AppDeps, providerId: number, id: num
   return pp;
 }
 
-function notFound(deps: AppDeps, lang: string): never {
+export function notFound(deps: AppDeps, lang: string): never {
   throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
 }
 
-const days = (s: string): Dow[] => s.split(',').map((d) => d.trim()).filter(Boolean) as Dow[];
+export const days = (s: string): Dow[] => s.split(',').map((d) => d.trim()).filter(Boolean) as Dow[];
+
+/** A child of the account, or one enrolled through it (a split child); else 404. */
+export async function checkChild(deps: AppDeps, s: { providerId: number; accountId: number }, childId: number, lang: string): Promise<void> {
+  const [own] = await deps.db
+    .select({ id: children.id })
+    .from(children)
+    .where(and(eq(children.id, childId), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
+  if (own) return;
+  const [enrolled] = await deps.db
+    .select({ id: enrollments.id })
+    .from(enrollments)
+    .where(and(eq(enrollments.childId, childId), eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId)))
+    .limit(1);
+  if (!enrolled) notFound(deps, lang);
+}
 
 export const registration = {
   'Registration.programPeriods': {
@@ -131,24 +146,16 @@ export const registration = {
       ];
       // an id that is not the provider's program period, or not a child of the account, is not found
       if (query.programPeriodID && !(await programPeriodOf(deps, s.providerId, query.programPeriodID))) notFound(deps, lang);
-      if (query.childID) {
-        const [own] = await deps.db
-          .select({ id: children.id })
-          .from(children)
-          .where(and(eq(children.id, query.childID), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
-        const [enrolled] = own
-          ? [own]
-          : await deps.db
-              .select({ id: enrollments.id })
-              .from(enrollments)
-              .where(and(eq(enrollments.childId, query.childID), eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId)))
-              .limit(1);
-        if (!enrolled) notFound(deps, lang);
+      if (query.childID) await checkChild(deps, s, query.childID, lang);
+      if (query.siteID) {
+        const [site] = await deps.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, query.siteID), eq(sites.providerId, s.providerId)));
+        if (!site) notFound(deps, lang);
+        where.push(eq(activities.siteId, query.siteID));
       }
       if (query.programPeriodID) where.push(eq(activities.programPeriodId, query.programPeriodID));
       if (query.childID) where.push(eq(enrollments.childId, query.childID));
       const rows = await deps.db
-        .select({ e: enrollments, a: activities, pp: programPeriods, c: children, siteName: sites.siteName })
+        .select({ e: enrollments, a: activities, pp: programPeriods, c: children, site: sites })
         .from(enrollments)
         .innerJoin(activities, eq(activities.id, enrollments.activityId))
         .innerJoin(programPeriods, eq(programPeriods.id, activities.programPeriodId))
@@ -157,7 +164,7 @@ export const registration = {
         .where(and(...where))
         .orderBy(asc(children.firstName), asc(programPeriods.startDate), asc(enrollments.enrollmentDate), asc(activities.activity));
       const groups = new Map<string, ReturnType<typeof group>>();
-      function group(r: (typeof rows)[number]) {
+      function group(r: Pick<(typeof rows)[number], 'c' | 'pp'>) {
         return {
           childID: r.c.id,
           childName: `${r.c.firstName} ${r.c.lastName}`,
@@ -166,6 +173,7 @@ export const registration = {
           category: r.pp.category as Category,
           programKind: r.pp.programKind as Kind,
           homeSiteID: r.c.homeSiteId,
+          enableWeekendScheduling: r.pp.enableWeekendScheduling,
           activities: [] as RegistrationChildrenActivitiesResponse[number]['activities'],
         };
       }
@@ -175,20 +183,40 @@ export const registration = {
         if (!g) groups.set(key, (g = group(r)));
         g.activities.push({
           activityID: r.a.id,
-          activity: r.a.activity,
+          activity: textIn(r.a, 'activity', lang),
           activityTypeID: r.a.activityTypeID,
           siteID: r.a.siteId,
-          siteName: r.siteName,
+          siteName: textIn(r.site, 'siteName', lang),
           startDate: r.a.startDate,
           endDate: r.a.endDate,
           enrollmentDate: r.e.enrollmentDate,
           deEnrollDate: r.e.deEnrollDate,
           timing: r.a.timing,
+          daysPerWeek: r.a.daysPerWeek,
           daysOfWeek: days(r.e.daysOfWeek || r.a.daysOfWeek),
           timeOfferedCode: r.a.timeOfferedCode,
           weekRange: r.e.weekRange,
           status: r.e.status,
         });
+      }
+      if (query.programPeriodID) {
+        // the program's registered children without a current enrolment: an empty schedule
+        const regs = await deps.db
+          .select({ c: children, pp: programPeriods })
+          .from(registrations)
+          .innerJoin(children, eq(children.id, registrations.childId))
+          .innerJoin(programPeriods, eq(programPeriods.id, registrations.programPeriodId))
+          .where(
+            and(
+              eq(registrations.providerId, s.providerId),
+              eq(registrations.accountId, s.accountId),
+              eq(registrations.programPeriodId, query.programPeriodID),
+              ...(query.childID ? [eq(registrations.childId, query.childID)] : []),
+            ),
+          )
+          .orderBy(asc(children.firstName));
+        for (const r of regs) if (!groups.has(`${r.c.id}:${r.pp.id}`)) groups.set(`${r.c.id}:${r.pp.id}`, group(r));
+        return [...groups.values()].sort((a, b) => a.childName.localeCompare(b.childName));
       }
       return [...groups.values()];
     },

@@ -1532,6 +1532,7 @@ export interface RegistrationChildrenActivitiesQuery {
   asOnDate?: string;
   programPeriodID?: number;
   childID?: number;
+  siteID?: number;
 }
 
 /** Registration.childrenActivities: response */
@@ -1543,6 +1544,7 @@ export type RegistrationChildrenActivitiesResponse = {
   category: 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
   programKind: 'childcare' | 'enrichment';
   homeSiteID: number | null;
+  enableWeekendScheduling: boolean;
   activities: {
     activityID: number;
     activity: string;
@@ -1554,6 +1556,7 @@ export type RegistrationChildrenActivitiesResponse = {
     enrollmentDate: string;
     deEnrollDate: string | null;
     timing: string;
+    daysPerWeek: number;
     daysOfWeek: ('S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA')[];
     timeOfferedCode: string;
     weekRange: string | null;
@@ -1622,6 +1625,82 @@ export interface RegistrationApplicationTokenRedeemResponse {
   menu?: string;
   version?: string;
   calendarProgramPeriodID?: number;
+}
+
+/** Registration.activitiesByWeek: query */
+export interface RegistrationActivitiesByWeekQuery {
+  programPeriodID: number;
+  childID?: number;
+}
+
+/** Registration.activitiesByWeek: response */
+export type RegistrationActivitiesByWeekResponse = {
+  childID: number;
+  childName: string;
+  homeSiteID: number | null;
+  weeks: {
+    weekRange: string;
+    weekStart: string;
+    weekEnd: string;
+    activities: {
+      activityID: number;
+      activity: string;
+      activityTypeID: number;
+      siteID: number;
+      siteName: string;
+      timing: string;
+      daysOfWeek: ('S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA')[];
+      enrollmentDate: string;
+    }[];
+  }[];
+}[];
+
+/** Registration.enrolledDates: query */
+export interface RegistrationEnrolledDatesQuery {
+  programPeriodID: number;
+  childID?: number;
+  includeOlder?: boolean;
+}
+
+/** Registration.enrolledDates: response */
+export interface RegistrationEnrolledDatesResponse {
+  enrolled: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  oneTime: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  scheduled: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  flex: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    date: string;
+  }[];
+  olderCount: number;
 }
 
 /** Every operation of the contract by id. */
@@ -1721,6 +1800,8 @@ export interface Operations {
   'Registration.redirectionUrl': { method: 'POST'; path: '/program/redirection-url'; auth: 'session'; form: 'redirectionRequest'; query: undefined; params: undefined; body: RegistrationRedirectionUrlBody; response: RegistrationRedirectionUrlResponse };
   'Registration.applicationToken': { method: 'POST'; path: '/program/application-token'; auth: 'session'; form: 'applicationTokenRequest'; query: undefined; params: undefined; body: RegistrationApplicationTokenBody; response: RegistrationApplicationTokenResponse };
   'Registration.applicationTokenRedeem': { method: 'POST'; path: '/program/application-token/details'; auth: 'public'; form: undefined; query: undefined; params: undefined; body: RegistrationApplicationTokenRedeemBody; response: RegistrationApplicationTokenRedeemResponse };
+  'Registration.activitiesByWeek': { method: 'GET'; path: '/children/activities-by-week'; auth: 'session'; form: undefined; query: RegistrationActivitiesByWeekQuery; params: undefined; body: undefined; response: RegistrationActivitiesByWeekResponse };
+  'Registration.enrolledDates': { method: 'GET'; path: '/children/enrolled-dates'; auth: 'session'; form: undefined; query: RegistrationEnrolledDatesQuery; params: undefined; body: undefined; response: RegistrationEnrolledDatesResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -1838,4 +1919,6 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.redirectionUrl': { service: 'Registration', method: 'POST', path: '/program/redirection-url', auth: 'session', file: false, form: 'redirectionRequest' },
   'Registration.applicationToken': { service: 'Registration', method: 'POST', path: '/program/application-token', auth: 'session', file: false, form: 'applicationTokenRequest' },
   'Registration.applicationTokenRedeem': { service: 'Registration', method: 'POST', path: '/program/application-token/details', auth: 'public', file: false },
+  'Registration.activitiesByWeek': { service: 'Registration', method: 'GET', path: '/children/activities-by-week', auth: 'session', file: false },
+  'Registration.enrolledDates': { service: 'Registration', method: 'GET', path: '/children/enrolled-dates', auth: 'session', file: false },
 };

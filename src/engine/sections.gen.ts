@@ -49,6 +49,7 @@ export interface CardTemplate {
   fields?: LabelledValue[];
   notices?: CardNotice[];
   lines?: CardLines;
+  entries?: CardEntries;
   actions?: ActionDecl[];
   to?: string;
   query?: Record<string, Binding>;
@@ -83,6 +84,19 @@ export interface CardLinePart {
   text: string;
   params?: Record<string, Binding>;
   show?: RuleRef;
+}
+export interface CardEntries {
+  items: Binding;
+  title: Binding;
+  show?: RuleRef;
+  fields?: LabelledValue[];
+  weekdays?: CardWeekdays;
+  lines?: CardLines;
+}
+export interface CardWeekdays {
+  label: string;
+  value: Binding;
+  weekend?: RuleRef;
 }
 export interface GroupedCardsOptions {
   items?: string;

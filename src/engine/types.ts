@@ -218,6 +218,8 @@ export interface ScreenDecl {
   paymentOnly?: boolean;
   /** the title by a query parameter's value (a status page titled by its status); `title` otherwise */
   titleByQuery?: { param: string; titles: Record<string, string> };
+  /** the title by a binding into the screen's data (a program period's name); `title` until it answers */
+  titleFrom?: Binding;
   /** multi-step flows: in-progress data kept under the `key` query parameter */
   flow?: FlowDecl;
   /** side-menu entries that open this screen (spec 2.4) */

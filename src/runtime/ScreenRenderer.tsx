@@ -12,7 +12,7 @@ import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams } from '../api/client';
 import { operationId } from './guards';
-import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, providerAtom, sessionAtom } from '../state';
+import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import { createEffectRunner, toSearch } from './effects';
 import { useRuntimeT } from './i18n';
@@ -157,6 +157,15 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const ctx = useMemo<RuleContext>(() => ({ ...formCtx, form }), [formCtx, form]);
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;
+  // a page titled by its data (titleFrom): the shell shows it once the load answered
+  const setPageTitle = useSetAtom(pageTitleAtom);
+  const dataTitle = screen.titleFrom ? resolveBinding(screen.titleFrom, formCtx) : undefined;
+  const titleText = typeof dataTitle === 'string' && dataTitle.trim() ? dataTitle : null;
+  useEffect(() => {
+    if (!screen.titleFrom) return;
+    setPageTitle(titleText ? { screenId: screen.id, title: titleText } : null);
+    return () => setPageTitle(null);
+  }, [screen.id, screen.titleFrom, titleText, setPageTitle]);
 
   const queryClient = useAtomValue(queryClientAtom);
   const reload = useCallback(

@@ -6,6 +6,8 @@ import { Alert, Heading } from '@chakra-ui/react';
 import { Link as RouteLink } from 'wouter';
 import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useAtomValue } from 'jotai';
+import { pageTitleAtom } from '../state';
 import { useLocation, useSearch } from 'wouter';
 import { matchRoute, parseQuery } from '../engine/screen';
 import type { ScreenDecl, ShellPartName } from '../engine/types';
@@ -94,11 +96,14 @@ export function ShellRoutes() {
   // a status page is titled by its status (`titleByQuery`)
   const refused = screen ? refusedForLogin(screen, session.accessType, signedIn && !session.sessionExpired) : false;
   const titleKey = !screen ? '' : refused ? 'common.notForLogin.title' : (screen.titleByQuery?.titles[String((query as Record<string, unknown>)[screen.titleByQuery.param] ?? '')] ?? screen.title);
+  // a screen titled by its data (titleFrom) shows that title once its load answered
+  const pageTitle = useAtomValue(pageTitleAtom);
+  const dataTitle = screen && !refused && pageTitle?.screenId === screen.id ? pageTitle.title : null;
   useEffect(() => {
     if (!titleKey) return;
-    const title = t(i18nKey(titleKey));
+    const title = dataTitle ?? t(i18nKey(titleKey));
     document.title = programName ? `${title} | ${programName}` : title;
-  }, [titleKey, t, programName]);
+  }, [titleKey, dataTitle, t, programName]);
 
   useEffect(() => {
     // a new page: start at the top with focus on its content (screen readers announce it)
@@ -131,7 +136,7 @@ export function ShellRoutes() {
         <Layout screen={screen}>
           {screen.layout === 'bare' ? null : (
             <Heading as="h1" size={{ base: 'xl', md: '2xl' }} mb={{ base: '4', md: '6' }} data-testid="page-title">
-              {t(i18nKey(titleKey))}
+              {dataTitle ?? t(i18nKey(titleKey))}
             </Heading>
           )}
           {refused ? (

@@ -11,6 +11,7 @@ import { getFlow } from './flow';
 
 export * from './session';
 export * from './flow';
+export * from './pageTitle';
 
 const jsonStorage = createJSONStorage<SessionState>(() => localStorage);
 /** localStorage, with stored sessions merged over the defaults (older shapes keep working). */

@@ -11,13 +11,13 @@ export const childHandlers = {
   'Demographics.children': {
     handler: async ({ deps, session: s, lang }) => {
       const rows = await deps.db
-        .select({ c: children, grade: { gradeLevel: gradeLevels.gradeLevel, translations: gradeLevels.translations }, siteName: sites.siteName })
+        .select({ c: children, grade: { gradeLevel: gradeLevels.gradeLevel, translations: gradeLevels.translations }, site: { siteName: sites.siteName, translations: sites.translations } })
         .from(children)
         .leftJoin(gradeLevels, and(eq(gradeLevels.providerId, children.providerId), eq(gradeLevels.gradeLevelCode, children.gradeLevelCode)))
         .leftJoin(sites, eq(sites.id, children.homeSiteId))
         .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
         .orderBy(asc(children.firstName), asc(children.id));
-      return rows.map(({ c, grade, siteName }) => ({
+      return rows.map(({ c, grade, site }) => ({
         childID: c.id,
         firstName: c.firstName,
         lastName: c.lastName,
@@ -28,7 +28,7 @@ export const childHandlers = {
         gradeLevel: grade ? textIn(grade, 'gradeLevel', lang) : '',
         school: c.school,
         homeSiteID: c.homeSiteId,
-        homeSiteName: siteName ?? '',
+        homeSiteName: site ? textIn(site, 'siteName', lang) : '',
         isSplit: c.splitAccountId !== null,
         // a split child is edited only by its primary account (spec 4)
         isPrimaryAccount: c.splitAccountId === null || (c.splitPercentage ?? 100) >= 50,

@@ -6,7 +6,8 @@
 //           lines { items, text, params, show } (e.g. the children of a program), actions [...],
 //           to + query (the title links to that route, e.g. a bulletin's details), fileType (a
 //           document type: the file-type icon of spec 2.13 before the title), html (an HTML field
-//           of the item the server sanitised, e.g. a message's description) }
+//           of the item the server sanitised, e.g. a message's description), entries { items, title,
+//           show, fields, weekdays, lines } (sub-items with their own heading, CardEntries.tsx) }
 // Bindings use $item (the card's item); lines use $item for the line and $parent for the card.
 import { useDeferredValue, useId, useState } from 'react';
 import { Alert, Badge, Box, Card, Heading, Input, SimpleGrid, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
@@ -21,6 +22,7 @@ import { Link as RouteLink } from 'wouter';
 import { toSearch } from '../effects';
 import { FileTypeIcon } from './FileTypeIcon';
 import { fieldOf, isRecord } from '../guards';
+import { CardEntries } from './CardEntries';
 
 /** Program category card colours (spec 2.8). */
 export const CATEGORY_PALETTES: Record<string, string> = {
@@ -95,7 +97,7 @@ function Lines({ template, items, parent }: { template: CardLines; items: unknow
 export function ItemCard({ template, item, index, headingLevel = 'h3' }: { template: CardTemplate; item: unknown; index: number; headingLevel?: 'h3' | 'h4' }) {
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
-  const { actions: rawActions, lines: rawLines, ...rest } = template;
+  const { actions: rawActions, lines: rawLines, entries, ...rest } = template;
   const model = resolveItem<CardModel>(rt, { ...rest, lines: rawLines ? { items: rawLines.items } : undefined }, item);
   if (model.visible === false) return null;
   const palette = CATEGORY_PALETTES[String(model.category ?? '')] ?? (model.category ? 'gray' : undefined);
@@ -160,6 +162,7 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
           </chakra.dl>
         ) : null}
         {rawLines ? <Lines template={rawLines} items={Array.isArray(model.lines?.items) ? model.lines!.items : []} parent={item} /> : null}
+        {entries ? <CardEntries decl={entries} item={item} headingLevel={headingLevel === 'h3' ? 'h4' : 'h5'} /> : null}
         {model.notices
           ?.filter((n) => n.visible !== false)
           .map((n, i) => (

@@ -22,9 +22,9 @@ export default function TableKind({ section, data }: KindProps<'table'>) {
   const { columns, rowActions } = section;
   return (
     // focusable, so keyboard users can scroll a wide table on small screens (axe scrollable-region-focusable)
-    <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} role="region" aria-label={section.title ? tk(section.title) : t('runtime:table')}>
+    <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} role="region" aria-label={section.title ? tk(section.title) : section.caption ? tk(section.caption) : t('runtime:table')}>
       <Table.Root size="sm" striped>
-        {section.caption ? <Table.Caption>{tk(section.caption)}</Table.Caption> : null}
+        {section.caption ? <Table.Caption captionSide="top" textAlign="start" fontWeight="semibold" fontSize="md" color="fg" mt="0" mb="1" pt="2" px="3">{tk(section.caption)}</Table.Caption> : null}
         <Table.Header>
           <Table.Row>
             {columns.map((c, i) => (

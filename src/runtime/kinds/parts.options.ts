@@ -34,6 +34,56 @@ export const labelledValue = {
 /** Path of the rows inside the section's data (default: the data itself). */
 export const itemsPath = { type: 'string' } as const;
 
+/** Text lines of a list: bindings see $item (the line) and $parent. */
+export const lines = {
+  title: 'CardLines',
+  type: 'object',
+  required: ['text'],
+  additionalProperties: false,
+  properties: {
+    items: binding,
+    text: key,
+    params,
+    show: ruleRef,
+    /** more texts after the line's own, each shown by its rule (e.g. a child's status in a program) */
+    parts: {
+      type: 'array',
+      items: { title: 'CardLinePart', type: 'object', required: ['text'], additionalProperties: false, properties: { text: key, params, show: ruleRef } },
+    },
+  },
+} as const;
+
+/**
+ * The seven weekday chips of spec 9 (S M T W TH F SA): `value` binds the list of selected codes;
+ * the weekend chips (S, SA) show only while the `weekend` rule holds (spec 2.11).
+ */
+export const weekdays = {
+  title: 'CardWeekdays',
+  type: 'object',
+  required: ['label', 'value'],
+  additionalProperties: false,
+  properties: { label: key, value: binding, weekend: ruleRef },
+} as const;
+
+/**
+ * Sub-items of a card, each with its own heading (a child's enrolled activities, a week of a
+ * weekly program): bindings see $item (the entry) and $parent (the card's item).
+ */
+export const entries = {
+  title: 'CardEntries',
+  type: 'object',
+  required: ['items', 'title'],
+  additionalProperties: false,
+  properties: {
+    items: binding,
+    title: binding,
+    show: ruleRef,
+    fields: { type: 'array', items: labelledValue },
+    weekdays,
+    lines,
+  },
+} as const;
+
 /** One card of a list: bindings see $item (the card's item); lines see $item (the line) and $parent. */
 export const card = {
   title: 'CardTemplate',
@@ -57,23 +107,8 @@ export const card = {
       type: 'array',
       items: { title: 'CardNotice', type: 'object', required: ['text'], additionalProperties: false, properties: { text: key, params, status, show: ruleRef } },
     },
-    lines: {
-      title: 'CardLines',
-      type: 'object',
-      required: ['text'],
-      additionalProperties: false,
-      properties: {
-        items: binding,
-        text: key,
-        params,
-        show: ruleRef,
-        /** more texts after the line's own, each shown by its rule (e.g. a child's status in a program) */
-        parts: {
-          type: 'array',
-          items: { title: 'CardLinePart', type: 'object', required: ['text'], additionalProperties: false, properties: { text: key, params, show: ruleRef } },
-        },
-      },
-    },
+    lines,
+    entries,
     actions,
     to: route,
     query: params,
