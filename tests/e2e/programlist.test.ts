@@ -140,8 +140,10 @@ describe('registration programs list', () => {
       // a pending approval (W): the notice, the child's 'under review' line, no Register
       const summer = card(page, T.summer);
       await expect(summer.getByText(T.pending, { exact: true }).count()).resolves.toBeGreaterThan(0);
-      await expect(summer.locator('li').first().textContent()).resolves.toContain(T.review);
-      await expect(summer.locator('li').first().textContent()).resolves.toContain(T.registeredOn);
+      // Sofia's application is pending (Lucas, registered and enrolled in weeks, has his own line)
+      const sofia = summer.locator('li', { hasText: 'Sofia' });
+      await expect(sofia.textContent()).resolves.toContain(T.review);
+      await expect(sofia.textContent()).resolves.toContain(T.registeredOn);
       expect(await buttons(summer)).not.toContain(T.register);
 
       // opening later: with the time (9:00 AM) and without it (12:00 AM)
