@@ -67,6 +67,10 @@ describe('account forms laid out in groups and rows', () => {
     const page = await wide.newPage();
     await signIn(page);
     await openHolder(page);
+    // master-data choices by name, never by code (spec 7.2)
+    await page.locator('select[id$=_primaryLanguage] option', { hasText: 'Spanish' }).first().waitFor({ state: 'attached' });
+    expect(await page.locator('select[id$=_primaryLanguage] option:checked').textContent()).toBe('Spanish');
+    expect(await page.locator('select[id$=_transportation] option').allTextContents()).toContain('School bus');
     const legends = await page.locator('.pp-form fieldset.pp-group > legend').allTextContents();
     for (const title of ['Name', 'Address', 'Phones', 'E-mail and text messages', 'Driver licence', 'Employment and household', 'Relationship to the children']) {
       expect(legends).toContain(title);
