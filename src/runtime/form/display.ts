@@ -53,8 +53,9 @@ const SELF_LABELLED_WIDGETS: ReadonlySet<string> = new Set(['checkbox', 'yesNo',
 export function naturalWidth(schema: JsonSchema): LayoutWidth {
   const widget = widgetFor(schema);
   if (widget === 'phoneExt' || (typeof schema.maxLength === 'number' && schema.maxLength <= 3)) return 'xs';
-  if (widget === 'zip' || widget === 'state' || widget === 'date') return 'sm';
-  if (widget === 'phone') return 'md';
+  if (widget === 'zip' || widget === 'state') return 'sm';
+  // a date's input shares its width with the calendar button
+  if (widget === 'phone' || widget === 'date') return 'md';
   return 'fill';
 }
 
