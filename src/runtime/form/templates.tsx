@@ -93,75 +93,65 @@ const TRACK: Record<LayoutWidth, string> = {
 };
 
 /**
- * A row of fields side by side from the `md` breakpoint, stacked below it. Each field spans four
- * shared row tracks (label, input, error, help) through a subgrid, so a label that wraps in one
- * language keeps the row's inputs level.
+ * Groups and rows as one static style sheet (plain class names, no per-render style objects: the
+ * layout re-renders on every key). A row's fields sit side by side from 768 px and stack below; each
+ * field spans four shared row tracks (label, input, error, help) through a subgrid, so a label that
+ * wraps in one language keeps the row's inputs level. From 1024 px two half groups share a line.
  */
-const rowCss = {
-  display: 'flex',
-  flexDirection: 'column',
-  gap: '4',
-  // a row whose fields are all hidden in this list row (the other relationship) takes no space
-  '&:not(:has(> .pp-cell > *))': { display: 'none' },
-  '@media (min-width: 48rem)': {
-    display: 'grid',
-    columnGap: '4',
-    rowGap: '0',
-    alignItems: 'start',
-    '& > .pp-cell': { display: 'grid', gridTemplateRows: 'subgrid', gridRow: 'span 4', minWidth: 0 },
-    '& > .pp-cell > .pp-field': { display: 'contents' },
-    '& > .pp-cell > .pp-field > .pp-label': { gridRow: '1', alignSelf: 'end' },
-    '& > .pp-cell > .pp-field > :not(.pp-label, .pp-error, .pp-help)': { gridRow: '2' },
-    '& > .pp-cell > .pp-field > .pp-error': { gridRow: '3' },
-    '& > .pp-cell > .pp-field > .pp-help': { gridRow: '4' },
-    '& > .pp-cell[data-self-labelled] > .pp-field > :not(.pp-label, .pp-error, .pp-help)': { alignSelf: 'center' },
-  },
-} as const;
-
-/** Groups one under the other; from 1024 px two half groups share a line. */
-const groupsCss = {
-  display: 'grid',
-  gridTemplateColumns: 'minmax(0, 1fr)',
-  rowGap: '4',
-  '@media (min-width: 64rem)': {
-    gridTemplateColumns: 'repeat(2, minmax(0, 1fr))',
-    columnGap: '8',
-    '& > [data-full]': { gridColumn: '1 / -1' },
-  },
-} as const;
+const LAYOUT_CSS = `
+.pp-groups{display:grid;grid-template-columns:minmax(0,1fr);row-gap:1rem}
+.pp-group{border:0;border-top:1px solid var(--chakra-colors-border);margin:0;padding:0.75rem 0 0;min-width:0}
+.pp-group>legend{float:left;width:100%;padding:0;margin-bottom:0.25rem;font-size:var(--chakra-font-sizes-lg);font-weight:var(--chakra-font-weights-semibold)}
+.pp-group-body{clear:both;display:flex;flex-direction:column;gap:0.75rem}
+.pp-row{display:flex;flex-direction:column;gap:1rem}
+.pp-row:not(:has(>.pp-cell>*)){display:none}
+@media (min-width:48rem){
+.pp-row{display:grid;column-gap:1rem;row-gap:0;align-items:start}
+.pp-row>.pp-cell{display:grid;grid-template-rows:subgrid;grid-row:span 4;min-width:0}
+.pp-row>.pp-cell>.pp-field{display:contents}
+.pp-row>.pp-cell>.pp-field>.pp-label{grid-row:1;align-self:end}
+.pp-row>.pp-cell>.pp-field>:not(.pp-label,.pp-error,.pp-help){grid-row:2}
+.pp-row>.pp-cell>.pp-field>.pp-error{grid-row:3}
+.pp-row>.pp-cell>.pp-field>.pp-help{grid-row:4}
+.pp-row>.pp-cell[data-self-labelled]>.pp-field>:not(.pp-label,.pp-error,.pp-help){align-self:center}
+}
+@media (min-width:64rem){
+.pp-groups{grid-template-columns:repeat(2,minmax(0,1fr));column-gap:2rem}
+.pp-groups>[data-full]{grid-column:1/-1}
+}
+`;
 
 function LayoutGroups({ groups, properties, text, empty }: { groups: LayoutGroup[]; properties: PortalObjectFieldTemplateProps['properties']; text: (v: unknown) => string; empty: (name: string) => boolean }) {
   const byName = new Map(properties.filter((p) => !p.hidden && !empty(p.name)).map((p) => [p.name, p.content]));
   return (
-    <chakra.div css={groupsCss}>
+    <div className="pp-groups">
+      <style>{LAYOUT_CSS}</style>
       {groups.map((g, gi) => {
         const rows = g.rows.map((row, ri) => {
           const cells = row.filter((c) => byName.has(c.name));
           if (!cells.length) return null;
           return (
-            <chakra.div key={ri} className="pp-row" css={rowCss} gridTemplateColumns={cells.map((c) => TRACK[c.width]).join(' ')}>
+            <div key={ri} className="pp-row" style={{ gridTemplateColumns: cells.map((c) => TRACK[c.width]).join(' ') }}>
               {cells.map((c) => (
-                <Box key={c.name} className="pp-cell" data-self-labelled={c.selfLabelled ? '' : undefined}>
+                <div key={c.name} className="pp-cell" data-self-labelled={c.selfLabelled ? '' : undefined}>
                   {byName.get(c.name)}
-                </Box>
+                </div>
               ))}
-            </chakra.div>
+            </div>
           );
         });
         if (!rows.some(Boolean)) return null;
-        const body = <Stack gap="3">{rows}</Stack>;
-        const span = g.half ? undefined : '';
-        if (!g.title) return <Box key={gi} data-full={span}>{body}</Box>;
+        const body = <div className="pp-group-body">{rows}</div>;
+        const full = g.half ? undefined : '';
+        if (!g.title) return <div key={gi} data-full={full}>{body}</div>;
         return (
-          <chakra.fieldset key={gi} className="pp-group" data-full={span} borderTopWidth="1px" borderColor="border" pt="3" minW="0">
-            <chakra.legend float="left" width="full" fontSize="lg" fontWeight="semibold" mb="1">
-              {text(g.title)}
-            </chakra.legend>
-            <Box clear="both">{body}</Box>
-          </chakra.fieldset>
+          <fieldset key={gi} className="pp-group" data-full={full}>
+            <legend>{text(g.title)}</legend>
+            {body}
+          </fieldset>
         );
       })}
-    </chakra.div>
+    </div>
   );
 }
 
