@@ -5,7 +5,7 @@ import type { Handlers, FileResult } from '../context';
 import { attendance as attendanceTable, children, sites, absenceReasons, absenceNotices, adults, accounts, communications } from '../db/schema';
 import { HttpError } from '../errors';
 import { enqueueMail } from '../outbox';
-import { mdyToIso } from '../../src/engine/index';
+import { isoToMdy, mdyToIso } from '../../src/engine/index';
 import { providerOf, ruleContextOf } from './common';
 import { isoDay, addDays, todayMdy } from '../clock';
 import { attendanceReportPdf } from './attendanceReport';
@@ -30,7 +30,19 @@ function clockMinutes(t: string | null): number {
 }
 
 /** Attendance shows the last two weeks unless a range is asked for. */
-const DEFAULT_DAYS = 14;
+/** Spec 2.13: the list shows the last 4 weeks ending today unless the parent picks dates. */
+const DEFAULT_DAYS = 28;
+/** The longest range one list answers (a year, inclusive). */
+const MAX_RANGE_DAYS = 366;
+
+/** A query date as yyyy-mm-dd: the API's own form or the form's mm/dd/yyyy; null when neither. */
+function queryDay(value: string | undefined): string | null | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value) && !Number.isNaN(Date.parse(`${value}T00:00:00Z`))) return value;
+  return mdyToIso(value) || null;
+}
+
+const dayNumber = (iso: string) => Date.parse(`${iso}T00:00:00Z`) / 86_400_000;
 
 export const attendance = {
   'Attendance.records': {
@@ -38,12 +50,24 @@ export const attendance = {
       const s = session!;
       const provider = await providerOf(deps.db, s);
       // not permitted: the screen shows 'information not available' (spec 2.13)
-      if (!provider.attendanceAllowed) return { attendanceAllowed: false, records: [] };
+      if (!provider.attendanceAllowed) return { attendanceAllowed: false, startDate: '', endDate: '', records: [] };
+      // the range: both ends checked (real dates, end not before start, at most a year), the
+      // missing end today, the missing start four weeks before the end
+      const startIn = queryDay(query.StartDate);
+      const endIn = queryDay(query.EndDate);
+      const invalid = (path: string, key: string, params: Record<string, unknown> = {}) =>
+        new HttpError(400, deps.t(lang, 'errors.validation'), { key: 'server.errors.validation', errors: [{ path, key, params }] });
+      if (startIn === null) throw invalid('/startDate', 'errors.date.invalid');
+      if (endIn === null) throw invalid('/endDate', 'errors.date.invalid');
+      const end = endIn ?? isoDay(deps.today());
+      const start = startIn ?? isoDay(addDays(new Date(`${end}T00:00:00Z`), -(DEFAULT_DAYS - 1)));
+      if (dayNumber(end) < dayNumber(start)) throw invalid('/endDate', 'errors.date.endBeforeStart');
+      if (dayNumber(end) - dayNumber(start) + 1 > MAX_RANGE_DAYS) throw invalid('/endDate', 'errors.date.rangeTooLong', { days: MAX_RANGE_DAYS });
       const where = [
         eq(attendanceTable.providerId, s.providerId),
         eq(children.accountId, s.accountId),
-        gte(attendanceTable.attendanceDate, query.StartDate ?? isoDay(addDays(deps.today(), -(DEFAULT_DAYS - 1)))),
-        lte(attendanceTable.attendanceDate, query.EndDate ?? isoDay(deps.today())),
+        gte(attendanceTable.attendanceDate, start),
+        lte(attendanceTable.attendanceDate, end),
       ];
       if (query.ChildID) {
         // a child of another account or provider is not this parent's to look at
@@ -64,6 +88,8 @@ export const attendance = {
       const reasonText = await reasonsIn(deps, s.providerId, lang);
       return {
         attendanceAllowed: true,
+        startDate: isoToMdy(start),
+        endDate: isoToMdy(end),
         records: rows.map(({ r, firstName, lastName, site }) => ({
           attendanceID: r.id,
           childID: r.childId,

@@ -2,6 +2,7 @@
 // annotation keywords and custom formats.
 import Ajv, { _, type Options } from 'ajv';
 import { formatsFor, type Country } from './formats';
+import { LAYOUT_WIDTHS } from './widgets';
 
 /** Annotation keywords of form schemas (they carry declarations; ajv itself does not check them). */
 export const ANNOTATION_KEYWORDS = [
@@ -23,7 +24,9 @@ export const ANNOTATION_KEYWORDS = [
   'x-formatMessageByCountry',
   'x-clearOnHide',
   'x-autocomplete',
+  'x-layout',
 ] as const;
+
 
 const ruleRef = { type: ['boolean', 'string'] };
 const KEYWORD_META: Record<string, object> = {
@@ -91,6 +94,43 @@ const KEYWORD_META: Record<string, object> = {
   'x-formatMessageByCountry': { type: 'object', propertyNames: { enum: ['US', 'CA'] }, additionalProperties: { type: 'string' } },
   /** the value is cleared in the form when the field hides (spec 4: unticking multi-day clears the end date) */
   'x-clearOnHide': { type: 'boolean' },
+  /**
+   * An object's fields in titled groups of rows: the fields of a row sit side by side on wide screens
+   * and stack on phones; a field may name its width (else it follows from its widget).
+   */
+  'x-layout': {
+    type: 'array',
+    minItems: 1,
+    items: {
+      type: 'object',
+      required: ['rows'],
+      additionalProperties: false,
+      properties: {
+        title: { type: 'string' },
+        /** `half`: the group shares its line with the next half group on wide screens (from 1024 px) */
+        width: { enum: ['full', 'half'] },
+        rows: {
+          type: 'array',
+          minItems: 1,
+          items: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              anyOf: [
+                { type: 'string' },
+                {
+                  type: 'object',
+                  required: ['field', 'width'],
+                  additionalProperties: false,
+                  properties: { field: { type: 'string' }, width: { enum: [...LAYOUT_WIDTHS] } },
+                },
+              ],
+            },
+          },
+        },
+      },
+    },
+  },
 };
 
 export interface EngineAjvOptions {

@@ -181,6 +181,24 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
       if ('x-widget' in node && !isWidgetName(node['x-widget'])) {
         errors.push({ file: f.file, path: `${pointer}/x-widget`, message: `unknown x-widget "${String(node['x-widget'])}" (widgets: ${WIDGET_NAMES.join(', ')})` });
       }
+      if (Array.isArray(node['x-layout'])) {
+        // every placed field is a property of this object, placed once
+        const props = isObject(node.properties) ? node.properties : {};
+        const placed = new Set<string>();
+        node['x-layout'].forEach((g, gi) => {
+          const rows = isObject(g) && Array.isArray(g.rows) ? g.rows : [];
+          rows.forEach((row, ri) => {
+            (Array.isArray(row) ? row : []).forEach((cell, ci) => {
+              const name = typeof cell === 'string' ? cell : isObject(cell) ? cell.field : undefined;
+              if (typeof name !== 'string') return;
+              const at = `${pointer}/x-layout/${gi}/rows/${ri}/${ci}`;
+              if (!(name in props)) errors.push({ file: f.file, path: at, message: `x-layout places "${name}", which is not a property of this object` });
+              else if (placed.has(name)) errors.push({ file: f.file, path: at, message: `x-layout places "${name}" twice` });
+              placed.add(name);
+            });
+          });
+        });
+      }
       const options = node['x-options'];
       if (isObject(options) && typeof options.op === 'string' && !ops.has(options.op)) {
         errors.push({ file: f.file, path: `${pointer}/x-options/op`, message: `unknown API operation "${options.op}"` });

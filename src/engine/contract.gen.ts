@@ -22,6 +22,8 @@ export interface AttendanceRecordsQuery {
 /** Attendance.records: response */
 export interface AttendanceRecordsResponse {
   attendanceAllowed: boolean;
+  startDate: string;
+  endDate: string;
   records: {
     attendanceID: number;
     childID: number;

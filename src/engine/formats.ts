@@ -85,11 +85,11 @@ export function maskPhone(value: string | null | undefined): string {
   return `(${d.slice(0, 3)})${d.slice(3, 6)}-${d.slice(6)}`;
 }
 
-/** Phone for display: ddd-ddd-dddd, empty when the phone is empty or all zeros. */
+/** Phone for display: (ddd)ddd-dddd like the inputs' mask (spec 9), empty when the phone is empty or all zeros. */
 export function displayPhone(value: string | null | undefined): string {
   if (isPhoneEmpty(value)) return '';
   const d = normalizePhone(value);
-  return /^\d{10}$/.test(d) ? `${d.slice(0, 3)}-${d.slice(3, 6)}-${d.slice(6)}` : d;
+  return /^\d{10}$/.test(d) ? `(${d.slice(0, 3)})${d.slice(3, 6)}-${d.slice(6)}` : d;
 }
 
 /**

@@ -124,3 +124,7 @@ export function lightFields(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
   }
   return { fields, problems };
 }
+
+/** Widths a field of an `x-layout` row may take (the runtime picks one from the widget when none is given). */
+export const LAYOUT_WIDTHS = ['xs', 'sm', 'md', 'lg', 'fill'] as const;
+export type LayoutWidth = (typeof LAYOUT_WIDTHS)[number];

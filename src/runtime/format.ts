@@ -1,5 +1,5 @@
 // Display formats of values in summaries, tables and cards (spec 2.13 and 9: amounts with 2 decimals,
-// negative balances in brackets, currency $; phones ddd-ddd-dddd; dates mm/dd/yyyy).
+// negative balances in brackets, currency $; phones (ddd)ddd-dddd as typed; dates mm/dd/yyyy).
 import { displayPhone, displayZip, isoToMdy } from '../engine/formats';
 
 export type ValueFormat = 'text' | 'date' | 'datetime' | 'money' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';

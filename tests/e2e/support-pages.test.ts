@@ -78,7 +78,7 @@ describe('post-login error page', () => {
     expect((await logged).postDataJSON()).toMatchObject({ Message: 'The account service is unavailable', appName: 'brightpath' });
     const support = page.getByTestId('postlogin-error-support');
     expect(await support.textContent()).toContain(en.postLoginError.supportTitle.replace('{{program}}', brightpath.programName));
-    expect(await support.getByRole('link', { name: /217-555-0142/ }).getAttribute('href')).toBe('tel:2175550142');
+    expect(await support.getByRole('link', { name: /\(217\)555-0142/ }).getAttribute('href')).toBe('tel:2175550142');
     expect(await support.getByRole('link', { name: brightpath.supportEmail }).getAttribute('href')).toBe(`mailto:${brightpath.supportEmail}`);
     const at = Date.parse((await page.locator('[data-testid=postlogin-error-time] time').getAttribute('datetime'))!);
     expect(at).toBeGreaterThanOrEqual(before - 1000);

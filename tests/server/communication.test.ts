@@ -133,9 +133,11 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
     expect(linhMail.toAddress).not.toBe('help@brightpathkids.example');
   });
 
-  it('answers the last two weeks of attendance by default, with the seeded collapse cases of today', async () => {
-    const res = (await get('/api/Attendance/attendance', maria)).json() as { records: { attendanceDate: string; childName: string; timeOffered: string; absentReason: string | null }[] };
-    expect(res.records.every((r) => r.attendanceDate >= iso(-13) && r.attendanceDate <= iso(0))).toBe(true);
+  it('answers the last four weeks of attendance by default, with the seeded collapse cases of today', async () => {
+    const res = (await get('/api/Attendance/attendance', maria)).json() as { startDate: string; endDate: string; records: { attendanceDate: string; childName: string; timeOffered: string; absentReason: string | null }[] };
+    expect(res.records.every((r) => r.attendanceDate >= iso(-27) && r.attendanceDate <= iso(0))).toBe(true);
+    expect(res.records.some((r) => r.attendanceDate < iso(-13))).toBe(true);
+    expect({ startDate: res.startDate, endDate: res.endDate }).toEqual({ startDate: mdy(-27), endDate: mdy(0) });
     const today = res.records.filter((r) => r.attendanceDate === iso(0));
     const sofia = today.filter((r) => r.childName.startsWith('Sofia'));
     expect(sofia.length).toBe(4);
@@ -144,6 +146,28 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
     expect(lucas.map((r) => r.timeOffered)).toEqual(['AFTER SCHOOL', 'AFTER SCHOOL']);
     // newest day first
     expect(res.records[0].attendanceDate).toBe(iso(0));
+  });
+
+  it('answers attendance between two chosen dates (mm/dd/yyyy or yyyy-mm-dd), refusing an end before the start and more than a year', async () => {
+    type Answer = { startDate: string; endDate: string; records: { attendanceDate: string }[] };
+    const chosen = await get(`/api/Attendance/attendance?StartDate=${encodeURIComponent(mdy(-20))}&EndDate=${encodeURIComponent(mdy(-10))}`, maria);
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const a = chosen.json() as Answer;
+    expect(a.records.length).toBeGreaterThan(0);
+    expect(a.records.every((r) => r.attendanceDate >= iso(-20) && r.attendanceDate <= iso(-10))).toBe(true);
+    expect({ startDate: a.startDate, endDate: a.endDate }).toEqual({ startDate: mdy(-20), endDate: mdy(-10) });
+    const isoForm = (await get(`/api/Attendance/attendance?StartDate=${iso(-20)}&EndDate=${iso(-10)}`, maria)).json() as Answer;
+    expect(isoForm.records.length).toBe(a.records.length);
+    // an end alone: the four weeks before it
+    const endOnly = (await get(`/api/Attendance/attendance?EndDate=${encodeURIComponent(mdy(-10))}`, maria)).json() as Answer;
+    expect(endOnly.startDate).toBe(mdy(-37));
+    const backwards = await get(`/api/Attendance/attendance?StartDate=${encodeURIComponent(mdy(0))}&EndDate=${encodeURIComponent(mdy(-3))}`, maria);
+    expect(backwards.statusCode).toBe(400);
+    expect(backwards.json().errors).toEqual([{ path: '/endDate', key: 'errors.date.endBeforeStart', params: {} }]);
+    const long = await get(`/api/Attendance/attendance?StartDate=${encodeURIComponent(mdy(-400))}&EndDate=${encodeURIComponent(mdy(0))}`, maria);
+    expect(long.statusCode).toBe(400);
+    expect(long.json().errors[0].key).toBe('errors.date.rangeTooLong');
+    expect((await get('/api/Attendance/attendance?StartDate=13/45/2026', maria)).statusCode).toBe(400);
   });
 
   it('makes the attendance report as a real PDF, validated with the attendanceReport form', async () => {
@@ -188,7 +212,7 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
     const db = t.db.handle.db;
     await db.update(s.providers).set({ attendanceAllowed: false }).where(eq(s.providers.appName, 'brightpath'));
     try {
-      expect((await get('/api/Attendance/attendance', maria)).json()).toEqual({ attendanceAllowed: false, records: [] });
+      expect((await get('/api/Attendance/attendance', maria)).json()).toEqual({ attendanceAllowed: false, startDate: '', endDate: '', records: [] });
       expect((await get(`/api/Attendance/attendance/report?StartDate=${encodeURIComponent(mdy(-3))}&EndDate=${encodeURIComponent(mdy(0))}`, maria)).statusCode).toBe(403);
     } finally {
       await db.update(s.providers).set({ attendanceAllowed: true }).where(eq(s.providers.appName, 'brightpath'));

@@ -299,6 +299,24 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     expect((await adultNamed('David')).driverLicense).toBe('NL$$N445566');
   });
 
+  it("primary language and transportation are codes of the provider's lists, checked on save", async () => {
+    const david = await adultNamed('David');
+    const details = (await get(`/api/Demographics/adults/details/${david.id}`, maria)).json();
+    const body = { ...validContact(details), relationships: details.relationships.map((r: object) => ({ ...r, relationshipId: 1 })) };
+    const save = (extra: Record<string, unknown>) => post(`/api/Demographics/adults/${david.id}`, maria, { ...body, ...extra });
+    const ok = await save({ primaryLanguage: 'pt', transportation: 'B' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await adultNamed('David')).toMatchObject({ primaryLanguage: 'pt', transportation: 'B' });
+    // a free text, and a code of no list of this provider, are refused and nothing changes
+    for (const extra of [{ primaryLanguage: 'Klingon' }, { transportation: 'Helicopter' }]) {
+      expect((await save(extra)).statusCode).toBe(404);
+    }
+    expect(await adultNamed('David')).toMatchObject({ primaryLanguage: 'pt', transportation: 'B' });
+    // the list's names come in the parent's language
+    const langs = (await get('/api/Demographics/masterdata/primary-language', maria)).json() as { code: string; text: string }[];
+    expect(langs.find((l) => l.code === 'pt')?.text).toBe('Portuguese');
+  });
+
   it('stores an uploaded photo re-encoded and resized; a file that is not a picture is refused by its content', async () => {
     const sofia = await childNamed('Sofia');
     const png = await new Jimp({ width: 1200, height: 800, color: 0x3366ccff }).getBuffer('image/png');

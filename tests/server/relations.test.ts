@@ -194,12 +194,12 @@ describe.each(BACKENDS)('relations, master data and communication texts on %s', 
     const paula = await adult('Paula');
     const res = await get(`/api/Communication/customtext/prepare-onscreen?contenttype=AUTOMATIC_PAYMENT_TERMSANDCONDITIONS&referenceId=${paula.id}`, maria, 'es');
     expect(res.statusCode, res.body).toBe(200);
-    expect(res.json().body).toBe('<p>Yo, Paula Reyes, autorizo a Bright Path Kids Club a cobrar con el método de pago registrado las cuotas de la cuenta BP-10234 en cada fecha de vencimiento, hasta que lo cancele en el portal para padres.</p><p>Preguntas: 217-555-0142.</p>');
+    expect(res.json().body).toBe('<p>Yo, Paula Reyes, autorizo a Bright Path Kids Club a cobrar con el método de pago registrado las cuotas de la cuenta BP-10234 en cada fecha de vencimiento, hasta que lo cancele en el portal para padres.</p><p>Preguntas: (217)555-0142.</p>');
     // without a reference: the signed-in adult
     expect((await get('/api/Communication/customtext/prepare-onscreen?contenttype=AUTOMATIC_PAYMENT_TERMSANDCONDITIONS', maria)).json().body).toContain('I, Maria Garcia, authorize');
     // Northridge has no autopay terms
     expect((await get('/api/Communication/customtext/prepare-onscreen?contenttype=AUTOMATIC_PAYMENT_TERMSANDCONDITIONS', linh)).statusCode).toBe(404);
-    expect((await get('/api/Communication/customtext/prepare-onscreen?contenttype=CONTACT_US', linh, 'vi')).json().body).toContain('403-555-0187');
+    expect((await get('/api/Communication/customtext/prepare-onscreen?contenttype=CONTACT_US', linh, 'vi')).json().body).toContain('(403)555-0187');
     // a provider text with markup that must not run, and a name that must stay text
     const [bp] = await t.db.handle.db.select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
     await t.db.handle.db.update(s.customTexts).set({ body: '<p onclick="x()">Hi {{AdultName}}<script>alert(1)</script><img src=x onerror=y></p>', translations: {} }).where(and(eq(s.customTexts.providerId, bp.id), eq(s.customTexts.contentType, 'CONTACT_US')));

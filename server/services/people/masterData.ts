@@ -29,6 +29,15 @@ async function shortList(c: Ctx, list: string) {
   return inLanguage(rows, c.lang).map((r) => ({ code: r.code, text: r.text }));
 }
 
+/** Whether a code is one of the provider's choices of a short list (a saved value must be). */
+export async function isListCode(c: Ctx, list: string, code: string): Promise<boolean> {
+  const [row] = await c.deps.db
+    .select({ id: masterItems.id })
+    .from(masterItems)
+    .where(and(eq(masterItems.providerId, c.session.providerId), eq(masterItems.list, list), eq(masterItems.code, code)));
+  return row !== undefined;
+}
+
 async function medicalValues(c: Ctx, fieldNo: number) {
   const [def] = await c.deps.db
     .select()

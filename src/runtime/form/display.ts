@@ -5,7 +5,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldState } from '../../engine/form';
 import { derefSchema } from '../../engine/form';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
-import { fieldWidget, ROW_LIST_WIDGETS, type FieldWidget } from '../../engine/widgets';
+import { fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgets';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -32,6 +32,65 @@ export function widgetFor(schema: JsonSchema): FieldWidget | undefined {
   }
   if (schema.type === 'boolean') return 'checkbox';
   return undefined;
+}
+
+/** A field's place in a layout row. */
+export interface LayoutCell {
+  name: string;
+  width: LayoutWidth;
+  /** the widget labels itself (a checkbox): it sits level with the row's inputs */
+  selfLabelled: boolean;
+}
+export interface LayoutGroup {
+  title?: string;
+  half?: boolean;
+  rows: LayoutCell[][];
+}
+
+const SELF_LABELLED_WIDGETS: ReadonlySet<string> = new Set(['checkbox', 'yesNo', 'yesno', 'radio', 'checkboxes']);
+
+/** The width a field takes beside others when its layout does not name one: what its value needs. */
+export function naturalWidth(schema: JsonSchema): LayoutWidth {
+  const widget = widgetFor(schema);
+  if (widget === 'phoneExt' || (typeof schema.maxLength === 'number' && schema.maxLength <= 3)) return 'xs';
+  if (widget === 'zip' || widget === 'state') return 'sm';
+  // a date's input shares its width with the calendar button
+  if (widget === 'phone' || widget === 'date') return 'md';
+  return 'fill';
+}
+
+/**
+ * An object's x-layout resolved against the fields shown now: hidden fields leave their row, empty
+ * rows and groups go, and fields the layout does not place follow in a group of their own.
+ */
+export function resolveLayout(layout: unknown, fields: Record<string, JsonSchema>): LayoutGroup[] | undefined {
+  if (!Array.isArray(layout)) return undefined;
+  const placed = new Set<string>();
+  const groups: LayoutGroup[] = [];
+  const cellOf = (name: string, width: LayoutWidth | undefined): LayoutCell => {
+    const schema = fields[name];
+    return { name, width: width ?? naturalWidth(schema), selfLabelled: SELF_LABELLED_WIDGETS.has(String(widgetFor(schema) ?? (schema.type === 'boolean' ? 'checkbox' : ''))) };
+  };
+  for (const g of layout) {
+    if (!isObject(g) || !Array.isArray(g.rows)) continue;
+    const rows: LayoutCell[][] = [];
+    for (const row of g.rows) {
+      const cells: LayoutCell[] = [];
+      for (const c of Array.isArray(row) ? row : []) {
+        const name = typeof c === 'string' ? c : isObject(c) && typeof c.field === 'string' ? c.field : undefined;
+        if (!name || placed.has(name)) continue;
+        placed.add(name);
+        if (!(name in fields)) continue;
+        const width = isObject(c) && (LAYOUT_WIDTHS as readonly unknown[]).includes(c.width) ? (c.width as LayoutWidth) : undefined;
+        cells.push(cellOf(name, width));
+      }
+      if (cells.length) rows.push(cells);
+    }
+    if (rows.length) groups.push({ ...(typeof g.title === 'string' ? { title: g.title } : {}), ...(g.width === 'half' ? { half: true } : {}), rows });
+  }
+  const rest = Object.keys(fields).filter((n) => !placed.has(n));
+  if (rest.length) groups.push({ rows: rest.map((n) => [cellOf(n, 'fill')]) });
+  return groups;
 }
 
 export interface DisplayForm {
@@ -64,6 +123,8 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (isObject(s['x-rowOptions'])) options.rowOptions = s['x-rowOptions'];
     if (Array.isArray(s['x-extraOptions'])) options.extraOptions = s['x-extraOptions'];
     if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) Object.assign(options, { addable: false, removable: false, orderable: false, copyable: false, rowList: true });
+    // user-defined fields are independent questions of one field each: two to a line on wide screens
+    if (s.type === 'array' && s['x-widget'] === 'udfList') options.rowColumns = 2;
     if (Object.keys(options).length) ui['ui:options'] = options;
 
     if (s.type === 'object' && isObject(s.properties)) {
@@ -84,6 +145,18 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
       }
       out.properties = props;
       if (required.length) out.required = required;
+      const layout = resolveLayout(s['x-layout'], Object.fromEntries(Object.keys(props).map((n) => [n, derefSchema(set, (s.properties as Record<string, JsonSchema>)[n], doc).schema])));
+      if (layout) {
+        ui['ui:layout'] = layout;
+        // a titled group of one list or object: the group's title stands for the field's own
+        for (const g of layout) {
+          const only = g.title && g.rows.length === 1 && g.rows[0].length === 1 ? g.rows[0][0].name : undefined;
+          const type = only ? (props[only] as Record<string, unknown>).type : undefined;
+          if (!only || (type !== 'array' && type !== 'object')) continue;
+          const own = isObject(ui[only]) ? (ui[only] as Record<string, unknown>) : {};
+          ui[only] = { ...own, 'ui:options': { ...(isObject(own['ui:options']) ? own['ui:options'] : {}), untitled: true } };
+        }
+      }
       if (Array.isArray(s['x-order'])) ui['ui:order'] = [...s['x-order'].filter((n): n is string => typeof n === 'string' && n in props), '*'];
     }
     if (s.type === 'array' && isObject(s.items)) {

@@ -68,7 +68,7 @@ describe('phone (stored as 10 digits)', () => {
   it('masked phone is 13 characters (spec 9)', () => expect(maskPhone('9999999999')).toHaveLength(13));
 
   it.each([
-    ['5551234567', '555-123-4567'],
+    ['5551234567', '(555)123-4567'],
     ['0000000000', ''],
     ['', ''],
   ])('displayPhone(%j) = %j', (s, out) => expect(displayPhone(s)).toBe(out));

@@ -18,7 +18,7 @@ describe('display formats', () => {
     expect(formatDateTime('2026-03-07T12:30:00')).toBe('03/07/2026 12:30 PM');
   });
   it('phones and zips use the engine display forms', () => {
-    expect(formatValue('5551234567', 'phone')).toBe('555-123-4567');
+    expect(formatValue('5551234567', 'phone')).toBe('(555)123-4567');
     expect(formatValue('0000000000', 'phone')).toBe('');
     expect(formatValue('K1A0B1', 'zip', { country: 'CA' })).toBe('K1A 0B1');
     expect(formatValue('12345-', 'zip')).toBe('12345');
