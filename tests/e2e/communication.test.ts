@@ -61,6 +61,9 @@ async function heading(page: Page): Promise<string> {
   return ((await page.locator('h1').first().textContent()) ?? '').trim();
 }
 
+// the attendance records, whatever period the page asks for (its query carries the dates)
+const ATTENDANCE_RECORDS = /\/api\/Attendance\/attendance(\?.*)?$/;
+
 describe('communication and attendance', () => {
   it('Home shows the five sections with real data and the home alerts as HTML', async () => {
     const { ctx, page } = await signedIn();
@@ -340,16 +343,16 @@ describe('communication and attendance', () => {
     await expectNoAxeViolations(page, 'history empty');
 
     // attendance not permitted: information not available instead of records
-    await page.route('**/api/Attendance/attendance', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ attendanceAllowed: false, records: [] }) }));
+    await page.route(ATTENDANCE_RECORDS, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ attendanceAllowed: false, records: [] }) }));
     await open(page, '/attendance', '[data-section=notAvailable]');
     expect(await page.locator('[data-section=notAvailable]').textContent()).toContain(en.attendance.notAvailable);
     expect(await page.locator('[data-section=records] [data-group]').count()).toBe(0);
-    await page.unroute('**/api/Attendance/attendance');
+    await page.unroute(ATTENDANCE_RECORDS);
     await ctx.close();
 
     // allowed but nothing recorded: the no-records message
     const second = await signedIn();
-    await second.page.route('**/api/Attendance/attendance', (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ attendanceAllowed: true, records: [] }) }));
+    await second.page.route(ATTENDANCE_RECORDS, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ attendanceAllowed: true, records: [] }) }));
     await open(second.page, '/attendance', '[data-section=noRecords]');
     expect(await second.page.locator('[data-section=noRecords]').textContent()).toContain(en.attendance.noRecords);
     await expectNoAxeViolations(second.page, 'attendance without records');

@@ -30,7 +30,7 @@ function ids(screens: Record<string, ScreenDecl>, session: Record<string, unknow
 
 describe('side menu entries declared by the screens', () => {
   it('a full-access login sees every declared entry in the declared order, Sign out last', () => {
-    expect(ids(SCREENS, FULL, ALLOWED)).toEqual(['home', 'myAccount', 'changePin', 'viewPin', 'generatePin', 'calendar', 'bulletins', 'forms', 'communication', 'userGuide', 'attendance', 'signOut']);
+    expect(ids(SCREENS, FULL, ALLOWED)).toEqual(['home', 'myAccount', 'programlist', 'changePin', 'viewPin', 'generatePin', 'calendar', 'bulletins', 'forms', 'communication', 'userGuide', 'attendance', 'signOut']);
   });
 
   it("the User Guide opens the provider's guide, and hides when the provider has none or the address is not https", () => {
