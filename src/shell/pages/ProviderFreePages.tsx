@@ -42,12 +42,15 @@ export function ConfigurationErrorPage({ errorcode, productname }: { errorcode?:
         <Alert.Indicator />
         <Alert.Content>
           <Alert.Title>{t('configurationerror.heading')}</Alert.Title>
-          <Alert.Description>{t('configurationerror.message', { code, product })}</Alert.Description>
+          <Alert.Description overflowWrap="anywhere">{t('configurationerror.message', { code, product })}</Alert.Description>
         </Alert.Content>
       </Alert.Root>
-      <chakra.dl display="grid" gridTemplateColumns="max-content 1fr" columnGap="6" rowGap="2">
+      {/* a long code (PRODUCT_HOST_MISSING) wraps on a phone instead of pushing past the screen */}
+      <chakra.dl display="grid" gridTemplateColumns="max-content minmax(0, 1fr)" columnGap="6" rowGap="2">
         <chakra.dt fontWeight="semibold">{t('configurationerror.code')}</chakra.dt>
-        <chakra.dd m="0">{code}</chakra.dd>
+        <chakra.dd m="0" overflowWrap="anywhere">
+          {code}
+        </chakra.dd>
         <chakra.dt fontWeight="semibold">{t('configurationerror.product')}</chakra.dt>
         <chakra.dd m="0">{product}</chakra.dd>
       </chakra.dl>
