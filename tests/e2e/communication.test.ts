@@ -331,6 +331,10 @@ describe('communication and attendance', () => {
     expect(await retry.textContent()).toContain('Unable to retrieve communication history');
     // the filter form above it is unaffected
     expect(await page.getByLabel(en.history.showAutoMail).isChecked()).toBe(true);
+    // the filter form may load the history again as it settles (still failing): let the page go
+    // quiet so the only load after the answers heal is the one Retry asks for
+    await page.waitForLoadState('networkidle');
+    await retry.getByRole('button', { name: 'Retry' }).waitFor();
     fail = false;
     await retry.getByRole('button', { name: 'Retry' }).click();
     await page.locator('[data-section=history] article').first().waitFor();
