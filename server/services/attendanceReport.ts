@@ -10,6 +10,17 @@ const FONT_DIR = process.env.PDF_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
 const UNICODE_FONTS = { body: `${FONT_DIR}/DejaVuSans.ttf`, bold: `${FONT_DIR}/DejaVuSans-Bold.ttf` };
 const hasUnicodeFonts = () => existsSync(UNICODE_FONTS.body) && existsSync(UNICODE_FONTS.bold);
 
+/** The reports' 'body' and 'bold' fonts: DejaVu when installed (Vietnamese needs more than the PDF standard fonts). */
+export function registerReportFonts(doc: PDFKit.PDFDocument): void {
+  if (hasUnicodeFonts()) {
+    doc.registerFont('body', UNICODE_FONTS.body);
+    doc.registerFont('bold', UNICODE_FONTS.bold);
+  } else {
+    doc.registerFont('body', 'Helvetica');
+    doc.registerFont('bold', 'Helvetica-Bold');
+  }
+}
+
 export interface ReportRow {
   date: string;
   child: string;
@@ -47,13 +58,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
     doc.on('error', reject);
-    if (hasUnicodeFonts()) {
-      doc.registerFont('body', UNICODE_FONTS.body);
-      doc.registerFont('bold', UNICODE_FONTS.bold);
-    } else {
-      doc.registerFont('body', 'Helvetica');
-      doc.registerFont('bold', 'Helvetica-Bold');
-    }
+    registerReportFonts(doc);
     doc.font('body');
 
     doc.fontSize(10).fillColor('#555555').text(input.organisation);

@@ -1,7 +1,6 @@
 // The program report download of the programs list (spec 2.8, 7.3 /report/download): a real PDF made
 // with pdfkit in the request's language: the program period, then the account's children with their
 // registration and their enrolments in that program.
-import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FileResult, Handlers } from '../context';
@@ -10,10 +9,8 @@ import { HttpError } from '../errors';
 import { isoToMdy } from '../../src/engine/index';
 import { textIn } from '../providerTexts';
 import { providerOf } from './common';
+import { registerReportFonts } from './attendanceReport';
 
-const FONT_DIR = process.env.PDF_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
-const UNICODE_FONTS = { body: `${FONT_DIR}/DejaVuSans.ttf`, bold: `${FONT_DIR}/DejaVuSans-Bold.ttf` };
-const hasUnicodeFonts = () => existsSync(UNICODE_FONTS.body) && existsSync(UNICODE_FONTS.bold);
 
 export interface ProgramReportChild {
   name: string;
@@ -50,13 +47,7 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
     doc.on('data', (c: Buffer) => chunks.push(c));
     doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
     doc.on('error', reject);
-    if (hasUnicodeFonts()) {
-      doc.registerFont('body', UNICODE_FONTS.body);
-      doc.registerFont('bold', UNICODE_FONTS.bold);
-    } else {
-      doc.registerFont('body', 'Helvetica');
-      doc.registerFont('bold', 'Helvetica-Bold');
-    }
+    registerReportFonts(doc);
     const left = doc.page.margins.left;
     const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
     const fits = (h: number) => {
