@@ -90,7 +90,7 @@ function effectsOf(effect: Effect | undefined, pointer: string, out: { effect: E
 }
 
 const NULL_UNSAFE = new Set(['<', '<=', '>', '>=', 'in', '+', '-', '*', '/', '%', 'max', 'min', 'substr', 'cat', 'map', 'filter', 'reduce', 'all', 'some', 'none']);
-const RULE_REF_KEYS = new Set(['show', 'enable', 'when', 'rule', 'x-show', 'x-required', 'x-enable']);
+const RULE_REF_KEYS = new Set(['show', 'enable', 'when', 'confirmWhen', 'rule', 'x-show', 'x-required', 'x-enable']);
 const NON_KEY_KEYS = new Set(['$ref', '$id', '$schema', 'op', 'form', 'schema', 'path', 'to', 'returnTo', 'id', 'kind', 'source', 'modal', 'confirm', 'type', 'variant', 'layout', 'access', 'name', 'url', 'fileName']);
 
 // ---------------------------------------------------------------------------------------------
@@ -250,7 +250,7 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     paths.set(s.path, f.file);
     const modals = new Set((s.modals ?? []).map((m) => m.id));
     walk(s, (node, pointer) => {
-      for (const k of ['show', 'enable', 'when']) if (k in node) checkRuleRef(f.file, `${pointer}/${k}`, node[k]);
+      for (const k of ['show', 'enable', 'when', 'confirmWhen']) if (k in node) checkRuleRef(f.file, `${pointer}/${k}`, node[k]);
       if (typeof node.kind === 'string' && d.kinds && 'id' in node && !d.kinds.includes(node.kind)) {
         errors.push({ file: f.file, path: `${pointer}/kind`, message: `unknown component kind "${node.kind}"` });
       }

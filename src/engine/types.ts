@@ -120,6 +120,8 @@ export interface ActionDecl {
   effect: Effect;
   /** ask first: a modal id whose confirm runs the effect */
   confirm?: string;
+  /** ask only when this rule holds (e.g. the year-end grade roll-up is open); otherwise run the effect */
+  confirmWhen?: RuleRef;
 }
 
 /** What every section has, whatever its kind. */

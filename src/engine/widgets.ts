@@ -32,6 +32,8 @@ export const WIDGETS = {
   relationshipRows: { rows: true },
   udfList: { rows: true },
   medicalQuestions: { rows: true },
+  /** any list of rows the data fixes (e.g. one row per child) */
+  fixedRows: { rows: true },
   yesNo: { alias: 'yesno' },
 } as const satisfies Record<string, { light?: true; rows?: true; alias?: string }>;
 

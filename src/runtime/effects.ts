@@ -3,7 +3,7 @@
 import type { ActionDecl, DeclarationSet, Effect } from '../engine/types';
 import type { FormEngine, RuleContext } from '../engine/form';
 import { BASE_PATH, resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
-import { evaluateRule } from '../engine/logic';
+import { evaluateRule, isTrue } from '../engine/logic';
 import { splitParams, type ApiClient, type CallArgs } from '../api/client';
 import type { SessionState } from '../state/session';
 import { clearFlow, newFlowKey, setFlowValues } from '../state/flow';
@@ -261,9 +261,9 @@ export function createEffectRunner(deps: EffectDeps) {
     deps.assignLocation(url.toString());
   }
 
-  /** An action: ask first when it names a confirm modal, else run its effect. */
+  /** An action: ask first when it names a confirm modal (and its `confirmWhen` holds), else run its effect. */
   async function runAction(action: ActionDecl, extra: Partial<RuleContext> = {}): Promise<void> {
-    if (action.confirm) {
+    if (action.confirm && (!action.confirmWhen || isTrue(deps.set.rules, action.confirmWhen, { ...deps.getCtx(), ...extra }))) {
       deps.openModal(action.confirm, { effect: action.effect, extra });
       return;
     }

@@ -258,6 +258,14 @@ describe('registration programs list', () => {
     const withRegister = cards(page).filter({ has: page.getByRole('button', { name: TEXT.en.register, exact: true }) }).first();
     await withRegister.waitFor();
     await withRegister.getByRole('button', { name: TEXT.en.register, exact: true }).click();
+    // the provider's year-end grade roll-up is open (provider.json, PORTAL_TODAY inside its window):
+    // the parent confirms next year's grades before she is handed off
+    const rollup = page.getByRole('alertdialog', { name: "Confirm next year's grades" });
+    await rollup.waitFor();
+    await expect(rollup.locator('select').count()).resolves.toBeGreaterThan(1);
+    await expectNoAxeViolations(page, 'grade roll-up');
+    await shot(page, 'programlist-grade-rollup-1280-en');
+    await rollup.getByRole('button', { name: 'Save and continue' }).click();
     await page.waitForURL(/\/parentapplication\/\?/);
     const url = new URL(page.url());
     expect(url.searchParams.get('destination')).toBe('INSTRUCTION');
@@ -274,6 +282,12 @@ describe('registration programs list', () => {
     expect(details.userName).toBe('maria.garcia@example.com');
     expect(details.returnUrl).toBe(`${server.url}/parentportal/programlist`);
     expect((await redeem()).status).toBe(410);
+    // confirmed once this season: Register hands off without asking again
+    await page.goto(portal('/programlist'));
+    await openList(page);
+    const again = cards(page).filter({ has: page.getByRole('button', { name: TEXT.en.register, exact: true }) }).first();
+    await again.getByRole('button', { name: TEXT.en.register, exact: true }).click();
+    await page.waitForURL(/\/parentapplication\/\?/);
     await ctx.close();
   }, 420_000);
 

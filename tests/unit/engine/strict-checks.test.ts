@@ -74,7 +74,7 @@ describe('widgets', () => {
     ]);
   });
   it('one table gives the field widgets, row lists, light widgets and aliases; the runtime has a component for each field widget', () => {
-    expect(ROW_LIST_WIDGETS).toEqual(['relationshipRows', 'udfList', 'medicalQuestions']);
+    expect(ROW_LIST_WIDGETS).toEqual(['relationshipRows', 'udfList', 'medicalQuestions', 'fixedRows']);
     expect([...LIGHT_WIDGETS].sort()).toEqual(['checkbox', 'email', 'password', 'select', 'text']);
     expect(fieldWidget('yesNo')).toBe('yesno');
     expect(fieldWidget('udfList')).toBeUndefined();
