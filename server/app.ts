@@ -26,6 +26,7 @@ import { readProviderRecords, syncProviders } from './providers';
 import { createOutboxSender, type OutboxSender } from './outbox';
 import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
 import { providerRollup } from './gradeRollup';
+import { PRODUCT_BASES } from '../src/engine/screen';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 
@@ -295,8 +296,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0];
-    // history fallback: any deep link of the portal (not a missing asset) gets the app
-    const isPortal = path === '/parentportal' || path.startsWith('/parentportal/');
+    // history fallback: any deep link of the portal or of the parent application this deployment
+    // serves under its own base path (not a missing asset) gets the app
+    const isPortal = Object.values(PRODUCT_BASES).some((base) => path === base || path.startsWith(`${base}/`));
     const isAsset = /\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html');
     if (req.method === 'GET' && isPortal && !isAsset && hasDist) {
       return sendPortal(reply);

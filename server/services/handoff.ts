@@ -7,10 +7,11 @@ import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
-import { applicationTokens, logins, sessions } from '../db/schema';
+import { createSession } from '../auth';
+import { accounts, adults, applicationTokens, logins, sessions } from '../db/schema';
 import { HttpError } from '../errors';
 import { iisName, productHost, providerProducts, type Product } from '../products';
-import { providerByAppName, providerOf } from './common';
+import { providerByAppName, providerOf, sessionState } from './common';
 import { programPeriodOf } from './registration';
 
 /** How long a keyelement may be redeemed (amendment 4: within a minute). */
@@ -173,7 +174,19 @@ export const handoff = {
       const d = row.details as Record<string, string | number>;
       const str = (k: string) => (typeof d[k] === 'string' ? { [k]: d[k] as string } : {});
       const int = (k: string) => (typeof d[k] === 'number' ? { [k]: d[k] as number } : {});
+      // the product's own session, for the same login (amendment 4: redeemed into its own session)
+      const [who] = await deps.db
+        .select({ login: logins, adult: adults, account: accounts })
+        .from(logins)
+        .innerJoin(adults, eq(adults.id, logins.adultId))
+        .innerJoin(accounts, eq(accounts.id, adults.accountId))
+        .where(and(eq(logins.id, row.loginId), eq(logins.providerId, p.id), eq(adults.id, row.adultId), eq(accounts.id, row.accountId)));
+      if (!who || !who.login.active || who.adult.deleted) throw new HttpError(410, deps.t(lang, 'programs.errors.tokenExpired'), { key: 'programs.errors.tokenExpired' });
+      const locale = String(d.locale ?? 'en');
+      const token = await createSession(deps.db, deps.clock, { providerId: p.id, loginId: row.loginId, adultId: row.adultId, accountId: row.accountId, locale });
       return {
+        token,
+        session: sessionState(p, who.login, who.adult, who.account, deps.releaseVersion, locale),
         product: row.product,
         programPeriodID: row.programPeriodId,
         accountID: row.accountId,
@@ -181,7 +194,7 @@ export const handoff = {
         customerID: p.customerID,
         applicationName: p.appName,
         userName: String(d.userName ?? ''),
-        locale: String(d.locale ?? 'en'),
+        locale,
         ...str('accessibilityTheme'),
         ...str('fontSize'),
         ...str('siteName'),

@@ -246,8 +246,10 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
     if (!metaErrors(f, d.meta.screen, errors, d.meta)) continue;
     const s = f.json;
     if (s.id !== id) errors.push({ file: f.file, path: '/id', message: `id must be "${id}" (the file name)` });
-    if (paths.has(s.path)) errors.push({ file: f.file, path: '/path', message: `path ${s.path} is also declared by ${paths.get(s.path)}` });
-    paths.set(s.path, f.file);
+    // a route is unique within its product (the portal and the parent application have their own '/')
+    const route = `${s.product ?? 'parentportal'} ${s.path}`;
+    if (paths.has(route)) errors.push({ file: f.file, path: '/path', message: `path ${s.path} is also declared by ${paths.get(route)}` });
+    paths.set(route, f.file);
     const modals = new Set((s.modals ?? []).map((m) => m.id));
     walk(s, (node, pointer) => {
       for (const k of ['show', 'enable', 'when', 'confirmWhen']) if (k in node) checkRuleRef(f.file, `${pointer}/${k}`, node[k]);

@@ -1627,6 +1627,35 @@ export interface RegistrationApplicationTokenRedeemResponse {
   menu?: string;
   version?: string;
   calendarProgramPeriodID?: number;
+  /**
+   * the product's own session (the portal's session token never travels)
+   */
+  token: string;
+  session: {
+    accessType: 'F' | 'P';
+    accountHolder: number;
+    countryCode: 'US' | 'CA';
+    customerID: number;
+    programName: string;
+    logo: string;
+    organisation: string;
+    supportPhone: string;
+    supportEmail: string;
+    isMultiLanguageSupport: boolean;
+    hasSmsLicense: boolean;
+    accountID: number;
+    adultID: number;
+    accountNo: string;
+    userName: string;
+    firstName: string;
+    lastName: string;
+    email: string;
+    applicationName: string;
+    releaseVersion: string;
+    isSchoolDistrict: boolean;
+    isTemporaryPassword: boolean;
+    locale: string;
+  };
 }
 
 /** Registration.activitiesByWeek: query */

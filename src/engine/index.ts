@@ -41,6 +41,9 @@ export type { RuleContext, FieldState, FieldError, ValidationResult, FormEngine,
 export { compileStandaloneModule, exportNameOf } from './standalone';
 export {
   BASE_PATH,
+  PRODUCT_BASES,
+  productOfPath,
+  screensOfProduct,
   matchRoute,
   parseQuery,
   resolveBinding,

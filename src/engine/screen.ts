@@ -10,6 +10,32 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /** The portal is served under this base path; routes are declared without it. */
 export const BASE_PATH = '/parentportal';
 
+/**
+ * The provider's products this deployment serves, each under its own base path (spec 3 Product
+ * record): the parent portal and the parent application. A screen belongs to the portal unless it
+ * names its `product`; routes are declared relative to their product's base.
+ */
+export const PRODUCT_BASES = { parentportal: BASE_PATH, parentapplication: '/parentapplication' } as const;
+export type ProductName = keyof typeof PRODUCT_BASES;
+
+/** The product a browser path belongs to (the portal unless it is under another product's base). */
+export function productOfPath(pathname: string): ProductName {
+  const base = PRODUCT_BASES.parentapplication;
+  return pathname === base || pathname.startsWith(`${base}/`) ? 'parentapplication' : 'parentportal';
+}
+
+/** Pages every product shows: the ones the shell draws when nothing else can be (not found, errors). */
+const SHARED_SHELL_PARTS = new Set(['notFound', 'genericError', 'sessionEnded']);
+
+/** The screens of one product (with the shared error pages). */
+export function screensOfProduct(screens: Record<string, ScreenDecl>, product: ProductName): Record<string, ScreenDecl> {
+  const out: Record<string, ScreenDecl> = {};
+  for (const [id, s] of Object.entries(screens)) {
+    if ((s.product ?? 'parentportal') === product || (s.shellPart && SHARED_SHELL_PARTS.has(s.shellPart))) out[id] = s;
+  }
+  return out;
+}
+
 function normalizePath(pathname: string): string {
   let p = pathname.split(/[?#]/)[0] || '/';
   if (p === BASE_PATH || p.startsWith(`${BASE_PATH}/`)) p = p.slice(BASE_PATH.length) || '/';

@@ -206,6 +206,8 @@ export type ShellPartName = 'providerEntry' | 'postLogin' | 'postLoginError' | '
 export interface ScreenDecl {
   $schema?: string;
   id: string;
+  /** the product the screen belongs to (its base path); the parent portal when absent */
+  product?: 'parentportal' | 'parentapplication';
   path: string;
   query?: Record<string, QueryParamDecl>;
   layout: 'default' | 'application-flow' | 'bare';

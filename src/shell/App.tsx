@@ -17,11 +17,13 @@ import { switchLanguage } from './i18n';
 import { OfflineGate } from './OfflineGate';
 import { PageLoader } from './PageLoader';
 import { pruneDeclarationSet } from './prune';
+import { PRODUCT_BASE } from './screens';
 import { ShellRoutes } from './ShellRoutes';
 import { SignOutProvider } from './SignOut';
 import { applyDisplayPreferences, portalSystem } from './theme';
 
-export const ROUTER_BASE = (import.meta.env.BASE_URL || '/parentportal/').replace(/\/$/, '');
+// the portal under /parentportal, the parent application under its own base path (src/shell/screens.ts)
+export const ROUTER_BASE = PRODUCT_BASE;
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: 1 } },

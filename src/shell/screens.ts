@@ -2,14 +2,23 @@
 // known its effective declaration set (with overlays) replaces them by id. Matching a URL to a screen
 // and parsing its typed query are the engine's (matchRoute, parseQuery).
 import type { ScreenDecl } from '../engine/types';
+import { PRODUCT_BASES, productOfPath, screensOfProduct, type ProductName } from '../engine/screen';
 // route, query, layout, access and title of every screen; sections only by kind (vite.config.ts)
 import bundled from 'virtual:base-screens';
 
+/**
+ * The product this page is (the parent portal, or the parent application under its own base path):
+ * fixed for the page's life, since moving between products is a full navigation (the hand-off).
+ */
+export const CURRENT_PRODUCT: ProductName = typeof window === 'undefined' ? 'parentportal' : productOfPath(window.location.pathname);
+/** The router's base: the current product's base path. */
+export const PRODUCT_BASE: string = PRODUCT_BASES[CURRENT_PRODUCT];
+
 /** The screens shipped with the portal, by id (what the shell needs before the declaration set). */
-export const BASE_SCREENS: Record<string, ScreenDecl> = bundled;
+export const BASE_SCREENS: Record<string, ScreenDecl> = screensOfProduct(bundled, CURRENT_PRODUCT);
 
 export function effectiveScreens(providerScreens: Record<string, ScreenDecl> | undefined): Record<string, ScreenDecl> {
-  return providerScreens ? { ...BASE_SCREENS, ...providerScreens } : BASE_SCREENS;
+  return providerScreens ? { ...BASE_SCREENS, ...screensOfProduct(providerScreens, CURRENT_PRODUCT) } : BASE_SCREENS;
 }
 
 /** True when some screen is declared at exactly this route (menu entries and home tiles use it). */

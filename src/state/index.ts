@@ -5,6 +5,7 @@ import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { createApiClient, type ApiClient, type ApiError, type Response } from '../api/client';
 import type { DeclarationSet } from '../engine/types';
+import { productOfPath } from '../engine/screen';
 import type { FormEngine, FormEngineOptions } from '../engine/form';
 import { defaultSession, reviveSession, type SessionState } from './session';
 import { getFlow } from './flow';
@@ -29,8 +30,12 @@ const sessionStorage = {
   },
 };
 
-/** The whole session state of spec section 3, persisted under 'pp.session'. */
-export const sessionAtom = atomWithStorage<SessionState>('pp.session', defaultSession, sessionStorage, { getOnInit: true });
+/**
+ * The whole session state of spec section 3, persisted under 'pp.session'; the parent application
+ * keeps its own (the session its hand-off keyelement was redeemed into) under 'pa.session'.
+ */
+export const SESSION_STORAGE_KEY = typeof window !== 'undefined' && productOfPath(window.location.pathname) === 'parentapplication' ? 'pa.session' : 'pp.session';
+export const sessionAtom = atomWithStorage<SessionState>(SESSION_STORAGE_KEY, defaultSession, sessionStorage, { getOnInit: true });
 
 /** Signed in means a token is present (spec 2.2). */
 export const signedInAtom = atom((get) => Boolean(get(sessionAtom).token));

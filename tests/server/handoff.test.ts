@@ -95,6 +95,14 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
     const first = await redeem(keyelement);
     expect(first.statusCode, first.body).toBe(200);
     expect(first.json()).toMatchObject({ product: 'parentapplication', programPeriodID: maria.programPeriod, accountID: maria.account, applicationName: 'brightpath', userName: MARIA[1], locale: 'es', menu: '/programlist' });
+    // redeemed into the product's own session: a new token for the same login, not the portal's
+    const { token: productToken, session } = first.json() as { token: string; session: Record<string, unknown> };
+    expect(productToken).toMatch(/^[A-Za-z0-9_-]{32,}$/);
+    expect(productToken).not.toBe(tokens.maria);
+    expect(session).toMatchObject({ accountID: maria.account, userName: MARIA[1], applicationName: 'brightpath', locale: 'es' });
+    const children = await t.app.inject({ method: 'GET', url: '/api/Demographics/children', headers: as(productToken) });
+    expect(children.statusCode, children.body).toBe(200);
+    expect(children.json().length).toBeGreaterThan(0);
     const again = await redeem(keyelement, 'brightpath', 'es');
     expect(again.statusCode).toBe(410);
     expect(again.json().message).toBe('Este enlace ya se usó. Ábralo de nuevo desde el portal para padres.');
