@@ -35,6 +35,8 @@ export interface AppDeps {
   gradeRollup?: (appName: string) => import('./gradeRollup').RollupWindow | null;
   /** a mail was queued: the sender may flush now */
   mailQueued: () => void;
+  /** test hooks: a pause between reading a seat and taking it (the concurrency test) */
+  hooks?: { beforeSeatTake?: () => Promise<void> };
 }
 
 /** The session a handler sees: always there for operations that require one. */

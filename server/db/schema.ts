@@ -3,6 +3,7 @@
 import {
   pgTable,
   serial,
+  bigserial,
   integer,
   text,
   boolean,
@@ -479,6 +480,12 @@ export const programPeriods = pgTable('program_periods', {
   registrationFee: money('registration_fee').notNull().default(0),
   /** weekend days (S, SA) may be scheduled (spec 2.11) */
   enableWeekendScheduling: boolean('enable_weekend_scheduling').notNull().default(false),
+  /** the parent application's payment option (spec 9): N fee shown, nothing to pay now; O pay later offered */
+  paymentOption: text('payment_option').notNull().default('N'),
+  /** discounts claimed in an application (financial assistance) wait for the provider's review */
+  discountsNeedReview: boolean('discounts_need_review').notNull().default(false),
+  /** the service period tuition is charged by is defined (spec 8.2 'Service period not defined') */
+  servicePeriodDefined: boolean('service_period_defined').notNull().default(true),
 });
 
 export const activities = pgTable('activities', {
@@ -525,6 +532,10 @@ export const registrations = pgTable(
     submittedOn: day('submitted_on'),
     isPendingApproval: boolean('is_pending_approval').notNull().default(false),
     isEnrollmentPending: boolean('is_enrollment_pending').notNull().default(false),
+    /** the application claimed a discount that needs the provider's review (financial assistance) */
+    claimsDiscount: boolean('claims_discount').notNull().default(false),
+    /** the application (draft) it came from */
+    draftId: integer('draft_id'),
   },
   (t) => [uniqueIndex('registrations_child_pp').on(t.programPeriodId, t.childId)],
 );
@@ -817,3 +828,99 @@ export const gradeRollups = pgTable(
   },
   (t) => [uniqueIndex('grade_rollups_account_season').on(t.providerId, t.accountId, t.season)],
 );
+
+/**
+ * The parent application in progress (spec 2.1 `key`, amendment 4): one open draft per account and
+ * program period, kept on the server so the parent continues on any device. The key names the draft;
+ * it is never a credential (every call also needs the account's session).
+ */
+export const applicationDrafts = pgTable(
+  'application_drafts',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull().unique(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    /** children | enrollment | fee | review | submitted */
+    step: text('step').notNull().default('children'),
+    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    /** open | submitting | submitted | discarded */
+    status: text('status').notNull().default('open'),
+    /** the confirmation of a submitted draft (a retried submit answers it again) */
+    result: jsonb('result').$type<Record<string, unknown>>(),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    submittedAt: ts('submitted_at'),
+  },
+  (t) => [index('application_drafts_account').on(t.providerId, t.accountId, t.programPeriodId)],
+);
+
+/**
+ * Seats (spec 4 enrolment and seats): an activity at its site for its time offered, per week for
+ * weekly (summer) programs and once for the others (week_start 1900-01-01). A seat is taken with one
+ * conditional UPDATE ... WHERE taken < total, so no program is ever overbooked.
+ */
+export const seats = pgTable(
+  'seats',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    activityId: integer('activity_id').notNull().references(() => activities.id, { onDelete: 'cascade' }),
+    weekStart: day('week_start').notNull(),
+    total: integer('total').notNull(),
+    taken: integer('taken').notNull().default(0),
+  },
+  (t) => [uniqueIndex('seats_activity_week').on(t.activityId, t.weekStart)],
+);
+
+/** The waitlist of a seat: the id is the monotonic order (two requests never share a place). */
+export const waitlistEntries = pgTable(
+  'waitlist_entries',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    seatId: integer('seat_id').notNull().references(() => seats.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    registrationId: integer('registration_id').notNull().references(() => registrations.id, { onDelete: 'cascade' }),
+    /** active | promoted | removed */
+    status: text('status').notNull().default('active'),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('waitlist_entries_seat').on(t.seatId, t.status)],
+);
+
+/** A seat a submitted registration holds (released when the provider rejects the application). */
+export const seatTakes = pgTable(
+  'seat_takes',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    seatId: integer('seat_id').notNull().references(() => seats.id, { onDelete: 'cascade' }),
+    registrationId: integer('registration_id').notNull().references(() => registrations.id, { onDelete: 'cascade' }),
+    /** held | released */
+    status: text('status').notNull().default('held'),
+  },
+  (t) => [index('seat_takes_registration').on(t.registrationId)],
+);
+
+/** Optional miscellaneous fees of a program the parent may add to an application (spec 2.11). */
+export const miscCharges = pgTable('misc_charges', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+  feeName: text('fee_name').notNull(),
+  translations: translations(),
+  /** integer cents */
+  amountCents: integer('amount_cents').notNull(),
+});
+
+/** The financial assistance agencies a program accepts (spec 3 Financial assistance). */
+export const assistanceAgencies = pgTable('assistance_agencies', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+  agency: text('agency').notNull(),
+  translations: translations(),
+});

@@ -207,7 +207,7 @@ async function seedBrightpath(ctx: Ctx) {
     .insert(t.programPeriods)
     .values([
       { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 50 },
-      { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75 },
+      { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75, paymentOption: 'N', discountsNeedReview: true },
       { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
       { providerId: pid, programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.', translations: texts({ programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
       { providerId: pid, programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', translations: texts({ programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, enableWeekendScheduling: true, startDate: d(-40), endDate: d(120) },
@@ -226,7 +226,7 @@ async function seedBrightpath(ctx: Ctx) {
       act(schoolYear.id, lincoln.id, 'Before Care', { timing: '6:30 AM - 8:15 AM', timeOfferedCode: 'B', fee: 160, firstChildRegFee: 50, secondChildRegFee: 40, thirdChildRegFee: 30, siblingFee: 145 }),
       act(schoolYear.id, lincoln.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', fee: 245, firstChildRegFee: 50, secondChildRegFee: 40, thirdChildRegFee: 30, siblingFee: 220 }),
       act(schoolYear.id, washington.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', fee: 245 }),
-      act(summer.id, downtown.id, 'Adventure Week', { startDate: d(200), endDate: d(270), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 210, feeType: 'PER_SP' }),
+      act(summer.id, downtown.id, 'Adventure Week', { startDate: d(200), endDate: d(270), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 210, feeType: 'PER_SP', firstChildRegFee: 75, secondChildRegFee: 60, thirdChildRegFee: 50, siblingFee: 190, capacity: 20 }),
       act(preschool.id, downtown.id, 'Preschool Full Day', { timing: '8:00 AM - 4:30 PM', timeOfferedCode: 'F', fee: 690, firstChildRegFee: 40, secondChildRegFee: 40, thirdChildRegFee: 40 }),
       act(holiday.id, downtown.id, 'Holiday Full Day', { startDate: d(30), endDate: d(41), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 48, feeType: 'PER_DAY', isOneTime: true }),
       act(robotics.id, lincoln.id, 'Robotics Club', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', fee: 95 }),
@@ -288,6 +288,7 @@ async function seedBrightpath(ctx: Ctx) {
     dated(lucas.id, afterCare.id, 'flex', thisMon - 7 + 4),
     dated(lucas.id, afterCare.id, 'flex', thisMon + 7 + 4),
   ]);
+  await seedApplicationDemo(ctx, { pid, pw, summer: summer.id, adventure: adventure.id, swim: swim.id, downtown: downtown.id });
   await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 
   // --- billing ---
@@ -569,4 +570,48 @@ async function seedProgramListDemo(
   const arjun = await one(db.insert(t.children).values({ providerId: pid, accountId: patel.id, firstName: 'Arjun', lastName: 'Patel', genderCode: 'M', dateOfBirth: d(-365 * 8 - 10), gradeLevelCode: '03', school: 'Washington Elementary School', homeSiteId: ids.washington }).returning());
   await db.insert(t.registrations).values({ providerId: pid, accountId: patel.id, programPeriodId: ids.schoolYear, childId: arjun.id, status: 'REGISTERED', registrationDate: d(-100), submittedOn: d(-100) });
   await db.insert(t.enrollments).values({ providerId: pid, accountId: patel.id, childId: arjun.id, activityId: ids.afterCareWashington, enrollmentDate: d(-75), daysOfWeek: 'M,T,W,TH,F' });
+}
+
+/**
+ * The parent application's demo (spec 2.11, 4): the summer camp's optional fees and financial
+ * assistance agencies, its first Adventure Week already full (a new choice there is waitlisted), and
+ * the Okafor family: two children who are in no program yet and a credit on the account.
+ */
+async function seedApplicationDemo(ctx: Ctx, ids: { pid: number; pw: string; summer: number; adventure: number; swim: number; downtown: number }) {
+  const { db, d } = ctx;
+  const { pid } = ids;
+  await db.insert(t.miscCharges).values([
+    { providerId: pid, programPeriodId: ids.summer, feeName: 'Camp T-shirt', translations: texts({ feeName: 'Camp T-shirt' }), amountCents: 1500 },
+    { providerId: pid, programPeriodId: ids.summer, feeName: 'Field trip fund', translations: texts({ feeName: 'Field trip fund' }), amountCents: 2500 },
+  ]);
+  await db.insert(t.assistanceAgencies).values([
+    { providerId: pid, programPeriodId: ids.summer, agency: 'City Child Care Assistance', translations: texts({ agency: 'City Child Care Assistance' }) },
+    { providerId: pid, programPeriodId: ids.summer, agency: 'Community Foundation Scholarship', translations: texts({ agency: 'Community Foundation Scholarship' }) },
+  ]);
+  // the camp's first week of Adventure Week is sold out
+  const [first] = await db.select().from(t.activities).where(eq(t.activities.id, ids.adventure));
+  await db.insert(t.seats).values({ providerId: pid, activityId: ids.adventure, weekStart: mondayIso(first.startDate), total: first.capacity, taken: first.capacity });
+
+  const okafor = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10511' }).returning());
+  const grace = await one(
+    db.insert(t.adults).values({ providerId: pid, accountId: okafor.id, accountHolder: 1, firstName: 'Grace', lastName: 'Okafor', genderCode: 'F', streetAddress: '41 Willow Ln', city: 'Springfield', stateCode: 'IL', zip: '62704', cellPhone: '2175550188', email: 'grace.okafor@example.com' }).returning(),
+  );
+  await db.insert(t.logins).values({ providerId: pid, adultId: grace.id, email: 'grace.okafor@example.com', passwordHash: ids.pw });
+  const kids = await db
+    .insert(t.children)
+    .values([
+      { providerId: pid, accountId: okafor.id, firstName: 'Ada', lastName: 'Okafor', genderCode: 'F', dateOfBirth: d(-365 * 9 - 30), gradeLevelCode: '03', school: 'Lincoln Elementary School', homeSiteId: ids.downtown },
+      { providerId: pid, accountId: okafor.id, firstName: 'Ben', lastName: 'Okafor', genderCode: 'M', dateOfBirth: d(-365 * 7 - 100), gradeLevelCode: '01', school: 'Lincoln Elementary School', homeSiteId: ids.downtown },
+    ])
+    .returning();
+  await db.insert(t.childAdults).values(kids.map((k) => ({ providerId: pid, childId: k.id, adultId: grace.id, relationshipId: 1, relationship: 'Mother', isAuthorizedToPickUp: true, isEmergencyContact: true, isLivesWith: true })));
+  // a refund left on the account: a credit of $40.00 the application may apply
+  await db.insert(t.invoices).values({ providerId: pid, accountId: okafor.id, servicePeriodDetailID: 9300, servicePeriod: 'Credit', invoiceDate: d(-20), paymentDueDate: d(-20), amount: -40, balance: -40 });
+}
+
+/** The Monday of an ISO date's week. */
+function mondayIso(iso: string): string {
+  const x = new Date(`${iso}T00:00:00Z`);
+  x.setUTCDate(x.getUTCDate() - ((x.getUTCDay() + 6) % 7));
+  return x.toISOString().slice(0, 10);
 }

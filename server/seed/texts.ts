@@ -225,6 +225,11 @@ const ROWS: Row[] = [
   ['Spring Break Day', 'Día de vacaciones de primavera', 'Dia de férias de primavera', 'Ngày nghỉ xuân'],
   ['Morning Readiness', 'Preparación matutina', 'Preparação matinal', 'Chuẩn bị buổi sáng'],
   ['Chess & Coding', 'Ajedrez y programación', 'Xadrez e programação', 'Cờ vua và lập trình'],
+  // the parent application: optional fees and financial assistance agencies
+  ['Camp T-shirt', 'Camiseta del campamento', 'Camiseta do acampamento', 'Áo thun trại hè'],
+  ['Field trip fund', 'Fondo para excursiones', 'Fundo para passeios', 'Quỹ dã ngoại'],
+  ['City Child Care Assistance', 'Asistencia municipal para el cuidado infantil', 'Auxílio municipal para cuidados infantis', 'Hỗ trợ giữ trẻ của thành phố'],
+  ['Community Foundation Scholarship', 'Beca de la Fundación Comunitaria', 'Bolsa da Fundação Comunitária', 'Học bổng của Quỹ Cộng đồng'],
 ];
 
 const BY_ENGLISH = new Map(ROWS.map(([en, es, pt, vi]) => [en, { es, pt, vi }]));

@@ -18,6 +18,7 @@ import { registration } from './registration';
 import { handoff } from './handoff';
 import { programReport } from './programReport';
 import { gradeRollup } from './gradeRollup';
+import { application } from './application';
 
 export const handlers: Handlers = {
   ...attendance,
@@ -37,4 +38,5 @@ export const handlers: Handlers = {
   ...handoff,
   ...programReport,
   ...gradeRollup,
+  ...application,
 };

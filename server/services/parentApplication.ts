@@ -4,6 +4,7 @@ import type { Handlers } from '../context';
 import { registrations } from '../db/schema';
 import { HttpError } from '../errors';
 import { programPeriodOf } from './registration';
+import { waitlistPositions } from './seats';
 
 type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
 
@@ -22,7 +23,10 @@ export const parentApplication = {
         .from(registrations)
         .where(and(...where))
         .orderBy(asc(registrations.programPeriodId), asc(registrations.childId));
-      return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as Status, submittedOn: r.submittedOn }));
+      // a waitlisted child's place (per program period: the best place among its waitlisted choices)
+      const places = new Map<number, Map<number, number>>();
+      for (const pp of [...new Set(rows.filter((r) => r.status === 'WAITLISTED' || r.status === 'REGISTERED').map((r) => r.programPeriodId))]) places.set(pp, await waitlistPositions(deps, s, pp));
+      return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as Status, submittedOn: r.submittedOn, waitlistPosition: places.get(r.programPeriodId)?.get(r.childId) ?? null }));
     },
   },
 } satisfies Partial<Handlers>;

@@ -39,7 +39,8 @@ const KEYWORD_META: Record<string, object> = {
       type: 'object',
       required: ['rule', 'message'],
       additionalProperties: false,
-      properties: { rule: { type: 'string' }, message: { type: 'string' } },
+      // params: the message's values, each a path into the rule's context (e.g. {count: 'item.daysPerWeek'})
+      properties: { rule: { type: 'string' }, message: { type: 'string' }, params: { type: 'object', additionalProperties: { type: 'string' } } },
     },
   },
   'x-widget': { type: 'string' },
@@ -50,6 +51,8 @@ const KEYWORD_META: Record<string, object> = {
     properties: {
       op: { type: 'string' },
       params: { type: 'object' },
+      /** where the rows are in the answer, when not the answer itself or its `items` (e.g. "sites") */
+      items: { type: 'string' },
       value: { type: 'string' },
       label: { type: 'string' },
       /** translation key of the leading 'Select' entry, when the list has one */

@@ -325,13 +325,22 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
         errors.push({ file: d.plannedRoutes!.file, path: ptr('routes', route), message: `${route} has a screen now: remove it from the planned routes` });
       }
     }
+    // a route of a product: its own screens' paths (a navigate naming `product` goes to that one's)
+    const pathsOf = (product: string) =>
+      Object.values(d.screens)
+        .filter((f) => (f.json.product ?? 'parentportal') === product)
+        .map((f) => f.json.path)
+        .filter((p): p is string => typeof p === 'string');
     for (const f of Object.values(d.screens)) {
+      const own = f.json.product ?? 'parentportal';
       walk(f.json, (node, pointer) => {
         for (const k of ['to', 'returnTo']) {
           const target = node[k];
           if (typeof target !== 'string' || target.startsWith('$')) continue;
           const path = target.split(/[?#]/)[0];
-          if (screenPaths.some((p) => routeMatches(p, path)) || planned.some((p) => routeMatches(p, path))) continue;
+          // returnTo is always the portal's (the way back from a hand-off or a payment page)
+          const product = k === 'returnTo' ? 'parentportal' : typeof node.product === 'string' ? node.product : own;
+          if (pathsOf(product).some((p) => routeMatches(p, path)) || (product === 'parentportal' && planned.some((p) => routeMatches(p, path)))) continue;
           errors.push({ file: f.file, path: `${pointer}/${k}`, message: `navigation target "${target}" is neither a declared screen nor a planned route (screens/planned-routes.json)` });
         }
       });

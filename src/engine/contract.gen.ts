@@ -1474,7 +1474,404 @@ export type ParentApplicationStatusResponse = {
   childID: number;
   status: 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
   submittedOn: string | null;
+  waitlistPosition: number | null;
 }[];
+
+/** ParentApplication.start: body */
+export interface ParentApplicationStartBody {
+  programPeriodID: number;
+}
+
+/** ParentApplication.start: response */
+export interface ParentApplicationStartResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  category: string;
+  isWeekly: boolean;
+  applicationTypeID: number;
+  enrollmentOption: string;
+  capacityCheck: string;
+  paymentOption: 'N' | 'O';
+  registrationOpensAt: string | null;
+  isOpen: boolean;
+  serverTime: string;
+  step: 'children' | 'enrollment' | 'fee' | 'review' | 'submitted';
+  status: 'open' | 'submitting' | 'submitted' | 'discarded';
+}
+
+/** ParentApplication.draft: query */
+export interface ParentApplicationDraftQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.draft: response */
+export interface ParentApplicationDraftResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  category: string;
+  isWeekly: boolean;
+  applicationTypeID: number;
+  enrollmentOption: string;
+  capacityCheck: string;
+  paymentOption: 'N' | 'O';
+  registrationOpensAt: string | null;
+  isOpen: boolean;
+  serverTime: string;
+  step: 'children' | 'enrollment' | 'fee' | 'review' | 'submitted';
+  status: 'open' | 'submitting' | 'submitted' | 'discarded';
+  data: {
+    childIDs?: number[];
+    children?: {
+      prChildID: number;
+      childName: string;
+      siteID: number;
+      selections: {
+        activityID: number;
+        weekStart: string | null;
+        daysOfWeek: string[];
+        date: string | null;
+        daysPerWeek?: number;
+        activityTypeID?: number;
+      }[];
+    }[];
+    enrollmentOption?: string | null;
+    miscCharges?: number[];
+    isCreditBalanceApplied?: boolean;
+    isOptedFinancialAssistance?: boolean;
+    agencies?: number[];
+    creditBalance?: number;
+    agencyCount?: number;
+  };
+}
+
+/** ParentApplication.discard: query */
+export interface ParentApplicationDiscardQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.discard: response */
+export interface ParentApplicationDiscardResponse {
+  discarded: boolean;
+}
+
+/** ParentApplication.setChildren: query */
+export interface ParentApplicationSetChildrenQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.setChildren: body */
+export interface ParentApplicationSetChildrenBody {
+  /**
+   * @maxItems 20
+   */
+  childIDs?: number[];
+}
+
+/** ParentApplication.setChildren: response */
+export interface ParentApplicationSetChildrenResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  category: string;
+  isWeekly: boolean;
+  applicationTypeID: number;
+  enrollmentOption: string;
+  capacityCheck: string;
+  paymentOption: 'N' | 'O';
+  registrationOpensAt: string | null;
+  isOpen: boolean;
+  serverTime: string;
+  step: 'children' | 'enrollment' | 'fee' | 'review' | 'submitted';
+  status: 'open' | 'submitting' | 'submitted' | 'discarded';
+}
+
+/** ParentApplication.saveEnrollment: query */
+export interface ParentApplicationSaveEnrollmentQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.saveEnrollment: body */
+export interface ParentApplicationSaveEnrollmentBody {
+  /**
+   * @maxItems 20
+   */
+  children?: {
+    prChildID: number;
+    childName?: string;
+    siteID?: number;
+    /**
+     * @maxItems 200
+     */
+    selections?: {
+      activityID: number;
+      weekStart?: string | null;
+      /**
+       * @maxItems 7
+       */
+      daysOfWeek?: string[];
+      date?: string | null;
+      daysPerWeek?: number;
+      activityTypeID?: number;
+    }[];
+  }[];
+  enrollmentOption?: string | null;
+}
+
+/** ParentApplication.saveEnrollment: response */
+export interface ParentApplicationSaveEnrollmentResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  category: string;
+  isWeekly: boolean;
+  applicationTypeID: number;
+  enrollmentOption: string;
+  capacityCheck: string;
+  paymentOption: 'N' | 'O';
+  registrationOpensAt: string | null;
+  isOpen: boolean;
+  serverTime: string;
+  step: 'children' | 'enrollment' | 'fee' | 'review' | 'submitted';
+  status: 'open' | 'submitting' | 'submitted' | 'discarded';
+}
+
+/** ParentApplication.saveFee: query */
+export interface ParentApplicationSaveFeeQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.saveFee: body */
+export interface ParentApplicationSaveFeeBody {
+  /**
+   * @maxItems 50
+   */
+  miscCharges?: number[];
+  isCreditBalanceApplied?: boolean;
+  isOptedFinancialAssistance?: boolean;
+  /**
+   * @maxItems 20
+   */
+  agencies?: number[];
+  creditBalance?: number;
+  agencyCount?: number;
+}
+
+/** ParentApplication.saveFee: response */
+export interface ParentApplicationSaveFeeResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  category: string;
+  isWeekly: boolean;
+  applicationTypeID: number;
+  enrollmentOption: string;
+  capacityCheck: string;
+  paymentOption: 'N' | 'O';
+  registrationOpensAt: string | null;
+  isOpen: boolean;
+  serverTime: string;
+  step: 'children' | 'enrollment' | 'fee' | 'review' | 'submitted';
+  status: 'open' | 'submitting' | 'submitted' | 'discarded';
+}
+
+/** ParentApplication.children: query */
+export interface ParentApplicationChildrenQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.children: response */
+export type ParentApplicationChildrenResponse = {
+  prChildID: number;
+  firstName: string;
+  lastName: string;
+  fullName: string;
+  gradeLevel: string;
+  school: string;
+  siteID: number | null;
+  siteName: string;
+  photoUrl: string | null;
+  inApplication: boolean;
+  status: string | null;
+  waitlistPosition: number | null;
+}[];
+
+/** ParentApplication.activities: query */
+export interface ParentApplicationActivitiesQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.activities: params */
+export interface ParentApplicationActivitiesParams {
+  prChildID: number;
+}
+
+/** ParentApplication.activities: response */
+export interface ParentApplicationActivitiesResponse {
+  sites: {
+    siteID: number;
+    siteName: string;
+  }[];
+  weeks: {
+    weekStart: string;
+    weekEnd: string;
+  }[];
+  activities: {
+    activityID: number;
+    activity: string;
+    activityTypeID: number;
+    siteID: number;
+    siteName: string;
+    timing: string;
+    daysPerWeek: number;
+    daysOfWeek: string[];
+    timeOfferedCode: string;
+    startDate: string;
+    endDate: string;
+    feeType: string;
+    fee: number;
+    firstChildRegFee: number;
+    secondChildRegFee: number;
+    thirdChildRegFee: number;
+    siblingFee: number;
+    isSameRegistrationFee: boolean;
+  }[];
+  seats: {
+    activityID: number;
+    weekStart: string | null;
+    total: number;
+    available: number;
+    isFull: boolean;
+  }[];
+}
+
+/** ParentApplication.fees: query */
+export interface ParentApplicationFeesQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+  miscCharges?: string;
+  isCreditBalanceApplied?: boolean;
+}
+
+/** ParentApplication.fees: response */
+export interface ParentApplicationFeesResponse {
+  servicePeriodDefined: boolean;
+  rows: {
+    prChildID: number;
+    firstName: string;
+    feeName: string;
+    kind: 'registration' | 'tuition' | 'sibling' | 'misc';
+    regularFee: number;
+    miscChargeID: number | null;
+    isSelected: boolean;
+  }[];
+  miscOptions: {
+    miscChargeID: number;
+    feeName: string;
+    amount: number;
+  }[];
+  totalCost: number;
+  creditBalance: number;
+  creditBalanceApplied: number;
+  isCreditBalanceApplied: boolean;
+  totalDue: number;
+  feeWaived: boolean;
+}
+
+/** ParentApplication.financialAssistance: params */
+export interface ParentApplicationFinancialAssistanceParams {
+  programPeriodID: number;
+}
+
+/** ParentApplication.financialAssistance: response */
+export type ParentApplicationFinancialAssistanceResponse = {
+  agencyID: number;
+  agency: string;
+}[];
+
+/** ParentApplication.submit: query */
+export interface ParentApplicationSubmitQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.submit: response */
+export interface ParentApplicationSubmitResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  submittedOn: string | null;
+  emailSent: boolean;
+  children: {
+    prChildID: number;
+    fullName: string;
+    status: 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
+    waitlistPosition: number | null;
+    activities: {
+      activityID: number;
+      activity: string;
+      weekStart: string | null;
+      state: 'A' | 'W' | 'FULL';
+      waitlistPosition: number | null;
+    }[];
+  }[];
+}
+
+/** ParentApplication.confirmation: query */
+export interface ParentApplicationConfirmationQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.confirmation: response */
+export interface ParentApplicationConfirmationResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  submittedOn: string | null;
+  emailSent: boolean;
+  children: {
+    prChildID: number;
+    fullName: string;
+    status: 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
+    waitlistPosition: number | null;
+    activities: {
+      activityID: number;
+      activity: string;
+      weekStart: string | null;
+      state: 'A' | 'W' | 'FULL';
+      waitlistPosition: number | null;
+    }[];
+  }[];
+}
 
 /** Registration.programPeriods: query */
 export interface RegistrationProgramPeriodsQuery {
@@ -1825,6 +2222,18 @@ export interface Operations {
   'Demographics.gradeRollupSave': { method: 'PUT'; path: '/accounts/yearend-grade-rollup'; auth: 'session'; form: 'gradeRollup'; query: undefined; params: undefined; body: DemographicsGradeRollupSaveBody; response: DemographicsGradeRollupSaveResponse };
   'Location.sites': { method: 'GET'; path: '/sites'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: LocationSitesResponse };
   'ParentApplication.status': { method: 'GET'; path: '/application/status'; auth: 'session'; form: undefined; query: ParentApplicationStatusQuery; params: undefined; body: undefined; response: ParentApplicationStatusResponse };
+  'ParentApplication.start': { method: 'POST'; path: '/application/start'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: ParentApplicationStartBody; response: ParentApplicationStartResponse };
+  'ParentApplication.draft': { method: 'GET'; path: '/application'; auth: 'session'; form: undefined; query: ParentApplicationDraftQuery; params: undefined; body: undefined; response: ParentApplicationDraftResponse };
+  'ParentApplication.discard': { method: 'POST'; path: '/application/discard'; auth: 'session'; form: undefined; query: ParentApplicationDiscardQuery; params: undefined; body: undefined; response: ParentApplicationDiscardResponse };
+  'ParentApplication.setChildren': { method: 'PUT'; path: '/application/children'; auth: 'session'; form: 'applicationChildren'; query: ParentApplicationSetChildrenQuery; params: undefined; body: ParentApplicationSetChildrenBody; response: ParentApplicationSetChildrenResponse };
+  'ParentApplication.saveEnrollment': { method: 'PUT'; path: '/application/enrollment'; auth: 'session'; form: 'applicationEnrollment'; query: ParentApplicationSaveEnrollmentQuery; params: undefined; body: ParentApplicationSaveEnrollmentBody; response: ParentApplicationSaveEnrollmentResponse };
+  'ParentApplication.saveFee': { method: 'PUT'; path: '/application/fee'; auth: 'session'; form: 'applicationFee'; query: ParentApplicationSaveFeeQuery; params: undefined; body: ParentApplicationSaveFeeBody; response: ParentApplicationSaveFeeResponse };
+  'ParentApplication.children': { method: 'GET'; path: '/children'; auth: 'session'; form: undefined; query: ParentApplicationChildrenQuery; params: undefined; body: undefined; response: ParentApplicationChildrenResponse };
+  'ParentApplication.activities': { method: 'GET'; path: '/children/activities/:prChildID'; auth: 'session'; form: undefined; query: ParentApplicationActivitiesQuery; params: ParentApplicationActivitiesParams; body: undefined; response: ParentApplicationActivitiesResponse };
+  'ParentApplication.fees': { method: 'GET'; path: '/fee/charges'; auth: 'session'; form: undefined; query: ParentApplicationFeesQuery; params: undefined; body: undefined; response: ParentApplicationFeesResponse };
+  'ParentApplication.financialAssistance': { method: 'GET'; path: '/programperiod/:programPeriodID/financial-assistance'; auth: 'session'; form: undefined; query: undefined; params: ParentApplicationFinancialAssistanceParams; body: undefined; response: ParentApplicationFinancialAssistanceResponse };
+  'ParentApplication.submit': { method: 'POST'; path: '/application/submit'; auth: 'session'; form: undefined; query: ParentApplicationSubmitQuery; params: undefined; body: undefined; response: ParentApplicationSubmitResponse };
+  'ParentApplication.confirmation': { method: 'GET'; path: '/application/confirmation'; auth: 'session'; form: undefined; query: ParentApplicationConfirmationQuery; params: undefined; body: undefined; response: ParentApplicationConfirmationResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
   'Registration.childrenActivities': { method: 'GET'; path: '/children/activities'; auth: 'session'; form: undefined; query: RegistrationChildrenActivitiesQuery; params: undefined; body: undefined; response: RegistrationChildrenActivitiesResponse };
   'Registration.programReport': { method: 'GET'; path: '/programperiods/report/download'; auth: 'session'; form: undefined; query: RegistrationProgramReportQuery; params: undefined; body: undefined; response: FileResponse };
@@ -1944,6 +2353,18 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Demographics.gradeRollupSave': { service: 'Demographics', method: 'PUT', path: '/accounts/yearend-grade-rollup', auth: 'session', file: false, form: 'gradeRollup' },
   'Location.sites': { service: 'Location', method: 'GET', path: '/sites', auth: 'session', file: false },
   'ParentApplication.status': { service: 'ParentApplication', method: 'GET', path: '/application/status', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.start': { service: 'ParentApplication', method: 'POST', path: '/application/start', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.draft': { service: 'ParentApplication', method: 'GET', path: '/application', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.discard': { service: 'ParentApplication', method: 'POST', path: '/application/discard', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.setChildren': { service: 'ParentApplication', method: 'PUT', path: '/application/children', auth: 'session', file: false, form: 'applicationChildren', applicationHeaders: true },
+  'ParentApplication.saveEnrollment': { service: 'ParentApplication', method: 'PUT', path: '/application/enrollment', auth: 'session', file: false, form: 'applicationEnrollment', applicationHeaders: true },
+  'ParentApplication.saveFee': { service: 'ParentApplication', method: 'PUT', path: '/application/fee', auth: 'session', file: false, form: 'applicationFee', applicationHeaders: true },
+  'ParentApplication.children': { service: 'ParentApplication', method: 'GET', path: '/children', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.activities': { service: 'ParentApplication', method: 'GET', path: '/children/activities/:prChildID', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.fees': { service: 'ParentApplication', method: 'GET', path: '/fee/charges', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.financialAssistance': { service: 'ParentApplication', method: 'GET', path: '/programperiod/:programPeriodID/financial-assistance', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.submit': { service: 'ParentApplication', method: 'POST', path: '/application/submit', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.confirmation': { service: 'ParentApplication', method: 'GET', path: '/application/confirmation', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },
   'Registration.childrenActivities': { service: 'Registration', method: 'GET', path: '/children/activities', auth: 'session', file: false },
   'Registration.programReport': { service: 'Registration', method: 'GET', path: '/programperiods/report/download', auth: 'session', file: true },

@@ -270,8 +270,9 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
       const checks = f.node.schema['x-validate'] as FieldValidation[] | undefined;
       if (!f.state.shown || !checks || !only(f.pointer) || failed.has(f.pointer)) continue;
       for (const check of checks) {
-        if (!isTrue(set.rules, check.rule, { ...f.ctx, form: data, value: f.value })) {
-          add(f.pointer, check.message);
+        const ruleCtx = { ...f.ctx, form: data, value: f.value };
+        if (!isTrue(set.rules, check.rule, ruleCtx)) {
+          add(f.pointer, check.message, check.params ? Object.fromEntries(Object.entries(check.params).map(([k, path]) => [k, valueAt(ruleCtx, path)])) : {});
           break;
         }
       }
@@ -374,4 +375,14 @@ export function mapAjvError(e: ErrorObject, add: (pointer: string, key: string, 
     default:
       return add(e.instancePath, 'errors.invalid');
   }
+}
+
+/** The value at a dotted path of a rule context ('item.daysPerWeek'). */
+function valueAt(ctx: unknown, path: string): unknown {
+  let cur: unknown = ctx;
+  for (const part of path.split('.')) {
+    if (typeof cur !== 'object' || cur === null) return undefined;
+    cur = (cur as Record<string, unknown>)[part];
+  }
+  return cur;
 }

@@ -64,7 +64,8 @@ export interface CardBadge {
 export interface LabelledValue {
   label: string;
   value: Binding;
-  format?: 'text' | 'date' | 'datetime' | 'money' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+  format?:
+    'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
   show?: RuleRef;
 }
 export interface CardNotice {

@@ -28,6 +28,8 @@ export interface FieldValidation {
   rule: string;
   /** translation key of the message shown on the field when the rule is false */
   message: string;
+  /** the message's values: paths into the rule's context ('item.daysPerWeek' for 'more than N day(s)') */
+  params?: Record<string, string>;
 }
 
 export type JsonSchema = Record<string, unknown> & { $id?: string };
@@ -75,8 +77,13 @@ export type Effect =
    * on the public forms); they win over form values of the same name. Without a form, the body is them.
    */
   | { type: 'submit'; op: string; params?: Record<string, Binding>; body?: Record<string, Binding>; form?: string; then?: Effect }
-  /** `queryRules`: query values that are rules' values (e.g. a pending flag 1/0), beside the bound `query` */
-  | { type: 'navigate'; to: string; query?: Record<string, Binding>; queryRules?: Record<string, string>; replace?: boolean }
+  /** an operation called without any form (e.g. discarding an application): `body` is its body */
+  | { type: 'call'; op: string; params?: Record<string, Binding>; body?: Record<string, Binding>; then?: Effect }
+  /**
+   * `queryRules`: query values that are rules' values (e.g. a pending flag 1/0), beside the bound `query`;
+   * `product`: a route of another product this deployment serves (a full navigation to its base path)
+   */
+  | { type: 'navigate'; to: string; query?: Record<string, Binding>; queryRules?: Record<string, string>; replace?: boolean; product?: 'parentportal' | 'parentapplication' }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }
   /** `form`: validate that form first (a report's dates); params then bind to `$form.*`; `paramRules`: parameters that are rules' values */
@@ -84,6 +91,8 @@ export type Effect =
   | { type: 'upload'; op: string; params?: Record<string, Binding>; accept?: string[]; maxMB?: number; then?: Effect }
   | { type: 'redirectOut'; op?: string; params?: Record<string, Binding>; url?: Binding; returnTo: string }
   | { type: 'signOut' }
+  /** the browser's print dialog (a confirmation the parent keeps on paper) */
+  | { type: 'print' }
   /**
    * Hand the parent over to another product of the provider (spec 4 redirect flows): where the
    * product is served (no host: the configuration error page), the parent application's address, a
@@ -201,7 +210,7 @@ export interface FooterDecl {
   storeBadges?: boolean;
 }
 
-export type ShellPartName = 'providerEntry' | 'postLogin' | 'postLoginError' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
+export type ShellPartName = 'providerEntry' | 'applicationEntry' | 'postLogin' | 'postLoginError' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
 
 export interface ScreenDecl {
   $schema?: string;

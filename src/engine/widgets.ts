@@ -6,7 +6,8 @@ import type { DeclarationSet, JsonSchema } from './types';
 
 /**
  * `light`: the light renderer draws it too (public pages such as sign-in); `rows`: an array shown
- * as a fixed list of rows from the data (no add, remove or reorder); `alias`: another name for a widget.
+ * as a fixed list of rows from the data (no add, remove or reorder); `array`: one widget edits the
+ * whole array (the parent application's activity choice); `alias`: another name for a widget.
  */
 export const WIDGETS = {
   text: { light: true },
@@ -19,7 +20,8 @@ export const WIDGETS = {
   zip: {},
   date: {},
   textarea: {},
-  checkboxes: {},
+  checkboxes: { array: true },
+  activityPicker: { array: true },
   yesno: {},
   radio: {},
   hidden: {},
@@ -35,7 +37,7 @@ export const WIDGETS = {
   /** any list of rows the data fixes (e.g. one row per child) */
   fixedRows: { rows: true },
   yesNo: { alias: 'yesno' },
-} as const satisfies Record<string, { light?: true; rows?: true; alias?: string }>;
+} as const satisfies Record<string, { light?: true; rows?: true; array?: true; alias?: string }>;
 
 type Table = typeof WIDGETS;
 /** Every name `x-widget` accepts. */
@@ -57,6 +59,8 @@ export const WIDGET_NAMES: readonly WidgetName[] = names;
 export const FIELD_WIDGETS: readonly FieldWidget[] = names.filter(isField);
 export const ROW_LIST_WIDGETS: readonly RowListWidget[] = names.filter(isRowList);
 export const LIGHT_WIDGETS: readonly LightWidget[] = names.filter(isLight);
+/** Widgets that edit a whole array value. */
+export const ARRAY_WIDGETS: readonly WidgetName[] = names.filter((k) => 'array' in WIDGETS[k]);
 
 export function isWidgetName(name: unknown): name is WidgetName {
   return typeof name === 'string' && hasOwn(name);

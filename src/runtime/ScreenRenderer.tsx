@@ -225,6 +225,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         setUpload,
         setUploadError,
         assignLocation: (url) => window.location.assign(url),
+        currentPath: () => window.location.pathname,
+        print: () => window.print(),
         origin: portalUrl ?? window.location.origin,
       }),
     [set, api, engine, store, navigate, screen.modals, signOut, portalUrl, reload, setSession],

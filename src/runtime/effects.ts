@@ -2,7 +2,7 @@
 // order of calls (validate -> call -> then) is tested without a browser.
 import type { ActionDecl, DeclarationSet, Effect } from '../engine/types';
 import type { FormEngine, RuleContext } from '../engine/form';
-import { BASE_PATH, resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
+import { BASE_PATH, PRODUCT_BASES, productOfPath, resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
 import { evaluateRule, isTrue } from '../engine/logic';
 import { splitParams, type ApiClient, type CallArgs } from '../api/client';
 import type { SessionState } from '../state/session';
@@ -34,6 +34,10 @@ export interface EffectDeps {
   /** reports a rejected file (wrong type, too big) as a translation key */
   setUploadError: (error: { key: string; params: Record<string, unknown> } | null) => void;
   assignLocation: (url: string) => void;
+  /** the browser's path (which product this page is) */
+  currentPath?: () => string;
+  /** the browser's print dialog */
+  print?: () => void;
   origin: string;
 }
 
@@ -101,12 +105,26 @@ export function createEffectRunner(deps: EffectDeps) {
         if (effect.then) await run(effect.then, { ...extra, result: answer });
         return;
       }
+      case 'call': {
+        const answer = await deps.api.call(operationId(effect.op), callArgs(effect.op, params(effect.params), effect.body ? params(effect.body) : undefined));
+        if (effect.then) await run(effect.then, { ...extra, result: answer });
+        return;
+      }
       case 'navigate': {
         const query = params(effect.query);
         for (const [k, rule] of Object.entries(effect.queryRules ?? {})) query[k] = evaluateRule(deps.set.rules, rule, ctx());
+        if (effect.product && effect.product !== productOfPath(deps.currentPath?.() ?? BASE_PATH)) {
+          // another product (the portal from the parent application): its own page and session
+          const search = new URLSearchParams(Object.entries(query).filter(([, v]) => v !== undefined && v !== null && v !== '').map(([k, v]) => [k, String(v)])).toString();
+          deps.assignLocation(`${PRODUCT_BASES[effect.product]}${effect.to}${search ? `?${search}` : ''}`);
+          return;
+        }
         deps.navigate(effect.to, query, Boolean(effect.replace));
         return;
       }
+      case 'print':
+        deps.print?.();
+        return;
       case 'modal':
         deps.openModal(effect.modal);
         return;

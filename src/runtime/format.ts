@@ -2,7 +2,8 @@
 // negative balances in brackets, currency $; phones (ddd)ddd-dddd as typed; dates mm/dd/yyyy).
 import { displayPhone, displayZip, isoToMdy } from '../engine/formats';
 
-export type ValueFormat = 'text' | 'date' | 'datetime' | 'money' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+/** `cents`: an amount in integer cents (the parent application's fees), shown like `money` */
+export type ValueFormat = 'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
 
 /** $1,234.50; negative amounts in brackets: ($12.00). */
 export function formatMoney(value: unknown, locale = 'en'): string {
@@ -49,6 +50,8 @@ export function formatValue(value: unknown, format: ValueFormat | undefined, opt
   switch (format) {
     case 'money':
       return formatMoney(value, opts.locale);
+    case 'cents':
+      return typeof value === 'number' && Number.isFinite(value) ? formatMoney(value / 100, opts.locale) : '';
     case 'date':
       return formatDate(value);
     case 'datetime':

@@ -31,6 +31,7 @@ import { lazyWhenOnline } from '../runtime/whenOnline';
 
 // pages that neither sign-in nor Home shows load when first shown (the first load stays small)
 const PostLogin = lazyWhenOnline(() => import('./pages/PostLogin').then((m) => ({ default: m.PostLogin })));
+const ApplicationEntry = lazyWhenOnline(() => import('./pages/ApplicationEntry').then((m) => ({ default: m.ApplicationEntry })));
 const PostLoginError = lazyWhenOnline(() => import('./pages/PostLoginError').then((m) => ({ default: m.PostLoginError })));
 const SessionExpiredPage = lazyWhenOnline(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
 const providerFreePages = () => import('./pages/ProviderFreePages');
@@ -40,6 +41,7 @@ const ConfigurationErrorPage = lazyWhenOnline(() => providerFreePages().then((m)
 
 const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => ReactNode> = {
   providerEntry: (params) => <ProviderEntry appName={params.appName ?? ''} />,
+  applicationEntry: (params) => <ApplicationEntry appName={params.appName} programPeriodID={params.programPeriodID} keyelement={params.keyelement} />,
   invalidUrl: () => <InvalidUrlPage />,
   sessionEnded: (params) => <SessionExpiredPage type={params.type} />,
   notFound: () => <NotFoundPage />,

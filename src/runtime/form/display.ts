@@ -5,7 +5,9 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldState } from '../../engine/form';
 import { derefSchema } from '../../engine/form';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
-import { fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgets';
+import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgets';
+
+const ARRAY_WIDGET_SET: ReadonlySet<string> = new Set(ARRAY_WIDGETS);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -114,8 +116,9 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
       if (s[k] !== undefined) out[k] = s[k];
     }
     const widget = widgetFor(s);
-    // arrays take a widget only as a multiple choice (checkboxes); otherwise RJSF lists their rows
-    if (widget && s.type !== 'object' && (s.type !== 'array' || widget === 'checkboxes')) ui['ui:widget'] = widget;
+    // arrays take a widget only when it edits the whole array (checkboxes, the activity choice);
+    // otherwise RJSF lists their rows
+    if (widget && s.type !== 'object' && (s.type !== 'array' || ARRAY_WIDGET_SET.has(widget))) ui['ui:widget'] = widget;
     if (typeof s['x-help'] === 'string') ui['ui:help'] = s['x-help'];
     if (typeof s['x-placeholder'] === 'string') ui['ui:placeholder'] = s['x-placeholder'];
     const options: Record<string, unknown> = {};
@@ -163,7 +166,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
       const items = walk(s.items as JsonSchema, doc, `${pointer}/0`, true);
       out.items = items.schema;
       // a multiple choice has no per-row widgets
-      if (Object.keys(items.uiSchema).length && ui['ui:widget'] !== 'checkboxes') ui.items = items.uiSchema;
+      if (Object.keys(items.uiSchema).length && !ARRAY_WIDGET_SET.has(String(ui['ui:widget']))) ui.items = items.uiSchema;
       for (const k of ['minItems', 'maxItems', 'uniqueItems']) if (s[k] !== undefined) out[k] = s[k];
     }
     return { schema: out as RJSFSchema, uiSchema: ui as UiSchema };

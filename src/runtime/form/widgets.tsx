@@ -2,8 +2,9 @@
 // <label htmlFor> names it (axe: every form control has a label). Defined at module level so React
 // keeps the same component between renders (inline widgets remount and lose focus).
 import { fieldOf, pathOf, stringsOf } from '../guards';
-import { useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
-import { Box, HStack, Input, NativeSelect, Stack, Textarea, Wrap, chakra } from '@chakra-ui/react';
+import { Suspense, useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
+import { lazyWhenOnline } from '../whenOnline';
+import { Box, HStack, Input, NativeSelect, SkeletonText, Stack, Textarea, Wrap, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
@@ -190,6 +191,8 @@ export function TextareaWidget(props: PortalWidgetProps) {
 interface OptionsSource {
   op: string;
   params?: Record<string, unknown>;
+  /** where the rows are in the answer (e.g. "sites"), when it is not the answer itself or its `items` */
+  items?: string;
   value: string;
   label: string;
   empty?: string;
@@ -206,12 +209,12 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
   const q = useQuery(
     {
       // options are provider texts the server answers in the interface language
-      queryKey: [source?.op, params, locale],
+      queryKey: [source?.op, params, locale, source?.items],
       enabled: Boolean(source),
       staleTime: 5 * 60_000,
       queryFn: async () => {
         const answer = await fc.api.call(source!.op as OperationId, { ...splitParams(source!.op, params) });
-        const items = fieldOf(answer, 'items');
+        const items = source!.items ? pathOf(answer, source!.items) : fieldOf(answer, 'items');
         const rows: unknown[] = Array.isArray(answer) ? answer : Array.isArray(items) ? items : [];
         return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? '') }));
       },
@@ -527,6 +530,7 @@ const fieldWidgets: { [K in Exclude<FieldWidget, 'date' | 'hidden'>]: Widget } =
   select: SelectWidget,
   checkbox: CheckboxWidget,
   checkboxes: CheckboxesWidget,
+  activityPicker: ActivityPickerWidget,
   radio: RadioWidget,
   yesno: RadioWidget,
   readonly: ReadonlyWidget,
@@ -536,6 +540,16 @@ const fieldWidgets: { [K in Exclude<FieldWidget, 'date' | 'hidden'>]: Widget } =
   state: StateWidget,
   udf: UdfWidget,
 };
+
+// the activity choice of the parent application loads with its first use (its own chunk)
+const ActivityPickerLazy = lazyWhenOnline(() => import('./ActivityPicker'));
+function ActivityPickerWidget(props: PortalWidgetProps) {
+  return (
+    <Suspense fallback={<SkeletonText noOfLines={4} aria-busy="true" />}>
+      <ActivityPickerLazy {...props} />
+    </Suspense>
+  );
+}
 
 /** Widgets by the names display.ts gives, and RJSF's own names for the defaults it picks. */
 export const baseWidgets: RegistryWidgetsType = {

@@ -78,6 +78,24 @@ beforeEach(() => {
   received.length = 0;
 });
 
+describe('call and navigate to another product', () => {
+  it('`call` sends its bound body without validating the form on the screen, then runs `then` with $result', async () => {
+    // the form on the screen is invalid: a call (e.g. discarding an application) goes through anyway
+    const { log, runner } = harness({ firstName: '' });
+    await runner.run({ type: 'call', op: 'Attendance.notifyAbsence', body: { appName: '$session.appName' }, then: { type: 'navigate', to: '/home', query: { id: '$result.absenceNoticeID' } } });
+    expect(received).toEqual([{ url: '/api/Attendance/absence', body: { appName: 'brightpath' } }]);
+    expect(log.calls).toEqual(['navigate:/home:{"id":42}:false']);
+  });
+
+  it('a navigate naming another product is a full navigation to its base path; its own product stays in the router', async () => {
+    const { log, runner } = harness({});
+    await runner.run({ type: 'navigate', to: '/home', product: 'parentportal' });
+    await runner.run({ type: 'navigate', to: '/children', product: 'parentapplication', query: { key: 'abc123ff', empty: '' } });
+    // the runner's page is the portal (no currentPath: the portal's base)
+    expect(log.calls).toEqual(['navigate:/home:{}:false', 'location:/parentapplication/children?key=abc123ff']);
+  });
+});
+
 describe('submit', () => {
   it('stops at an invalid form: page-level message, all errors shown, nothing sent', async () => {
     const { log, runner } = harness({ firstName: '' });

@@ -17,6 +17,11 @@ describe('display formats', () => {
     expect(formatDateTime('2026-03-07T13:05:00')).toBe('03/07/2026 01:05 PM');
     expect(formatDateTime('2026-03-07T12:30:00')).toBe('03/07/2026 12:30 PM');
   });
+  it('integer cents (the parent application fees) show as money: two decimals, negatives in brackets', () => {
+    expect(formatValue(123456, 'cents')).toBe('$1,234.56');
+    expect(formatValue(-5, 'cents')).toBe('($0.05)');
+    expect(formatValue(null, 'cents')).toBe('');
+  });
   it('phones and zips use the engine display forms', () => {
     expect(formatValue('5551234567', 'phone')).toBe('(555)123-4567');
     expect(formatValue('0000000000', 'phone')).toBe('');

@@ -1,0 +1,534 @@
+// The parent application (spec 2.11, 3, 4 enrolment and seats, 5.5, 7.5; amendments 4 and 8): a draft
+// kept on the server under its key (one open draft per account and program), the children, each
+// child's site and activities, optional fees, credit and financial assistance, then a submit that
+// takes seats atomically (server/services/seats.ts) and answers each child's status with its place
+// on the waitlist. Every id is checked against the signed-in account and provider.
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, sum } from 'drizzle-orm';
+import type { AppDeps, Handlers } from '../context';
+import type { SessionInfo } from '../auth';
+import { accounts, activities, applicationDrafts, assistanceAgencies, children, gradeLevels, invoices, logins, miscCharges, programPeriods, registrations, sites } from '../db/schema';
+import { HttpError } from '../errors';
+import { isoDay } from '../clock';
+import { textIn } from '../providerTexts';
+import { enqueueMail } from '../outbox';
+import { providerOf } from './common';
+import { photoUrl } from './people/shared';
+import { feesOf, type FeeActivity } from './fees';
+import { seatAvailability, submitApplication, waitlistPositions, type Confirmation } from './seats';
+
+export type DraftRow = typeof applicationDrafts.$inferSelect;
+type ProgramRow = typeof programPeriods.$inferSelect;
+
+export interface Selection {
+  activityID: number;
+  weekStart: string | null;
+  daysOfWeek: string[];
+  date: string | null;
+  daysPerWeek?: number;
+  activityTypeID?: number;
+}
+export interface ChildChoice {
+  prChildID: number;
+  childName: string;
+  siteID: number;
+  selections: Selection[];
+}
+export interface DraftData {
+  childIDs?: number[];
+  children?: ChildChoice[];
+  enrollmentOption?: 'Y' | 'N' | null;
+  miscCharges?: number[];
+  isCreditBalanceApplied?: boolean;
+  isOptedFinancialAssistance?: boolean;
+  agencies?: number[];
+}
+
+const STEPS = ['children', 'enrollment', 'fee', 'review', 'submitted'] as const;
+type Step = (typeof STEPS)[number];
+/** a child in these states is in the program already: it cannot be added to another application */
+const IN_PROGRAM = ['REGISTERED', 'WAITLISTED', 'PENDING', 'PROCESSED'];
+/** the week of a weekly program starts on Monday (spec 9: Monday = 2) */
+const NOT_WEEKLY = '1900-01-01';
+
+export function fail(deps: AppDeps, lang: string, status: number, key: string, params: Record<string, unknown> = {}): never {
+  throw new HttpError(status, deps.t(lang, key, params), { key });
+}
+
+export const isWeekly = (pp: Pick<ProgramRow, 'category'>) => pp.category === 'summerCamp';
+const addDays = (iso: string, n: number) => {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+};
+const weekday = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay();
+export const mondayOf = (iso: string) => addDays(iso, -((weekday(iso) + 6) % 7));
+
+/** The weeks (Monday to Friday) of a weekly program that meet an activity's dates. */
+export function weeksOf(start: string, end: string): { weekStart: string; weekEnd: string }[] {
+  const out: { weekStart: string; weekEnd: string }[] = [];
+  for (let w = mondayOf(start); w <= end; w = addDays(w, 7)) out.push({ weekStart: w, weekEnd: addDays(w, 4) });
+  return out;
+}
+
+/** The seat key of a selection: its week for weekly programs, one seat otherwise. */
+export const seatWeek = (pp: Pick<ProgramRow, 'category'>, s: Pick<Selection, 'weekStart'>) => (isWeekly(pp) ? (s.weekStart ?? NOT_WEEKLY) : NOT_WEEKLY);
+
+export const toCents = (dollars: number | string) => Math.round(Number(dollars) * 100);
+export const daysOf = (s: string) => s.split(',').map((d) => d.trim()).filter(Boolean);
+
+export async function programOf(deps: AppDeps, s: SessionInfo, id: number, lang: string): Promise<ProgramRow> {
+  const [pp] = await deps.db.select().from(programPeriods).where(and(eq(programPeriods.id, id), eq(programPeriods.providerId, s.providerId)));
+  if (!pp) fail(deps, lang, 404, 'application.errors.notFound');
+  return pp;
+}
+
+/** The account's draft under this key (any other account's or provider's key is not found). */
+export async function draftOf(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<DraftRow> {
+  const [d] = await deps.db
+    .select()
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
+  if (!d || d.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
+  return d;
+}
+
+function openDraft(deps: AppDeps, lang: string, d: DraftRow): void {
+  if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
+}
+
+export function isOpenNow(deps: AppDeps, pp: ProgramRow): boolean {
+  const now = deps.clock();
+  const today = isoDay(deps.today());
+  return pp.canRegisterOnline && pp.endDate >= today && (pp.registrationStartAt === null || pp.registrationStartAt <= now) && (pp.registrationEndDate === null || pp.registrationEndDate >= today);
+}
+
+export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: string) {
+  return {
+    key: d.key,
+    programPeriodID: pp.id,
+    programPeriod: textIn(pp, 'programPeriod', lang),
+    category: pp.category,
+    isWeekly: isWeekly(pp),
+    applicationTypeID: 1,
+    enrollmentOption: pp.enrollmentOption,
+    capacityCheck: pp.capacityCheck,
+    paymentOption: (pp.paymentOption === 'O' ? 'O' : 'N') as 'N' | 'O',
+    registrationOpensAt: pp.registrationStartAt ? pp.registrationStartAt.toISOString() : null,
+    isOpen: isOpenNow(deps, pp),
+    serverTime: deps.clock().toISOString(),
+    step: (STEPS as readonly string[]).includes(d.step) ? (d.step as Step) : 'children',
+    status: d.status as 'open' | 'submitting' | 'submitted' | 'discarded',
+  };
+}
+
+/** The account's credit: what its ledger owes it (a negative balance), in cents. */
+export async function creditOf(deps: AppDeps, s: SessionInfo): Promise<number> {
+  const [bal] = await deps.db.select({ total: sum(invoices.balance) }).from(invoices).where(and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId)));
+  return Math.max(0, -toCents(bal?.total ?? 0));
+}
+
+async function agencyIDs(deps: AppDeps, s: SessionInfo, ppId: number): Promise<number[]> {
+  const rows = await deps.db.select({ id: assistanceAgencies.id }).from(assistanceAgencies).where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, ppId)));
+  return rows.map((r) => r.id);
+}
+
+/** The program's activities in the API's shape (money in cents, names in the request's language). */
+export async function activitiesOf(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string) {
+  const rows = await deps.db
+    .select({ a: activities, site: sites })
+    .from(activities)
+    .innerJoin(sites, eq(sites.id, activities.siteId))
+    .where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id), eq(activities.isOneTime, false)))
+    .orderBy(asc(activities.id));
+  return rows.map(({ a, site }) => {
+    const reg = [toCents(a.firstChildRegFee), toCents(a.secondChildRegFee), toCents(a.thirdChildRegFee)];
+    return {
+      activityID: a.id,
+      activity: textIn(a, 'activity', lang),
+      activityTypeID: a.activityTypeID,
+      siteID: site.id,
+      siteName: textIn(site, 'siteName', lang),
+      timing: a.timing,
+      daysPerWeek: a.daysPerWeek,
+      daysOfWeek: daysOf(a.daysOfWeek),
+      timeOfferedCode: a.timeOfferedCode,
+      startDate: a.startDate,
+      endDate: a.endDate,
+      feeType: a.feeType,
+      fee: toCents(a.fee),
+      firstChildRegFee: reg[0],
+      secondChildRegFee: reg[1],
+      thirdChildRegFee: reg[2],
+      siblingFee: toCents(a.siblingFee),
+      isSameRegistrationFee: reg[0] === reg[1] && reg[1] === reg[2],
+      capacity: a.capacity,
+    };
+  });
+}
+
+/** The draft's children with their choices checked against the program (unknown ids are refused). */
+async function checkedChoices(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, rows: ChildChoice[], lang: string): Promise<ChildChoice[]> {
+  const acts = await activitiesOf(deps, s, pp, lang);
+  const allowed = new Set((d.data as DraftData).childIDs ?? []);
+  const kids = await deps.db
+    .select({ id: children.id, firstName: children.firstName, lastName: children.lastName })
+    .from(children)
+    .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
+  const siteIDs = new Set(acts.map((a) => a.siteID));
+  return rows.map((row) => {
+    const kid = kids.find((k) => k.id === row.prChildID);
+    if (!kid || !allowed.has(row.prChildID)) fail(deps, lang, 404, 'application.errors.notFound');
+    if (row.siteID && !siteIDs.has(row.siteID)) fail(deps, lang, 404, 'application.errors.notFound');
+    const selections = (row.selections ?? []).map((sel) => {
+      const a = acts.find((x) => x.activityID === sel.activityID && (!row.siteID || x.siteID === row.siteID));
+      if (!a) fail(deps, lang, 400, 'application.errors.unknownActivity');
+      const weekStart = isWeekly(pp) ? (sel.weekStart ?? null) : null;
+      if (isWeekly(pp)) {
+        // a Monday of a week the activity meets
+        if (!weekStart || !weeksOf(a.startDate, a.endDate).some((w) => w.weekStart === weekStart)) fail(deps, lang, 400, 'application.errors.unknownActivity');
+      }
+      const days = [...new Set(sel.daysOfWeek ?? [])];
+      if (days.some((day) => !a.daysOfWeek.includes(day))) fail(deps, lang, 400, 'application.errors.unknownActivity');
+      const date = a.activityTypeID === 4 ? (sel.date ?? null) : null;
+      if (date && (date < a.startDate || date > a.endDate)) fail(deps, lang, 400, 'application.errors.unknownActivity');
+      return { activityID: a.activityID, weekStart, daysOfWeek: a.activityTypeID === 2 ? a.daysOfWeek.filter((x) => days.includes(x)) : a.daysOfWeek, date, daysPerWeek: a.daysPerWeek, activityTypeID: a.activityTypeID };
+    });
+    return { prChildID: row.prChildID, childName: `${kid.firstName} ${kid.lastName}`, siteID: row.siteID, selections };
+  });
+}
+
+async function save(deps: AppDeps, d: DraftRow, data: DraftData, step: Step): Promise<DraftRow> {
+  // a step already passed stays passed: going back and forward does not lose the furthest step
+  const furthest = STEPS.indexOf(step) > STEPS.indexOf(d.step as Step) ? step : (d.step as Step);
+  const [row] = await deps.db
+    .update(applicationDrafts)
+    .set({ data: data as Record<string, unknown>, step: furthest, updatedAt: deps.clock() })
+    .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
+    .returning();
+  return row ?? d;
+}
+
+/** The fee form's server facts: the account's credit and the program's agencies. */
+async function feeFacts(deps: AppDeps, s: SessionInfo, ppId: number) {
+  return { creditBalance: await creditOf(deps, s), agencyCount: (await agencyIDs(deps, s, ppId)).length };
+}
+
+export const application = {
+  'ParentApplication.start': {
+    handler: async ({ deps, session, body, lang }) => {
+      const s = session!;
+      const pp = await programOf(deps, s, body.programPeriodID, lang);
+      const [acct] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+      if (!acct || acct.suspended || acct.collection || acct.locked) fail(deps, lang, 403, 'application.errors.accountBlocked');
+      if (!pp.canRegisterOnline || pp.endDate < isoDay(deps.today())) fail(deps, lang, 409, 'application.errors.closed');
+      const [open] = await deps.db
+        .select()
+        .from(applicationDrafts)
+        .where(and(eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId), eq(applicationDrafts.programPeriodId, pp.id), eq(applicationDrafts.status, 'open')))
+        .orderBy(asc(applicationDrafts.id))
+        .limit(1);
+      if (open) return summaryOf(deps, open, pp, lang);
+      const now = deps.clock();
+      const [row] = await deps.db
+        .insert(applicationDrafts)
+        .values({ key: randomBytes(16).toString('hex'), providerId: s.providerId, accountId: s.accountId, programPeriodId: pp.id, step: 'children', data: {}, status: 'open', createdAt: now, updatedAt: now })
+        .returning();
+      return summaryOf(deps, row, pp, lang);
+    },
+  },
+
+  'ParentApplication.draft': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const data = d.data as DraftData;
+      return {
+        ...summaryOf(deps, d, pp, lang),
+        // the fee form's facts travel with the draft, so its show rules hold before the first save
+        data: { ...data, ...(await feeFacts(deps, s, pp.id)) } as never,
+      };
+    },
+  },
+
+  'ParentApplication.discard': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      openDraft(deps, lang, d);
+      await deps.db.update(applicationDrafts).set({ status: 'discarded', updatedAt: deps.clock() }).where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')));
+      return { discarded: true };
+    },
+  },
+
+  'ParentApplication.setChildren': {
+    handler: async ({ deps, session, query, form, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      openDraft(deps, lang, d);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const ids = [...new Set((form.data as { childIDs?: number[] }).childIDs ?? [])];
+      if (!ids.length) fail(deps, lang, 400, 'application.errors.noChildren');
+      const kids = await deps.db
+        .select()
+        .from(children)
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, ids)));
+      if (kids.length !== ids.length) fail(deps, lang, 404, 'application.errors.notFound');
+      const regs = await deps.db
+        .select()
+        .from(registrations)
+        .where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, pp.id), inArray(registrations.childId, ids)));
+      const already = regs.find((r) => IN_PROGRAM.includes(r.status));
+      if (already) {
+        const k = kids.find((c) => c.id === already.childId)!;
+        fail(deps, lang, 409, 'application.errors.alreadyIn', { name: k.firstName });
+      }
+      const acts = await activitiesOf(deps, s, pp, lang);
+      const programSites = [...new Set(acts.map((a) => a.siteID))];
+      const data = d.data as DraftData;
+      const rows: ChildChoice[] = ids.map((id) => {
+        const kept = data.children?.find((c) => c.prChildID === id);
+        if (kept) return kept;
+        const k = kids.find((c) => c.id === id)!;
+        // the child's registered (home) site when the program is offered there
+        const site = k.homeSiteId && programSites.includes(k.homeSiteId) ? k.homeSiteId : (programSites[0] ?? 0);
+        return { prChildID: id, childName: `${k.firstName} ${k.lastName}`, siteID: site, selections: [] };
+      });
+      const saved = await save(deps, d, { ...data, childIDs: ids, children: rows }, 'enrollment');
+      return summaryOf(deps, saved, pp, lang);
+    },
+  },
+
+  'ParentApplication.saveEnrollment': {
+    // the server's activity facts (days per week, type) are what the rules check, whatever was sent
+    facts: async ({ deps, session, query, body, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const rows = ((body as { children?: ChildChoice[] } | undefined)?.children ?? []) as ChildChoice[];
+      return { children: await checkedChoices(deps, s, d, pp, rows, lang) };
+    },
+    handler: async ({ deps, session, query, form, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      openDraft(deps, lang, d);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const values = form.data as { children?: ChildChoice[]; enrollmentOption?: 'Y' | 'N' };
+      const data = d.data as DraftData;
+      const saved = await save(deps, d, { ...data, children: values.children ?? [], enrollmentOption: values.enrollmentOption ?? null }, 'fee');
+      return summaryOf(deps, saved, pp, lang);
+    },
+  },
+
+  'ParentApplication.saveFee': {
+    facts: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      return feeFacts(deps, s, d.programPeriodId);
+    },
+    handler: async ({ deps, session, query, form, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      openDraft(deps, lang, d);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const v = form.data as { miscCharges?: number[]; isCreditBalanceApplied?: boolean; isOptedFinancialAssistance?: boolean; agencies?: number[] };
+      const misc = (await deps.db.select({ id: miscCharges.id }).from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)))).map((r) => r.id);
+      if ((v.miscCharges ?? []).some((id) => !misc.includes(id))) fail(deps, lang, 404, 'application.errors.notFound');
+      const agencies = await agencyIDs(deps, s, pp.id);
+      const opted = v.isOptedFinancialAssistance === true;
+      if (opted && (v.agencies ?? []).some((id) => !agencies.includes(id))) fail(deps, lang, 400, 'application.errors.unknownAgency');
+      const data = d.data as DraftData;
+      const saved = await save(
+        deps,
+        d,
+        {
+          ...data,
+          miscCharges: [...new Set(v.miscCharges ?? [])],
+          isCreditBalanceApplied: v.isCreditBalanceApplied === true,
+          isOptedFinancialAssistance: opted,
+          // spec 4: opting out clears the agencies
+          agencies: opted ? [...new Set(v.agencies ?? [])] : [],
+        },
+        'review',
+      );
+      return summaryOf(deps, saved, pp, lang);
+    },
+  },
+
+  'ParentApplication.children': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      const kids = await deps.db
+        .select({ c: children, grade: gradeLevels.gradeLevel, site: sites })
+        .from(children)
+        .leftJoin(gradeLevels, and(eq(gradeLevels.providerId, children.providerId), eq(gradeLevels.gradeLevelCode, children.gradeLevelCode)))
+        .leftJoin(sites, eq(sites.id, children.homeSiteId))
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
+        .orderBy(asc(children.firstName), asc(children.id));
+      const regs = await deps.db.select().from(registrations).where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, d.programPeriodId)));
+      const positions = await waitlistPositions(deps, s, d.programPeriodId);
+      const chosen = new Set((d.data as DraftData).childIDs ?? []);
+      return kids.map(({ c, grade, site }) => {
+        const r = regs.find((x) => x.childId === c.id);
+        return {
+          prChildID: c.id,
+          firstName: c.firstName,
+          lastName: c.lastName,
+          fullName: `${c.firstName} ${c.lastName}`,
+          gradeLevel: grade ?? '',
+          school: c.school ?? '',
+          siteID: site?.id ?? null,
+          siteName: site ? textIn(site, 'siteName', lang) : '',
+          photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
+          inApplication: chosen.has(c.id),
+          status: r?.status ?? null,
+          waitlistPosition: positions.get(c.id) ?? null,
+        };
+      });
+    },
+  },
+
+  'ParentApplication.activities': {
+    handler: async ({ deps, session, params, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      if (params.prChildID !== 0 && !((d.data as DraftData).childIDs ?? []).includes(params.prChildID)) fail(deps, lang, 404, 'application.errors.notFound');
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const acts = await activitiesOf(deps, s, pp, lang);
+      const weeks = isWeekly(pp)
+        ? [...new Map(acts.flatMap((a) => weeksOf(a.startDate, a.endDate)).map((w) => [w.weekStart, w])).values()].sort((a, b) => a.weekStart.localeCompare(b.weekStart))
+        : [];
+      const seatRows = await seatAvailability(deps, s, pp, acts, weeks.map((w) => w.weekStart));
+      const siteList = [...new Map(acts.map((a) => [a.siteID, { siteID: a.siteID, siteName: a.siteName }])).values()];
+      return {
+        sites: siteList,
+        weeks,
+        activities: acts.map(({ capacity: _c, ...a }) => a),
+        seats: seatRows,
+      };
+    },
+  },
+
+  'ParentApplication.fees': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const data = { ...(d.data as DraftData) };
+      // the fee form's current choices, to show the total before it is saved
+      if (typeof query.miscCharges === 'string') data.miscCharges = query.miscCharges.split(',').filter(Boolean).map(Number);
+      if (typeof query.isCreditBalanceApplied === 'boolean') data.isCreditBalanceApplied = query.isCreditBalanceApplied;
+      const acts: FeeActivity[] = await activitiesOf(deps, s, pp, lang);
+      const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id))).orderBy(asc(miscCharges.id));
+      const seatRows = await seatAvailability(deps, s, pp, acts, [...new Set((data.children ?? []).flatMap((c) => c.selections.map((x) => x.weekStart ?? '')).filter(Boolean))]);
+      const full = (sel: Selection) => pp.capacityCheck !== 'N' && Boolean(seatRows.find((r) => r.activityID === sel.activityID && (r.weekStart ?? null) === (isWeekly(pp) ? sel.weekStart : null))?.isFull);
+      return feesOf({
+        program: pp,
+        lang,
+        t: deps.t,
+        data,
+        activities: acts,
+        misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
+        credit: await creditOf(deps, s),
+        isFull: full,
+      });
+    },
+  },
+
+  'ParentApplication.financialAssistance': {
+    handler: async ({ deps, session, params, lang }) => {
+      const s = session!;
+      await programOf(deps, s, params.programPeriodID, lang);
+      const rows = await deps.db
+        .select()
+        .from(assistanceAgencies)
+        .where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, params.programPeriodID)))
+        .orderBy(asc(assistanceAgencies.id));
+      return rows.map((r) => ({ agencyID: r.id, agency: textIn(r, 'agency', lang) }));
+    },
+  },
+
+  'ParentApplication.submit': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const result = await submitApplication(deps, s, d, pp, lang);
+      if (result.fresh) await sendConfirmation(deps, s, pp, result.confirmation, lang, d.id);
+      return publicConfirmation(await withPositions(deps, s, (await draftOf(deps, s, query.key, lang)).result as unknown as Confirmation));
+    },
+  },
+
+  'ParentApplication.confirmation': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
+      return publicConfirmation(await withPositions(deps, s, d.result as unknown as Confirmation));
+    },
+  },
+} satisfies Partial<Handlers>;
+
+/** Current waitlist places (they move up as others leave the list). */
+async function withPositions(deps: AppDeps, s: SessionInfo, c: Confirmation): Promise<Confirmation> {
+  const positions = await waitlistPositions(deps, s, c.programPeriodID);
+  const byEntry = positions.byEntry;
+  return {
+    ...c,
+    children: c.children.map((ch) => {
+      const acts = ch.activities.map((a) => ({ ...a, waitlistPosition: a.entryId ? (byEntry.get(a.entryId) ?? null) : null }));
+      const places = acts.map((a) => a.waitlistPosition).filter((p): p is number => typeof p === 'number');
+      return { ...ch, activities: acts, waitlistPosition: ch.status === 'WAITLISTED' || places.length ? (places.length ? Math.min(...places) : null) : null };
+    }),
+  };
+}
+
+/** The confirmation without the internal waitlist entry ids. */
+function publicConfirmation(c: Confirmation) {
+  return {
+    key: c.key,
+    programPeriodID: c.programPeriodID,
+    programPeriod: c.programPeriod,
+    submittedOn: c.submittedOn,
+    emailSent: c.emailSent,
+    children: c.children.map((ch) => ({
+      prChildID: ch.prChildID,
+      fullName: ch.fullName,
+      status: ch.status,
+      waitlistPosition: ch.waitlistPosition ?? null,
+      activities: ch.activities.map((a) => ({ activityID: a.activityID, activity: a.activity, weekStart: a.weekStart, state: a.state, waitlistPosition: a.waitlistPosition ?? null })),
+    })),
+  };
+}
+
+/** The confirmation e-mail to the signed-in parent (spec 2.11; 8.2 when it cannot be sent). */
+async function sendConfirmation(deps: AppDeps, s: SessionInfo, pp: ProgramRow, c: Confirmation, lang: string, draftId: number): Promise<void> {
+  let sent = false;
+  try {
+    const p = await providerOf(deps.db, s);
+    const [login] = await deps.db.select({ email: logins.email }).from(logins).where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
+    if (login?.email) {
+      const program = textIn(pp, 'programPeriod', lang);
+      const lines = c.children.map((ch) => deps.t(lang, 'application.email.line', { child: ch.fullName, status: deps.t(lang, `application.confirmation.status.${ch.status}`) }));
+      await enqueueMail(deps.db, deps.clock, {
+        providerId: s.providerId,
+        kind: 'application-confirmation',
+        to: login.email,
+        from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
+        subject: deps.t(lang, 'application.email.subject', { program }),
+        text: [deps.t(lang, 'application.email.intro', { name: c.parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ...lines, '', deps.t(lang, 'application.email.footer')].join('\n'),
+      });
+      deps.mailQueued();
+      sent = true;
+    }
+  } catch {
+    sent = false;
+  }
+  const [row] = await deps.db.select({ result: applicationDrafts.result }).from(applicationDrafts).where(eq(applicationDrafts.id, draftId));
+  await deps.db
+    .update(applicationDrafts)
+    .set({ result: { ...(row?.result ?? {}), emailSent: sent } })
+    .where(eq(applicationDrafts.id, draftId));
+}

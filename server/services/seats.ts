@@ -1,0 +1,261 @@
+// Seats and the waitlist (spec 4 enrolment and seats; /work guide "money and seats"): a seat is taken
+// with one conditional UPDATE ... WHERE taken < total RETURNING inside the submit's transaction, so
+// no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
+// C a full activity refuses the child (SEATS FULL), W a full activity waitlists it, N no check.
+// The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
+// Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { AppDeps } from '../context';
+import type { SessionInfo } from '../auth';
+import { activities, applicationDrafts, children, enrollments, registrations, seatTakes, seats, waitlistEntries, adults } from '../db/schema';
+import { isoDay } from '../clock';
+import { textIn } from '../providerTexts';
+import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './application';
+import type { programPeriods } from '../db/schema';
+
+type ProgramRow = typeof programPeriods.$inferSelect;
+type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
+type Tx = Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0];
+
+export interface Confirmation {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  submittedOn: string | null;
+  emailSent: boolean;
+  parentName: string;
+  children: {
+    prChildID: number;
+    fullName: string;
+    status: Status;
+    waitlistPosition?: number | null;
+    activities: { activityID: number; activity: string; weekStart: string | null; state: 'A' | 'W' | 'FULL'; entryId?: number | null; waitlistPosition?: number | null }[];
+  }[];
+}
+
+/** Seats of the activities (per week for weekly programs): what is left now. */
+export async function seatAvailability(
+  deps: AppDeps,
+  s: SessionInfo,
+  pp: ProgramRow,
+  acts: { activityID: number; capacity?: number; startDate?: string; endDate?: string }[],
+  weekStarts: string[],
+): Promise<{ activityID: number; weekStart: string | null; total: number; available: number; isFull: boolean }[]> {
+  if (!acts.length) return [];
+  const rows = await deps.db
+    .select()
+    .from(seats)
+    .where(and(eq(seats.providerId, s.providerId), inArray(seats.activityId, acts.map((a) => a.activityID))));
+  const capacity = new Map(
+    (await deps.db.select({ id: activities.id, capacity: activities.capacity }).from(activities).where(inArray(activities.id, acts.map((a) => a.activityID)))).map((r) => [r.id, r.capacity]),
+  );
+  const out: { activityID: number; weekStart: string | null; total: number; available: number; isFull: boolean }[] = [];
+  for (const a of acts) {
+    // a weekly activity has a seat per week it meets
+    const weeks = isWeekly(pp) ? weekStarts.filter((w) => !a.startDate || !a.endDate || (w >= mondayOf(a.startDate) && w <= a.endDate)) : [null];
+    for (const w of weeks) {
+      const row = rows.find((r) => r.activityId === a.activityID && r.weekStart === seatWeek(pp, { weekStart: w }));
+      const total = row?.total ?? capacity.get(a.activityID) ?? 0;
+      const available = Math.max(0, total - (row?.taken ?? 0));
+      out.push({ activityID: a.activityID, weekStart: w, total, available, isFull: pp.capacityCheck !== 'N' && available === 0 });
+    }
+  }
+  return out;
+}
+
+/** The seat row of an activity's week, created on first use with the activity's capacity. */
+async function seatId(tx: Tx, providerId: number, activityId: number, week: string, capacity: number): Promise<number> {
+  await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] });
+  const [row] = await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.activityId, activityId), eq(seats.weekStart, week)));
+  return row.id;
+}
+
+/** Takes one seat while one remains (mode N: always): one statement, atomic on both databases. */
+async function takeSeat(tx: Tx, id: number, check: boolean): Promise<boolean> {
+  const rows = check
+    ? await tx.update(seats).set({ taken: sql`${seats.taken} + 1` }).where(and(eq(seats.id, id), sql`${seats.taken} < ${seats.total}`)).returning({ id: seats.id })
+    : await tx.update(seats).set({ taken: sql`${seats.taken} + 1` }).where(eq(seats.id, id)).returning({ id: seats.id });
+  return rows.length === 1;
+}
+
+export async function releaseSeat(tx: Tx, id: number): Promise<void> {
+  await tx.update(seats).set({ taken: sql`greatest(${seats.taken} - 1, 0)` }).where(eq(seats.id, id));
+}
+
+/** Waitlist places of a program: per child its best place, per entry its place on its seat's list. */
+export async function waitlistPositions(deps: AppDeps, s: SessionInfo, programPeriodId: number): Promise<Map<number, number> & { byEntry: Map<number, number> }> {
+  const rows = await deps.db
+    .select({ id: waitlistEntries.id, seatId: waitlistEntries.seatId, childId: waitlistEntries.childId })
+    .from(waitlistEntries)
+    .innerJoin(seats, eq(seats.id, waitlistEntries.seatId))
+    .innerJoin(activities, eq(activities.id, seats.activityId))
+    .where(and(eq(waitlistEntries.providerId, s.providerId), eq(activities.programPeriodId, programPeriodId), eq(waitlistEntries.status, 'active')))
+    .orderBy(asc(waitlistEntries.id));
+  const bySeat = new Map<number, number>();
+  const byEntry = new Map<number, number>();
+  const byChild = new Map<number, number>() as Map<number, number> & { byEntry: Map<number, number> };
+  for (const r of rows) {
+    const place = (bySeat.get(r.seatId) ?? 0) + 1;
+    bySeat.set(r.seatId, place);
+    byEntry.set(r.id, place);
+    // only the account's own children are reported
+    if (!byChild.has(r.childId) || place < byChild.get(r.childId)!) byChild.set(r.childId, place);
+  }
+  const own = new Set(
+    (await deps.db.select({ id: children.id }).from(children).where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))).map((c) => c.id),
+  );
+  for (const id of [...byChild.keys()]) if (!own.has(id)) byChild.delete(id);
+  byChild.byEntry = byEntry;
+  return byChild;
+}
+
+const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+const addDays = (iso: string, n: number) => {
+  const d = new Date(`${iso}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + n);
+  return d.toISOString().slice(0, 10);
+};
+
+/** What a complete application holds before it may be submitted (spec 5.5), else a 400 naming it. */
+function checkComplete(deps: AppDeps, lang: string, data: DraftData): void {
+  const kids = data.children ?? [];
+  if (!kids.length) fail(deps, lang, 400, 'application.errors.noChildren');
+  for (const c of kids) {
+    if (!c.selections.length) fail(deps, lang, 400, 'application.errors.noActivity');
+    for (const s of c.selections) {
+      if (s.activityTypeID === 2 && !s.daysOfWeek.length) fail(deps, lang, 400, 'application.errors.daysRequired');
+      if (s.daysPerWeek && s.daysOfWeek.length > s.daysPerWeek) fail(deps, lang, 400, 'application.errors.tooManyDays', { count: s.daysPerWeek });
+      if (s.activityTypeID === 4 && !s.date) fail(deps, lang, 400, 'application.errors.dateRequired');
+    }
+  }
+  if (data.enrollmentOption !== 'Y' && data.enrollmentOption !== 'N') fail(deps, lang, 400, 'application.errors.optionRequired');
+  if (data.isOptedFinancialAssistance && !(data.agencies ?? []).length) fail(deps, lang, 400, 'application.errors.agencyRequired');
+}
+
+/**
+ * Submits a draft once: a second call (a double click, a retry after a lost answer) gets the first
+ * confirmation. The draft is claimed first (open -> submitting, one statement), then one transaction
+ * takes the seats, writes registrations, enrolments and waitlist entries, and stores the confirmation.
+ */
+export async function submitApplication(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, lang: string): Promise<{ fresh: boolean; confirmation: Confirmation }> {
+  if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
+  if (!isOpenNow(deps, pp)) {
+    if (pp.registrationStartAt && pp.registrationStartAt > deps.clock()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
+    fail(deps, lang, 409, 'application.errors.closed');
+  }
+  const data = d.data as DraftData;
+  checkComplete(deps, lang, data);
+  const [claimed] = await deps.db
+    .update(applicationDrafts)
+    .set({ status: 'submitting', updatedAt: deps.clock() })
+    .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
+    .returning();
+  if (!claimed) {
+    const [now] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+    if (now?.status === 'submitted' && now.result) return { fresh: false, confirmation: now.result as unknown as Confirmation };
+    fail(deps, lang, 409, 'application.errors.submitted');
+  }
+  const today = isoDay(deps.today());
+  try {
+    const confirmation = await deps.db.transaction(async (tx) => {
+      const acts = await tx.select().from(activities).where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id)));
+      const [parent] = await tx.select({ firstName: adults.firstName, lastName: adults.lastName }).from(adults).where(eq(adults.id, s.adultId));
+      const claims = data.isOptedFinancialAssistance === true && pp.discountsNeedReview;
+      const out: Confirmation = {
+        key: d.key,
+        programPeriodID: pp.id,
+        programPeriod: textIn(pp, 'programPeriod', lang),
+        submittedOn: today,
+        emailSent: false,
+        parentName: parent ? `${parent.firstName} ${parent.lastName}` : '',
+        children: [],
+      };
+      for (const child of data.children ?? []) {
+        const taken: { sel: Selection; seat: number }[] = [];
+        const full: { sel: Selection; seat: number }[] = [];
+        for (const sel of child.selections) {
+          const a = acts.find((x) => x.id === sel.activityID)!;
+          const seat = await seatId(tx, s.providerId, a.id, seatWeek(pp, sel), a.capacity);
+          // tests pause here: many submits between reading and taking still take each seat once
+          await deps.hooks?.beforeSeatTake?.();
+          if (await takeSeat(tx, seat, pp.capacityCheck !== 'N')) taken.push({ sel, seat });
+          else full.push({ sel, seat });
+        }
+        let status: Status;
+        let waitlist: { sel: Selection; seat: number }[] = [];
+        if (!full.length) status = 'REGISTERED';
+        else if (pp.capacityCheck === 'C') {
+          // a full activity cannot be submitted: nothing is taken for this child
+          for (const t of taken) await releaseSeat(tx, t.seat);
+          taken.length = 0;
+          status = 'SEATS FULL';
+        } else if (data.enrollmentOption === 'N') {
+          // wait until all fit: nothing taken now, every choice on the waitlist
+          for (const t of taken) await releaseSeat(tx, t.seat);
+          waitlist = [...taken, ...full];
+          taken.length = 0;
+          status = 'WAITLISTED';
+        } else {
+          waitlist = full;
+          status = taken.length ? 'REGISTERED' : 'WAITLISTED';
+        }
+        if (claims && status === 'REGISTERED') status = 'PENDING';
+        const name = (a: number) => textIn(acts.find((x) => x.id === a)!, 'activity', lang);
+        const row: Confirmation['children'][number] = { prChildID: child.prChildID, fullName: child.childName, status, activities: [] };
+        if (status !== 'SEATS FULL') {
+          const [reg] = await tx
+            .insert(registrations)
+            .values({ providerId: s.providerId, accountId: s.accountId, programPeriodId: pp.id, childId: child.prChildID, status, registrationDate: today, submittedOn: today, isPendingApproval: status === 'PENDING', claimsDiscount: claims, draftId: d.id })
+            .onConflictDoUpdate({
+              target: [registrations.programPeriodId, registrations.childId],
+              set: { status, registrationDate: today, submittedOn: today, isPendingApproval: status === 'PENDING', claimsDiscount: claims, draftId: d.id, accountId: s.accountId },
+            })
+            .returning({ id: registrations.id });
+          for (const t of taken) {
+            await tx.insert(seatTakes).values({ providerId: s.providerId, seatId: t.seat, registrationId: reg.id, status: 'held' });
+            // enrolled now, or once the provider approves a claimed discount
+            if (status === 'REGISTERED') await tx.insert(enrollments).values(enrollmentOf(s, pp, acts.find((x) => x.id === t.sel.activityID)!, t.sel, child.prChildID, today));
+            row.activities.push({ activityID: t.sel.activityID, activity: name(t.sel.activityID), weekStart: t.sel.weekStart, state: 'A', entryId: null });
+          }
+          for (const w of waitlist) {
+            const [entry] = await tx
+              .insert(waitlistEntries)
+              .values({ providerId: s.providerId, seatId: w.seat, accountId: s.accountId, childId: child.prChildID, registrationId: reg.id, status: 'active', createdAt: deps.clock() })
+              .returning({ id: waitlistEntries.id });
+            row.activities.push({ activityID: w.sel.activityID, activity: name(w.sel.activityID), weekStart: w.sel.weekStart, state: 'W', entryId: entry.id });
+          }
+        } else {
+          for (const f of full) row.activities.push({ activityID: f.sel.activityID, activity: name(f.sel.activityID), weekStart: f.sel.weekStart, state: 'FULL', entryId: null });
+        }
+        out.children.push(row);
+      }
+      await tx
+        .update(applicationDrafts)
+        .set({ status: 'submitted', step: 'submitted', submittedAt: deps.clock(), updatedAt: deps.clock(), result: out as unknown as Record<string, unknown> })
+        .where(eq(applicationDrafts.id, d.id));
+      return out;
+    });
+    return { fresh: true, confirmation };
+  } catch (err) {
+    // nothing was taken (the transaction rolled back): the parent may try again
+    await deps.db.update(applicationDrafts).set({ status: 'open' }).where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'submitting')));
+    throw err;
+  }
+}
+
+/** The enrolment row of a taken choice: a week of a weekly program, a single date, or from today on. */
+export function enrollmentOf(s: { providerId: number; accountId: number }, pp: ProgramRow, a: typeof activities.$inferSelect, sel: Selection, childId: number, today: string) {
+  const start = isWeekly(pp) && sel.weekStart ? sel.weekStart : a.activityTypeID === 4 && sel.date ? sel.date : a.startDate > today ? a.startDate : today;
+  const end = isWeekly(pp) && sel.weekStart ? addDays(sel.weekStart, 4) : a.activityTypeID === 4 && sel.date ? sel.date : null;
+  return {
+    providerId: s.providerId,
+    accountId: s.accountId,
+    childId,
+    activityId: a.id,
+    enrollmentDate: start,
+    deEnrollDate: end,
+    daysOfWeek: sel.daysOfWeek.join(','),
+    weekRange: isWeekly(pp) && sel.weekStart ? `${mdy(sel.weekStart)} - ${mdy(addDays(sel.weekStart, 4))}` : null,
+    status: 'A',
+  };
+}

@@ -1,0 +1,164 @@
+// The parent application on both databases: start or resume a draft under its key, children, each
+// child's activities, fees in integer cents with credit, submit (seats taken atomically, a full
+// week waitlisted with its place, a retried submit answered with the first confirmation), another
+// account's key refused, and many simultaneous submits for the last seat taking it exactly once.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
+import * as s from '../../server/db/schema';
+import { createSession } from '../../server/auth';
+
+const GRACE = ['brightpath', 'grace.okafor@example.com', 'Sunshine#2026'] as const;
+
+describe.each(BACKENDS)('parent application on %s', (backend) => {
+  let t: TestApp;
+  let grace = '';
+  let karen = '';
+  let summer = 0;
+  let adventure = 0;
+  let kids: { ada: number; ben: number } = { ada: 0, ben: 0 };
+  let weeks: string[] = [];
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    grace = await tokenFor(t.app, ...GRACE);
+    karen = await tokenFor(t.app, ...KAREN);
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
+    summer = pp.id;
+    const [a] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, pp.id), eq(s.activities.activity, 'Adventure Week')));
+    adventure = a.id;
+    const children = await db.select().from(s.children).where(eq(s.children.lastName, 'Okafor'));
+    kids = { ada: children.find((c) => c.firstName === 'Ada')!.id, ben: children.find((c) => c.firstName === 'Ben')!.id };
+  });
+  afterAll(async () => t?.close());
+
+  const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    t.app.inject({ method, url: `/api/ParentApplication${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+
+  it('a draft is started once per account and program, and resumed from any session', async () => {
+    const first = await call(grace, 'POST', '/application/start', { programPeriodID: summer });
+    expect(first.statusCode, first.body).toBe(200);
+    const app = first.json();
+    expect(app).toMatchObject({ programPeriodID: summer, step: 'children', status: 'open', isWeekly: true, paymentOption: 'N', isOpen: true });
+    expect(app.key).toMatch(/^[0-9a-f]{32}$/);
+    // another sign-in (another device) continues the same application
+    const other = await tokenFor(t.app, ...GRACE);
+    const again = await call(other, 'POST', '/application/start', { programPeriodID: summer });
+    expect(again.json().key).toBe(app.key);
+    // the key is no credential: another account's session cannot read it
+    expect((await call(karen, 'GET', `/application?key=${app.key}`)).statusCode).toBe(404);
+  });
+
+  it('children, activities, fees in cents with credit, then submit: one registered, one waitlisted with its place', async () => {
+    const { key } = (await call(grace, 'POST', '/application/start', { programPeriodID: summer })).json();
+    // another account's child is refused
+    const [tyler] = await t.db.handle.db.select().from(s.children).where(eq(s.children.firstName, 'Tyler'));
+    expect((await call(grace, 'PUT', `/application/children?key=${key}`, { childIDs: [tyler.id] })).statusCode).toBe(404);
+    const set = await call(grace, 'PUT', `/application/children?key=${key}`, { childIDs: [kids.ada, kids.ben] });
+    expect(set.statusCode, set.body).toBe(200);
+    expect(set.json().step).toBe('enrollment');
+
+    const acts = (await call(grace, 'GET', `/children/activities/${kids.ada}?key=${key}`)).json();
+    weeks = acts.weeks.map((w: { weekStart: string }) => w.weekStart);
+    const adv = acts.activities.find((a: { activityID: number }) => a.activityID === adventure);
+    expect(adv).toMatchObject({ fee: 21000, firstChildRegFee: 7500, secondChildRegFee: 6000, siblingFee: 19000, isSameRegistrationFee: false });
+    // the first week is full (seeded), the second has seats
+    expect(acts.seats.find((x: { activityID: number; weekStart: string }) => x.activityID === adventure && x.weekStart === weeks[0]).isFull).toBe(true);
+    expect(acts.seats.find((x: { activityID: number; weekStart: string }) => x.activityID === adventure && x.weekStart === weeks[1]).isFull).toBe(false);
+
+    const site = adv.siteID;
+    const enrol = (option: string | null, adaDays?: string[]) =>
+      call(grace, 'PUT', `/application/enrollment?key=${key}`, {
+        children: [
+          { prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[1], daysOfWeek: adaDays ?? ['M', 'T', 'W', 'TH', 'F'], date: null }] },
+          { prChildID: kids.ben, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[0], daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] },
+        ],
+        enrollmentOption: option,
+      });
+    // the enrolment option is mandatory (spec 5.5)
+    const missing = await enrol(null);
+    expect(missing.statusCode).toBe(400);
+    expect(missing.json().errors.map((e: { path: string }) => e.path)).toContain('/enrollmentOption');
+    // a week that is not one of the activity's is refused
+    const badWeek = await call(grace, 'PUT', `/application/enrollment?key=${key}`, { children: [{ prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: '2020-01-06', daysOfWeek: [], date: null }] }], enrollmentOption: 'Y' });
+    expect(badWeek.statusCode).toBe(400);
+    const ok = await enrol('Y');
+    expect(ok.statusCode, ok.body).toBe(200);
+
+    const misc = (await call(grace, 'GET', `/fee/charges?key=${key}`)).json().miscOptions;
+    const shirt = misc.find((m: { feeName: string }) => m.feeName === 'Camp T-shirt');
+    const fee = await call(grace, 'PUT', `/application/fee?key=${key}`, { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: true, isOptedFinancialAssistance: false, agencies: [] });
+    expect(fee.statusCode, fee.body).toBe(200);
+    const fees = (await call(grace, 'GET', `/fee/charges?key=${key}`)).json();
+    // Ada: 1st child registration $75 + week $210; Ben waitlisted: no registration fee, his week at the sibling rate $190; T-shirt $15
+    expect(fees.rows.map((r: { kind: string; regularFee: number }) => `${r.kind} ${r.regularFee}`)).toEqual(['registration 7500', 'tuition 21000', 'sibling 19000', 'misc 1500']);
+    expect(fees).toMatchObject({ totalCost: 49000, creditBalance: 4000, creditBalanceApplied: 4000, isCreditBalanceApplied: true, totalDue: 45000 });
+
+    const submitted = await call(grace, 'POST', `/application/submit?key=${key}`);
+    expect(submitted.statusCode, submitted.body).toBe(200);
+    const c = submitted.json();
+    const ada = c.children.find((x: { prChildID: number }) => x.prChildID === kids.ada);
+    const ben = c.children.find((x: { prChildID: number }) => x.prChildID === kids.ben);
+    expect(ada).toMatchObject({ status: 'REGISTERED', waitlistPosition: null });
+    expect(ben).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
+    expect(c.emailSent).toBe(true);
+    // a retried submit takes nothing again and answers the same confirmation
+    const retry = await call(grace, 'POST', `/application/submit?key=${key}`);
+    expect(retry.json().children).toEqual(c.children);
+    const [seat] = await t.db.handle.db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, weeks[1])));
+    expect(seat.taken).toBe(1);
+    // the programs list and the status show the waitlist place
+    const status = (await call(grace, 'GET', `/application/status?programPeriodID=${summer}`)).json();
+    expect(status.find((r: { childID: number }) => r.childID === kids.ben)).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
+    // a submitted application cannot be changed
+    expect((await enrol('Y')).statusCode).toBe(409);
+    const mail = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'application-confirmation'));
+    expect(mail.some((m) => m.toAddress === 'grace.okafor@example.com')).toBe(true);
+  });
+
+  it('many simultaneous submits for the last seat, paused between reading and taking, take it exactly once', async () => {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
+    const week = weeks[3];
+    // one seat left in that week
+    await db.insert(s.seats).values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 5, taken: 4 }).onConflictDoNothing();
+    const N = 8;
+    const drafts: { token: string; key: string }[] = [];
+    for (let i = 0; i < N; i++) {
+      const [acct] = await db.insert(s.accounts).values({ providerId: pp.providerId, accountNo: `RUSH-${backend}-${i}` }).returning();
+      const [adult] = await db.insert(s.adults).values({ providerId: pp.providerId, accountId: acct.id, accountHolder: 1, firstName: `P${i}`, lastName: 'Rush', email: `rush${i}@example.com` }).returning();
+      const [login] = await db.insert(s.logins).values({ providerId: pp.providerId, adultId: adult.id, email: `rush${i}-${backend}@example.com`, passwordHash: 'x' }).returning();
+      const [child] = await db.insert(s.children).values({ providerId: pp.providerId, accountId: acct.id, firstName: `C${i}`, lastName: 'Rush', dateOfBirth: '2018-05-01' }).returning();
+      const token = await createSession(db, t.app.deps.clock, { providerId: pp.providerId, loginId: login.id, adultId: adult.id, accountId: acct.id, locale: 'en' });
+      const key = `${'0'.repeat(30)}${String(i).padStart(2, '0')}`.slice(-32).replace(/^0/, backend === 'pglite' ? 'a' : 'b');
+      const now = new Date();
+      await db.insert(s.applicationDrafts).values({
+        key,
+        providerId: pp.providerId,
+        accountId: acct.id,
+        programPeriodId: summer,
+        step: 'review',
+        status: 'open',
+        createdAt: now,
+        updatedAt: now,
+        data: { childIDs: [child.id], enrollmentOption: 'Y', children: [{ prChildID: child.id, childName: `C${i} Rush`, siteID: 0, selections: [{ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }] },
+      });
+      drafts.push({ token, key });
+    }
+    t.app.deps.hooks = { beforeSeatTake: () => new Promise((r) => setTimeout(r, 25)) };
+    try {
+      const answers = await Promise.all(drafts.map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
+      expect(answers.map((a) => a.statusCode)).toEqual(Array(N).fill(200));
+      const statuses = answers.map((a) => a.json().children[0].status);
+      expect(statuses.filter((x) => x === 'REGISTERED')).toHaveLength(1);
+      expect(statuses.filter((x) => x === 'WAITLISTED')).toHaveLength(N - 1);
+      const places = answers.map((a) => a.json().children[0].waitlistPosition).filter((p) => p !== null).sort((a, b) => a - b);
+      expect(places).toEqual(Array.from({ length: N - 1 }, (_, i) => i + 1));
+    } finally {
+      t.app.deps.hooks = undefined;
+    }
+    const [seat] = await db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week)));
+    expect(seat.taken).toBe(seat.total);
+  });
+});
