@@ -5,6 +5,7 @@
 // (a snapshot of every table before and after), and the owner (and whoever else may) must succeed,
 // so a server refusing everything fails too. A new operation is covered by declaring its ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { Jimp } from 'jimp';
 import { BACKENDS, createTestApp, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
@@ -14,9 +15,9 @@ import { contractOperations, readContract, type ContractOperation } from '../../
 import { changedTables, snapshotDb } from './snapshot';
 import { multipart } from '../fixtures/images/index';
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -42,10 +43,11 @@ export function idParams(op: ContractOperation): IdParam[] {
   return out;
 }
 
-type IdSet = Record<Kind, number>;
+/** ids of records; an in-progress application is named by its key (a string) */
+type IdSet = Record<Kind, number | string>;
 
 /** Sets every id of kind in value at path (through arrays), to the id of the set. */
-function setIds(value: any, path: string[], id: number): any {
+function setIds(value: any, path: string[], id: number | string): any {
   if (path.length === 0) return id;
   const [head, ...rest] = path;
   if (head === '[]') return Array.isArray(value) && value.length ? value.map((v) => setIds(v, rest, id)) : [setIds(undefined, rest, id)];
@@ -80,7 +82,16 @@ describe('the contract declares the kind of every id', () => {
     }
     // values within a declared field (a user-defined field's choices, a medical field's standard values)
     // and the PIN form's adultIDs when saving one's own PIN (the signed-in adult's, never read)
-    const notRecords = ['Demographics.adultSave body.userDefinedFields[].values[].idValue', 'Demographics.childMedicalSave body.questions[].values[].id', 'Demographics.pinSave body.adultIDs'];
+    // and the activities and sites an application chooses: checked against the application's own program
+    // (tests/server/application.test.ts), and an activity's type is a code
+    const notRecords = [
+      'Demographics.adultSave body.userDefinedFields[].values[].idValue',
+      'Demographics.childMedicalSave body.questions[].values[].id',
+      'Demographics.pinSave body.adultIDs',
+      'ParentApplication.saveEnrollment body.children[].selections[].activityID',
+      'ParentApplication.saveEnrollment body.children[].selections[].activityTypeID',
+      'ParentApplication.saveEnrollment body.children[].siteID',
+    ];
     expect(unmarked.filter((u) => !notRecords.includes(u))).toEqual([]);
     expect(OPS.length).toBeGreaterThanOrEqual(20);
   });
@@ -115,7 +126,39 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       site: (await first(s.sites, eq(s.sites.providerId, pid))).id,
       relationship: rel.relationshipId,
       medicalField: med.fieldNo,
+      application: '',
     };
+  }
+
+  /**
+   * A new in-progress application of each account, ready to submit (the owner's child in the
+   * preschool, where it is not yet): each application operation gets its own, since the owner's call
+   * may submit or discard it.
+   */
+  async function freshApplications() {
+    const db = t.db.handle.db;
+    for (const who of ['maria', 'karen', 'linh'] as const) {
+      const set = ids[who];
+      const [child] = await db.select().from(s.children).where(eq(s.children.id, set.child as number));
+      const [pp] = await db.select().from(s.programPeriods).where(and(eq(s.programPeriods.providerId, child.providerId), eq(s.programPeriods.programPeriod, 'Little Sprouts Preschool')));
+      const program = pp ?? (await db.select().from(s.programPeriods).where(eq(s.programPeriods.providerId, child.providerId)).orderBy(asc(s.programPeriods.id)).limit(1))[0];
+      const [act] = await db.select().from(s.activities).where(eq(s.activities.programPeriodId, program.id)).orderBy(asc(s.activities.id)).limit(1);
+      const key = randomBytes(16).toString('hex');
+      const now = new Date();
+      const selection = act ? [{ activityID: act.id, weekStart: null, daysOfWeek: act.daysOfWeek.split(','), date: null, daysPerWeek: act.daysPerWeek, activityTypeID: act.activityTypeID }] : [];
+      await db.insert(s.applicationDrafts).values({
+        key,
+        providerId: child.providerId,
+        accountId: child.accountId,
+        programPeriodId: program.id,
+        step: 'review',
+        status: 'open',
+        createdAt: now,
+        updatedAt: now,
+        data: { childIDs: [child.id], enrollmentOption: 'Y', children: [{ prChildID: child.id, childName: `${child.firstName} ${child.lastName}`, siteID: act?.siteId ?? 0, selections: selection }] },
+      });
+      set.application = key;
+    }
   }
 
   beforeAll(async () => {
@@ -177,6 +220,25 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         return { query: {}, body: { product: 'parentapplication', programPeriodID: m.programPeriod, accountID: m.account, ApplicationTokenString: JSON.stringify({ applicationName: 'brightpath', locale: 'en', menu: '/programlist' }) } };
       case 'Demographics.gradeRollupSave':
         return { query: {}, body: { programPeriodID: m.programPeriod, children: [{ childID: m.child, gradeLevelCode: '04' }] } };
+      case 'ParentApplication.start':
+        return { query: {}, body: { programPeriodID: m.programPeriod } };
+      case 'ParentApplication.setChildren':
+        return { query: {}, body: { childIDs: [m.child] } };
+      case 'ParentApplication.saveEnrollment': {
+        const d = await get(`/api/ParentApplication/application?key=${m.application}`);
+        return { query: {}, body: { children: d.data.children.map((c: { prChildID: number; siteID: number; selections: object[] }) => ({ prChildID: c.prChildID, siteID: c.siteID, selections: c.selections })), enrollmentOption: 'Y' } };
+      }
+      case 'ParentApplication.saveFee':
+        return { query: {}, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } };
+      case 'ParentApplication.discard':
+      case 'ParentApplication.submit':
+        return { query: {} };
+      case 'ParentApplication.confirmation': {
+        // a confirmation exists once the application was submitted
+        const res = await t.app.inject({ method: 'POST', url: `/api/ParentApplication/application/submit?key=${m.application}`, headers: { authorization: `Bearer ${tokens.maria}` } });
+        if (res.statusCode !== 200) throw new Error(`submit before the confirmation: ${res.body}`);
+        return { query: {} };
+      }
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':
@@ -214,6 +276,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
   const paymentOnly = (op: ContractOperation) => op.paymentOnly === true;
 
   it.each(OPS.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
+    if (op.id.startsWith('ParentApplication.')) await freshApplications();
     const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : ids.maria;
     const base = await ownerRequest(op, owner);
     const before = await snapshotDb(t.db.handle.db);
@@ -229,7 +292,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 
