@@ -169,7 +169,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     tokens.linh = await tokenFor(t.app, ...LINH);
     tokens.ana = await tokenFor(t.app, ...ANA);
     ids.maria = await idsOf(MARIA[1], 'David', 'Sofia');
-    rosa = (await idsOf(MARIA[1], 'Rosa')).adult;
+    rosa = (await idsOf(MARIA[1], 'Rosa')).adult as number;
     ids.karen = await idsOf(KAREN[1]);
     ids.linh = await idsOf(LINH[1]);
     // a business date (the server's 'today', fixed by PORTAL_TODAY or not), three days ahead
