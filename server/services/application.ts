@@ -246,8 +246,9 @@ export const application = {
       const data = d.data as DraftData;
       return {
         ...summaryOf(deps, d, pp, lang),
+        data: data as never,
         // the fee form's facts travel with the draft, so its show rules hold before the first save
-        data: { ...data, ...(await feeFacts(deps, s, pp.id)) } as never,
+        ...(await feeFacts(deps, s, pp.id)),
       };
     },
   },

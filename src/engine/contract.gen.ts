@@ -1544,9 +1544,9 @@ export interface ParentApplicationDraftResponse {
     isCreditBalanceApplied?: boolean;
     isOptedFinancialAssistance?: boolean;
     agencies?: number[];
-    creditBalance?: number;
-    agencyCount?: number;
   };
+  creditBalance: number;
+  agencyCount: number;
 }
 
 /** ParentApplication.discard: query */

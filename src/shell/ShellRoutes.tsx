@@ -25,7 +25,7 @@ import { GenericError } from './pages/GenericError';
 import { PageLoader } from './PageLoader';
 import { ProviderEntry } from './pages/ProviderEntry';
 import { shellPartOf } from './errors';
-import { notFoundScreen } from './screens';
+import { CURRENT_PRODUCT, notFoundScreen } from './screens';
 import { useEndSession } from './SignOut';
 import { lazyWhenOnline } from '../runtime/whenOnline';
 
@@ -88,7 +88,9 @@ export function ShellRoutes() {
   }, [match, search]);
 
   const signedIn = Boolean(session.token);
-  const redirect = screen ? accessRedirect(screen, { token: Boolean(session.token), provider: Boolean(session.appName), sessionExpired: session.sessionExpired }) : null;
+  const portalRedirect = screen ? accessRedirect(screen, { token: Boolean(session.token), provider: Boolean(session.appName), sessionExpired: session.sessionExpired }) : null;
+  // the parent application is entered by its hand-off: without one, its entry says where to start
+  const redirect = CURRENT_PRODUCT === 'parentapplication' && (portalRedirect === '/invalidurl' || portalRedirect === '/') ? (location === '/' ? null : '/') : portalRedirect;
 
   useEffect(() => {
     if (redirect && redirect !== location) navigate(redirect, { replace: true });

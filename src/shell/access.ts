@@ -2,7 +2,7 @@
 import type { ScreenDecl, ShellPartName } from '../engine/types';
 
 /** Shell parts that work without a chosen provider (every other screen needs one and goes to /invalidurl). */
-export const PROVIDER_FREE = new Set<ShellPartName>(['providerEntry', 'invalidUrl', 'genericError', 'notFound', 'configurationError', 'sessionEnded']);
+export const PROVIDER_FREE = new Set<ShellPartName>(['providerEntry', 'applicationEntry', 'invalidUrl', 'genericError', 'notFound', 'configurationError', 'sessionEnded']);
 
 export interface AccessState {
   /** a token is present */
