@@ -15,6 +15,8 @@ interface Column {
   visible?: boolean;
 }
 
+const isAmount = (f: ValueFormat | undefined) => f === 'cents' || f === 'money';
+
 export default function TableKind({ section, data }: KindProps<'table'>) {
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
@@ -28,7 +30,7 @@ export default function TableKind({ section, data }: KindProps<'table'>) {
         <Table.Header>
           <Table.Row>
             {columns.map((c, i) => (
-              <Table.ColumnHeader key={i} scope="col">
+              <Table.ColumnHeader key={i} scope="col" textAlign={isAmount(c.format) ? 'end' : undefined}>
                 {tk(c.label)}
               </Table.ColumnHeader>
             ))}
@@ -45,7 +47,8 @@ export default function TableKind({ section, data }: KindProps<'table'>) {
             return (
               <Table.Row key={r}>
                 {cells.map((c, i) => (
-                  <Table.Cell key={i}>{c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t }) : textOf(c.value, tk, locale)}</Table.Cell>
+                  // text wraps so a narrow screen shows every column; amounts stay whole, aligned at the end
+                  <Table.Cell key={i} whiteSpace={isAmount(c.format) ? 'nowrap' : 'normal'} textAlign={isAmount(c.format) ? 'end' : undefined}>{c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t }) : textOf(c.value, tk, locale)}</Table.Cell>
                 ))}
                 {rowActions?.length ? (
                   <Table.Cell>
