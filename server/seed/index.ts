@@ -1,6 +1,6 @@
 // Demo data for the two demo providers, with dates relative to today so every screen shows current
 // content. seedDemo() resets the demo providers' data (their rows cascade) and writes it again.
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import * as t from '../db/schema';
 import type { Passwords } from '../auth';
@@ -591,6 +591,38 @@ async function seedApplicationDemo(ctx: Ctx, ids: { pid: number; pw: string; sum
   // the camp's first week of Adventure Week is sold out
   const [first] = await db.select().from(t.activities).where(eq(t.activities.id, ids.adventure));
   await db.insert(t.seats).values({ providerId: pid, activityId: ids.adventure, weekStart: mondayIso(first.startDate), total: first.capacity, taken: first.capacity });
+  // Sofia's application claimed financial assistance: it holds a seat in the second week and waits
+  // for the provider's approval (npm run provider -- applications list)
+  const [pending] = await db.select().from(t.registrations).where(and(eq(t.registrations.programPeriodId, ids.summer), eq(t.registrations.status, 'PENDING')));
+  if (pending) {
+    const week = addIsoDays(mondayIso(first.startDate), 7);
+    const [sofia] = await db.select().from(t.children).where(eq(t.children.id, pending.childId));
+    const draft = await one(
+      db
+        .insert(t.applicationDrafts)
+        .values({
+          key: 'b5e1d0c3a7f94e2b8c6d4a1f0e9b7c53',
+          providerId: pid,
+          accountId: pending.accountId,
+          programPeriodId: ids.summer,
+          step: 'submitted',
+          status: 'submitted',
+          createdAt: ctx.at(-3, 9),
+          updatedAt: ctx.at(-3, 9),
+          submittedAt: ctx.at(-3, 9),
+          data: {
+            childIDs: [sofia.id],
+            enrollmentOption: 'Y',
+            isOptedFinancialAssistance: true,
+            children: [{ prChildID: sofia.id, childName: `${sofia.firstName} ${sofia.lastName}`, siteID: ids.downtown, selections: [{ activityID: ids.adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }],
+          },
+        })
+        .returning(),
+    );
+    const seat = await one(db.insert(t.seats).values({ providerId: pid, activityId: ids.adventure, weekStart: week, total: first.capacity, taken: 1 }).returning());
+    await db.insert(t.seatTakes).values({ providerId: pid, seatId: seat.id, registrationId: pending.id, status: 'held' });
+    await db.update(t.registrations).set({ claimsDiscount: true, draftId: draft.id }).where(eq(t.registrations.id, pending.id));
+  }
 
   const okafor = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10511' }).returning());
   const grace = await one(
@@ -608,6 +640,12 @@ async function seedApplicationDemo(ctx: Ctx, ids: { pid: number; pw: string; sum
   // a refund left on the account: a credit of $40.00 the application may apply
   await db.insert(t.invoices).values({ providerId: pid, accountId: okafor.id, servicePeriodDetailID: 9300, servicePeriod: 'Credit', invoiceDate: d(-20), paymentDueDate: d(-20), amount: -40, balance: -40 });
 }
+
+const addIsoDays = (iso: string, n: number) => {
+  const x = new Date(`${iso}T00:00:00Z`);
+  x.setUTCDate(x.getUTCDate() + n);
+  return x.toISOString().slice(0, 10);
+};
 
 /** The Monday of an ISO date's week. */
 function mondayIso(iso: string): string {

@@ -7,6 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { createSession } from '../../server/auth';
+import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../../server/services/approvals';
 
 const GRACE = ['brightpath', 'grace.okafor@example.com', 'Sunshine#2026'] as const;
 
@@ -160,5 +161,58 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     }
     const [seat] = await db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week)));
     expect(seat.taken).toBe(seat.total);
+  });
+
+  it('a claimed financial assistance waits as Approval Pending until the provider approves (enrolled) or rejects (seats back)', async () => {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
+    const [agency] = await db.select().from(s.assistanceAgencies).where(eq(s.assistanceAgencies.providerId, pp.providerId));
+    const week = weeks[5];
+    const families: { token: string; key: string; child: number }[] = [];
+    for (const i of [0, 1]) {
+      const [acct] = await db.insert(s.accounts).values({ providerId: pp.providerId, accountNo: `FA-${backend}-${i}` }).returning();
+      const [adult] = await db.insert(s.adults).values({ providerId: pp.providerId, accountId: acct.id, accountHolder: 1, firstName: `F${i}`, lastName: 'Assist', email: `fa${i}@example.com` }).returning();
+      const [login] = await db.insert(s.logins).values({ providerId: pp.providerId, adultId: adult.id, email: `fa${i}-${backend}@example.com`, passwordHash: 'x' }).returning();
+      const [child] = await db.insert(s.children).values({ providerId: pp.providerId, accountId: acct.id, firstName: `K${i}`, lastName: 'Assist', dateOfBirth: '2018-05-01' }).returning();
+      const token = await createSession(db, t.app.deps.clock, { providerId: pp.providerId, loginId: login.id, adultId: adult.id, accountId: acct.id, locale: 'en' });
+      const { key } = (await call(token, 'POST', '/application/start', { programPeriodID: summer })).json();
+      expect((await call(token, 'PUT', `/application/children?key=${key}`, { childIDs: [child.id] })).statusCode).toBe(200);
+      const site = (await call(token, 'GET', `/children/activities/${child.id}?key=${key}`)).json().activities.find((a: { activityID: number }) => a.activityID === adventure).siteID;
+      const enrol = await call(token, 'PUT', `/application/enrollment?key=${key}`, { children: [{ prChildID: child.id, siteID: site, selections: [{ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] }], enrollmentOption: 'Y' });
+      expect(enrol.statusCode, enrol.body).toBe(200);
+      // opting in needs an agency
+      const noAgency = await call(token, 'PUT', `/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [] });
+      expect(noAgency.statusCode).toBe(400);
+      const fee = await call(token, 'PUT', `/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [agency.id] });
+      expect(fee.statusCode, fee.body).toBe(200);
+      const done = await call(token, 'POST', `/application/submit?key=${key}`);
+      expect(done.json().children[0].status).toBe('PENDING');
+      families.push({ token, key, child: child.id });
+    }
+    const seatNow = async () => (await db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week))))[0];
+    expect((await seatNow()).taken).toBe(2);
+    // not enrolled while pending
+    expect(await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[0].child))).toHaveLength(0);
+
+    const pending = (await pendingApplications(db, 'brightpath')).filter((p) => p.childName.endsWith('Assist'));
+    expect(pending.map((p) => p.childName)).toEqual(['K0 Assist', 'K1 Assist']);
+    expect(pending[0]).toMatchObject({ claimsDiscount: true, seats: [{ activity: 'Adventure Week', weekStart: week }] });
+    // another provider's name does not reach them
+    await expect(approveApplication(db, 'northridge', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);
+
+    expect(await approveApplication(db, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).toEqual({ enrolled: 1 });
+    const [enrolment] = await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[0].child));
+    expect(enrolment).toMatchObject({ activityId: adventure, enrollmentDate: week, daysOfWeek: 'M,T,W,TH,F' });
+    const status = (await call(families[0].token, 'GET', `/application/status?programPeriodID=${summer}`)).json();
+    expect(status.find((r: { childID: number }) => r.childID === families[0].child)).toMatchObject({ status: 'REGISTERED' });
+    // a second approval changes nothing
+    await expect(approveApplication(db, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);
+    expect(await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[0].child))).toHaveLength(1);
+
+    expect(await rejectApplication(db, 'brightpath', pending[1].registrationID)).toEqual({ released: 1 });
+    expect((await seatNow()).taken).toBe(1);
+    const [removed] = await db.select().from(s.registrations).where(eq(s.registrations.id, pending[1].registrationID));
+    expect(removed.status).toBe('REMOVED');
+    expect(await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[1].child))).toHaveLength(0);
   });
 });

@@ -1,0 +1,61 @@
+// npm run provider -- <area> <command>: the provider's operations, on the same database as the server
+// (DATABASE_URL, else the embedded database in PGLITE_DIR or .data/pglite; the embedded one is one
+// process's at a time, so stop the server first when it runs on it).
+//
+//   applications list [--provider APP]                     applications pending approval
+//   applications approve ID --provider APP [--no-discount] enrol the child (with or without the discount)
+//   applications reject ID --provider APP                  release its seats; the child is REMOVED
+import { join } from 'node:path';
+import { openDb } from '../server/db/index';
+import { ROOT } from '../server/app';
+import { businessClock, isoDay, systemClock } from '../server/clock';
+import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/services/approvals';
+
+const USAGE = `Usage:
+  npm run provider -- applications list [--provider APP]
+  npm run provider -- applications approve REGISTRATION_ID --provider APP [--no-discount]
+  npm run provider -- applications reject REGISTRATION_ID --provider APP`;
+
+function option(args: string[], name: string): string | undefined {
+  const i = args.indexOf(name);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+const args = process.argv.slice(2);
+const [area, command, idArg] = args;
+if (area !== 'applications' || !['list', 'approve', 'reject'].includes(command ?? '')) {
+  console.error(USAGE);
+  process.exit(2);
+}
+const provider = option(args, '--provider');
+const id = Number(idArg);
+if (command !== 'list' && (!Number.isInteger(id) || id < 1 || !provider)) {
+  console.error(USAGE);
+  process.exit(2);
+}
+
+const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite') });
+try {
+  if (command === 'list') {
+    const rows = await pendingApplications(handle.db, provider);
+    if (!rows.length) console.log('No applications are pending approval.');
+    for (const r of rows) {
+      const held = r.seats.map((s) => (s.weekStart ? `${s.activity} (week of ${s.weekStart})` : s.activity)).join('; ') || 'no seats held';
+      console.log(`${r.registrationID}\t${r.provider}\t${r.programPeriod}\t${r.childName}\t${r.parentName} <${r.email ?? ''}>\tsubmitted ${r.submittedOn ?? ''}\t${r.claimsDiscount ? 'discount claimed' : ''}\t${held}`);
+    }
+  } else if (command === 'approve') {
+    const today = isoDay(businessClock(systemClock)());
+    const discount = !args.includes('--no-discount');
+    const { enrolled } = await approveApplication(handle.db, provider!, id, { discount, today });
+    console.log(`Application ${id} approved ${discount ? 'with' : 'without'} the discount: enrolled in ${enrolled} seat(s).`);
+  } else {
+    const { released } = await rejectApplication(handle.db, provider!, id);
+    console.log(`Application ${id} rejected: ${released} seat(s) released.`);
+  }
+} catch (err) {
+  if (!(err instanceof ApprovalError)) throw err;
+  console.error(err.message);
+  process.exitCode = 1;
+} finally {
+  await handle.close();
+}
