@@ -1,6 +1,6 @@
 // Demo data for the two demo providers, with dates relative to today so every screen shows current
 // content. seedDemo() resets the demo providers' data (their rows cascade) and writes it again.
-import { and, count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import * as t from '../db/schema';
 import type { Passwords } from '../auth';
@@ -77,6 +77,31 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
   await seedCommunication(db, ctx);
   await seedAuth(db, ctx.hash);
   await seedPeople(db, ctx);
+  await seatWeeklyEnrollments(db);
+}
+
+/** The demo's weekly enrolments hold their seats: each week's seat row counts the children enrolled in it. */
+async function seatWeeklyEnrollments(db: Db): Promise<void> {
+  const rows = await db
+    .select({ providerId: t.enrollments.providerId, activityId: t.enrollments.activityId, date: t.enrollments.enrollmentDate, capacity: t.activities.capacity })
+    .from(t.enrollments)
+    .innerJoin(t.activities, eq(t.activities.id, t.enrollments.activityId))
+    .innerJoin(t.programPeriods, eq(t.programPeriods.id, t.activities.programPeriodId))
+    .where(and(eq(t.programPeriods.category, 'summerCamp'), eq(t.enrollments.status, 'A')));
+  const counts = new Map<string, { providerId: number; activityId: number; week: string; capacity: number; n: number }>();
+  for (const r of rows) {
+    const week = mondayIso(r.date);
+    const k = `${r.activityId}/${week}`;
+    const c = counts.get(k) ?? { providerId: r.providerId, activityId: r.activityId, week, capacity: r.capacity, n: 0 };
+    c.n++;
+    counts.set(k, c);
+  }
+  for (const c of counts.values()) {
+    await db
+      .insert(t.seats)
+      .values({ providerId: c.providerId, activityId: c.activityId, weekStart: c.week, total: c.capacity, taken: Math.min(c.n, c.capacity) })
+      .onConflictDoUpdate({ target: [t.seats.activityId, t.seats.weekStart], set: { taken: sql`least(${t.seats.total}, ${t.seats.taken} + ${c.n})` } });
+  }
 }
 
 async function providerId(db: Db, appName: string): Promise<number> {

@@ -7,15 +7,14 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, sum } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
-import { accounts, activities, applicationDrafts, assistanceAgencies, children, gradeLevels, invoices, logins, miscCharges, programPeriods, registrations, sites } from '../db/schema';
+import { accounts, activities, applicationDrafts, assistanceAgencies, children, gradeLevels, invoices, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
-import { enqueueMail } from '../outbox';
-import { providerOf } from './common';
+import type { OutboxMail } from '../outbox';
 import { photoUrl } from './people/shared';
 import { feesOf, type FeeActivity } from './fees';
-import { seatAvailability, submitApplication, waitlistPositions, type Confirmation } from './seats';
+import { entryPositions, seatAvailability, submitApplication, waitlistPositions, type Confirmation } from './seats';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -456,9 +455,10 @@ export const application = {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const result = await submitApplication(deps, s, d, pp, lang);
-      if (result.fresh) await sendConfirmation(deps, s, pp, result.confirmation, lang, d.id);
-      return publicConfirmation(await withPositions(deps, s, (await draftOf(deps, s, query.key, lang)).result as unknown as Confirmation));
+      const mailOf = d.status === 'open' ? await confirmationMail(deps, s, pp, lang) : undefined;
+      const result = await submitApplication(deps, s, d, pp, lang, mailOf);
+      if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
+      return publicConfirmation(await withPositions(deps, result.confirmation));
     },
   },
 
@@ -467,21 +467,20 @@ export const application = {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
       if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
-      return publicConfirmation(await withPositions(deps, s, d.result as unknown as Confirmation));
+      return publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation));
     },
   },
 } satisfies Partial<Handlers>;
 
 /** Current waitlist places (they move up as others leave the list). */
-async function withPositions(deps: AppDeps, s: SessionInfo, c: Confirmation): Promise<Confirmation> {
-  const positions = await waitlistPositions(deps, s, c.programPeriodID);
-  const byEntry = positions.byEntry;
+async function withPositions(deps: AppDeps, c: Confirmation): Promise<Confirmation> {
+  const byEntry = await entryPositions(deps, c.children.flatMap((ch) => ch.activities.map((a) => a.entryId).filter((id): id is number => typeof id === 'number')));
   return {
     ...c,
     children: c.children.map((ch) => {
       const acts = ch.activities.map((a) => ({ ...a, waitlistPosition: a.entryId ? (byEntry.get(a.entryId) ?? null) : null }));
       const places = acts.map((a) => a.waitlistPosition).filter((p): p is number => typeof p === 'number');
-      return { ...ch, activities: acts, waitlistPosition: ch.status === 'WAITLISTED' || places.length ? (places.length ? Math.min(...places) : null) : null };
+      return { ...ch, activities: acts, waitlistPosition: places.length ? Math.min(...places) : null };
     }),
   };
 }
@@ -505,31 +504,24 @@ function publicConfirmation(c: Confirmation) {
 }
 
 /** The confirmation e-mail to the signed-in parent (spec 2.11; 8.2 when it cannot be sent). */
-async function sendConfirmation(deps: AppDeps, s: SessionInfo, pp: ProgramRow, c: Confirmation, lang: string, draftId: number): Promise<void> {
-  let sent = false;
-  try {
-    const p = await providerOf(deps.db, s);
-    const [login] = await deps.db.select({ email: logins.email }).from(logins).where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
-    if (login?.email) {
-      const program = textIn(pp, 'programPeriod', lang);
-      const lines = c.children.map((ch) => deps.t(lang, 'application.email.line', { child: ch.fullName, status: deps.t(lang, `application.confirmation.status.${ch.status}`) }));
-      await enqueueMail(deps.db, deps.clock, {
-        providerId: s.providerId,
-        kind: 'application-confirmation',
-        to: login.email,
-        from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
-        subject: deps.t(lang, 'application.email.subject', { program }),
-        text: [deps.t(lang, 'application.email.intro', { name: c.parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ...lines, '', deps.t(lang, 'application.email.footer')].join('\n'),
-      });
-      deps.mailQueued();
-      sent = true;
-    }
-  } catch {
-    sent = false;
-  }
-  const [row] = await deps.db.select({ result: applicationDrafts.result }).from(applicationDrafts).where(eq(applicationDrafts.id, draftId));
-  await deps.db
-    .update(applicationDrafts)
-    .set({ result: { ...(row?.result ?? {}), emailSent: sent } })
-    .where(eq(applicationDrafts.id, draftId));
+/** The confirmation e-mail to the signed-in parent's address, built once the statuses are known. */
+async function confirmationMail(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string): Promise<(c: Confirmation) => OutboxMail | null> {
+  const [row] = await deps.db
+    .select({ email: logins.email, programName: providers.programName, supportEmail: providers.supportEmail })
+    .from(logins)
+    .innerJoin(providers, eq(providers.id, logins.providerId))
+    .where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
+  const program = textIn(pp, 'programPeriod', lang);
+  return (c) => {
+    if (!row?.email) return null;
+    const lines = c.children.map((ch) => deps.t(lang, 'application.email.line', { child: ch.fullName, status: deps.t(lang, `application.confirmation.status.${ch.status}`) }));
+    return {
+      providerId: s.providerId,
+      kind: 'application-confirmation',
+      to: row.email,
+      from: `"${row.programName}" <${row.supportEmail || 'no-reply@parentportal.example'}>`,
+      subject: deps.t(lang, 'application.email.subject', { program }),
+      text: [deps.t(lang, 'application.email.intro', { name: c.parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ...lines, '', deps.t(lang, 'application.email.footer')].join('\n'),
+    };
+  };
 }

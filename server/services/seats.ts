@@ -5,6 +5,7 @@
 // The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
 // Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import { activities, applicationDrafts, children, enrollments, registrations, seatTakes, seats, waitlistEntries, adults } from '../db/schema';
@@ -12,6 +13,8 @@ import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './application';
 import type { programPeriods } from '../db/schema';
+import type { Db } from '../db/index';
+import { enqueueMail, type OutboxMail } from '../outbox';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
@@ -63,11 +66,13 @@ export async function seatAvailability(
   return out;
 }
 
-/** The seat row of an activity's week, created on first use with the activity's capacity. */
+/** The seat row of an activity's week, created on first use with the activity's capacity (usually one read). */
 async function seatId(tx: Tx, providerId: number, activityId: number, week: string, capacity: number): Promise<number> {
-  await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] });
-  const [row] = await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.activityId, activityId), eq(seats.weekStart, week)));
-  return row.id;
+  const find = async () => (await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.activityId, activityId), eq(seats.weekStart, week))))[0]?.id;
+  const found = await find();
+  if (found) return found;
+  const [made] = await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] }).returning({ id: seats.id });
+  return made?.id ?? (await find())!;
 }
 
 /** Takes one seat while one remains (mode N: always): one statement, atomic on both databases. */
@@ -80,6 +85,20 @@ async function takeSeat(tx: Tx, id: number, check: boolean): Promise<boolean> {
 
 export async function releaseSeat(tx: Tx, id: number): Promise<void> {
   await tx.update(seats).set({ taken: sql`greatest(${seats.taken} - 1, 0)` }).where(eq(seats.id, id));
+}
+
+/** The places of some waitlist entries: the active entries before each on its seat's list, plus one. */
+export async function entryPositions(deps: AppDeps, entryIds: number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (!entryIds.length) return out;
+  // written out: drizzle leaves a single table's columns unqualified, and the count is correlated
+  const e = alias(waitlistEntries, 'e');
+  const rows = await deps.db
+    .select({ id: e.id, place: sql<number>`(select count(*) from waitlist_entries w where w.seat_id = e.seat_id and w.status = 'active' and w.id <= e.id)`.mapWith(Number) })
+    .from(e)
+    .where(and(inArray(e.id, entryIds), eq(e.status, 'active')));
+  for (const r of rows) out.set(r.id, r.place);
+  return out;
 }
 
 /** Waitlist places of a program: per child its best place, per entry its place on its seat's list. */
@@ -137,7 +156,15 @@ function checkComplete(deps: AppDeps, lang: string, data: DraftData): void {
  * confirmation. The draft is claimed first (open -> submitting, one statement), then one transaction
  * takes the seats, writes registrations, enrolments and waitlist entries, and stores the confirmation.
  */
-export async function submitApplication(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, lang: string): Promise<{ fresh: boolean; confirmation: Confirmation }> {
+export async function submitApplication(
+  deps: AppDeps,
+  s: SessionInfo,
+  d: DraftRow,
+  pp: ProgramRow,
+  lang: string,
+  /** the confirmation e-mail of a confirmation (null: no address): queued in the same transaction */
+  mailOf?: (c: Confirmation) => OutboxMail | null,
+): Promise<{ fresh: boolean; confirmation: Confirmation }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
     if (pp.registrationStartAt && pp.registrationStartAt > deps.clock()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
@@ -228,6 +255,12 @@ export async function submitApplication(deps: AppDeps, s: SessionInfo, d: DraftR
           for (const f of full) row.activities.push({ activityID: f.sel.activityID, activity: name(f.sel.activityID), weekStart: f.sel.weekStart, state: 'FULL', entryId: null });
         }
         out.children.push(row);
+      }
+      // the e-mail is queued with the registration or not at all (a transactional outbox)
+      const mail = mailOf?.(out);
+      if (mail) {
+        await enqueueMail(tx as unknown as Db, deps.clock, mail);
+        out.emailSent = true;
       }
       await tx
         .update(applicationDrafts)

@@ -1,0 +1,282 @@
+// Registration rush: 2,000 parents submit their application for one week of a program with 200
+// seats at the same moment, against the production server on a fresh database, on PostgreSQL and on
+// the embedded database (PGlite). Accounts, sessions and ready-to-submit drafts are written straight
+// into the database before the server starts (signing 2,000 parents in is not what is measured).
+// Prints per backend: seats taken (must be 200), waitlisted (must be 1,800), overbooked (must be 0),
+// 4xx and 5xx answers, and p50 / p99 / max submit latency. Exits 1 when a count is wrong.
+//   npm run bench:rush                      PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (skipped without)
+//   RUSH_PARENTS=500 RUSH_SEATS=50 npm run bench:rush
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import pg from 'pg';
+import { openDb, type DbHandle } from '../server/db/index';
+import * as s from '../server/db/schema';
+import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken, Passwords } from '../server/auth';
+import { seedDemo } from '../server/seed/index';
+import { readProviderRecords, syncProviders } from '../server/providers';
+import { systemClock } from '../server/clock';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const PARENTS = Number(process.env.RUSH_PARENTS || 2000);
+const SEATS = Number(process.env.RUSH_SEATS || 200);
+const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
+// the server's own settings for the rush: enough database connections for the burst
+const POOL_SIZE = process.env.RUSH_POOL_SIZE || '20';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+interface Prepared {
+  programPeriodID: number;
+  activityID: number;
+  week: string;
+  parents: { token: string; key: string }[];
+}
+
+/** Demo data, a week of Adventure Week with SEATS seats, and PARENTS families each with a draft ready to submit. */
+async function prepare(handle: DbHandle): Promise<Prepared> {
+  const db = handle.db;
+  await syncProviders(db, readProviderRecords(ROOT));
+  await seedDemo(db, { root: ROOT, passwords: new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 }), clock: systemClock });
+  const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
+  const [act] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, pp.id), eq(s.activities.activity, 'Adventure Week')));
+  // the camp's seventh week: no demo family holds a seat there
+  const monday = new Date(`${act.startDate}T00:00:00Z`);
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) + 42);
+  const week = monday.toISOString().slice(0, 10);
+  await db.insert(s.seats).values({ providerId: pp.providerId, activityId: act.id, weekStart: week, total: SEATS, taken: 0 });
+
+  const pid = pp.providerId;
+  const parents: Prepared['parents'] = [];
+  const now = new Date();
+  for (let start = 0; start < PARENTS; start += 250) {
+    const n = Math.min(250, PARENTS - start);
+    const idx = Array.from({ length: n }, (_, i) => start + i);
+    const accts = await db.insert(s.accounts).values(idx.map((i) => ({ providerId: pid, accountNo: `RUSH-${i}` }))).returning({ id: s.accounts.id });
+    const adults = await db
+      .insert(s.adults)
+      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, accountHolder: 1, firstName: `Parent${i}`, lastName: 'Rush', email: `rush${i}@example.com` })))
+      .returning({ id: s.adults.id });
+    const logins = await db
+      .insert(s.logins)
+      .values(idx.map((i, j) => ({ providerId: pid, adultId: adults[j].id, email: `rush${i}@example.com`, passwordHash: 'not-used' })))
+      .returning({ id: s.logins.id });
+    const kids = await db
+      .insert(s.children)
+      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, firstName: `Child${i}`, lastName: 'Rush', dateOfBirth: '2018-05-01', homeSiteId: act.siteId })))
+      .returning({ id: s.children.id });
+    const tokens = idx.map(() => newToken());
+    await db.insert(s.sessions).values(
+      idx.map((_, j) => ({
+        providerId: pid,
+        loginId: logins[j].id,
+        adultId: adults[j].id,
+        accountId: accts[j].id,
+        locale: 'en',
+        tokenHash: hashToken(tokens[j]),
+        createdAt: now,
+        lastSeenAt: now,
+        idleExpiresAt: new Date(now.getTime() + IDLE_MS),
+        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
+      })),
+    );
+    const keys = idx.map(() => randomBytes(16).toString('hex'));
+    await db.insert(s.applicationDrafts).values(
+      idx.map((i, j) => ({
+        key: keys[j],
+        providerId: pid,
+        accountId: accts[j].id,
+        programPeriodId: pp.id,
+        step: 'review',
+        status: 'open',
+        createdAt: now,
+        updatedAt: now,
+        data: {
+          childIDs: [kids[j].id],
+          enrollmentOption: 'Y',
+          children: [{ prChildID: kids[j].id, childName: `Child${i} Rush`, siteID: act.siteId, selections: [{ activityID: act.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }],
+        },
+      })),
+    );
+    idx.forEach((_, j) => parents.push({ token: tokens[j], key: keys[j] }));
+  }
+  return { programPeriodID: pp.id, activityID: act.id, week, parents };
+}
+
+async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  let output = '';
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: '127.0.0.1', SMTP_URL: '', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: POOL_SIZE, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(`${url}/api/Customer/version?sourceApp=parentportal`)).ok) break;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`no answer within 120 s:\n${output}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return {
+    url,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+    },
+  };
+}
+
+// one connection per parent, all opened at once, with no client-side connect timeout: the rush is
+// 2,000 browsers, and a connection the server's backlog makes wait is latency, not a failure
+const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+function post(url: string, token: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-length': 0 } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
+
+interface Result {
+  backend: string;
+  taken: number;
+  waitlisted: number;
+  overbooked: number;
+  c4xx: number;
+  c5xx: number;
+  failed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: Record<string, string>): Promise<Result> {
+  let handle = await open();
+  const prep = await prepare(handle);
+  await handle.close();
+  const server = await startServer(serverEnv);
+  const latencies: number[] = [];
+  let c4xx = 0;
+  let c5xx = 0;
+  let failed = 0;
+  let registeredAnswers = 0;
+  let waitlistedAnswers = 0;
+  try {
+    let open!: () => void;
+    const gate = { promise: new Promise<void>((r) => (open = r)) };
+    const all = prep.parents.map(async (p) => {
+      await gate.promise;
+      const t0 = performance.now();
+      try {
+        const res = await post(`${server.url}/api/ParentApplication/application/submit?key=${p.key}`, p.token);
+        const body = res.body;
+        latencies.push(performance.now() - t0);
+        if (res.status >= 500) c5xx++;
+        else if (res.status >= 400) c4xx++;
+        else {
+          const status = (JSON.parse(body) as { children: { status: string }[] }).children[0]?.status;
+          if (status === 'REGISTERED') registeredAnswers++;
+          else if (status === 'WAITLISTED') waitlistedAnswers++;
+        }
+      } catch {
+        failed++;
+        latencies.push(performance.now() - t0);
+      }
+    });
+    open();
+    await Promise.all(all);
+  } finally {
+    await server.stop();
+  }
+  // the database's word, not the answers': seats taken, waitlist entries, enrolments of the week
+  handle = await open();
+  try {
+    const [seat] = await handle.db.select().from(s.seats).where(and(eq(s.seats.activityId, prep.activityID), eq(s.seats.weekStart, prep.week)));
+    const [held] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(s.seatTakes).where(and(eq(s.seatTakes.seatId, seat.id), eq(s.seatTakes.status, 'held')));
+    const [waiting] = await handle.db.select({ n: sql<number>`count(*)::int` }).from(s.waitlistEntries).where(and(eq(s.waitlistEntries.seatId, seat.id), eq(s.waitlistEntries.status, 'active')));
+    const [enrolled] = await handle.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(s.enrollments)
+      .where(and(eq(s.enrollments.activityId, prep.activityID), eq(s.enrollments.enrollmentDate, prep.week)));
+    // the counter, the held takes and the enrolments must agree; the largest is what was sold
+    const taken = Math.max(seat.taken, Number(held.n), Number(enrolled.n));
+    if (seat.taken !== Number(held.n) || seat.taken !== Number(enrolled.n)) console.error(`${backend}: seat counter ${seat.taken}, held ${held.n}, enrolled ${enrolled.n}`);
+    if (registeredAnswers !== taken || waitlistedAnswers !== Number(waiting.n)) {
+      console.error(`${backend}: answers say ${registeredAnswers} registered / ${waitlistedAnswers} waitlisted, the database ${taken} / ${waiting.n}`);
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    return { backend, taken, waitlisted: Number(waiting.n), overbooked: Math.max(0, taken - seat.total), c4xx, c5xx, failed, p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted.at(-1) ?? 0 };
+  } finally {
+    await handle.close();
+  }
+}
+
+const results: Result[] = [];
+if (ADMIN_URL) {
+  const name = `pp_rush_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  try {
+    results.push(await rush('PostgreSQL', () => openDb({ databaseUrl: url.toString() }), { DATABASE_URL: url.toString() }));
+  } finally {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.end();
+  }
+} else {
+  console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+}
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-rush-'));
+try {
+  results.push(await rush('PGlite', () => openDb({ pgliteDir: dataDir }), { DATABASE_URL: '', PGLITE_DIR: dataDir }));
+} finally {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+const ms = (n: number) => `${Math.round(n)} ms`;
+console.log(`\nRush: ${PARENTS} parents submit at once for ${SEATS} seats (capacity check W, enrol what is available)`);
+console.log(['backend', 'taken', 'waitlisted', 'overbooked', '4xx', '5xx', 'no answer', 'p50', 'p99', 'max'].map((h) => h.padEnd(11)).join(''));
+for (const r of results) {
+  console.log([r.backend, r.taken, r.waitlisted, r.overbooked, r.c4xx, r.c5xx, r.failed, ms(r.p50), ms(r.p99), ms(r.max)].map((v) => String(v).padEnd(11)).join(''));
+}
+const wrong = results.filter((r) => r.taken !== SEATS || r.waitlisted !== PARENTS - SEATS || r.overbooked || r.c4xx || r.c5xx || r.failed);
+if (wrong.length) {
+  console.error(`Wrong counts on: ${wrong.map((r) => r.backend).join(', ')}`);
+  process.exitCode = 1;
+}
