@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, sum } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
-import { accounts, activities, applicationDrafts, assistanceAgencies, children, gradeLevels, invoices, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
+import { accounts, activities, adults, applicationDrafts, assistanceAgencies, children, gradeLevels, invoices, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
@@ -455,8 +455,8 @@ export const application = {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const mailOf = d.status === 'open' ? await confirmationMail(deps, s, pp, lang) : undefined;
-      const result = await submitApplication(deps, s, d, pp, lang, mailOf);
+      const facts = d.status === 'open' ? await confirmationFacts(deps, s, pp, lang) : undefined;
+      const result = await submitApplication(deps, s, d, pp, lang, facts);
       if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
       return publicConfirmation(await withPositions(deps, result.confirmation));
     },
@@ -504,24 +504,28 @@ function publicConfirmation(c: Confirmation) {
 }
 
 /** The confirmation e-mail to the signed-in parent (spec 2.11; 8.2 when it cannot be sent). */
-/** The confirmation e-mail to the signed-in parent's address, built once the statuses are known. */
-async function confirmationMail(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string): Promise<(c: Confirmation) => OutboxMail | null> {
+/** The parent's name and the confirmation e-mail to the signed-in parent's address (one read). */
+async function confirmationFacts(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string): Promise<{ parentName: string; mailOf: (c: Confirmation) => OutboxMail | null }> {
   const [row] = await deps.db
-    .select({ email: logins.email, programName: providers.programName, supportEmail: providers.supportEmail })
+    .select({ email: logins.email, programName: providers.programName, supportEmail: providers.supportEmail, firstName: adults.firstName, lastName: adults.lastName })
     .from(logins)
     .innerJoin(providers, eq(providers.id, logins.providerId))
+    .innerJoin(adults, eq(adults.id, logins.adultId))
     .where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
   const program = textIn(pp, 'programPeriod', lang);
-  return (c) => {
-    if (!row?.email) return null;
-    const lines = c.children.map((ch) => deps.t(lang, 'application.email.line', { child: ch.fullName, status: deps.t(lang, `application.confirmation.status.${ch.status}`) }));
-    return {
-      providerId: s.providerId,
-      kind: 'application-confirmation',
-      to: row.email,
-      from: `"${row.programName}" <${row.supportEmail || 'no-reply@parentportal.example'}>`,
-      subject: deps.t(lang, 'application.email.subject', { program }),
-      text: [deps.t(lang, 'application.email.intro', { name: c.parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ...lines, '', deps.t(lang, 'application.email.footer')].join('\n'),
-    };
+  return {
+    parentName: row ? `${row.firstName} ${row.lastName}` : '',
+    mailOf: (c) => {
+      if (!row?.email) return null;
+      const lines = c.children.map((ch) => deps.t(lang, 'application.email.line', { child: ch.fullName, status: deps.t(lang, `application.confirmation.status.${ch.status}`) }));
+      return {
+        providerId: s.providerId,
+        kind: 'application-confirmation',
+        to: row.email,
+        from: `"${row.programName}" <${row.supportEmail || 'no-reply@parentportal.example'}>`,
+        subject: deps.t(lang, 'application.email.subject', { program }),
+        text: [deps.t(lang, 'application.email.intro', { name: c.parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ...lines, '', deps.t(lang, 'application.email.footer')].join('\n'),
+      };
+    },
   };
 }

@@ -66,13 +66,26 @@ export async function seatAvailability(
   return out;
 }
 
-/** The seat row of an activity's week, created on first use with the activity's capacity (usually one read). */
-async function seatId(tx: Tx, providerId: number, activityId: number, week: string, capacity: number): Promise<number> {
+/** Seat row ids by database, activity and week: a committed row keeps its id (it goes only with its activity). */
+const seatIdCache = new WeakMap<object, Map<string, number>>();
+
+/**
+ * The seat row of an activity's week, created on first use with the activity's capacity. Ids read
+ * here go to `seen`; the caller caches them once its transaction committed (a row made by a
+ * transaction that rolls back must not be remembered).
+ */
+async function seatId(tx: Tx, cache: Map<string, number>, seen: Map<string, number>, providerId: number, activityId: number, week: string, capacity: number): Promise<number> {
+  const k = `${activityId}/${week}`;
+  const known = cache.get(k) ?? seen.get(k);
+  if (known) return known;
   const find = async () => (await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.activityId, activityId), eq(seats.weekStart, week))))[0]?.id;
-  const found = await find();
-  if (found) return found;
-  const [made] = await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] }).returning({ id: seats.id });
-  return made?.id ?? (await find())!;
+  let id = await find();
+  if (!id) {
+    const [made] = await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] }).returning({ id: seats.id });
+    id = made?.id ?? (await find())!;
+  }
+  seen.set(k, id);
+  return id;
 }
 
 /** Takes one seat while one remains (mode N: always): one statement, atomic on both databases. */
@@ -162,8 +175,11 @@ export async function submitApplication(
   d: DraftRow,
   pp: ProgramRow,
   lang: string,
-  /** the confirmation e-mail of a confirmation (null: no address): queued in the same transaction */
-  mailOf?: (c: Confirmation) => OutboxMail | null,
+  facts?: {
+    parentName: string;
+    /** the confirmation e-mail of a confirmation (null: no address): queued in the same transaction */
+    mailOf: (c: Confirmation) => OutboxMail | null;
+  },
 ): Promise<{ fresh: boolean; confirmation: Confirmation }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
@@ -172,21 +188,14 @@ export async function submitApplication(
   }
   const data = d.data as DraftData;
   checkComplete(deps, lang, data);
-  const [claimed] = await deps.db
-    .update(applicationDrafts)
-    .set({ status: 'submitting', updatedAt: deps.clock() })
-    .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
-    .returning();
-  if (!claimed) {
-    const [now] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
-    if (now?.status === 'submitted' && now.result) return { fresh: false, confirmation: now.result as unknown as Confirmation };
-    fail(deps, lang, 409, 'application.errors.submitted');
-  }
+  if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
   const today = isoDay(deps.today());
+  let cache = seatIdCache.get(deps.db);
+  if (!cache) seatIdCache.set(deps.db, (cache = new Map()));
+  const seen = new Map<string, number>();
   try {
     const confirmation = await deps.db.transaction(async (tx) => {
       const acts = await tx.select().from(activities).where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id)));
-      const [parent] = await tx.select({ firstName: adults.firstName, lastName: adults.lastName }).from(adults).where(eq(adults.id, s.adultId));
       const claims = data.isOptedFinancialAssistance === true && pp.discountsNeedReview;
       const out: Confirmation = {
         key: d.key,
@@ -194,7 +203,7 @@ export async function submitApplication(
         programPeriod: textIn(pp, 'programPeriod', lang),
         submittedOn: today,
         emailSent: false,
-        parentName: parent ? `${parent.firstName} ${parent.lastName}` : '',
+        parentName: facts?.parentName ?? '',
         children: [],
       };
       for (const child of data.children ?? []) {
@@ -202,7 +211,7 @@ export async function submitApplication(
         const full: { sel: Selection; seat: number }[] = [];
         for (const sel of child.selections) {
           const a = acts.find((x) => x.id === sel.activityID)!;
-          const seat = await seatId(tx, s.providerId, a.id, seatWeek(pp, sel), a.capacity);
+          const seat = await seatId(tx, cache, seen, s.providerId, a.id, seatWeek(pp, sel), a.capacity);
           // tests pause here: many submits between reading and taking still take each seat once
           await deps.hooks?.beforeSeatTake?.();
           if (await takeSeat(tx, seat, pp.capacityCheck !== 'N')) taken.push({ sel, seat });
@@ -257,24 +266,32 @@ export async function submitApplication(
         out.children.push(row);
       }
       // the e-mail is queued with the registration or not at all (a transactional outbox)
-      const mail = mailOf?.(out);
+      const mail = facts?.mailOf(out);
       if (mail) {
         await enqueueMail(tx as unknown as Db, deps.clock, mail);
         out.emailSent = true;
       }
-      await tx
+      // the claim is the last statement: a second submit of the same draft (a double click, a
+      // retry after a lost answer) finds it submitted and rolls back what it took
+      const claimed = await tx
         .update(applicationDrafts)
         .set({ status: 'submitted', step: 'submitted', submittedAt: deps.clock(), updatedAt: deps.clock(), result: out as unknown as Record<string, unknown> })
-        .where(eq(applicationDrafts.id, d.id));
+        .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
+        .returning({ id: applicationDrafts.id });
+      if (!claimed.length) throw new AlreadySubmitted();
       return out;
     });
+    for (const [k, id] of seen) cache.set(k, id);
     return { fresh: true, confirmation };
   } catch (err) {
-    // nothing was taken (the transaction rolled back): the parent may try again
-    await deps.db.update(applicationDrafts).set({ status: 'open' }).where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'submitting')));
-    throw err;
+    if (!(err instanceof AlreadySubmitted)) throw err;
+    const [now] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+    if (now?.status === 'submitted' && now.result) return { fresh: false, confirmation: now.result as unknown as Confirmation };
+    fail(deps, lang, 409, 'application.errors.submitted');
   }
 }
+
+class AlreadySubmitted extends Error {}
 
 /** The enrolment row of a taken choice: a week of a weekly program, a single date, or from today on. */
 export function enrollmentOf(s: { providerId: number; accountId: number }, pp: ProgramRow, a: typeof activities.$inferSelect, sel: Selection, childId: number, today: string) {
