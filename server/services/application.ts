@@ -485,6 +485,13 @@ async function withPositions(deps: AppDeps, c: Confirmation): Promise<Confirmati
   };
 }
 
+/** Spec 4's display state of a child: A enrolled, W waitlisted, AW some of each. */
+function displayState(acts: { state: 'A' | 'W' | 'FULL' }[]): 'A' | 'W' | 'AW' | null {
+  const a = acts.some((x) => x.state === 'A');
+  const w = acts.some((x) => x.state === 'W');
+  return a && w ? 'AW' : a ? 'A' : w ? 'W' : null;
+}
+
 /** The confirmation without the internal waitlist entry ids. */
 function publicConfirmation(c: Confirmation) {
   return {
@@ -498,6 +505,7 @@ function publicConfirmation(c: Confirmation) {
       fullName: ch.fullName,
       status: ch.status,
       waitlistPosition: ch.waitlistPosition ?? null,
+      displayState: displayState(ch.activities),
       activities: ch.activities.map((a) => ({ activityID: a.activityID, activity: a.activity, weekStart: a.weekStart, state: a.state, waitlistPosition: a.waitlistPosition ?? null })),
     })),
   };

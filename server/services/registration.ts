@@ -8,6 +8,7 @@ import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { providerOf } from './common';
+import { accountWaitlistPlaces } from './seats';
 
 type Category = 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
 type Kind = 'childcare' | 'enrichment';
@@ -74,6 +75,8 @@ export const registration = {
         .from(activities)
         .where(and(eq(activities.providerId, s.providerId), inArray(activities.programPeriodId, ids)));
 
+      // the place on the waitlist shows on the programs list and Home (spec 4 enrolment and seats)
+      const places = regs.some((r) => r.r.status === 'WAITLISTED' || r.r.status === 'REGISTERED' || r.r.status === 'PENDING') ? await accountWaitlistPlaces(deps, s) : new Map<string, number>();
       return pps.map((p) => {
         const rows = regs.filter((r) => r.r.programPeriodId === p.id);
         const firstEnrolment = (childId: number) =>
@@ -128,6 +131,7 @@ export const registration = {
             submittedOn: r.r.submittedOn,
             isPending: r.r.status === 'PENDING' || r.r.isPendingApproval,
             isRegistered: r.r.status === 'REGISTERED',
+            waitlistPosition: places.get(`${p.id}/${r.r.childId}`) ?? null,
           })),
         };
       });

@@ -114,6 +114,27 @@ export async function entryPositions(deps: AppDeps, entryIds: number[]): Promise
   return out;
 }
 
+/** The account's children's best waitlist places, by program and child ("programID/childID"). */
+export async function accountWaitlistPlaces(deps: AppDeps, s: SessionInfo): Promise<Map<string, number>> {
+  const e = alias(waitlistEntries, 'e');
+  const rows = await deps.db
+    .select({
+      childId: e.childId,
+      pp: activities.programPeriodId,
+      place: sql<number>`(select count(*) from waitlist_entries w where w.seat_id = e.seat_id and w.status = 'active' and w.id <= e.id)`.mapWith(Number),
+    })
+    .from(e)
+    .innerJoin(seats, eq(seats.id, e.seatId))
+    .innerJoin(activities, eq(activities.id, seats.activityId))
+    .where(and(eq(e.providerId, s.providerId), eq(e.accountId, s.accountId), eq(e.status, 'active')));
+  const out = new Map<string, number>();
+  for (const r of rows) {
+    const k = `${r.pp}/${r.childId}`;
+    if (!out.has(k) || r.place < out.get(k)!) out.set(k, r.place);
+  }
+  return out;
+}
+
 /** Waitlist places of a program: per child its best place, per entry its place on its seat's list. */
 export async function waitlistPositions(deps: AppDeps, s: SessionInfo, programPeriodId: number): Promise<Map<number, number> & { byEntry: Map<number, number> }> {
   const rows = await deps.db

@@ -1840,6 +1840,10 @@ export interface ParentApplicationSubmitResponse {
       state: 'A' | 'W' | 'FULL';
       waitlistPosition: number | null;
     }[];
+    /**
+     * spec 4 display state: A enrolled, W waitlisted, AW both; null when neither
+     */
+    displayState: 'A' | 'W' | 'AW' | null;
   }[];
 }
 
@@ -1870,6 +1874,10 @@ export interface ParentApplicationConfirmationResponse {
       state: 'A' | 'W' | 'FULL';
       waitlistPosition: number | null;
     }[];
+    /**
+     * spec 4 display state: A enrolled, W waitlisted, AW both; null when neither
+     */
+    displayState: 'A' | 'W' | 'AW' | null;
   }[];
 }
 
@@ -1923,6 +1931,10 @@ export type RegistrationProgramPeriodsResponse = {
     submittedOn: string | null;
     isPending: boolean;
     isRegistered: boolean;
+    /**
+     * the child's best place on the program's waitlists (1 = next), null when not waitlisted
+     */
+    waitlistPosition: number | null;
   }[];
 }[];
 

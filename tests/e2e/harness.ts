@@ -25,18 +25,25 @@ async function freePort(): Promise<number> {
 
 export interface RunningServer {
   url: string;
+  /** the embedded database's folder */
+  dataDir: string;
   stop(): Promise<void>;
+  /**
+   * Stops the server, runs `between` (a CLI on the same database: the embedded one is one
+   * process's at a time), and starts it again on the same port and data.
+   */
+  restart(between: () => Promise<void> | void): Promise<void>;
   /** SIGKILL, as a crash: no shutdown runs */
   crash(): Promise<void>;
   log(): string;
 }
 
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, reuse?: { port: number; dataDir: string }): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
     throw new Error('dist/ is missing: run `npm run build` before the browser tests');
   }
-  const port = await freePort();
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
+  const port = reuse?.port ?? (await freePort());
+  const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
@@ -74,9 +81,29 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  return {
+  let current = child;
+  const halt = async () => {
+    if (current.exitCode === null && current.signalCode === null) {
+      const exited = new Promise((r) => current.once('exit', r));
+      current.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (current.exitCode === null) current.kill('SIGKILL');
+    }
+  };
+  const server: RunningServer = {
     url,
+    dataDir,
     log: () => output,
+    async restart(between) {
+      await halt();
+      await between();
+      const again = await startServer(env, { port, dataDir });
+      // the new process is the one stop() ends
+      server.stop = again.stop;
+      server.crash = again.crash;
+      server.log = again.log;
+      server.restart = again.restart;
+    },
     async crash() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));
@@ -84,15 +111,11 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       await exited;
     },
     async stop() {
-      if (child.exitCode === null && child.signalCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
+      await halt();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+  return server;
 }
 
 export async function launchBrowser(): Promise<Browser> {

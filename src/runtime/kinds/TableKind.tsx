@@ -23,8 +23,9 @@ export default function TableKind({ section, data }: KindProps<'table'>) {
   const rows = rowsOf(data, section.items);
   const { columns, rowActions } = section;
   return (
-    // focusable, so keyboard users can scroll a wide table on small screens (axe scrollable-region-focusable)
-    <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} role="region" aria-label={section.title ? tk(section.title) : section.caption ? tk(section.caption) : t('runtime:table')}>
+    // focusable, so keyboard users can scroll a wide table on small screens (axe scrollable-region-focusable);
+    // named apart from its section, which carries the title as its own name (axe landmark-unique)
+    <Table.ScrollArea borderWidth="1px" rounded="md" tabIndex={0} role="region" aria-label={section.caption ? tk(section.caption) : section.title ? t('runtime:tableOf', { name: tk(section.title) }) : t('runtime:table')}>
       <Table.Root size="sm" striped>
         {section.caption ? <Table.Caption captionSide="top" textAlign="start" fontWeight="semibold" fontSize="md" color="fg" mt="0" mb="1" pt="2" px="3">{tk(section.caption)}</Table.Caption> : null}
         <Table.Header>

@@ -1,0 +1,245 @@
+// The parent application (spec 2.11, 4, 5.5) in a real browser, reached by the programs list's
+// hand-off: two children for the summer camp where one week is full (one registered, one waitlisted
+// with its place), a sibling fee, an optional fee and the account's credit; leaving mid-application
+// and going on in a new browser; exit with return; financial assistance waiting as Approval Pending
+// until the provider approves it with `npm run provider -- applications approve`. 375 px in English,
+// 1280 px in Spanish; axe on every step.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+type Lang = 'en' | 'es';
+/** A text of the portal in a language, read from its locale files (the test follows the translations). */
+function L(lang: Lang, ns: string, key: string, params: Record<string, string | number> = {}): string {
+  let v: unknown = JSON.parse(readFileSync(join(ROOT, 'locales', lang, `${ns}.json`), 'utf8'));
+  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
+  if (typeof v !== 'string') throw new Error(`no text ${lang}/${ns}:${key}`);
+  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
+}
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const SUMMER = { en: 'Summer Adventure Camp', es: 'Campamento de verano Aventura' };
+const ADVENTURE = { en: 'Adventure Week', es: 'Semana de aventura' };
+
+async function signIn(page: Page, email: string) {
+  await page.goto(`${server.url}/parentportal/brightpath/parent`);
+  await page.waitForSelector('[data-testid=signin-form]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', 'Sunshine#2026');
+  await page.click('[data-testid=signin-submit]');
+  await page.waitForURL(/\/home$/);
+}
+
+const programCard = (page: Page, lang: Lang): Locator =>
+  page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: SUMMER[lang] }) });
+
+async function openPrograms(page: Page, lang: Lang): Promise<Locator> {
+  await page.goto(`${server.url}/parentportal/programlist`);
+  const c = programCard(page, lang);
+  await c.waitFor({ timeout: 30_000 });
+  return c;
+}
+
+/** Register (or Add child) on the summer camp card, through the grade roll-up when it asks, into the application. */
+async function register(page: Page, lang: Lang): Promise<void> {
+  const c = await openPrograms(page, lang);
+  const name = new RegExp(`^(${escape(L(lang, 'programs', 'button.register'))}|${escape(L(lang, 'programs', 'button.addChild'))})$`);
+  await c.getByRole('button', { name }).click();
+  const rollup = page.getByRole('alertdialog', { name: L(lang, 'programs', 'rollup.title') });
+  await Promise.race([rollup.waitFor({ timeout: 30_000 }).catch(() => undefined), page.waitForURL(/\/parentapplication\//, { timeout: 30_000 })]);
+  if (await rollup.isVisible()) await rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') }).click();
+  await page.waitForURL(/\/parentapplication\/(children|enrollment|fee|review)\?key=/, { timeout: 30_000 });
+}
+
+const continueButton = (page: Page, lang: Lang) => page.getByRole('button', { name: L(lang, 'application', 'continue'), exact: true });
+
+async function step(page: Page, lang: Lang, heading: string, label: string) {
+  await page.getByRole('heading', { level: 1, name: L(lang, 'application', heading) }).waitFor({ timeout: 30_000 });
+  await expectNoAxeViolations(page, label);
+  await shot(page, label);
+}
+
+/** The activity choice of a child: its week (0 = the camp's first) and activity. */
+async function choose(page: Page, lang: Lang, child: number, week: number) {
+  const picker = page.locator('[data-testid^=activity-picker-]').nth(child);
+  await picker.locator('fieldset[data-week]').nth(week).getByRole('checkbox', { name: ADVENTURE[lang] }).check();
+}
+
+describe('the parent application', () => {
+  it('registers two children at 375 px: one registered, one waitlisted with its place; fees with a sibling rate, an optional fee and credit; resumed in a new browser', async () => {
+    const lang: Lang = 'en';
+    let ctx: BrowserContext = await newContext(browser, 375, 'en-US');
+    let page = await ctx.newPage();
+    try {
+      await signIn(page, 'grace.okafor@example.com');
+      await register(page, lang);
+      await step(page, lang, 'children.title', 'application-children-375-en');
+      // the exit bar and the progress bar (child, enrol, fee: nothing is paid now)
+      await expect(page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).isVisible()).resolves.toBe(true);
+      const progress = await page.locator('[data-section=progress]').innerText();
+      expect(progress).toContain(L(lang, 'application', 'flow.fee'));
+      await page.getByRole('checkbox', { name: 'Ada Okafor' }).check();
+      await page.getByRole('checkbox', { name: 'Ben Okafor' }).check();
+      await continueButton(page, lang).click();
+
+      await page.waitForURL(/\/parentapplication\/enrollment/);
+      await page.locator('[data-testid^=activity-picker-]').nth(1).waitFor();
+      await step(page, lang, 'enrollment.title', 'application-enrollment-375-en');
+      // the camp's first week of Adventure Week is full: it says so before the parent chooses
+      const firstWeek = page.locator('[data-testid^=activity-picker-]').nth(1).locator('fieldset[data-week]').nth(0);
+      expect(await firstWeek.innerText()).toContain(L(lang, 'application', 'enrollment.full'));
+      await choose(page, lang, 0, 1);
+      await choose(page, lang, 1, 0);
+      await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
+      await continueButton(page, lang).click();
+      await page.waitForURL(/\/parentapplication\/fee/);
+      await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'fee.title') }).waitFor();
+
+      // she leaves here, and goes on later in another browser: the draft waits on the server
+      await ctx.close();
+      ctx = await newContext(browser, 375, 'en-US');
+      page = await ctx.newPage();
+      await signIn(page, 'grace.okafor@example.com');
+      await register(page, lang);
+      await page.waitForURL(/\/parentapplication\/fee/);
+      await step(page, lang, 'fee.title', 'application-fee-375-en');
+      await page.getByRole('checkbox', { name: 'Camp T-shirt' }).check();
+      await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit') }).check();
+      await continueButton(page, lang).click();
+
+      await page.waitForURL(/\/parentapplication\/review/);
+      await step(page, lang, 'review.title', 'application-review-375-en');
+      const fees = await page.locator('[data-section=feeRows]').innerText();
+      // Ada: registration $75.00 and her week $210.00; Ben, waitlisted: no registration fee, his week at the sibling rate $190.00; T-shirt $15.00
+      for (const text of ['$75.00', '$210.00', '$190.00', 'Camp T-shirt', '$15.00']) expect(fees).toContain(text);
+      const totals = await page.locator('[data-section=totals]').innerText();
+      for (const text of ['$490.00', '$40.00', '$450.00']) expect(totals).toContain(text);
+      await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+
+      await page.waitForURL(/\/parentapplication\/confirmation/);
+      await step(page, lang, 'confirmation.title', 'application-confirmation-375-en');
+      const ada = page.locator('[data-section=children] article').filter({ hasText: 'Ada Okafor' });
+      const ben = page.locator('[data-section=children] article').filter({ hasText: 'Ben Okafor' });
+      expect(await ada.innerText()).toContain(L(lang, 'application', 'confirmation.status.REGISTERED'));
+      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.status.WAITLISTED'));
+      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.position', { position: 1 }));
+      // no exit bar once submitted
+      expect(await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).count()).toBe(0);
+      const mails = await outbox(server);
+      expect(mails.some((m) => m.to === 'grace.okafor@example.com' && m.text.includes('Ben Okafor'))).toBe(true);
+
+      // the programs list shows Ben's place on the waitlist
+      await page.getByRole('button', { name: L(lang, 'application', 'confirmation.back') }).click();
+      await page.waitForURL(/\/parentportal\/programlist/);
+      const c = programCard(page, lang);
+      await c.waitFor();
+      await expect.poll(() => c.innerText()).toContain(L(lang, 'programs', 'child.waitlisted', { position: 1 }));
+      await expectNoAxeViolations(page, 'programlist with a waitlist place');
+    } catch (err) {
+      await shot(page, 'application-failed-375-en');
+      throw err;
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
+
+  it('at 1280 px in Spanish: exit with return clears the draft; financial assistance waits as Approval Pending until the provider approves it', async () => {
+    const lang: Lang = 'es';
+    const ctx = await newContext(browser, 1280, 'es-ES');
+    const page = await ctx.newPage();
+    try {
+      await signIn(page, 'karen.johnson@example.com');
+      await register(page, lang);
+      await step(page, lang, 'children.title', 'application-children-1280-es');
+      await page.getByRole('checkbox', { name: 'Tyler Johnson' }).check();
+      await continueButton(page, lang).click();
+      await page.waitForURL(/\/parentapplication\/enrollment/);
+
+      // exit, then return to the portal: the draft is discarded
+      await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).click();
+      const exit = page.getByRole('alertdialog', { name: L(lang, 'application', 'exit.title') });
+      await exit.waitFor();
+      await expectNoAxeViolations(page, 'application exit dialog (es)');
+      await exit.getByRole('button', { name: L(lang, 'application', 'exit.return') }).click();
+      await page.waitForURL(/\/parentportal\/home/);
+
+      // a new application starts from the first step with nothing chosen
+      await register(page, lang);
+      await page.waitForURL(/\/parentapplication\/children/);
+      await page.getByRole('checkbox', { name: 'Tyler Johnson' }).waitFor();
+      expect(await page.getByRole('checkbox', { name: 'Tyler Johnson' }).isChecked()).toBe(false);
+      await page.getByRole('checkbox', { name: 'Tyler Johnson' }).check();
+      await continueButton(page, lang).click();
+      await page.waitForURL(/\/parentapplication\/enrollment/);
+      await page.locator('[data-testid^=activity-picker-]').first().waitFor();
+      await step(page, lang, 'enrollment.title', 'application-enrollment-1280-es');
+      await choose(page, lang, 0, 2);
+      await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
+      await continueButton(page, lang).click();
+
+      await page.waitForURL(/\/parentapplication\/fee/);
+      await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'fee.title') }).waitFor();
+      await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.fa') }).check();
+      // at least one agency when opted in
+      await continueButton(page, lang).click();
+      await page.getByText(L(lang, 'application', 'errors.agencyRequired')).first().waitFor();
+      const agencies = page.getByRole('group', { name: L(lang, 'application', 'fee.agencies') });
+      await agencies.getByRole('checkbox').first().check();
+      await page.getByText(L(lang, 'application', 'fee.feeWaived')).waitFor();
+      await step(page, lang, 'fee.title', 'application-fee-1280-es');
+      await continueButton(page, lang).click();
+
+      await page.waitForURL(/\/parentapplication\/review/);
+      await step(page, lang, 'review.title', 'application-review-1280-es');
+      await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+      await page.waitForURL(/\/parentapplication\/confirmation/);
+      await step(page, lang, 'confirmation.title', 'application-confirmation-1280-es');
+      const tyler = page.locator('[data-section=children] article').filter({ hasText: 'Tyler Johnson' });
+      expect(await tyler.innerText()).toContain(L(lang, 'application', 'confirmation.status.PENDING'));
+
+      // on the programs list, Tyler's application is under review
+      const line = () => programCard(page, lang).locator('li').filter({ hasText: 'Tyler Johnson' }).innerText();
+      await openPrograms(page, lang);
+      await expect.poll(line).toContain(L(lang, 'programs', 'child.review'));
+
+      // the provider approves it from the command line (the embedded database is the server's alone, so the server stops meanwhile)
+      await server.restart(() => {
+        const env = { ...process.env, PGLITE_DIR: server.dataDir, DATABASE_URL: '' };
+        const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
+        const list = execFileSync(tsx, ['scripts/provider.ts', 'applications', 'list', '--provider', 'brightpath'], { cwd: ROOT, env, encoding: 'utf8' });
+        const row = list.split('\n').find((l) => l.includes('Tyler Johnson'));
+        expect(row, list).toBeDefined();
+        const id = row!.split('\t')[0];
+        const out = execFileSync(tsx, ['scripts/provider.ts', 'applications', 'approve', id, '--provider', 'brightpath'], { cwd: ROOT, env, encoding: 'utf8' });
+        expect(out).toContain(`Application ${id} approved`);
+      });
+      await openPrograms(page, lang);
+      await expect.poll(line).not.toContain(L(lang, 'programs', 'child.review'));
+      expect(await line()).toContain(L(lang, 'programs', 'child.registered', { date: '' }).trim());
+      await expectNoAxeViolations(page, 'programlist after approval (es)');
+      await shot(page, 'application-approved-programlist-1280-es');
+    } catch (err) {
+      await shot(page, 'application-failed-1280-es');
+      throw err;
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
+});
