@@ -233,7 +233,7 @@ async function seedBrightpath(ctx: Ctx) {
     .values([
       { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 50 },
       { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75, paymentOption: 'N', discountsNeedReview: true },
-      { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
+      { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', capacityCheck: 'N', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40 },
       { providerId: pid, programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.', translations: texts({ programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
       { providerId: pid, programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', translations: texts({ programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, enableWeekendScheduling: true, startDate: d(-40), endDate: d(120) },
       { providerId: pid, programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.', translations: texts({ programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-80), endDate: d(-20) },
@@ -464,6 +464,14 @@ async function seedNorthridge(ctx: Ctx) {
     ]),
   );
   const start = -70;
+  // registration that opens later today, by the server's clock (spec 4: before it the button says when)
+  const laterToday = () => {
+    const now = new Date();
+    const at = new Date(ctx.today);
+    const h = now.getHours() + 3;
+    at.setHours(Math.min(h, 23), h > 23 ? 59 : now.getMinutes(), 0, 0);
+    return at;
+  };
   const [extended, camp, readiness, springBreak, chess] = await db
     .insert(t.programPeriods)
     .values([
@@ -471,7 +479,7 @@ async function seedNorthridge(ctx: Ctx) {
       { providerId: pid, programPeriod: 'Summer Day Camp', description: 'Weekly summer day camp at Maple Grove School.', translations: texts({ programPeriod: 'Summer Day Camp', description: 'Weekly summer day camp at Maple Grove School.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(215), endDate: d(270), registrationStartAt: ctx.at(60, 0) },
       { providerId: pid, programPeriod: 'Kindergarten Readiness', description: 'Half-day preschool program for four-year-olds.', translations: texts({ programPeriod: 'Kindergarten Readiness', description: 'Half-day preschool program for four-year-olds.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(start), endDate: d(start + 290) },
       { providerId: pid, programPeriod: 'Spring Break Care', description: 'Full-day care during spring break.', translations: texts({ programPeriod: 'Spring Break Care', description: 'Full-day care during spring break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(130), endDate: d(136) },
-      { providerId: pid, programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.', translations: texts({ programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 701, startDate: d(-30), endDate: d(90) },
+      { providerId: pid, programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.', translations: texts({ programPeriod: 'Chess & Coding Club', description: 'Lunchtime and after-school enrichment club.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 701, startDate: d(-30), endDate: d(90), registrationStartAt: laterToday() },
     ])
     .returning();
   const a = (programPeriodId: number, siteId: number, activity: string, f: Partial<typeof t.activities.$inferInsert>) => ({ providerId: pid, programPeriodId, siteId, activity, translations: texts({ activity }), startDate: d(start), endDate: d(start + 290), ...f });
@@ -600,7 +608,7 @@ async function seedProgramListDemo(
 /**
  * The parent application's demo (spec 2.11, 4): the summer camp's optional fees and financial
  * assistance agencies, its first Adventure Week already full (a new choice there is waitlisted), and
- * the Okafor family: two children who are in no program yet and a credit on the account.
+ * the Mensah family: two children who are in no program yet and a credit on the account.
  */
 async function seedApplicationDemo(ctx: Ctx, ids: { pid: number; pw: string; summer: number; adventure: number; swim: number; downtown: number }) {
   const { db, d } = ctx;
@@ -649,21 +657,21 @@ async function seedApplicationDemo(ctx: Ctx, ids: { pid: number; pw: string; sum
     await db.update(t.registrations).set({ claimsDiscount: true, draftId: draft.id }).where(eq(t.registrations.id, pending.id));
   }
 
-  const okafor = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10511' }).returning());
-  const grace = await one(
-    db.insert(t.adults).values({ providerId: pid, accountId: okafor.id, accountHolder: 1, firstName: 'Grace', lastName: 'Okafor', genderCode: 'F', streetAddress: '41 Willow Ln', city: 'Springfield', stateCode: 'IL', zip: '62704', cellPhone: '2175550188', email: 'grace.okafor@example.com' }).returning(),
+  const mensah = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10511' }).returning());
+  const amara = await one(
+    db.insert(t.adults).values({ providerId: pid, accountId: mensah.id, accountHolder: 1, firstName: 'Amara', lastName: 'Mensah', genderCode: 'F', streetAddress: '41 Willow Ln', city: 'Springfield', stateCode: 'IL', zip: '62704', cellPhone: '2175550188', email: 'amara.mensah@example.com' }).returning(),
   );
-  await db.insert(t.logins).values({ providerId: pid, adultId: grace.id, email: 'grace.okafor@example.com', passwordHash: ids.pw });
+  await db.insert(t.logins).values({ providerId: pid, adultId: amara.id, email: 'amara.mensah@example.com', passwordHash: ids.pw });
   const kids = await db
     .insert(t.children)
     .values([
-      { providerId: pid, accountId: okafor.id, firstName: 'Ada', lastName: 'Okafor', genderCode: 'F', dateOfBirth: d(-365 * 9 - 30), gradeLevelCode: '03', school: 'Lincoln Elementary School', homeSiteId: ids.downtown },
-      { providerId: pid, accountId: okafor.id, firstName: 'Ben', lastName: 'Okafor', genderCode: 'M', dateOfBirth: d(-365 * 7 - 100), gradeLevelCode: '01', school: 'Lincoln Elementary School', homeSiteId: ids.downtown },
+      { providerId: pid, accountId: mensah.id, firstName: 'Ada', lastName: 'Mensah', genderCode: 'F', dateOfBirth: d(-365 * 9 - 30), gradeLevelCode: '03', school: 'Lincoln Elementary School', homeSiteId: ids.downtown },
+      { providerId: pid, accountId: mensah.id, firstName: 'Ben', lastName: 'Mensah', genderCode: 'M', dateOfBirth: d(-365 * 7 - 100), gradeLevelCode: '01', school: 'Lincoln Elementary School', homeSiteId: ids.downtown },
     ])
     .returning();
-  await db.insert(t.childAdults).values(kids.map((k) => ({ providerId: pid, childId: k.id, adultId: grace.id, relationshipId: 1, relationship: 'Mother', isAuthorizedToPickUp: true, isEmergencyContact: true, isLivesWith: true })));
+  await db.insert(t.childAdults).values(kids.map((k) => ({ providerId: pid, childId: k.id, adultId: amara.id, relationshipId: 1, relationship: 'Mother', isAuthorizedToPickUp: true, isEmergencyContact: true, isLivesWith: true })));
   // a refund left on the account: a credit of $40.00 the application may apply
-  await db.insert(t.invoices).values({ providerId: pid, accountId: okafor.id, servicePeriodDetailID: 9300, servicePeriod: 'Credit', invoiceDate: d(-20), paymentDueDate: d(-20), amount: -40, balance: -40 });
+  await db.insert(t.invoices).values({ providerId: pid, accountId: mensah.id, servicePeriodDetailID: 9300, servicePeriod: 'Credit', invoiceDate: d(-20), paymentDueDate: d(-20), amount: -40, balance: -40 });
 }
 
 const addIsoDays = (iso: string, n: number) => {

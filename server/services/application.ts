@@ -474,13 +474,20 @@ export const application = {
 
 /** Current waitlist places (they move up as others leave the list). */
 async function withPositions(deps: AppDeps, c: Confirmation): Promise<Confirmation> {
-  const byEntry = await entryPositions(deps, c.children.flatMap((ch) => ch.activities.map((a) => a.entryId).filter((id): id is number => typeof id === 'number')));
+  const acts = c.children.flatMap((ch) => ch.activities);
+  const { byId, byRegSeat } = await entryPositions(
+    deps,
+    acts.map((a) => a.entryId).filter((id): id is number => typeof id === 'number'),
+    [...new Set(acts.map((a) => a.registrationId).filter((id): id is number => typeof id === 'number'))],
+  );
+  const placeOf = (a: Confirmation['children'][number]['activities'][number]) =>
+    a.entryId ? (byId.get(a.entryId) ?? null) : a.state === 'W' && a.registrationId && a.seatId ? (byRegSeat.get(`${a.registrationId}/${a.seatId}`) ?? null) : null;
   return {
     ...c,
     children: c.children.map((ch) => {
-      const acts = ch.activities.map((a) => ({ ...a, waitlistPosition: a.entryId ? (byEntry.get(a.entryId) ?? null) : null }));
-      const places = acts.map((a) => a.waitlistPosition).filter((p): p is number => typeof p === 'number');
-      return { ...ch, activities: acts, waitlistPosition: places.length ? Math.min(...places) : null };
+      const withPlace = ch.activities.map((a) => ({ ...a, waitlistPosition: placeOf(a) }));
+      const places = withPlace.map((a) => a.waitlistPosition).filter((p): p is number => typeof p === 'number');
+      return { ...ch, activities: withPlace, waitlistPosition: places.length ? Math.min(...places) : null };
     }),
   };
 }

@@ -4,7 +4,7 @@
 // C a full activity refuses the child (SEATS FULL), W a full activity waitlists it, N no check.
 // The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
 // Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
-import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
@@ -32,7 +32,8 @@ export interface Confirmation {
     fullName: string;
     status: Status;
     waitlistPosition?: number | null;
-    activities: { activityID: number; activity: string; weekStart: string | null; state: 'A' | 'W' | 'FULL'; entryId?: number | null; waitlistPosition?: number | null }[];
+    /** a waitlisted choice names its entry by registration and seat (`entryId` in confirmations stored before) */
+    activities: { activityID: number; activity: string; weekStart: string | null; state: 'A' | 'W' | 'FULL'; entryId?: number | null; seatId?: number; registrationId?: number; waitlistPosition?: number | null }[];
   }[];
 }
 
@@ -100,18 +101,22 @@ export async function releaseSeat(tx: Tx, id: number): Promise<void> {
   await tx.update(seats).set({ taken: sql`greatest(${seats.taken} - 1, 0)` }).where(eq(seats.id, id));
 }
 
-/** The places of some waitlist entries: the active entries before each on its seat's list, plus one. */
-export async function entryPositions(deps: AppDeps, entryIds: number[]): Promise<Map<number, number>> {
-  const out = new Map<number, number>();
-  if (!entryIds.length) return out;
+/** The places of waitlist entries named by id or by registration and seat: the active entries before each on its seat's list, plus one. */
+export async function entryPositions(deps: AppDeps, ids: number[], regs: number[] = []): Promise<{ byId: Map<number, number>; byRegSeat: Map<string, number> }> {
+  const byId = new Map<number, number>();
+  const byRegSeat = new Map<string, number>();
+  if (!ids.length && !regs.length) return { byId, byRegSeat };
   // written out: drizzle leaves a single table's columns unqualified, and the count is correlated
   const e = alias(waitlistEntries, 'e');
   const rows = await deps.db
-    .select({ id: e.id, place: sql<number>`(select count(*) from waitlist_entries w where w.seat_id = e.seat_id and w.status = 'active' and w.id <= e.id)`.mapWith(Number) })
+    .select({ id: e.id, registrationId: e.registrationId, seatId: e.seatId, place: sql<number>`(select count(*) from waitlist_entries w where w.seat_id = e.seat_id and w.status = 'active' and w.id <= e.id)`.mapWith(Number) })
     .from(e)
-    .where(and(inArray(e.id, entryIds), eq(e.status, 'active')));
-  for (const r of rows) out.set(r.id, r.place);
-  return out;
+    .where(and(or(ids.length ? inArray(e.id, ids) : undefined, regs.length ? inArray(e.registrationId, regs) : undefined), eq(e.status, 'active')));
+  for (const r of rows) {
+    byId.set(r.id, r.place);
+    byRegSeat.set(`${r.registrationId}/${r.seatId}`, r.place);
+  }
+  return { byId, byRegSeat };
 }
 
 /** The account's children's best waitlist places, by program and child ("programID/childID"). */
@@ -215,7 +220,9 @@ export async function submitApplication(
   if (!cache) seatIdCache.set(deps.db, (cache = new Map()));
   const seen = new Map<string, number>();
   try {
-    const confirmation = await deps.db.transaction(async (tx) => {
+    const confirmation = await retryOnDeadlock(() => deps.db.transaction(async (tx) => {
+      // a retried attempt remembers only its own seat rows
+      seen.clear();
       const acts = await tx.select().from(activities).where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id)));
       const claims = data.isOptedFinancialAssistance === true && pp.discountsNeedReview;
       const out: Confirmation = {
@@ -227,6 +234,7 @@ export async function submitApplication(
         parentName: facts?.parentName ?? '',
         children: [],
       };
+      const joins: { seat: number; childId: number; registrationId: number }[] = [];
       for (const child of data.children ?? []) {
         const taken: { sel: Selection; seat: number }[] = [];
         const full: { sel: Selection; seat: number }[] = [];
@@ -275,11 +283,8 @@ export async function submitApplication(
             row.activities.push({ activityID: t.sel.activityID, activity: name(t.sel.activityID), weekStart: t.sel.weekStart, state: 'A', entryId: null });
           }
           for (const w of waitlist) {
-            const [entry] = await tx
-              .insert(waitlistEntries)
-              .values({ providerId: s.providerId, seatId: w.seat, accountId: s.accountId, childId: child.prChildID, registrationId: reg.id, status: 'active', createdAt: deps.clock() })
-              .returning({ id: waitlistEntries.id });
-            row.activities.push({ activityID: w.sel.activityID, activity: name(w.sel.activityID), weekStart: w.sel.weekStart, state: 'W', entryId: entry.id });
+            joins.push({ seat: w.seat, childId: child.prChildID, registrationId: reg.id });
+            row.activities.push({ activityID: w.sel.activityID, activity: name(w.sel.activityID), weekStart: w.sel.weekStart, state: 'W', entryId: null, seatId: w.seat, registrationId: reg.id });
           }
         } else {
           for (const f of full) row.activities.push({ activityID: f.sel.activityID, activity: name(f.sel.activityID), weekStart: f.sel.weekStart, state: 'FULL', entryId: null });
@@ -300,8 +305,16 @@ export async function submitApplication(
         .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
         .returning({ id: applicationDrafts.id });
       if (!claimed.length) throw new AlreadySubmitted();
+      // waitlist places last, each seat's list locked (in id order) until the commit: entries join a
+      // list in the order they become visible, so a place counted after the commit is final
+      for (const id of [...new Set(joins.map((j) => j.seat))].sort((a, b) => a - b)) await tx.select({ id: seats.id }).from(seats).where(eq(seats.id, id)).for('update');
+      if (joins.length) {
+        await tx
+          .insert(waitlistEntries)
+          .values(joins.map((j) => ({ providerId: s.providerId, seatId: j.seat, accountId: s.accountId, childId: j.childId, registrationId: j.registrationId, status: 'active', createdAt: deps.clock() })));
+      }
       return out;
-    });
+    }));
     for (const [k, id] of seen) cache.set(k, id);
     return { fresh: true, confirmation };
   } catch (err) {
@@ -313,6 +326,22 @@ export async function submitApplication(
 }
 
 class AlreadySubmitted extends Error {}
+
+/**
+ * Runs a transaction again when PostgreSQL ended it to break a deadlock (two submits locking the same
+ * seats in another order) or a serialization failure: it rolled back whole, so running it again is safe.
+ */
+async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
+  for (let i = 1; ; i++) {
+    try {
+      return await run();
+    } catch (err) {
+      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      if (i >= attempts || (code !== '40P01' && code !== '40001')) throw err;
+      await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * i));
+    }
+  }
+}
 
 /** The enrolment row of a taken choice: a week of a weekly program, a single date, or from today on. */
 export function enrollmentOf(s: { providerId: number; accountId: number }, pp: ProgramRow, a: typeof activities.$inferSelect, sel: Selection, childId: number, today: string) {

@@ -88,15 +88,15 @@ describe('the parent application', () => {
     let ctx: BrowserContext = await newContext(browser, 375, 'en-US');
     let page = await ctx.newPage();
     try {
-      await signIn(page, 'grace.okafor@example.com');
+      await signIn(page, 'amara.mensah@example.com');
       await register(page, lang);
       await step(page, lang, 'children.title', 'application-children-375-en');
       // the exit bar and the progress bar (child, enrol, fee: nothing is paid now)
       await expect(page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).isVisible()).resolves.toBe(true);
       const progress = await page.locator('[data-section=progress]').innerText();
       expect(progress).toContain(L(lang, 'application', 'flow.fee'));
-      await page.getByRole('checkbox', { name: 'Ada Okafor' }).check();
-      await page.getByRole('checkbox', { name: 'Ben Okafor' }).check();
+      await page.getByRole('checkbox', { name: 'Ada Mensah' }).check();
+      await page.getByRole('checkbox', { name: 'Ben Mensah' }).check();
       await continueButton(page, lang).click();
 
       await page.waitForURL(/\/parentapplication\/enrollment/);
@@ -116,7 +116,7 @@ describe('the parent application', () => {
       await ctx.close();
       ctx = await newContext(browser, 375, 'en-US');
       page = await ctx.newPage();
-      await signIn(page, 'grace.okafor@example.com');
+      await signIn(page, 'amara.mensah@example.com');
       await register(page, lang);
       await page.waitForURL(/\/parentapplication\/fee/);
       await step(page, lang, 'fee.title', 'application-fee-375-en');
@@ -135,15 +135,15 @@ describe('the parent application', () => {
 
       await page.waitForURL(/\/parentapplication\/confirmation/);
       await step(page, lang, 'confirmation.title', 'application-confirmation-375-en');
-      const ada = page.locator('[data-section=children] article').filter({ hasText: 'Ada Okafor' });
-      const ben = page.locator('[data-section=children] article').filter({ hasText: 'Ben Okafor' });
+      const ada = page.locator('[data-section=children] article').filter({ hasText: 'Ada Mensah' });
+      const ben = page.locator('[data-section=children] article').filter({ hasText: 'Ben Mensah' });
       expect(await ada.innerText()).toContain(L(lang, 'application', 'confirmation.status.REGISTERED'));
       expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.status.WAITLISTED'));
       expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.position', { position: 1 }));
       // no exit bar once submitted
       expect(await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).count()).toBe(0);
       const mails = await outbox(server);
-      expect(mails.some((m) => m.to === 'grace.okafor@example.com' && m.text.includes('Ben Okafor'))).toBe(true);
+      expect(mails.some((m) => m.to === 'amara.mensah@example.com' && m.text.includes('Ben Mensah'))).toBe(true);
 
       // the programs list shows Ben's place on the waitlist
       await page.getByRole('button', { name: L(lang, 'application', 'confirmation.back') }).click();

@@ -9,11 +9,11 @@ import * as s from '../../server/db/schema';
 import { createSession } from '../../server/auth';
 import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../../server/services/approvals';
 
-const GRACE = ['brightpath', 'grace.okafor@example.com', 'Sunshine#2026'] as const;
+const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 
 describe.each(BACKENDS)('parent application on %s', (backend) => {
   let t: TestApp;
-  let grace = '';
+  let amara = '';
   let karen = '';
   let summer = 0;
   let adventure = 0;
@@ -22,14 +22,14 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
 
   beforeAll(async () => {
     t = await createTestApp(backend);
-    grace = await tokenFor(t.app, ...GRACE);
+    amara = await tokenFor(t.app, ...AMARA);
     karen = await tokenFor(t.app, ...KAREN);
     const db = t.db.handle.db;
     const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
     summer = pp.id;
     const [a] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, pp.id), eq(s.activities.activity, 'Adventure Week')));
     adventure = a.id;
-    const children = await db.select().from(s.children).where(eq(s.children.lastName, 'Okafor'));
+    const children = await db.select().from(s.children).where(eq(s.children.lastName, 'Mensah'));
     kids = { ada: children.find((c) => c.firstName === 'Ada')!.id, ben: children.find((c) => c.firstName === 'Ben')!.id };
   });
   afterAll(async () => t?.close());
@@ -38,13 +38,13 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     t.app.inject({ method, url: `/api/ParentApplication${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
 
   it('a draft is started once per account and program, and resumed from any session', async () => {
-    const first = await call(grace, 'POST', '/application/start', { programPeriodID: summer });
+    const first = await call(amara, 'POST', '/application/start', { programPeriodID: summer });
     expect(first.statusCode, first.body).toBe(200);
     const app = first.json();
     expect(app).toMatchObject({ programPeriodID: summer, step: 'children', status: 'open', isWeekly: true, paymentOption: 'N', isOpen: true });
     expect(app.key).toMatch(/^[0-9a-f]{32}$/);
     // another sign-in (another device) continues the same application
-    const other = await tokenFor(t.app, ...GRACE);
+    const other = await tokenFor(t.app, ...AMARA);
     const again = await call(other, 'POST', '/application/start', { programPeriodID: summer });
     expect(again.json().key).toBe(app.key);
     // the key is no credential: another account's session cannot read it
@@ -52,15 +52,15 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
   });
 
   it('children, activities, fees in cents with credit, then submit: one registered, one waitlisted with its place', async () => {
-    const { key } = (await call(grace, 'POST', '/application/start', { programPeriodID: summer })).json();
+    const { key } = (await call(amara, 'POST', '/application/start', { programPeriodID: summer })).json();
     // another account's child is refused
     const [tyler] = await t.db.handle.db.select().from(s.children).where(eq(s.children.firstName, 'Tyler'));
-    expect((await call(grace, 'PUT', `/application/children?key=${key}`, { childIDs: [tyler.id] })).statusCode).toBe(404);
-    const set = await call(grace, 'PUT', `/application/children?key=${key}`, { childIDs: [kids.ada, kids.ben] });
+    expect((await call(amara, 'PUT', `/application/children?key=${key}`, { childIDs: [tyler.id] })).statusCode).toBe(404);
+    const set = await call(amara, 'PUT', `/application/children?key=${key}`, { childIDs: [kids.ada, kids.ben] });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().step).toBe('enrollment');
 
-    const acts = (await call(grace, 'GET', `/children/activities/${kids.ada}?key=${key}`)).json();
+    const acts = (await call(amara, 'GET', `/children/activities/${kids.ada}?key=${key}`)).json();
     weeks = acts.weeks.map((w: { weekStart: string }) => w.weekStart);
     const adv = acts.activities.find((a: { activityID: number }) => a.activityID === adventure);
     expect(adv).toMatchObject({ fee: 21000, firstChildRegFee: 7500, secondChildRegFee: 6000, siblingFee: 19000, isSameRegistrationFee: false });
@@ -70,7 +70,7 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
 
     const site = adv.siteID;
     const enrol = (option: string | null, adaDays?: string[]) =>
-      call(grace, 'PUT', `/application/enrollment?key=${key}`, {
+      call(amara, 'PUT', `/application/enrollment?key=${key}`, {
         children: [
           { prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[1], daysOfWeek: adaDays ?? ['M', 'T', 'W', 'TH', 'F'], date: null }] },
           { prChildID: kids.ben, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[0], daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] },
@@ -82,23 +82,23 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors.map((e: { path: string }) => e.path)).toContain('/enrollmentOption');
     // a week that is not one of the activity's is refused
-    const badWeek = await call(grace, 'PUT', `/application/enrollment?key=${key}`, { children: [{ prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: '2020-01-06', daysOfWeek: [], date: null }] }], enrollmentOption: 'Y' });
+    const badWeek = await call(amara, 'PUT', `/application/enrollment?key=${key}`, { children: [{ prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: '2020-01-06', daysOfWeek: [], date: null }] }], enrollmentOption: 'Y' });
     expect(badWeek.statusCode).toBe(400);
     const ok = await enrol('Y');
     expect(ok.statusCode, ok.body).toBe(200);
 
-    const misc = (await call(grace, 'GET', `/fee/charges?key=${key}`)).json().miscOptions;
+    const misc = (await call(amara, 'GET', `/fee/charges?key=${key}`)).json().miscOptions;
     const shirt = misc.find((m: { feeName: string }) => m.feeName === 'Camp T-shirt');
-    const fee = await call(grace, 'PUT', `/application/fee?key=${key}`, { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: true, isOptedFinancialAssistance: false, agencies: [] });
+    const fee = await call(amara, 'PUT', `/application/fee?key=${key}`, { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: true, isOptedFinancialAssistance: false, agencies: [] });
     expect(fee.statusCode, fee.body).toBe(200);
-    const fees = (await call(grace, 'GET', `/fee/charges?key=${key}`)).json();
+    const fees = (await call(amara, 'GET', `/fee/charges?key=${key}`)).json();
     // Ada: 1st child registration $75 + week $210; Ben waitlisted: no registration fee, his week at the sibling rate $190; T-shirt $15
     expect(fees.rows.map((r: { kind: string; regularFee: number }) => `${r.kind} ${r.regularFee}`)).toEqual(['registration 7500', 'tuition 21000', 'sibling 19000', 'misc 1500']);
     expect(fees).toMatchObject({ totalCost: 49000, creditBalance: 4000, creditBalanceApplied: 4000, isCreditBalanceApplied: true, totalDue: 45000 });
 
     const seatOf = async (week: string) => (await t.db.handle.db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week))))[0];
     const takenBefore = (await seatOf(weeks[1]))?.taken ?? 0;
-    const submitted = await call(grace, 'POST', `/application/submit?key=${key}`);
+    const submitted = await call(amara, 'POST', `/application/submit?key=${key}`);
     expect(submitted.statusCode, submitted.body).toBe(200);
     const c = submitted.json();
     const ada = c.children.find((x: { prChildID: number }) => x.prChildID === kids.ada);
@@ -107,16 +107,16 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(ben).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
     expect(c.emailSent).toBe(true);
     // a retried submit takes nothing again and answers the same confirmation
-    const retry = await call(grace, 'POST', `/application/submit?key=${key}`);
+    const retry = await call(amara, 'POST', `/application/submit?key=${key}`);
     expect(retry.json().children).toEqual(c.children);
     expect((await seatOf(weeks[1])).taken).toBe(takenBefore + 1);
     // the programs list and the status show the waitlist place
-    const status = (await call(grace, 'GET', `/application/status?programPeriodID=${summer}`)).json();
+    const status = (await call(amara, 'GET', `/application/status?programPeriodID=${summer}`)).json();
     expect(status.find((r: { childID: number }) => r.childID === kids.ben)).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
     // a submitted application cannot be changed
     expect((await enrol('Y')).statusCode).toBe(409);
     const mail = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'application-confirmation'));
-    expect(mail.some((m) => m.toAddress === 'grace.okafor@example.com')).toBe(true);
+    expect(mail.some((m) => m.toAddress === 'amara.mensah@example.com')).toBe(true);
   });
 
   it('many simultaneous submits for the last seat, paused between reading and taking, take it exactly once', async () => {

@@ -129,6 +129,8 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       configurationerror: 'configurationError',
       sessionexpired: 'sessionEnded',
       error: 'genericError',
+      // the parent application's entry redeems the hand-off's keyelement before any screen is drawn
+      'parentapplication-entry': 'applicationEntry',
     });
   });
 });
