@@ -3,7 +3,7 @@
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TFunction } from 'i18next';
-import { NAMESPACES } from './namespaces';
+import { NAMESPACES, PAGE_NAMESPACES } from './namespaces';
 
 export const KEY_NAMESPACES = NAMESPACES;
 
@@ -36,7 +36,7 @@ export function translate(t: TFunction, key: string, params: Record<string, unkn
 
 /** The runtime's own texts (locales/<lang>/runtime.json) plus declaration keys. */
 export function useRuntimeT() {
-  const { t: i18nT, i18n } = useTranslation(['runtime', ...KEY_NAMESPACES]);
+  const { t: i18nT, i18n } = useTranslation(['runtime', ...PAGE_NAMESPACES]);
   // one identity per language, so memoised parts that translate stay put while typing
   const t = useCallback((key: string, params?: Record<string, unknown>): string => String(i18nT(key, params)), [i18nT]);
   const tk = useCallback((key: string | undefined, params?: Record<string, unknown>) => (key ? translate(i18nT, key, params) : ''), [i18nT]);

@@ -1,7 +1,23 @@
 // The translation namespaces are the files of locales/en: a feature adds its own file
 // (locales/<lang>/<feature>.json) and its keys "<feature>.<key>" resolve with no code change.
+import { productOfPath } from '../engine/screen';
+
 const files = import.meta.glob('../../locales/en/*.json');
 
 export const NAMESPACES: readonly string[] = Object.keys(files)
   .map((p) => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
   .sort();
+
+/**
+ * Namespaces only another product reads: the portal does not fetch the parent application's texts
+ * (their files are chunks of their own, see vite.config.ts), and the application fetches everything.
+ */
+export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication'>> = { application: 'parentapplication' };
+
+/** The namespaces a product loads at start. */
+export function namespacesOf(product: string): string[] {
+  return NAMESPACES.filter((ns) => !PRODUCT_NAMESPACES[ns] || PRODUCT_NAMESPACES[ns] === product);
+}
+
+/** The namespaces of the product this page is (the address says which). */
+export const PAGE_NAMESPACES: readonly string[] = namespacesOf(typeof location === 'undefined' ? 'parentportal' : productOfPath(location.pathname));

@@ -5,7 +5,7 @@ import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LOCALE, languageCookie, SUPPORTED_LOCALES, toSupportedLocale } from './locale';
 
 export { NAMESPACES } from '../runtime/namespaces';
-import { NAMESPACES } from '../runtime/namespaces';
+import { PAGE_NAMESPACES } from '../runtime/namespaces';
 
 const bundles = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*/*.json');
 
@@ -40,7 +40,8 @@ export function initI18n(locale: string): Promise<unknown> {
         supportedLngs: [...SUPPORTED_LOCALES],
         // every language is complete; a fallback would fetch English too
         fallbackLng: false,
-        ns: [...NAMESPACES],
+        // the product's own namespaces: the portal leaves out the parent application's texts
+        ns: [...PAGE_NAMESPACES],
         defaultNS: 'common',
         load: 'languageOnly',
         interpolation: { escapeValue: false },

@@ -105,6 +105,15 @@ describe('the parent application', () => {
       // the camp's first week of Adventure Week is full: it says so before the parent chooses
       const firstWeek = page.locator('[data-testid^=activity-picker-]').nth(1).locator('fieldset[data-week]').nth(0);
       expect(await firstWeek.innerText()).toContain(L(lang, 'application', 'enrollment.full'));
+      // the activity's details: sites, tuition, registration and sibling fees
+      await page.locator('[data-testid^=activity-picker-]').first().getByRole('button', { name: L(lang, 'application', 'enrollment.detailsOf', { activity: ADVENTURE[lang] }) }).click();
+      const details = page.getByRole('dialog', { name: ADVENTURE[lang] });
+      await details.waitFor();
+      for (const text of ['Bright Path Center - Downtown', '$210.00', '$75.00', '$190.00']) expect(await details.innerText()).toContain(text);
+      await expectNoAxeViolations(page, 'application activity details (375, en)');
+      await shot(page, 'application-activity-details-375-en');
+      await details.getByRole('button', { name: L(lang, 'application', 'enrollment.close') }).first().click();
+      await details.waitFor({ state: 'hidden' });
       await choose(page, lang, 0, 1);
       await choose(page, lang, 1, 0);
       await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();

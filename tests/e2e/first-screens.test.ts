@@ -285,13 +285,15 @@ describe('defects of the first screens', () => {
 const commonEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/common.json'), 'utf8'));
 const commonPt = JSON.parse(readFileSync(resolve(__dirname, '../../locales/pt/common.json'), 'utf8'));
 
-/** Every declared screen: path, access, paymentOnly and a query that fills its required parameters. */
+/** Every declared screen of the portal: path, access, paymentOnly and a query that fills its required parameters. */
 function declaredScreens(): { id: string; url: string; access: string; paymentOnly: boolean }[] {
   const dir = resolve(__dirname, '../../screens');
   return readdirSync(dir)
     .filter((f) => f.endsWith('.json') && f !== 'planned-routes.json')
     .map((f) => JSON.parse(readFileSync(join(dir, f), 'utf8')))
     .filter((s) => typeof s.path === 'string' && !s.path.includes(':'))
+    // the portal's screens (the parent application is another product, under its own base path)
+    .filter((s) => (s.product ?? 'parentportal') === 'parentportal')
     .map((s) => {
       const required = Object.entries((s.query ?? {}) as Record<string, { type: string; required?: boolean }>).filter(([, q]) => q.required);
       const search = required.map(([name, q]) => `${name}=${q.type === 'integer' ? 1 : 'x'}`).join('&');

@@ -51,6 +51,17 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect((await call(karen, 'GET', `/application?key=${app.key}`)).statusCode).toBe(404);
   });
 
+  it('registration opens at its declared time by the server clock: a submit before it is refused with when it opens', async () => {
+    const [winter] = await t.db.handle.db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Winter Break Holiday Care'));
+    expect(winter.registrationStartAt!.getTime()).toBeGreaterThan(Date.now());
+    const started = await call(amara, 'POST', '/application/start', { programPeriodID: winter.id });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(started.json()).toMatchObject({ isOpen: false });
+    const early = await call(amara, 'POST', `/application/submit?key=${started.json().key}`);
+    expect(early.statusCode).toBe(409);
+    expect(early.json().key).toBe('application.errors.notOpen');
+  });
+
   it('children, activities, fees in cents with credit, then submit: one registered, one waitlisted with its place', async () => {
     const { key } = (await call(amara, 'POST', '/application/start', { programPeriodID: summer })).json();
     // another account's child is refused

@@ -4,11 +4,11 @@
 // ticking a day chooses the activity), a single date for type 4. The value is the child's selections
 // [{activityID, weekStart, daysOfWeek, date}]; the declared rules check it (at least one activity,
 // at most daysPerWeek days), in the browser and again on the server.
-import { Badge, Box, HStack, Input, SkeletonText, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
+import { Badge, Box, Button, CloseButton, Dialog, HStack, Input, Portal, SkeletonText, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
-import type { ChangeEvent } from 'react';
+import { useState, type ChangeEvent } from 'react';
 import { ariaDescribedByIds } from '@rjsf/utils';
 import { localeAtom } from '../../state';
 import { isoToMdy } from '../../engine/formats';
@@ -47,6 +47,7 @@ interface Seat {
   isFull: boolean;
 }
 interface Answer {
+  sites: { siteID: number; siteName: string }[];
   weeks: { weekStart: string; weekEnd: string }[];
   activities: Activity[];
   seats: Seat[];
@@ -74,11 +75,72 @@ export function toggleDay(value: Selection[], a: Activity, weekStart: string | n
   return [...rest, { activityID: a.activityID, weekStart, daysOfWeek: ordered, date: current?.date ?? null }];
 }
 
+type Tk = (key: string, params?: Record<string, unknown>) => string;
+
+/** The activity's fee line: tuition, registration fee(s), sibling rate and days per week. */
+function feeLine(a: Activity, tk: Tk, locale: string): string {
+  const fee = tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: cents(a.fee, locale) });
+  return [a.timing, fee, registrationText(a, tk, locale), a.siblingFee > 0 ? tk('application.enrollment.siblingFee', { fee: cents(a.siblingFee, locale) }) : '', a.activityTypeID === 2 ? tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek }) : '']
+    .filter(Boolean)
+    .join(' · ');
+}
+
+function registrationText(a: Activity, tk: Tk, locale: string): string {
+  if (a.isSameRegistrationFee) return a.firstChildRegFee > 0 ? tk('application.enrollment.registrationFee', { fee: cents(a.firstChildRegFee, locale) }) : '';
+  return tk('application.enrollment.registrationFees', { first: cents(a.firstChildRegFee, locale), second: cents(a.secondChildRegFee, locale), third: cents(a.thirdChildRegFee, locale) });
+}
+
+/** Spec 2.11's activity details: name, sites, registration fee, tuition, sibling fee; Close. */
+function ActivityDetails({ a, sites, tk, locale, onClose }: { a: Activity; sites: string[]; tk: Tk; locale: string; onClose: () => void }) {
+  const rows: [string, string][] = [
+    [tk('application.enrollment.sites'), sites.join(', ')],
+    [tk('application.enrollment.timing'), a.timing],
+    [tk('application.enrollment.dates'), tk('application.enrollment.dateRange', { start: isoToMdy(a.startDate), end: isoToMdy(a.endDate) })],
+    [tk('application.enrollment.tuition'), tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: cents(a.fee, locale) })],
+    [tk('application.enrollment.registration'), registrationText(a, tk, locale) || cents(0, locale)],
+    [tk('application.enrollment.sibling'), a.siblingFee > 0 ? cents(a.siblingFee, locale) : cents(a.fee, locale)],
+  ];
+  if (a.activityTypeID === 2) rows.push([tk('application.enrollment.days'), tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek })]);
+  return (
+    <Dialog.Root open onOpenChange={(e) => (!e.open ? onClose() : undefined)} placement="center">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content mx="4" data-testid="activity-details">
+            <Dialog.Header>
+              <Dialog.Title>{a.activity}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <chakra.dl display="grid" gridTemplateColumns="auto 1fr" columnGap="4" rowGap="2">
+                {rows.filter(([, v]) => v).map(([k, v]) => (
+                  <Box key={k} display="contents">
+                    <chakra.dt fontWeight="semibold">{k}</chakra.dt>
+                    <chakra.dd m="0">{v}</chakra.dd>
+                  </Box>
+                ))}
+              </chakra.dl>
+            </Dialog.Body>
+            <Dialog.Footer>
+              <Button variant="solid" onClick={onClose}>
+                {tk('application.enrollment.close')}
+              </Button>
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label={tk('application.enrollment.close')} />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}
+
 export default function ActivityPickerWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, registry, rawErrors } = props;
   const fc = registry.formContext;
   const client = useAtomValue(queryClientAtom);
   const locale = useAtomValue(localeAtom);
+  const [details, setDetails] = useState<number | null>(null);
   const row = fc.rowOf(id) ?? {};
   const prChildID = Number(row.prChildID ?? 0);
   const siteID = Number(row.siteID ?? 0);
@@ -115,8 +177,38 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
     ? weeks.map((w) => ({ weekStart: w.weekStart, label: fc.tk('application.enrollment.week', { date: isoToMdy(w.weekStart) }) }))
     : [{ weekStart: null }];
 
+  const tk = fc.tk as Tk;
+  const weekly = weeks.length > 0;
+  const shown = details === null ? undefined : atSite.find((a) => a.activityID === details);
+  const siteNames = (a: Activity) => {
+    const names = activities.filter((x) => x.activity === a.activity).map((x) => q.data.sites.find((st) => st.siteID === x.siteID)?.siteName ?? '');
+    return [...new Set(names.filter(Boolean))];
+  };
+  const detailsButton = (a: Activity) => (
+    <Button variant="plain" colorPalette="brand" size="sm" px="0" h="auto" minH="6" textDecoration="underline" onClick={() => setDetails(a.activityID)} aria-label={tk('application.enrollment.detailsOf', { activity: a.activity })}>
+      {tk('application.enrollment.details')}
+    </Button>
+  );
+
   return (
     <Stack id={id} gap="4" aria-describedby={describedBy} aria-invalid={invalid || undefined} data-testid={`activity-picker-${prChildID}`}>
+      {shown ? <ActivityDetails a={shown} sites={siteNames(shown)} tk={tk} locale={locale} onClose={() => setDetails(null)} /> : null}
+      {weekly ? (
+        // a weekly program describes its activities once; each week then lists them by name with its seats
+        <Stack as="ul" listStyleType="none" m="0" p="0" gap="2" data-testid="activity-summary">
+          {atSite.map((a) => (
+            <Box as="li" key={a.activityID}>
+              <HStack gap="2" align="baseline" wrap="wrap">
+                <Text fontWeight="medium">{a.activity}</Text>
+                {detailsButton(a)}
+              </HStack>
+              <Text fontSize="sm" color="fg.muted">
+                {feeLine(a, tk, locale)}
+              </Text>
+            </Box>
+          ))}
+        </Stack>
+      ) : null}
       {groups.map((g) => (
         <chakra.fieldset key={g.weekStart ?? 'all'} borderWidth={g.label ? '1px' : '0'} borderColor="border" rounded="md" p={g.label ? '3' : '0'} data-week={g.weekStart ?? undefined}>
           {g.label ? (
@@ -124,19 +216,13 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
               {g.label}
             </chakra.legend>
           ) : null}
-          <Stack gap="3">
+          <Stack gap={weekly ? '2' : '3'}>
             {atSite.map((a) => {
               const seat = seats.find((s) => s.activityID === a.activityID && (s.weekStart ?? null) === g.weekStart);
               const chosen = selections.find((s) => sameSelection(s, a.activityID, g.weekStart));
               const boxId = `${id}-${a.activityID}-${g.weekStart ?? 'all'}`;
-              const fee = fc.tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: cents(a.fee, locale) });
-              const reg = a.isSameRegistrationFee
-                ? a.firstChildRegFee > 0
-                  ? fc.tk('application.enrollment.registrationFee', { fee: cents(a.firstChildRegFee, locale) })
-                  : ''
-                : fc.tk('application.enrollment.registrationFees', { first: cents(a.firstChildRegFee, locale), second: cents(a.secondChildRegFee, locale), third: cents(a.thirdChildRegFee, locale) });
               return (
-                <Box key={a.activityID} borderTopWidth="1px" borderColor="border.muted" pt="3" data-activity={a.activityID}>
+                <Box key={a.activityID} borderTopWidth={weekly ? '0' : '1px'} borderColor="border.muted" pt={weekly ? '0' : '3'} data-activity={a.activityID}>
                   <HStack align="flex-start" gap="2">
                     <NativeCheckbox
                       type="checkbox"
@@ -149,11 +235,14 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
                       <chakra.label htmlFor={boxId} fontWeight="medium">
                         {a.activity}
                       </chakra.label>
-                      <Text fontSize="sm" color="fg.muted">
-                        {[a.timing, fee, reg, a.siblingFee > 0 ? fc.tk('application.enrollment.siblingFee', { fee: cents(a.siblingFee, locale) }) : '', a.activityTypeID === 2 ? fc.tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek }) : '']
-                          .filter(Boolean)
-                          .join(' · ')}
-                      </Text>
+                      {weekly ? null : (
+                        <>
+                          <Text fontSize="sm" color="fg.muted">
+                            {feeLine(a, tk, locale)}
+                          </Text>
+                          <Box>{detailsButton(a)}</Box>
+                        </>
+                      )}
                     </Stack>
                     {seat ? (
                       <Badge colorPalette={seat.isFull ? 'orange' : 'green'} variant="subtle" flexShrink={0} data-seat={seat.isFull ? 'full' : 'open'}>
