@@ -116,6 +116,10 @@ describe('the parent application', () => {
       await details.waitFor({ state: 'hidden' });
       await choose(page, lang, 0, 1);
       await choose(page, lang, 1, 0);
+      // the seat display of each child's choices: A (seats available) for Ada, W (waitlist) for Ben
+      const pickers = page.locator('[data-testid^=activity-picker-]');
+      await expect.poll(() => pickers.nth(0).locator('[data-seat-state]').getAttribute('data-seat-state')).toBe('A');
+      expect(await pickers.nth(1).locator('[data-seat-state]').innerText()).toBe(L(lang, 'application', 'seat.W'));
       await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
       await continueButton(page, lang).click();
       await page.waitForURL(/\/parentapplication\/fee/);

@@ -190,8 +190,19 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
     </Button>
   );
 
+  // spec 4's display state of the chosen seats: A all available, W all full (waitlist), AW some of each
+  const chosenFull = selections.map((sel) => seats.find((x) => x.activityID === sel.activityID && (x.weekStart ?? null) === (sel.weekStart ?? null))?.isFull ?? false);
+  const seatState = !chosenFull.length ? null : chosenFull.every(Boolean) ? 'W' : chosenFull.some(Boolean) ? 'AW' : 'A';
+
   return (
     <Stack id={id} gap="4" aria-describedby={describedBy} aria-invalid={invalid || undefined} data-testid={`activity-picker-${prChildID}`}>
+      <Box role="status" aria-live="polite" data-seat-state={seatState ?? undefined}>
+        {seatState ? (
+          <Badge colorPalette={seatState === 'A' ? 'green' : 'orange'} variant="subtle" whiteSpace="normal">
+            {tk(`application.seat.${seatState}`)}
+          </Badge>
+        ) : null}
+      </Box>
       {shown ? <ActivityDetails a={shown} sites={siteNames(shown)} tk={tk} locale={locale} onClose={() => setDetails(null)} /> : null}
       {weekly ? (
         // a weekly program describes its activities once; each week then lists them by name with its seats
