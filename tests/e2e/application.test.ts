@@ -165,6 +165,11 @@ describe('the parent application', () => {
       await c.waitFor();
       await expect.poll(() => c.innerText()).toContain(L(lang, 'programs', 'child.waitlisted', { position: 1 }));
       await expectNoAxeViolations(page, 'programlist with a waitlist place');
+      // and so does Home's registration card
+      await page.goto(`${server.url}/parentportal/home`);
+      const home = page.locator('section[data-section=registration] article').filter({ has: page.getByRole('heading', { name: SUMMER[lang] }) });
+      await home.waitFor({ timeout: 30_000 });
+      await expect.poll(() => home.innerText()).toContain(L(lang, 'programs', 'child.waitlisted', { position: 1 }));
     } catch (err) {
       await shot(page, 'application-failed-375-en');
       throw err;
