@@ -63,9 +63,15 @@ async function register(page: Page, lang: Lang): Promise<void> {
   const name = new RegExp(`^(${escape(L(lang, 'programs', 'button.register'))}|${escape(L(lang, 'programs', 'button.addChild'))})$`);
   await c.getByRole('button', { name }).click();
   const rollup = page.getByRole('alertdialog', { name: L(lang, 'programs', 'rollup.title') });
-  await Promise.race([rollup.waitFor({ timeout: 30_000 }).catch(() => undefined), page.waitForURL(/\/parentapplication\//, { timeout: 30_000 })]);
-  if (await rollup.isVisible()) await rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') }).click();
-  await page.waitForURL(/\/parentapplication\/(children|enrollment|fee|review)\?key=/, { timeout: 30_000 });
+  const save = rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') });
+  // the roll-up asks first while it is open and not yet confirmed: save it (again if a busy page dropped the click)
+  const deadline = Date.now() + 90_000;
+  while (!/\/parentapplication\//.test(page.url())) {
+    if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
+    if ((await rollup.isVisible()) && (await save.isEnabled())) await save.click({ timeout: 5_000 }).catch(() => undefined);
+    await page.waitForURL(/\/parentapplication\//, { timeout: 3_000 }).catch(() => undefined);
+  }
+  await page.waitForURL(/\/parentapplication\/(children|enrollment|fee|review)\?key=/, { timeout: 60_000 });
 }
 
 const continueButton = (page: Page, lang: Lang) => page.getByRole('button', { name: L(lang, 'application', 'continue'), exact: true });
