@@ -212,7 +212,8 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
           if (status === 'REGISTERED') registeredAnswers++;
           else if (status === 'WAITLISTED') waitlistedAnswers++;
         }
-      } catch {
+      } catch (err) {
+        if (!failed) console.error(`${backend}: a submit got no answer: ${(err as Error).message}`);
         failed++;
         latencies.push(performance.now() - t0);
       }

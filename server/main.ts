@@ -42,7 +42,8 @@ if (await isEmptyDatabase(handle.db)) {
   console.log('Empty database: demo data written.');
 }
 
-await app.listen({ port, host });
+// a registration opening brings thousands of connections at once: queue them rather than refuse them
+await app.listen({ port, host, backlog: Number(process.env.LISTEN_BACKLOG) || 2048 });
 console.log(`Parent portal: http://${host}:${port}/parentportal/  (API: /api, OpenAPI: /api/openapi.json, database: ${handle.kind})`);
 console.log('Demo sign-ins:');
 for (const s of DEMO_SIGNINS) console.log(`  ${s.appName.padEnd(11)} ${s.email.padEnd(26)} ${s.password.padEnd(15)} ${s.role}`);

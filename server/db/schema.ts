@@ -888,7 +888,7 @@ export const waitlistEntries = pgTable(
     status: text('status').notNull().default('active'),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('waitlist_entries_seat').on(t.seatId, t.status)],
+  (t) => [index('waitlist_entries_seat').on(t.seatId, t.status), index('waitlist_entries_registration').on(t.registrationId)],
 );
 
 /** A seat a submitted registration holds (released when the provider rejects the application). */

@@ -169,7 +169,9 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
       const statuses = answers.map((a) => a.json().children[0].status);
       expect(statuses.filter((x) => x === 'REGISTERED')).toHaveLength(1);
       expect(statuses.filter((x) => x === 'WAITLISTED')).toHaveLength(N - 1);
-      const places = answers.map((a) => a.json().children[0].waitlistPosition).filter((p) => p !== null).sort((a, b) => a - b);
+      // the places, read once every submit is answered (as the confirmation page reads them), follow the entries' sequence
+      const confirmations = await Promise.all(drafts.map((d) => call(d.token, 'GET', `/application/confirmation?key=${d.key}`)));
+      const places = confirmations.map((c) => c.json().children[0].waitlistPosition).filter((p) => p !== null).sort((a, b) => a - b);
       expect(places).toEqual(Array.from({ length: N - 1 }, (_, i) => i + 1));
     } finally {
       t.app.deps.hooks = undefined;

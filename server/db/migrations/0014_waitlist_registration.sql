@@ -1,0 +1,1 @@
+CREATE INDEX "waitlist_entries_registration" ON "waitlist_entries" USING btree ("registration_id");
