@@ -49,13 +49,13 @@ export {
   resolveBinding,
   resolveParams,
   resolveEffect,
-  redirectTarget,
   screenModel,
   flowProgress,
   flowData,
   itemModel,
-  validateUpload,
 } from './screen';
-export type { QueryError, ActionModel, SectionModel, ModalModel, LoadModel, FlowProgress, ScreenModel, UploadMeta } from './screen';
+export { redirectTarget, validateUpload } from './transfers';
+export type { UploadMeta } from './transfers';
+export type { QueryError, ActionModel, SectionModel, ModalModel, LoadModel, FlowProgress, ScreenModel } from './screen';
 export { runCases, pathsRead, resolvePath, nullMissingGaps } from './cases';
 export type { CaseResult, NullMissingGap } from './cases';

@@ -132,26 +132,6 @@ export function resolveEffect(effect: Effect, ctx: RuleContext): Effect {
   return e as Effect;
 }
 
-/**
- * Where a redirectOut effect sends the browser and where the external application returns to. The
- * return route must be a screen of the set; the external URL gets it as `returnUrl`.
- */
-export function redirectTarget(
-  set: Pick<DeclarationSet, 'screens'>,
-  effect: Extract<Effect, { type: 'redirectOut' }>,
-  ctx: RuleContext,
-  origin: string,
-): { url: string; returnUrl: string } {
-  const route = matchRoute(set, effect.returnTo.split('?')[0]);
-  if (!route) throw new Error(`redirect return route ${effect.returnTo} is not a screen`);
-  const returnUrl = `${origin}${BASE_PATH}${effect.returnTo}`;
-  const target = resolveBinding(effect.url, ctx);
-  if (typeof target !== 'string' || !/^https?:\/\//.test(target)) throw new Error('redirect URL is missing or not absolute');
-  const url = new URL(target);
-  url.searchParams.set('returnUrl', returnUrl);
-  return { url: url.toString(), returnUrl };
-}
-
 export interface ActionModel extends ActionDecl {
   visible: boolean;
   enabled: boolean;
@@ -261,25 +241,6 @@ export function itemModel(set: DeclarationSet, template: unknown, item: unknown,
     return out;
   };
   return go(template, '');
-}
-
-export interface UploadMeta {
-  name: string;
-  /** bytes */
-  size: number;
-}
-
-/** Check a chosen file against an upload effect's accept list (case-insensitive) and size limit. */
-export function validateUpload(
-  file: UploadMeta,
-  limits: { accept?: string[]; maxMB?: number },
-): { ok: true } | { ok: false; key: string; params: Record<string, unknown> } {
-  const ext = file.name.includes('.') ? file.name.slice(file.name.lastIndexOf('.') + 1).toLowerCase() : '';
-  const accept = (limits.accept ?? []).map((a) => a.replace(/^\./, '').toLowerCase());
-  if (accept.length && !accept.includes(ext)) return { ok: false, key: 'errors.upload.type', params: { accept: accept.join(', ') } };
-  if (limits.maxMB !== undefined && file.size > limits.maxMB * 1024 * 1024) return { ok: false, key: 'errors.upload.size', params: { maxMB: limits.maxMB } };
-  if (file.size <= 0) return { ok: false, key: 'errors.upload.empty', params: {} };
-  return { ok: true };
 }
 
 /**

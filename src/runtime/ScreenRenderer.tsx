@@ -126,6 +126,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   // every form's latest values; the state above follows them only when the screen's rules read them
   const latestForms = useRef<Record<string, Record<string, unknown>>>({});
   const formsRef = useRef(new Map<string, FormHandle>());
+  // effects waiting for a form that is still loading (a modal's lazy form), woken when any form registers
+  const formWaiters = useRef<(() => void)[]>([]);
   const [modal, setModal] = useState<{ id: string; pending?: { effect: Effect; extra: Partial<RuleContext> } } | null>(null);
   const [pageError, setPageError] = useState<string | null>(null);
   const [upload, setUpload] = useState<{ pct: number } | null>(null);
@@ -193,6 +195,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         // effects see what was typed last, whether or not the screen re-rendered for it
         getCtx: () => ({ ...ctxRef.current, form: mergeForms(latestForms.current) }),
         forms: () => [...formsRef.current.values()],
+        formRegistered: () => new Promise<void>((r) => void formWaiters.current.push(r)),
         navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
         openModal: (id, pending) => {
           // the form runtime and validators load with the first modal that holds a form
@@ -239,6 +242,8 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const resolveOne = useCallback<ScreenRuntime['resolveOne']>((b, extra) => resolveBinding(b, { ...ctxRef.current, ...extra }), []);
   const registerForm = useCallback<ScreenRuntime['registerForm']>((id, handle) => {
     formsRef.current.set(id, handle);
+    const waiting = formWaiters.current.splice(0);
+    for (const w of waiting) w();
     return () => void formsRef.current.delete(id);
   }, []);
   const readsForm = useMemo(() => screenReadsForm(set, screen), [set, screen]);

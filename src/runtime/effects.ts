@@ -2,7 +2,7 @@
 // order of calls (validate -> call -> then) is tested without a browser.
 import type { ActionDecl, DeclarationSet, Effect } from '../engine/types';
 import type { FormEngine, RuleContext } from '../engine/form';
-import { BASE_PATH, PRODUCT_BASES, productOfPath, resolveBinding, resolveParams, redirectTarget, validateUpload } from '../engine/screen';
+import { BASE_PATH, PRODUCT_BASES, productOfPath, resolveBinding, resolveParams } from '../engine/screen';
 import { evaluateRule, isTrue } from '../engine/logic';
 import { splitParams, type ApiClient, type CallArgs } from '../api/client';
 import type { SessionState } from '../state/session';
@@ -19,6 +19,8 @@ export interface EffectDeps {
   /** the current screen context (read fresh: a previous effect may have changed the session) */
   getCtx: () => RuleContext;
   forms: () => FormHandle[];
+  /** resolves when a form registers (a modal's form can still be loading when its button is pressed) */
+  formRegistered?: () => Promise<void>;
   navigate: (to: string, query: Record<string, unknown>, replace: boolean) => void;
   openModal: (id: string, pending?: { effect: Effect; extra: Partial<RuleContext> }) => void;
   closeModal: () => void;
@@ -63,6 +65,17 @@ function callArgs(op: string, params: Record<string, unknown>, body?: unknown): 
 export { PRODUCT_HOST_MISSING } from './handOffCode';
 
 export function createEffectRunner(deps: EffectDeps) {
+  /** The named form, waiting up to 15 s for it to register when it is not there yet. */
+  async function formNamed(name: string | undefined): Promise<FormHandle | undefined> {
+    let form = findForm(deps.forms(), name);
+    const until = Date.now() + 15_000;
+    while (!form && name && deps.formRegistered && Date.now() < until) {
+      await Promise.race([deps.formRegistered(), new Promise((r) => setTimeout(r, until - Date.now()))]);
+      form = findForm(deps.forms(), name);
+    }
+    return form;
+  }
+
   async function engineFor(): Promise<FormEngine> {
     const engine = deps.engine ?? (deps.loadEngine ? await deps.loadEngine() : null);
     if (!engine) throw new Error('form engine is not loaded');
@@ -82,7 +95,7 @@ export function createEffectRunner(deps: EffectDeps) {
     const params = (p: Record<string, unknown> | undefined) => resolveParams(p, ctx());
     switch (effect.type) {
       case 'submit': {
-        const form = findForm(deps.forms(), effect.form);
+        const form = await formNamed(effect.form);
         let body: unknown;
         if (form) {
           const engine = await engineFor();
@@ -131,7 +144,7 @@ export function createEffectRunner(deps: EffectDeps) {
         return;
       case 'download': {
         if (effect.form) {
-          const form = findForm(deps.forms(), effect.form);
+          const form = await formNamed(effect.form);
           if (!form) throw new Error(`download names form "${effect.form}" which is not on the screen`);
           const engine = await engineFor();
           const result = engine.validate(form.schemaId, form.getValues(), ctx());
@@ -149,8 +162,10 @@ export function createEffectRunner(deps: EffectDeps) {
         return;
       }
       case 'upload': {
+        // the file chooser first, while the click still counts as the parent's gesture
         const file = await deps.pickFile(effect.accept);
         if (!file) return;
+        const { validateUpload } = await import('../engine/transfers');
         const check = validateUpload({ name: file.name, size: file.size }, { accept: effect.accept, maxMB: effect.maxMB });
         if (!check.ok) {
           deps.setUploadError({ key: check.key, params: check.params });
@@ -175,6 +190,7 @@ export function createEffectRunner(deps: EffectDeps) {
           c = { ...c, result: answer };
           if (url === undefined) url = '$result.url';
         }
+        const { redirectTarget } = await import('../engine/transfers');
         const target = redirectTarget(deps.set, { ...effect, url }, c, deps.origin);
         deps.assignLocation(target.url);
         return;

@@ -38,8 +38,9 @@ interface Log {
   values: Record<string, unknown>;
 }
 
-function harness(values: Record<string, unknown>, ctxExtra: Partial<RuleContext> = {}, withForm = true) {
+function harness(values: Record<string, unknown>, ctxExtra: Partial<RuleContext> = {}, withForm: boolean | (() => boolean) = true) {
   const log: Log = { calls: [], session: { ...defaultSession, appName: 'brightpath' }, values };
+  const waiters: (() => void)[] = [];
   const form: FormHandle = {
     schemaId: 'contact',
     section: { id: 'contactForm', kind: 'form' },
@@ -51,7 +52,8 @@ function harness(values: Record<string, unknown>, ctxExtra: Partial<RuleContext>
     api: createApiClient({ getToken: () => 't', getLocale: () => 'en', releaseVersion: '1', baseUrl: base, onError: (e) => log.calls.push(`onError:${e.status}`) }),
     engine,
     getCtx: () => ({ query: {}, session: log.session as unknown as Record<string, unknown>, provider: {}, data: {}, form: log.values, flow: {}, ...ctxExtra }),
-    forms: () => (withForm ? [form] : []),
+    forms: () => ((typeof withForm === 'function' ? withForm() : withForm) ? [form] : []),
+    formRegistered: () => new Promise<void>((r) => waiters.push(r)),
     navigate: (to, query, replace) => log.calls.push(`navigate:${to}:${JSON.stringify(query)}:${replace}`),
     openModal: (id, pending) => log.calls.push(`modal:${id}:${pending ? pending.effect.type : ''}`),
     closeModal: () => log.calls.push('closeModal'),
@@ -71,7 +73,7 @@ function harness(values: Record<string, unknown>, ctxExtra: Partial<RuleContext>
     assignLocation: (url) => log.calls.push(`location:${url}`),
     origin: 'https://portal.example',
   };
-  return { log, runner: createEffectRunner(deps) };
+  return { log, runner: createEffectRunner(deps), registered: () => waiters.splice(0).forEach((w) => w()) };
 }
 
 beforeEach(() => {
@@ -97,6 +99,19 @@ describe('call and navigate to another product', () => {
 });
 
 describe('submit', () => {
+  it('waits for a form that is still loading (a modal pressed at once) instead of dropping the press', async () => {
+    let mounted = false;
+    const { log, runner, registered } = harness({ firstName: 'Ana', noPhone: true, stateCode: 'IL', zip: '12345' }, {}, () => mounted);
+    const running = runner.run({ type: 'submit', op: 'Attendance.notifyAbsence', form: 'contactForm', then: { type: 'navigate', to: '/home' } });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(received).toHaveLength(0);
+    mounted = true;
+    registered();
+    await running;
+    expect(received).toHaveLength(1);
+    expect(log.calls).toEqual(['pageError:null', 'navigate:/home:{}:false']);
+  });
+
   it('stops at an invalid form: page-level message, all errors shown, nothing sent', async () => {
     const { log, runner } = harness({ firstName: '' });
     await runner.run({ type: 'submit', op: 'Attendance.notifyAbsence', form: 'contact', then: { type: 'navigate', to: '/home' } });
