@@ -5,9 +5,9 @@
 // to the ceiling's. The load generator shares the machine's cores with the server.
 //   npm run bench:api                 PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (skipped without)
 //   BENCH_SECONDS=10 BENCH_RATES=100,300,500,800 npm run bench:api
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { freePort, startPortal, stopper, waitFor, type Running } from './lib/portal';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -21,64 +21,6 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_UR
 const EMAIL = process.env.BENCH_EMAIL ?? 'maria.garcia@example.com';
 const PASSWORD = process.env.BENCH_PASSWORD ?? 'Sunshine#2026';
 const APP = process.env.BENCH_APP ?? 'brightpath';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
-interface Running {
-  url: string;
-  stop(): Promise<void>;
-}
-
-async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`no answer from ${url} within 120 s:\n${log()}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
-function stopper(child: ChildProcess, after?: () => Promise<void> | void) {
-  return async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill('SIGKILL');
-    }
-    await after?.();
-  };
-}
-
-/** The portal's server as production runs it (NODE_ENV=production, request logging off). */
-async function startPortal(env: Record<string, string>, cleanup?: () => Promise<void>): Promise<Running> {
-  const port = await freePort();
-  let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: '127.0.0.1', SMTP_URL: '', LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  await waitFor(`${url}/api/Customer/version?sourceApp=parentportal`, child, () => output);
-  return { url, stop: stopper(child, cleanup) };
-}
 
 /** A bare Fastify answering the same paths with a fixed small JSON: the machine's ceiling. */
 async function startBare(): Promise<Running> {

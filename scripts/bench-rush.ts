@@ -6,10 +6,8 @@
 // 4xx and 5xx answers, and p50 / p99 / max submit latency. Exits 1 when a count is wrong.
 //   npm run bench:rush                      PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (skipped without)
 //   RUSH_PARENTS=500 RUSH_SEATS=50 npm run bench:rush
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -21,24 +19,13 @@ import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken, Passwords } from '../server/
 import { seedDemo } from '../server/seed/index';
 import { readProviderRecords, syncProviders } from '../server/providers';
 import { systemClock } from '../server/clock';
+import { startPortal } from './lib/portal';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PARENTS = Number(process.env.RUSH_PARENTS || 2000);
 const SEATS = Number(process.env.RUSH_SEATS || 200);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
-// the server's own settings for the rush: enough database connections for the burst
 const POOL_SIZE = process.env.RUSH_POOL_SIZE || '20';
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 interface Prepared {
   programPeriodID: number;
@@ -117,41 +104,6 @@ async function prepare(handle: DbHandle): Promise<Prepared> {
   return { programPeriodID: pp.id, activityID: act.id, week, parents };
 }
 
-async function startServer(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }> {
-  const port = await freePort();
-  let output = '';
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: '127.0.0.1', SMTP_URL: '', LOG_LEVEL: 'warn', DATABASE_POOL_SIZE: POOL_SIZE, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.on('data', (d) => (output += d));
-  child.stderr?.on('data', (d) => (output += d));
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 120_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
-    try {
-      if ((await fetch(`${url}/api/Customer/version?sourceApp=parentportal`)).ok) break;
-    } catch {
-      /* not listening yet */
-    }
-    if (Date.now() > deadline) throw new Error(`no answer within 120 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return {
-    url,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((r) => child.once('exit', r));
-        child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
-        if (child.exitCode === null) child.kill('SIGKILL');
-      }
-    },
-  };
-}
-
 // one connection per parent, all opened at once, with no client-side connect timeout: the rush is
 // 2,000 browsers, and a connection the server's backlog makes wait is latency, not a failure
 const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
@@ -188,7 +140,8 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
   let handle = await open();
   const prep = await prepare(handle);
   await handle.close();
-  const server = await startServer(serverEnv);
+  // the server's own settings for the rush: enough database connections for the burst
+  const server = await startPortal({ DATABASE_POOL_SIZE: POOL_SIZE, ...serverEnv });
   const latencies: number[] = [];
   let c4xx = 0;
   let c5xx = 0;

@@ -14,7 +14,7 @@ import { textIn } from '../providerTexts';
 import type { OutboxMail } from '../outbox';
 import { photoUrl } from './people/shared';
 import { feesOf, type FeeActivity } from './fees';
-import { entryPositions, seatAvailability, submitApplication, waitlistPositions, type Confirmation } from './seats';
+import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation } from './seats';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -368,7 +368,7 @@ export const application = {
         .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
         .orderBy(asc(children.firstName), asc(children.id));
       const regs = await deps.db.select().from(registrations).where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, d.programPeriodId)));
-      const positions = await waitlistPositions(deps, s, d.programPeriodId);
+      const places = await accountWaitlistPlaces(deps, s);
       const chosen = new Set((d.data as DraftData).childIDs ?? []);
       return kids.map(({ c, grade, site }) => {
         const r = regs.find((x) => x.childId === c.id);
@@ -384,7 +384,7 @@ export const application = {
           photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
           inApplication: chosen.has(c.id),
           status: r?.status ?? null,
-          waitlistPosition: positions.get(c.id) ?? null,
+          waitlistPosition: places.get(`${d.programPeriodId}/${c.id}`) ?? null,
         };
       });
     },

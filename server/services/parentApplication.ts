@@ -4,7 +4,7 @@ import type { Handlers } from '../context';
 import { registrations } from '../db/schema';
 import { HttpError } from '../errors';
 import { programPeriodOf } from './registration';
-import { waitlistPositions } from './seats';
+import { accountWaitlistPlaces } from './seats';
 
 type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
 
@@ -24,9 +24,8 @@ export const parentApplication = {
         .where(and(...where))
         .orderBy(asc(registrations.programPeriodId), asc(registrations.childId));
       // a waitlisted child's place (per program period: the best place among its waitlisted choices)
-      const places = new Map<number, Map<number, number>>();
-      for (const pp of [...new Set(rows.filter((r) => r.status === 'WAITLISTED' || r.status === 'REGISTERED').map((r) => r.programPeriodId))]) places.set(pp, await waitlistPositions(deps, s, pp));
-      return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as Status, submittedOn: r.submittedOn, waitlistPosition: places.get(r.programPeriodId)?.get(r.childId) ?? null }));
+      const places = rows.some((r) => r.status === 'WAITLISTED' || r.status === 'REGISTERED') ? await accountWaitlistPlaces(deps, s) : new Map<string, number>();
+      return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as Status, submittedOn: r.submittedOn, waitlistPosition: places.get(`${r.programPeriodId}/${r.childId}`) ?? null }));
     },
   },
 } satisfies Partial<Handlers>;

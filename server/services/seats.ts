@@ -140,33 +140,6 @@ export async function accountWaitlistPlaces(deps: AppDeps, s: SessionInfo): Prom
   return out;
 }
 
-/** Waitlist places of a program: per child its best place, per entry its place on its seat's list. */
-export async function waitlistPositions(deps: AppDeps, s: SessionInfo, programPeriodId: number): Promise<Map<number, number> & { byEntry: Map<number, number> }> {
-  const rows = await deps.db
-    .select({ id: waitlistEntries.id, seatId: waitlistEntries.seatId, childId: waitlistEntries.childId })
-    .from(waitlistEntries)
-    .innerJoin(seats, eq(seats.id, waitlistEntries.seatId))
-    .innerJoin(activities, eq(activities.id, seats.activityId))
-    .where(and(eq(waitlistEntries.providerId, s.providerId), eq(activities.programPeriodId, programPeriodId), eq(waitlistEntries.status, 'active')))
-    .orderBy(asc(waitlistEntries.id));
-  const bySeat = new Map<number, number>();
-  const byEntry = new Map<number, number>();
-  const byChild = new Map<number, number>() as Map<number, number> & { byEntry: Map<number, number> };
-  for (const r of rows) {
-    const place = (bySeat.get(r.seatId) ?? 0) + 1;
-    bySeat.set(r.seatId, place);
-    byEntry.set(r.id, place);
-    // only the account's own children are reported
-    if (!byChild.has(r.childId) || place < byChild.get(r.childId)!) byChild.set(r.childId, place);
-  }
-  const own = new Set(
-    (await deps.db.select({ id: children.id }).from(children).where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))).map((c) => c.id),
-  );
-  for (const id of [...byChild.keys()]) if (!own.has(id)) byChild.delete(id);
-  byChild.byEntry = byEntry;
-  return byChild;
-}
-
 const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 const addDays = (iso: string, n: number) => {
   const d = new Date(`${iso}T00:00:00Z`);

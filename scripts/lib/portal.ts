@@ -1,0 +1,66 @@
+// The portal's server as the benchmarks run it: a child process on a free port, waited for until it
+// answers, stopped with SIGTERM (then SIGKILL).
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Running {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${log()}`);
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      /* not listening yet */
+    }
+    if (Date.now() > deadline) throw new Error(`no answer from ${url} within 120 s:\n${log()}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export function stopper(child: ChildProcess, after?: () => Promise<void> | void) {
+  return async () => {
+    if (child.exitCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+    await after?.();
+  };
+}
+
+/** The portal's server as production runs it (NODE_ENV=production, request logging off). */
+export async function startPortal(env: Record<string, string>, cleanup?: () => Promise<void>): Promise<Running> {
+  const port = await freePort();
+  let output = '';
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: '127.0.0.1', SMTP_URL: '', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.on('data', (d) => (output += d));
+  child.stderr?.on('data', (d) => (output += d));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/Customer/version?sourceApp=parentportal`, child, () => output);
+  return { url, stop: stopper(child, cleanup) };
+}
+
