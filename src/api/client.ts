@@ -82,6 +82,8 @@ export class ApiError extends Error {
   readonly network: boolean;
   /** the request URL (the 404 message names it) */
   url?: string;
+  /** the release version the request was sent with (an answer to an older one is stale) */
+  sentReleaseVersion?: string;
   constructor(status: number, message: string, op: string, data?: unknown, network = false, url?: string) {
     super(message);
     this.name = 'ApiError';
@@ -224,7 +226,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       return fail(new ApiError(0, NETWORK_ERROR, op, undefined, true, url(op, args)), args);
     }
     if (counted) options.onSettled?.(op);
-    if (!res.ok) return fail(await toApiError(op, res), args);
+    if (!res.ok) {
+      const err = await toApiError(op, res);
+      err.sentReleaseVersion = h['X-Release-Version'];
+      return fail(err, args);
+    }
     return res;
   }
 

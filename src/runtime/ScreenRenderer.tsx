@@ -12,7 +12,7 @@ import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams } from '../api/client';
 import { operationId } from './guards';
-import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, sessionAtom } from '../state';
+import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, releaseVersionAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import { createEffectRunner, toSearch } from './effects';
 import { useRuntimeT } from './i18n';
@@ -52,13 +52,15 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
   const api = useAtomValue(apiAtom);
   const handler = useAtomValue(apiErrorHandlerRefAtom);
   const locale = useAtomValue(localeAtom);
+  const releaseVersion = useAtomValue(releaseVersionAtom);
   const stableLoads = useStableValue(loads);
   const combined = useMemo(() => {
     const atoms = stableLoads.map((l) => {
       const q = atomWithQuery(() => ({
         // the account is part of the key, so one parent never sees another's cached data; the
         // language too, as the server answers provider texts in it
-        queryKey: [l.op, l.params, accountID ?? null, locale],
+        // and the release version: answers refused to an older one are not kept for the current
+        queryKey: [l.op, l.params, accountID ?? null, locale, releaseVersion],
         enabled: l.active,
         retry: false,
         queryFn: async () => {
@@ -81,7 +83,7 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
       }
       return out;
     });
-  }, [stableLoads, accountID, locale, api, handler]);
+  }, [stableLoads, accountID, locale, releaseVersion, api, handler]);
   return useAtomValue(combined);
 }
 

@@ -77,6 +77,7 @@ function ErrorHandling() {
           browser: describeBrowser(info),
           appName: s.appName || undefined,
           temporaryPassword: Boolean(s.token) && s.isTemporaryPassword === true,
+          releaseVersion: s.releaseVersion,
         };
       },
       scrollToTop: () => window.scrollTo({ top: 0, behavior: 'smooth' }),

@@ -14,6 +14,8 @@ export interface ApiErrorLike {
   data?: unknown;
   /** no HTTP answer came back at all */
   network?: boolean;
+  /** the release version the request was sent with */
+  sentReleaseVersion?: string;
 }
 
 /** A message to show: a translation key of the common namespace with values, or server text. */
@@ -156,7 +158,7 @@ export interface ErrorHandlerDeps {
   navigate(to: string): void;
   log(record: ErrorLogRecord): Promise<unknown> | void;
   translate(key: string, values?: Record<string, string>): string;
-  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string; appName?: string; temporaryPassword?: boolean };
+  context(): { page: string; url: string; previousUrl: string; userName: string; device: string; browser: string; appName?: string; temporaryPassword?: boolean; releaseVersion?: string };
   scrollToTop(): void;
 }
 
@@ -192,6 +194,10 @@ export function createErrorHandler(deps: ErrorHandlerDeps) {
   return function handleApiError(err: ApiErrorLike): ErrorDecision {
     const ctx = deps.context();
     const decision = decideApiError(err, ctx.appName, ctx.temporaryPassword === true);
+    // an answer to a request sent before the portal took the current release version: stale, not a new expiry
+    if (decision.expiredType === 'INVALID_RELEASE_VERSION' && err.sentReleaseVersion !== undefined && ctx.releaseVersion && err.sentReleaseVersion !== ctx.releaseVersion) {
+      return { ...decision, sessionExpired: false, redirect: undefined };
+    }
     if (decision.sessionExpired) {
       deps.setError(null, true);
     } else if (decision.message) {

@@ -43,7 +43,7 @@ export const signedInAtom = atom((get) => Boolean(get(sessionAtom).token));
 const tokenAtom = atom((get) => get(sessionAtom).token);
 /** the interface language; it is part of the key of cached answers that hold provider texts */
 export const localeAtom = atom((get) => get(sessionAtom).locale);
-const releaseVersionAtom = atom((get) => get(sessionAtom).releaseVersion);
+export const releaseVersionAtom = atom((get) => get(sessionAtom).releaseVersion);
 export const appNameAtom = atom((get) => get(sessionAtom).appName);
 const countryAtom = atom((get) => get(sessionAtom).countryCode);
 /**
@@ -126,8 +126,9 @@ export const providerAtom = atomWithQuery((get) => {
 export const declarationsAtom = atomWithQuery((get) => {
   const appName = get(appNameAtom);
   const api = get(apiAtom);
+  // the release version is part of the key: what an older version was refused is asked again
   return {
-    queryKey: ['Customer.declarations', { appName }],
+    queryKey: ['Customer.declarations', { appName }, get(releaseVersionAtom)],
     queryFn: async () => (await api.call('Customer.declarations', { query: { appName } })) as unknown as DeclarationSet,
     enabled: Boolean(appName),
     staleTime: Infinity,

@@ -143,6 +143,16 @@ describe('createErrorHandler', () => {
     expect(record.Message).toBe('Method not Allowed');
   });
 
+  it('an outdated-release answer to a request sent before the portal took the current version changes nothing', () => {
+    const d = deps();
+    const ctx = d.context();
+    d.context = () => ({ ...ctx, releaseVersion: '0.2.0' });
+    createErrorHandler(d)({ status: 401, message: 'INVALID_RELEASE_VERSION', op: 'Billing.accountSummary', sentReleaseVersion: '0.1.0' });
+    expect(d.calls).toEqual([]);
+    createErrorHandler(d)({ status: 401, message: 'INVALID_RELEASE_VERSION', op: 'Billing.accountSummary', sentReleaseVersion: '0.2.0' });
+    expect(d.calls).toEqual(['setError:null:expired', 'navigate:/sessionexpired?type=INVALID_RELEASE_VERSION']);
+  });
+
   it('never logs a failure of the error log call itself', () => {
     const d = deps();
     createErrorHandler(d)({ status: 500, message: 'down', op: 'Customer.errorlog' });
