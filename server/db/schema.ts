@@ -585,8 +585,8 @@ export const invoices = pgTable('invoices', {
   servicePeriod: text('service_period').notNull(),
   invoiceDate: day('invoice_date').notNull(),
   paymentDueDate: day('payment_due_date').notNull(),
+  /** what the invoice billed; what is left of it is derived from the ledger (server/services/ledger.ts) */
   amount: money('amount').notNull(),
-  balance: money('balance').notNull(),
   autoPayDiscountValue: money('auto_pay_discount_value').notNull().default(0),
 });
 
@@ -602,6 +602,15 @@ export const payments = pgTable('payments', {
   last4Digits: text('last4_digits').notNull().default(''),
   payerName: text('payer_name').notNull().default(''),
   status: text('status').notNull().default('APPROVED'),
+  /** the processing fee paid on top of the amount (not part of the account's balance) */
+  processingFee: money('processing_fee').notNull().default(0),
+  /** the checkout attempt this payment fulfils: at most one payment per attempt */
+  attemptId: integer('attempt_id').unique(),
+  gatewayTransactionId: text('gateway_transaction_id'),
+  authCode: text('auth_code').notNull().default(''),
+  /** VISA, MASTERCARD... or CHECKING, SAVINGS */
+  brand: text('brand').notNull().default(''),
+  payerEmail: text('payer_email').notNull().default(''),
 });
 
 export const autopayRegistrations = pgTable('autopay_registrations', {
@@ -924,3 +933,89 @@ export const assistanceAgencies = pgTable('assistance_agencies', {
   agency: text('agency').notNull(),
   translations: translations(),
 });
+
+/**
+ * The account's ledger (spec 3 Account summary, amendment 8): charges, late fees and refunds raise
+ * what the account owes, payments and credits lower it, all in integer cents. Balances, past due and
+ * invoice balances are derived from it, never stored.
+ */
+export const ledgerEntries = pgTable(
+  'ledger_entries',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    /** CHARGE | LATE_FEE | REFUND raise the balance; PAYMENT | CREDIT lower it */
+    kind: text('kind').notNull(),
+    /** positive integer cents */
+    amountCents: integer('amount_cents').notNull(),
+    entryDate: day('entry_date').notNull(),
+    /** when a charge falls due (past due after it) */
+    dueDate: day('due_date'),
+    invoiceId: integer('invoice_id').references(() => invoices.id, { onDelete: 'set null' }),
+    paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    /** the refund of a payment attempt (one refund entry per gateway refund) */
+    refundId: text('refund_id').unique(),
+    description: text('description').notNull().default(''),
+    createdAt: ts('created_at').notNull(),
+  },
+  (t) => [index('ledger_entries_account').on(t.providerId, t.accountId), uniqueIndex('ledger_entries_payment_kind').on(t.paymentId, t.kind)],
+);
+
+/**
+ * One try to pay (pay now, or an application's fees) through a gateway's hosted page. The parent's
+ * browser carries `publicId` and the idempotency key; the status moves once, by a conditional
+ * update, from CREATED to APPROVED, DECLINED, ERROR, CANCELLED or EXPIRED.
+ */
+export const paymentAttempts = pgTable(
+  'payment_attempts',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    /** the login that started it */
+    adultId: integer('adult_id').notNull().references(() => adults.id),
+    /** random, the gateway's reference */
+    publicId: text('public_id').notNull().unique(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    /** BALANCE (pay now) | APPLICATION (a parent application's fees) */
+    purpose: text('purpose').notNull(),
+    draftId: integer('draft_id').references(() => applicationDrafts.id, { onDelete: 'set null' }),
+    amountCents: integer('amount_cents').notNull(),
+    feeCents: integer('fee_cents').notNull().default(0),
+    /** CCD new card | ECH new bank account */
+    paymentMethodCode: text('payment_method_code').notNull(),
+    gatewayCode: integer('gateway_code').notNull(),
+    checkoutId: text('checkout_id').unique(),
+    checkoutUrl: text('checkout_url'),
+    /** the payer details of spec 3 (never a card or bank number) */
+    payer: jsonb('payer').$type<Record<string, unknown>>().notNull(),
+    /** CREATED | APPROVED | DECLINED | ERROR | CANCELLED | EXPIRED */
+    status: text('status').notNull().default('CREATED'),
+    reasonCode: text('reason_code').notNull().default(''),
+    transactionId: text('transaction_id').unique(),
+    paymentId: integer('payment_id').references(() => payments.id),
+    /** where a retry goes back to (spec 2.12 payment error pages) */
+    referrer: text('referrer').notNull().default('/paynow'),
+    locale: text('locale').notNull().default('en'),
+    /** seats of the application are held until then */
+    holdUntil: ts('hold_until'),
+    /** cents refunded automatically (the seats were gone when the payment completed) */
+    refundedCents: integer('refunded_cents').notNull().default(0),
+    createdAt: ts('created_at').notNull(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [uniqueIndex('payment_attempts_idempotency').on(t.providerId, t.accountId, t.idempotencyKey)],
+);
+
+/** Gateway notifications already handled: a repeated event id changes nothing (primary key). */
+export const gatewayEvents = pgTable(
+  'gateway_events',
+  {
+    gatewayCode: integer('gateway_code').notNull(),
+    eventId: text('event_id').notNull(),
+    transactionId: text('transaction_id').notNull(),
+    receivedAt: ts('received_at').notNull(),
+  },
+  (t) => [uniqueIndex('gateway_events_pk').on(t.gatewayCode, t.eventId)],
+);

@@ -45,6 +45,19 @@ export async function isEmptyDatabase(db: Db): Promise<boolean> {
   return Number(r.n) === 0;
 }
 
+/** The demo accounts' ledgers: each invoice is a charge due on its due date, each payment a payment. */
+async function ledgerFromBilling(db: Db, now: Date): Promise<void> {
+  const ids = (await db.select({ id: t.providers.id }).from(t.providers).where(inArray(t.providers.appName, [...DEMO_PROVIDERS]))).map((p) => p.id);
+  const invoiceRows = await db.select().from(t.invoices).where(inArray(t.invoices.providerId, ids));
+  const paymentRows = await db.select().from(t.payments).where(inArray(t.payments.providerId, ids));
+  const cents = (n: number) => Math.round(Number(n) * 100);
+  const rows = [
+    ...invoiceRows.map((i) => ({ providerId: i.providerId, accountId: i.accountId, kind: 'CHARGE', amountCents: cents(i.amount), entryDate: i.invoiceDate, dueDate: i.paymentDueDate, invoiceId: i.id, description: i.servicePeriod, createdAt: now })),
+    ...paymentRows.map((p) => ({ providerId: p.providerId, accountId: p.accountId, kind: 'PAYMENT', amountCents: cents(p.amount), entryDate: p.paymentDate, paymentId: p.id, createdAt: now })),
+  ];
+  if (rows.length) await db.insert(t.ledgerEntries).values(rows);
+}
+
 export async function seedDemo(db: Db, opts: { root: string; passwords: Passwords; clock: Clock }): Promise<void> {
   // dates relative to the business day, so PORTAL_TODAY gives the same demo data on any day
   const today = businessClock(opts.clock)();
@@ -74,6 +87,7 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
   await syncProviders(db, readProviderRecords(opts.root).filter((r) => (DEMO_PROVIDERS as readonly string[]).includes(r.appName)));
   await seedBrightpath(ctx);
   await seedNorthridge(ctx);
+  await ledgerFromBilling(db, today);
   await seedCommunication(db, ctx);
   await seedAuth(db, ctx.hash);
   await seedPeople(db, ctx);
@@ -331,13 +345,12 @@ async function seedBrightpath(ctx: Ctx) {
       invoiceDate: isoDay(m.first),
       // the open invoice falls due in ten days, so the demo account is current (not past due)
       paymentDueDate: i === 3 ? d(10) : isoDay(addDays(m.first, 9)),
+      // the current month is open (the payments below leave 915.00 of it); earlier months are paid
       amount: monthly,
-      // the current month is open; earlier months are paid
-      balance: i === 3 ? monthly - 400 : 0,
       autoPayDiscountValue: 13.15,
     })),
   );
-  await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amount: 245, balance: 245 });
+  await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amount: 245 });
   const autopay = await one(db.insert(t.autopayRegistrations).values({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: d(-120) }).returning());
   await db.insert(t.paymentMethods).values([
     { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'Visa', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/2029', savedOn: d(-120), usedForAutoPay: true },
@@ -519,8 +532,8 @@ async function seedNorthridge(ctx: Ctx) {
       invoiceDate: isoDay(first),
       // the open invoice falls due in twelve days; last month's unpaid rest is past due
       paymentDueDate: i === 2 ? d(12) : isoDay(addDays(first, 14)),
+      // the payments below leave 125.00 of last month, past due
       amount: monthly,
-      balance: i === 2 ? monthly : i === 1 ? 125 : 0,
     })),
   );
   await db.insert(t.payments).values([
@@ -671,7 +684,7 @@ async function seedApplicationDemo(ctx: Ctx, ids: { pid: number; pw: string; sum
     .returning();
   await db.insert(t.childAdults).values(kids.map((k) => ({ providerId: pid, childId: k.id, adultId: amara.id, relationshipId: 1, relationship: 'Mother', isAuthorizedToPickUp: true, isEmergencyContact: true, isLivesWith: true })));
   // a refund left on the account: a credit of $40.00 the application may apply
-  await db.insert(t.invoices).values({ providerId: pid, accountId: mensah.id, servicePeriodDetailID: 9300, servicePeriod: 'Credit', invoiceDate: d(-20), paymentDueDate: d(-20), amount: -40, balance: -40 });
+  await db.insert(t.ledgerEntries).values({ providerId: pid, accountId: mensah.id, kind: 'CREDIT', amountCents: 4000, entryDate: d(-20), description: 'Credit', createdAt: ctx.today });
 }
 
 const addIsoDays = (iso: string, n: number) => {

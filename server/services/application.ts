@@ -4,16 +4,17 @@
 // takes seats atomically (server/services/seats.ts) and answers each child's status with its place
 // on the waitlist. Every id is checked against the signed-in account and provider.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, sum } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
-import { accounts, activities, adults, applicationDrafts, assistanceAgencies, children, gradeLevels, invoices, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
+import { accounts, activities, adults, applicationDrafts, assistanceAgencies, children, gradeLevels, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import type { OutboxMail } from '../outbox';
 import { photoUrl } from './people/shared';
 import { feesOf, type FeeActivity } from './fees';
+import { accountMoney } from './ledger';
 import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation } from './seats';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
@@ -123,8 +124,7 @@ export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: stri
 
 /** The account's credit: what its ledger owes it (a negative balance), in cents. */
 export async function creditOf(deps: AppDeps, s: SessionInfo): Promise<number> {
-  const [bal] = await deps.db.select({ total: sum(invoices.balance) }).from(invoices).where(and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId)));
-  return Math.max(0, -toCents(bal?.total ?? 0));
+  return (await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()))).creditCents;
 }
 
 async function agencyIDs(deps: AppDeps, s: SessionInfo, ppId: number): Promise<number[]> {

@@ -1,11 +1,11 @@
-// Billing service: account summary, invoices and payments received of the signed-in account.
-import { and, desc, eq, gt, lt, sum } from 'drizzle-orm';
+// Billing service: account summary, invoices and payments received of the signed-in account, from
+// its ledger (server/services/ledger.ts).
+import { and, desc, eq } from 'drizzle-orm';
 import type { Handlers } from '../context';
 import { accounts, invoices, payments, autopayRegistrations } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
-
-const round2 = (n: number) => Math.round(n * 100) / 100;
+import { accountMoney, dollars } from './ledger';
 
 export const billing = {
   'Billing.accountSummary': {
@@ -16,19 +16,7 @@ export const billing = {
         .from(accounts)
         .where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
       if (!acc) throw new HttpError(404, 'Not Found');
-      const today = isoDay(deps.today());
-      const scope = and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId));
-      const [bal] = await deps.db.select({ total: sum(invoices.balance) }).from(invoices).where(scope);
-      const [past] = await deps.db
-        .select({ total: sum(invoices.balance) })
-        .from(invoices)
-        .where(and(scope, lt(invoices.paymentDueDate, today), gt(invoices.balance, 0)));
-      const [nextDue] = await deps.db
-        .select({ due: invoices.paymentDueDate })
-        .from(invoices)
-        .where(and(scope, gt(invoices.balance, 0)))
-        .orderBy(invoices.paymentDueDate)
-        .limit(1);
+      const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
       const [last] = await deps.db
         .select({ amount: payments.amount, date: payments.paymentDate })
         .from(payments)
@@ -40,7 +28,6 @@ export const billing = {
         .from(autopayRegistrations)
         .where(and(eq(autopayRegistrations.providerId, s.providerId), eq(autopayRegistrations.accountId, s.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
         .limit(1);
-      const pastDue = round2(Number(past.total ?? 0));
       return {
         accountID: acc.id,
         accountNo: acc.accountNo,
@@ -48,11 +35,11 @@ export const billing = {
         suspendedOn: acc.suspendedOn,
         isCollection: acc.collection,
         isLocked: acc.locked,
-        delinquent: acc.delinquent || pastDue > 0,
+        delinquent: acc.delinquent || money.pastDueCents > 0,
         punchPass: acc.punchPass,
-        paymentDue: nextDue?.due ?? null,
-        pastDueAmount: pastDue,
-        currentBalance: round2(Number(bal.total ?? 0)),
+        paymentDue: money.paymentDue,
+        pastDueAmount: dollars(money.pastDueCents),
+        currentBalance: dollars(money.balanceCents),
         lastPaymentAmount: last ? Number(last.amount) : 0,
         lastPaymentAmountDate: last?.date ?? null,
         lateFeeAfterDueDate: Number(acc.lateFeeAfterDueDate),
@@ -71,6 +58,7 @@ export const billing = {
   'Billing.invoices': {
     handler: async ({ deps, session }) => {
       const s = session!;
+      const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
       const rows = await deps.db
         .select()
         .from(invoices)
@@ -83,7 +71,7 @@ export const billing = {
         invoiceDate: r.invoiceDate,
         paymentDueDate: r.paymentDueDate,
         amount: Number(r.amount),
-        balance: Number(r.balance),
+        balance: dollars(money.invoiceOpenCents.get(r.id) ?? 0),
         autoPayDiscountValue: Number(r.autoPayDiscountValue),
       }));
     },
