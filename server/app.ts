@@ -27,6 +27,8 @@ import { createOutboxSender, type OutboxSender } from './outbox';
 import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
 import { providerRollup } from './gradeRollup';
 import { PRODUCT_BASES } from '../src/engine/screen';
+import type { PaymentGateway } from './payments/gateway';
+import { handleNotification } from './services/payments';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 
@@ -49,12 +51,14 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
   /** a log line for every request and answer (Fastify's request logging); off by default */
   logRequests?: boolean;
+  /** the payment gateways by provider code (server/payments/gateway.ts); none: paying answers 503 */
+  gateways?: Record<number, PaymentGateway>;
   /** development routes (GET /api/dev/outbox): off unless switched on, never in production */
   devRoutes?: boolean;
   /** the portal's public address for links in e-mails (PUBLIC_URL) */
   publicUrl?: string;
   /** tests: a provider's settings over its provider.json */
-  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits> }>;
+  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits>; payments?: unknown }>;
   /** tests: a provider's year-end grade roll-up window over its provider.json (null: none) */
   gradeRollup?: Record<string, import('./gradeRollup').RollupWindow | null>;
   /** the port the server listens on: links go to http://localhost:<port> without a public address */
@@ -98,6 +102,8 @@ function packageVersion(root: string): string {
   return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
 }
 
+const NOTIFICATION_PATH = '/api/Billing/payment/notification/';
+
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const root = opts.root ?? ROOT;
   const production = opts.production ?? process.env.NODE_ENV === 'production';
@@ -123,7 +129,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const settingsByApp = new Map<string, ProviderSettings>();
   for (const rec of records) {
     const over = opts.providerSettings?.[rec.appName];
-    settingsByApp.set(rec.appName, settingsOf(rec.appName, { signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits } }));
+    settingsByApp.set(rec.appName, settingsOf(rec.appName, { signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits }, payments: over?.payments ?? rec.payments }));
   }
 
   const declarations = new DeclarationStore(
@@ -154,6 +160,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     settings: (appName) => settingsByApp.get(appName) ?? DEFAULT_SETTINGS,
     gradeRollup: (appName) => (opts.gradeRollup && appName in opts.gradeRollup ? opts.gradeRollup[appName] : providerRollup(root, appName)),
     mailQueued: () => void outboxSender?.flush().catch((err) => app.log.error({ err }, 'outbox flush failed')),
+    gateways: (code) => opts.gateways?.[code],
+    log: app.log,
   };
   // every JSON body is bounded in depth before it is parsed, so no check recurses without end
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -163,6 +171,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       const lang = pickLang(req.headers['accept-language']);
       return done(new HttpError(400, deps.t(lang, 'errors.tooDeep', { max: MAX_BODY_DEPTH }), { key: 'server.errors.tooDeep' }), undefined);
     }
+    // a gateway's notification is checked against its signature over the raw body
+    if (req.url.startsWith(NOTIFICATION_PATH)) (req as { rawBody?: string }).rawBody = body as string;
     parseJson(req, body as string, done);
   });
   app.decorate('deps', deps);
@@ -227,6 +237,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   registerContract(app, ops, opts.handlers ?? defaultHandlers, deps);
 
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  // the gateways' server-to-server notifications (outside the contract: no session, a signature instead)
+  app.post(`${NOTIFICATION_PATH}:code`, { schema: { hide: true } }, async (req, reply) => {
+    const code = Number((req.params as { code: string }).code);
+    const raw = (req as { rawBody?: string }).rawBody;
+    if (!Number.isInteger(code) || raw === undefined) return reply.status(400).send({ ok: false });
+    const status = await handleNotification(deps, code, req.headers, raw);
+    return reply.status(status).send({ ok: status === 200 });
+  });
 
   if (opts.devRoutes && !production) {
     // development only, switched on explicitly (tests, DEV_ROUTES=1): it holds password reset links: the mails that would have gone out

@@ -35,6 +35,9 @@ export interface AppDeps {
   gradeRollup?: (appName: string) => import('./gradeRollup').RollupWindow | null;
   /** a mail was queued: the sender may flush now */
   mailQueued: () => void;
+  /** the payment gateways by provider code (server/payments/gateway.ts); none: paying is unavailable */
+  gateways?: (code: number) => import('./payments/gateway').PaymentGateway | undefined;
+  log?: { warn: (o: unknown, m: string) => void; error: (o: unknown, m: string) => void };
   /** test hooks: a pause between reading a seat and taking it (the concurrency test) */
   hooks?: { beforeSeatTake?: () => Promise<void> };
 }
@@ -76,6 +79,11 @@ export interface HandlerDef<Op extends OperationId = OperationId> {
    * validated once, with what the server knows, never with what the client claims.
    */
   facts?: (c: FactsContext<Op>) => Promise<Record<string, unknown>>;
+  /**
+   * What the form's rules read as `$data` on the server, as the screen's loads give it in the browser
+   * (the provider's payment options for the payer form): the server's own, never the client's.
+   */
+  ruleData?: (c: FactsContext<Op>) => Promise<Record<string, unknown>>;
   handler: (c: HandlerContext<Op>) => Promise<AnswerOf<Op>>;
 }
 

@@ -5,6 +5,8 @@ import { openDb } from './db/index';
 import { buildApp, ROOT } from './app';
 import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
 import { systemClock } from './clock';
+import type { PaymentGateway } from './payments/gateway';
+import { configuredGateways, startSandboxProcess } from './payments/sandboxProcess';
 
 const port = Number(process.env.PORT || 8080);
 const host = process.env.HOST || '127.0.0.1';
@@ -18,9 +20,28 @@ if (!publicUrl && (production || !loopback)) {
   process.exit(1);
 }
 
+const pgliteDir = process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite');
+
+// payments: a configured gateway, or the built-in sandbox beside the portal (never by default in production)
+let gateways: Record<number, PaymentGateway> = {};
+let sandboxUrl: string | null = null;
+if (process.env.PAYMENT_GATEWAYS) {
+  gateways = configuredGateways(process.env.PAYMENT_GATEWAYS);
+} else if (!production || process.env.SANDBOX_GATEWAY_ENABLED === '1') {
+  const sandbox = await startSandboxProcess({
+    root: ROOT,
+    host,
+    portalPort: port,
+    dataFile: process.env.SANDBOX_GATEWAY_DATA || `${pgliteDir}.sandbox-gateway.json`,
+    log: (line) => console.log(line),
+  });
+  gateways = sandbox.gateways;
+  sandboxUrl = sandbox.url;
+}
+
 const handle = await openDb({
   databaseUrl: process.env.DATABASE_URL || undefined,
-  pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite'),
+  pgliteDir,
   poolSize: Number(process.env.DATABASE_POOL_SIZE) || undefined,
 });
 const app = await buildApp({
@@ -35,6 +56,7 @@ const app = await buildApp({
   logger: { level: process.env.LOG_LEVEL || (production ? 'info' : 'warn') },
   // one line per request only when asked for (LOG_REQUESTS=1): errors and slow starts are still logged
   logRequests: process.env.LOG_REQUESTS === '1',
+  gateways,
 });
 
 if (await isEmptyDatabase(handle.db)) {
@@ -45,6 +67,7 @@ if (await isEmptyDatabase(handle.db)) {
 // a registration opening brings thousands of connections at once: queue them rather than refuse them
 await app.listen({ port, host, backlog: Number(process.env.LISTEN_BACKLOG) || 2048 });
 console.log(`Parent portal: http://${host}:${port}/parentportal/  (API: /api, OpenAPI: /api/openapi.json, database: ${handle.kind})`);
+console.log(sandboxUrl ? `Sandbox payment gateway: ${sandboxUrl}  (test cards: README, Payments)` : Object.keys(gateways).length ? 'Payment gateways: configured' : 'Payment gateways: none (paying is unavailable)');
 console.log('Demo sign-ins:');
 for (const s of DEMO_SIGNINS) console.log(`  ${s.appName.padEnd(11)} ${s.email.padEnd(26)} ${s.password.padEnd(15)} ${s.role}`);
 

@@ -4,6 +4,7 @@ import { and, count, eq, gte } from 'drizzle-orm';
 import type { AppDeps } from './context';
 import { absenceNotices, adults, communications, providers } from './db/schema';
 import { HttpError } from './errors';
+import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './payments/settings';
 
 export interface SignInSettings {
   /**
@@ -26,11 +27,13 @@ export interface AccountLimits {
 export interface ProviderSettings {
   signIn: SignInSettings;
   limits: AccountLimits;
+  payments: PaymentSettings;
 }
 
 export const DEFAULT_SETTINGS: ProviderSettings = {
   signIn: { temporaryLockMinutes: 0 },
   limits: { contactsPerAccount: 30, absenceNoticesPerHour: 20, messagesPerHour: 10 },
+  payments: DEFAULT_PAYMENTS,
 };
 
 const BOUNDS: Record<string, [number, number]> = {
@@ -41,8 +44,8 @@ const BOUNDS: Record<string, [number, number]> = {
 };
 
 /** The settings of a provider.json (its `signIn` and `limits`), defaults filled in; a bad value stops the start. */
-export function settingsOf(name: string, rec: { signIn?: unknown; limits?: unknown }): ProviderSettings {
-  const out: ProviderSettings = { signIn: { ...DEFAULT_SETTINGS.signIn }, limits: { ...DEFAULT_SETTINGS.limits } };
+export function settingsOf(name: string, rec: { signIn?: unknown; limits?: unknown; payments?: unknown }): ProviderSettings {
+  const out: ProviderSettings = { signIn: { ...DEFAULT_SETTINGS.signIn }, limits: { ...DEFAULT_SETTINGS.limits }, payments: paymentsOf(name, rec.payments) };
   for (const group of ['signIn', 'limits'] as const) {
     const given = rec[group];
     if (given === undefined) continue;

@@ -4,6 +4,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Db } from './db/index';
 import { providers, type LinkByLanguage, type NativeApps, type ProgramOptions, type ProviderLinks } from './db/schema';
+import { paymentsOf } from './payments/settings';
 import { settingsOf, type AccountLimits, type SignInSettings } from './providerSettings';
 import { productsOf } from './products';
 import { rollupOf } from './gradeRollup';
@@ -40,6 +41,8 @@ export interface ProviderRecord {
   products?: unknown;
   /** the year-end grade roll-up window (server/gradeRollup.ts) */
   yearEndGradeRollup?: unknown;
+  /** payment options, gateways, processing fees, seat hold (server/payments/settings.ts) */
+  payments?: unknown;
 }
 
 const REQUIRED: (keyof ProviderRecord)[] = [
@@ -62,6 +65,7 @@ export function readProviderRecords(root: string): ProviderRecord[] {
     checkNativeApps(d.name, rec.nativeApps);
     for (const k of LINK_KEYS) checkLink(d.name, k, rec[k], rec.languages?.[0]?.code);
     settingsOf(d.name, rec);
+    paymentsOf(d.name, rec.payments);
     productsOf(d.name, rec.products);
     rollupOf(d.name, rec.yearEndGradeRollup);
     out.push(rec);

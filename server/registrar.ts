@@ -142,7 +142,8 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
           // the server's facts win over whatever the client sent for the same fields
           const facts = def.facts ? await def.facts(ctx) : {};
           const values = { ...((body ?? {}) as Record<string, unknown>), ...facts };
-          const result = decl.engine.validate(op.form, values, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today) });
+          const data = def.ruleData ? await def.ruleData(ctx) : undefined;
+          const result = decl.engine.validate(op.form, values, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), ...(data ? { data } : {}) });
           if (!result.valid) {
             throw new HttpError(400, deps.t(lang, 'errors.validation'), {
               key: 'server.errors.validation',

@@ -611,6 +611,8 @@ export const payments = pgTable('payments', {
   /** VISA, MASTERCARD... or CHECKING, SAVINGS */
   brand: text('brand').notNull().default(''),
   payerEmail: text('payer_email').notNull().default(''),
+  /** the outbox rows of its receipt e-mails (spec 8.2: 'could not be sent' when they failed) */
+  receiptMails: jsonb('receipt_mails').$type<number[]>().notNull().default([]),
 });
 
 export const autopayRegistrations = pgTable('autopay_registrations', {

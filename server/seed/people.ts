@@ -66,6 +66,7 @@ const NOT_AT: Record<string, (list: string, code: string) => boolean> = {
 const CUSTOM_TEXTS: Record<string, string> = {
   AUTOMATIC_PAYMENT_TERMSANDCONDITIONS:
     '<p>I, {{AdultName}}, authorize {{ProgramName}} to charge the payment method on file for the fees of account {{AccountNo}} on each due date, until I cancel in the parent portal.</p><p>Questions: {{SupportPhone}}.</p>',
+  REFUND_POLICY: '<p>Payments are refundable within 10 days when the care was not used. Registration fees are not refundable. Refunds go back to the card or bank account that paid and start within one business day.</p>',
   CONTACT_US: '<p>Write to us about anything: we answer within two business days. For an absence today, call {{SupportPhone}}.</p>',
 };
 
@@ -86,7 +87,7 @@ async function masterData(db: Db, providerId: number, appName: string) {
       items.filter(([code]) => !skip(list, code)).map(([code, text], i) => ({ providerId, list, code, text, sortOrder: i, translations: texts({ text }) })),
     ),
   );
-  // Northridge has no autopay terms of its own
+  // Northridge has no autopay terms and no refund policy of its own
   const custom = appName === 'northridge' ? { CONTACT_US: CUSTOM_TEXTS.CONTACT_US } : CUSTOM_TEXTS;
   await db.insert(t.customTexts).values(Object.entries(custom).map(([contentType, body]) => ({ providerId, contentType, body, translations: texts({ body }) })));
   await db.insert(t.relationships).values(RELATIONSHIPS.map(([relationshipId, relationship], i) => ({ providerId, relationshipId, relationship, sortOrder: i, translations: texts({ relationship }) })));

@@ -19,11 +19,15 @@ import { handoff } from './handoff';
 import { programReport } from './programReport';
 import { gradeRollup } from './gradeRollup';
 import { application } from './application';
+import { payments_ } from './payments';
+import { billingReports } from './billingReports';
 
 export const handlers: Handlers = {
   ...attendance,
   ...authentication,
   ...billing,
+  ...payments_,
+  ...billingReports,
   ...communication,
   ...customer,
   ...customTextHandlers,

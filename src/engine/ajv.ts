@@ -14,6 +14,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-options',
   'x-rowOptions',
   'x-extraOptions',
+  'x-fill',
   'x-enumLabels',
   'x-help',
   'x-placeholder',
@@ -82,6 +83,12 @@ const KEYWORD_META: Record<string, object> = {
     type: 'array',
     items: { type: 'object', required: ['value', 'label'], additionalProperties: false, properties: { value: {}, label: { type: 'string' } } },
   },
+  /**
+   * choosing an option of an x-options list fills sibling fields from the option's record (the
+   * payer: name and address of the chosen adult): { field: path } or { field: [path, fallback...] }
+   * (the first non-empty); the blank option clears them
+   */
+  'x-fill': { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1 }] } },
   'x-enumLabels': { type: 'object', additionalProperties: { type: 'string' } },
   'x-help': { type: 'string' },
   'x-placeholder': { type: 'string' },

@@ -350,6 +350,149 @@ export type BillingPaymentsReceivedResponse = {
   status: string;
 }[];
 
+/** Billing.paymentOptions: response */
+export interface BillingPaymentOptionsResponse {
+  paymentEnabled: boolean;
+  autoPaymentForCCEnabled: boolean;
+  autoPaymentForECheckEnabled: boolean;
+  telephoneRequiredForPayment: boolean;
+  emailRequiredForPayment: boolean;
+  zipCodeRequiredForPayment: boolean;
+  methods: {
+    paymentMethodCode: 'CCD' | 'ECH';
+    gatewayCode: number;
+  }[];
+  driverLicence: 'M' | 'O' | 'H';
+  countryCode: string;
+}
+
+/** Billing.configuration: response */
+export interface BillingConfigurationResponse {
+  refundPolicy: string | null;
+}
+
+/** Billing.processingFee: query */
+export interface BillingProcessingFeeQuery {
+  AmountChoice: 'balance' | 'other';
+  Amount?: string;
+  PaymentMethod?: 'CCD' | 'ECH';
+}
+
+/** Billing.processingFee: response */
+export interface BillingProcessingFeeResponse {
+  amount: number;
+  valid: boolean;
+  methods: {
+    paymentMethodCode: 'CCD' | 'ECH';
+    processingFee: number;
+    total: number;
+    /**
+     * the method's name in the request's language
+     */
+    label: string;
+  }[];
+}
+
+/** Billing.payers: response */
+export type BillingPayersResponse = {
+  adultID: number;
+  fullName: string;
+  primaryPayer: boolean;
+  firstName: string;
+  lastName: string;
+  streetAddress: string;
+  apartmentNo: string;
+  city: string;
+  stateCode: string;
+  zip: string;
+  homePhone: string;
+  cellPhone: string;
+  email: string;
+}[];
+
+/** Billing.startPayment: body */
+export interface BillingStartPaymentBody {
+  idempotencyKey: string;
+  paymentMethodCode: 'CCD' | 'ECH';
+  paidByFamilyMemberID?: number;
+  firstName?: string;
+  middleInitial?: string;
+  lastName?: string;
+  streetAddress?: string;
+  apartmentNo?: string;
+  city?: string;
+  stateCode?: string;
+  zip?: string;
+  homecellphone?: string;
+  email?: string;
+  autopay?: boolean;
+  frequency?: string;
+  termsAccepted?: boolean;
+  saveCard?: boolean;
+  driverLicenseState?: string;
+  driverLicenseNumber?: string;
+  amountChoice: 'balance' | 'other';
+  otherAmount?: string;
+}
+
+/** Billing.startPayment: response */
+export interface BillingStartPaymentResponse {
+  checkoutUrl: string;
+  paymentID: string;
+}
+
+/** Billing.paymentResult: body */
+export interface BillingPaymentResultBody {
+  gatewayCode: number;
+  checkout: string;
+  transaction: string;
+  status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED';
+  sig: string;
+}
+
+/** Billing.paymentResult: response */
+export interface BillingPaymentResultResponse {
+  status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING' | 'LATE';
+  accountPaymentID: number | null;
+  reasonCode: string;
+  referrer: string;
+}
+
+/** Billing.receipt: params */
+export interface BillingReceiptParams {
+  accountpaymentid: number;
+}
+
+/** Billing.receipt: response */
+export interface BillingReceiptResponse {
+  accountPaymentID: number;
+  accountNo: string;
+  paymentDate: string;
+  amount: number;
+  processingFee: number;
+  total: number;
+  paymentMethodCode: string;
+  brand: string;
+  last4Digits: string;
+  authCode: string;
+  payerName: string;
+  payerEmail: string;
+  balanceAfter: number;
+  organisation: string;
+  emailSent: boolean;
+}
+
+/** Billing.receiptPdf: query */
+export interface BillingReceiptPdfQuery {
+  AccountPaymentID: number;
+  CountryCode?: 'US' | 'CA';
+}
+
+/** Billing.invoicePdf: query */
+export interface BillingInvoicePdfQuery {
+  ServicePeriodDetailID: number;
+}
+
 /** Communication.alertsLogin: query */
 export interface CommunicationAlertsLoginQuery {
   appName: string;
@@ -2164,6 +2307,15 @@ export interface Operations {
   'Billing.accountSummary': { method: 'GET'; path: '/account-summary'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingAccountSummaryResponse };
   'Billing.invoices': { method: 'GET'; path: '/invoices'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingInvoicesResponse };
   'Billing.paymentsReceived': { method: 'GET'; path: '/payments-received'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentsReceivedResponse };
+  'Billing.paymentOptions': { method: 'GET'; path: '/payment-options'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentOptionsResponse };
+  'Billing.configuration': { method: 'GET'; path: '/configuration'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingConfigurationResponse };
+  'Billing.processingFee': { method: 'GET'; path: '/payment/processing-fee'; auth: 'session'; form: undefined; query: BillingProcessingFeeQuery; params: undefined; body: undefined; response: BillingProcessingFeeResponse };
+  'Billing.payers': { method: 'GET'; path: '/payment/payers'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPayersResponse };
+  'Billing.startPayment': { method: 'POST'; path: '/payment/checkout'; auth: 'session'; form: 'payer'; query: undefined; params: undefined; body: BillingStartPaymentBody; response: BillingStartPaymentResponse };
+  'Billing.paymentResult': { method: 'POST'; path: '/payment/result'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingPaymentResultBody; response: BillingPaymentResultResponse };
+  'Billing.receipt': { method: 'GET'; path: '/payment/receipt/{accountpaymentid}'; auth: 'session'; form: undefined; query: undefined; params: BillingReceiptParams; body: undefined; response: BillingReceiptResponse };
+  'Billing.receiptPdf': { method: 'GET'; path: '/report/receipt'; auth: 'session'; form: undefined; query: BillingReceiptPdfQuery; params: undefined; body: undefined; response: FileResponse };
+  'Billing.invoicePdf': { method: 'GET'; path: '/report/invoice'; auth: 'session'; form: undefined; query: BillingInvoicePdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Communication.alertsLogin': { method: 'GET'; path: '/PARENT/alerts/login'; auth: 'public'; form: undefined; query: CommunicationAlertsLoginQuery; params: undefined; body: undefined; response: CommunicationAlertsLoginResponse };
   'Communication.alertsHome': { method: 'GET'; path: '/alerts/home'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationAlertsHomeResponse };
   'Communication.bulletins': { method: 'GET'; path: '/bulletin'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationBulletinsResponse };
@@ -2295,6 +2447,15 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.paymentOptions': { service: 'Billing', method: 'GET', path: '/payment-options', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.configuration': { service: 'Billing', method: 'GET', path: '/configuration', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.processingFee': { service: 'Billing', method: 'GET', path: '/payment/processing-fee', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.payers': { service: 'Billing', method: 'GET', path: '/payment/payers', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.startPayment': { service: 'Billing', method: 'POST', path: '/payment/checkout', auth: 'session', file: false, form: 'payer', applicationHeaders: true, paymentOnly: true },
+  'Billing.paymentResult': { service: 'Billing', method: 'POST', path: '/payment/result', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.receipt': { service: 'Billing', method: 'GET', path: '/payment/receipt/{accountpaymentid}', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.receiptPdf': { service: 'Billing', method: 'GET', path: '/report/receipt', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
+  'Billing.invoicePdf': { service: 'Billing', method: 'GET', path: '/report/invoice', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
   'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false, paymentOnly: true },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },

@@ -118,7 +118,13 @@ export type Effect =
    */
   | { type: 'setSession'; from?: Binding; omit?: string[]; values?: Record<string, Binding>; then?: Effect }
   /** drop the in-progress data under the `key` query (exit 'return' of an application flow) */
-  | { type: 'clearFlow'; then?: Effect };
+  | { type: 'clearFlow'; then?: Effect }
+  /**
+   * Leave the portal for an address the server answered (the gateway's hosted payment page):
+   * `loader: 'payment'` shows the payment loader (spec 2.12) until the page is gone, with a way back
+   * to `referrer` after 30 seconds.
+   */
+  | { type: 'leave'; url: Binding; loader?: 'payment'; referrer?: string };
 
 export interface ActionDecl {
   id: string;
@@ -210,7 +216,7 @@ export interface FooterDecl {
   storeBadges?: boolean;
 }
 
-export type ShellPartName = 'providerEntry' | 'applicationEntry' | 'postLogin' | 'postLoginError' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError';
+export type ShellPartName = 'providerEntry' | 'applicationEntry' | 'postLogin' | 'postLoginError' | 'invalidUrl' | 'notFound' | 'configurationError' | 'sessionEnded' | 'genericError' | 'paymentResponse';
 
 export interface ScreenDecl {
   $schema?: string;

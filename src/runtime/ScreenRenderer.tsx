@@ -20,6 +20,8 @@ import { ActionBar } from './Actions';
 import { RetryPanel, SectionSkeleton, SectionView } from './Section';
 import type { RenderAction } from './kindProps';
 import { lazyWhenOnline } from './whenOnline';
+import { lazyNamespacesOf } from './namespaces';
+import { useTranslation } from 'react-i18next';
 
 export interface ScreenViewProps {
   screen: ScreenDecl;
@@ -110,7 +112,20 @@ export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
     return <RetryPanel label={t('runtime:screenDefinition')} error={declarations.error} onRetry={() => void declarations.refetch()} />;
   }
   if (!declarations.data) return <SectionSkeleton />;
-  return <ScreenBody key={screen.id} set={declarations.data} screen={screen} query={query} />;
+  const lazy = lazyNamespacesOf(screen);
+  const body = <ScreenBody key={screen.id} set={declarations.data} screen={screen} query={query} />;
+  if (!lazy.length) return body;
+  return (
+    <Suspense fallback={<SectionSkeleton />}>
+      <WithTexts namespaces={lazy}>{body}</WithTexts>
+    </Suspense>
+  );
+}
+
+/** Suspends until the screen's lazily fetched texts (payments) are in. */
+function WithTexts({ namespaces, children }: { namespaces: string[]; children: React.ReactNode }) {
+  useTranslation(namespaces);
+  return children;
 }
 
 function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: ScreenDecl; query: Record<string, unknown> }) {

@@ -195,6 +195,14 @@ export function createEffectRunner(deps: EffectDeps) {
         deps.assignLocation(target.url);
         return;
       }
+      case 'leave': {
+        const url = resolveBinding(effect.url, ctx());
+        // only an absolute web address the server answered; anything else stays here
+        if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new Error('leave: the address is missing or not absolute');
+        if (effect.loader) deps.updateSession((s) => ({ ...s, loaderInfo: { type: effect.loader!, referrer: effect.referrer } }));
+        deps.assignLocation(url);
+        return;
+      }
       case 'handOff':
         // loaded when a parent first leaves for another product: the entry stays small
         await (await import('./handOff')).handOff(deps, effect, ctx());

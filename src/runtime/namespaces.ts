@@ -14,9 +14,21 @@ export const NAMESPACES: readonly string[] = Object.keys(files)
  */
 export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication'>> = { application: 'parentapplication' };
 
+/**
+ * Namespaces fetched with the first screen that uses them, not at start (payments: most visits never
+ * pay, and the first load stays small). Their files are chunks of their own (vite.config.ts).
+ */
+export const LAZY_NAMESPACES: readonly string[] = ['payment'];
+
 /** The namespaces a product loads at start. */
 export function namespacesOf(product: string): string[] {
-  return NAMESPACES.filter((ns) => !PRODUCT_NAMESPACES[ns] || PRODUCT_NAMESPACES[ns] === product);
+  return NAMESPACES.filter((ns) => !LAZY_NAMESPACES.includes(ns) && (!PRODUCT_NAMESPACES[ns] || PRODUCT_NAMESPACES[ns] === product));
+}
+
+/** The lazy namespaces a screen's declaration uses (a key "<namespace>.<key>" anywhere in it). */
+export function lazyNamespacesOf(screen: unknown): string[] {
+  const text = JSON.stringify(screen) ?? '';
+  return LAZY_NAMESPACES.filter((ns) => text.includes(`"${ns}.`));
 }
 
 /** The namespaces of the product this page is (the address says which). */

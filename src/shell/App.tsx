@@ -9,6 +9,7 @@ import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Router, useLocation } from 'wouter';
 import { useLoadingCounter } from '../runtime';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 import { apiAtom, apiErrorHandlerAtom } from '../state';
 import { describeBrowser, detectBrowser } from './browserInfo';
 import { createErrorHandler } from './errors';
@@ -87,6 +88,19 @@ function ErrorHandling() {
   return null;
 }
 
+const PaymentOverlay = lazyWhenOnline(() => import('./payments/PaymentOverlay'));
+
+/** Spec 2.12: the payment loader while the parent leaves for the gateway's page (loaded only then). */
+function PaymentLoading() {
+  const [session] = useSession();
+  if (session.loaderInfo.type !== 'payment') return null;
+  return (
+    <Suspense fallback={null}>
+      <PaymentOverlay />
+    </Suspense>
+  );
+}
+
 /** Spec 4: the loading counter follows the API client's requests; a thin bar shows while it is up. */
 function LoadingBar() {
   useLoadingCounter();
@@ -135,6 +149,7 @@ export function App() {
                 <ErrorHandling />
                 <SessionEffects />
                 <LoadingBar />
+                <PaymentLoading />
                 <SignOutProvider>
                   <ShellRoutes />
                 </SignOutProvider>

@@ -34,6 +34,7 @@ const PostLogin = lazyWhenOnline(() => import('./pages/PostLogin').then((m) => (
 const ApplicationEntry = lazyWhenOnline(() => import('./pages/ApplicationEntry').then((m) => ({ default: m.ApplicationEntry })));
 const PostLoginError = lazyWhenOnline(() => import('./pages/PostLoginError').then((m) => ({ default: m.PostLoginError })));
 const SessionExpiredPage = lazyWhenOnline(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
+const PaymentResponse = lazyWhenOnline(() => import('./payments/PaymentResponse').then((m) => ({ default: m.PaymentResponse })));
 const providerFreePages = () => import('./pages/ProviderFreePages');
 const InvalidUrlPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.InvalidUrlPage })));
 const NotFoundPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.NotFoundPage })));
@@ -49,6 +50,7 @@ const SHELL_PARTS: Record<ShellPartName, (params: Record<string, string>) => Rea
   postLogin: () => <PostLogin />,
   postLoginError: () => <PostLoginError />,
   genericError: () => <GenericError />,
+  paymentResponse: () => <PaymentResponse />,
 };
 
 function ShellPart({ screen, params }: { screen: ScreenDecl; params: Record<string, string> }): ReactNode {

@@ -118,7 +118,8 @@ export function reviveSession(stored: unknown): SessionState {
   return {
     ...defaultSession,
     ...s,
-    loaderInfo: { ...defaultSession.loaderInfo, ...(s.loaderInfo ?? {}) },
+    // a reload never resumes a loader either (the payment loader belongs to the page that left)
+    loaderInfo: { ...defaultSession.loaderInfo },
     error: { ...defaultSession.error, ...(s.error ?? {}) },
     applications: { ...(s.applications ?? {}) },
     // a reload never resumes a request in flight

@@ -113,6 +113,7 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
     async stop() {
       await halt();
       fs.rmSync(dataDir, { recursive: true, force: true });
+      for (const f of [`${dataDir}.sandbox-gateway.json`, `${dataDir}.sandbox-gateway.json.secrets`]) fs.rmSync(f, { force: true });
     },
   };
   return server;

@@ -58,6 +58,7 @@ ALTER TABLE "payments" ADD COLUMN "gateway_transaction_id" text;--> statement-br
 ALTER TABLE "payments" ADD COLUMN "auth_code" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "brand" text DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "payments" ADD COLUMN "payer_email" text DEFAULT '' NOT NULL;--> statement-breakpoint
+ALTER TABLE "payments" ADD COLUMN "receipt_mails" jsonb DEFAULT '[]'::jsonb NOT NULL;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_provider_id_providers_id_fk" FOREIGN KEY ("provider_id") REFERENCES "public"."providers"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "ledger_entries" ADD CONSTRAINT "ledger_entries_invoice_id_invoices_id_fk" FOREIGN KEY ("invoice_id") REFERENCES "public"."invoices"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint

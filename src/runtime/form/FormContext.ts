@@ -23,6 +23,8 @@ export interface PortalFormContext {
   rowOf: (id: string) => Record<string, unknown> | undefined;
   /** a label: translated when it is a key, else shown as given (captions from data) */
   text: (value: unknown) => string;
+  /** set several top-level fields at once (x-fill: a chosen payer's name and address) */
+  setFields: (values: Record<string, unknown>) => void;
   /** the field states (shown, required, enabled) in one string: a change re-renders the fields */
   stateSignature?: string;
 }

@@ -119,6 +119,7 @@ export default function FormKind({ section, data, host: given }: FormKindProps) 
         return isRecord(row) ? row : undefined;
       },
       text: (value) => textOf(value, tk, locale),
+      setFields: (patch) => host.setValues((prev) => ({ ...prev, ...patch })),
     }),
     // t and tk keep their identity until the language changes
     [country, locale, api, host, t, tk, idPrefix],

@@ -125,6 +125,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (isObject(s['x-options'])) options.optionsSource = s['x-options'];
     if (isObject(s['x-rowOptions'])) options.rowOptions = s['x-rowOptions'];
     if (Array.isArray(s['x-extraOptions'])) options.extraOptions = s['x-extraOptions'];
+    if (isObject(s['x-fill'])) options.fill = s['x-fill'];
     if (s.type === 'array' && ROW_LISTS.has(String(s['x-widget']))) Object.assign(options, { addable: false, removable: false, orderable: false, copyable: false, rowList: true });
     // user-defined fields are independent questions of one field each: two to a line on wide screens
     if (s.type === 'array' && s['x-widget'] === 'udfList') options.rowColumns = 2;

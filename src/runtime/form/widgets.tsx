@@ -216,12 +216,24 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
         const answer = await fc.api.call(source!.op as OperationId, { ...splitParams(source!.op, params) });
         const items = source!.items ? pathOf(answer, source!.items) : fieldOf(answer, 'items');
         const rows: unknown[] = Array.isArray(answer) ? answer : Array.isArray(items) ? items : [];
-        return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? '') }));
+        return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? ''), row }));
       },
     },
     client,
   );
   return q;
+}
+
+type FillMap = Record<string, string | string[]>;
+
+/** The fields an x-fill fills from a chosen record: the first non-empty of each path; none: cleared. */
+export function fillPatch(fill: FillMap, row: unknown): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [field, paths] of Object.entries(fill)) {
+    const found = row === undefined ? undefined : (Array.isArray(paths) ? paths : [paths]).map((p) => pick(row, p)).find((v) => v !== undefined && v !== null && v !== '');
+    out[field] = found === undefined ? undefined : found;
+  }
+  return out;
 }
 
 /**
@@ -257,8 +269,11 @@ export function SelectWidget(props: PortalWidgetProps) {
         onChange={(e: ChangeEvent<HTMLSelectElement>) => {
           fc.touch(id);
           const raw = e.target.value;
-          if (raw === String(emptyValue)) return onChange(numeric ? 0 : undefined);
-          onChange(numeric ? Number(raw) : raw);
+          const next = raw === String(emptyValue) ? (numeric ? 0 : undefined) : numeric ? Number(raw) : raw;
+          const fill = options.fill as FillMap | undefined;
+          // x-fill: the field and the fields the chosen record fills, in one change
+          if (fill && source) return fc.setFields({ [props.name]: next, ...fillPatch(fill, remote.data?.find((o) => String(o.value) === raw)?.row) });
+          onChange(next);
         }}
         {...blurHandlers(props)}
         {...a11y(props)}

@@ -1,0 +1,616 @@
+// The built-in sandbox payment gateway: a hosted payment page on its own origin (its own process and
+// port), so card and bank numbers are typed only there and never reach the portal. The portal's server
+// talks to it with signed messages (server/gateway/protocol.ts):
+//   POST /api/checkouts            signed: opens a checkout, answers the hosted page's url
+//   GET  /api/checkouts/:id        signed (payload `GET ${path}`): the checkout and its transaction
+//   POST /api/refunds              signed: refunds (part of) an approved transaction
+//   GET  /pay/:id                  the hosted page (or a notice, or the redirect of a completed one)
+//   POST /pay/:id                  the page's form: decides the outcome, redirects to returnUrl (signed)
+//   GET  /pay/:id/cancel           redirects to cancelUrl (signed, status CANCELLED)
+// Transactions and refunds are announced to notifyUrl with signed notifications (late, repeated and
+// retried as configured). Nothing here logs a body; the logger is off unless asked for.
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
+import {
+  MERCHANT_HEADER,
+  SIGNATURE_HEADER,
+  TIMESTAMP_HEADER,
+  signMessage,
+  signReturn,
+  verifyMessage,
+  type CheckoutAnswer,
+  type CheckoutPayer,
+  type CheckoutQueryAnswer,
+  type CreateCheckoutRequest,
+  type GatewayNotification,
+  type GatewayTransaction,
+  type RefundAnswer,
+  type RefundRequest,
+  type ReturnQuery,
+} from '../protocol';
+import { authCodeFrom, checkBankForm, checkCardForm, decide, type FieldErrors, type FormFields } from './outcomes';
+import { renderNoticePage, renderPaymentPage, pageHeaders } from './page';
+import { SandboxStore, checkoutFromRequest, newId, requestHash, type StoredCheckout, type StoredTransaction } from './store';
+import { fill, formatAmount, textsFor } from './texts';
+
+export interface SandboxOptions {
+  /** merchant (the portal's gateway code) → shared secret */
+  secrets: Record<string, string>;
+  /** the gateway's own base URL (the hosted page's url is built from it) */
+  publicUrl: string;
+  /** JSON file the store persists to (atomic writes); memory only without it */
+  dataFile?: string;
+  clock?: () => Date;
+  notify?: {
+    /** wait before the first delivery (default 0) */
+    delayMs?: number;
+    /** extra identical deliveries of each notification, same eventId (default 0) */
+    duplicates?: number;
+    /** waits before the retries of a failed delivery (non-2xx or network error); default [1000, 5000, 30000] */
+    retryDelaysMs?: number[];
+  };
+  /** an OPEN checkout older than this is EXPIRED (default 30) */
+  checkoutMinutes?: number;
+  /** client IPs the fraud filter refuses (FRAUD_IP) */
+  blockedIps?: string[];
+  /** take the client IP from X-Forwarded-For (behind a reverse proxy); default false */
+  trustProxy?: boolean;
+  /** Fastify's logger (request lines, errors; never bodies); default off */
+  logger?: boolean;
+}
+
+export interface SandboxGateway {
+  app: FastifyInstance;
+  store: SandboxStore;
+  /** Delivers every pending notification now (delays and retry waits skipped) and waits for them. */
+  flushNotifications(): Promise<void>;
+  /** Stops the deliveries and the server, and waits for the store's last write. */
+  close(): Promise<void>;
+}
+
+const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
+const NOTIFY_TIMEOUT_MS = 10_000;
+const MAX_TEXT = 200;
+const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
+
+// ── request checks ───────────────────────────────────────────────────────────────────────────────────
+
+type Checked<T> = { ok: true; value: T } | { ok: false; message: string };
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function unknownKeys(obj: Record<string, unknown>, allowed: readonly string[]): string[] {
+  return Object.keys(obj).filter((k) => !allowed.includes(k));
+}
+
+function text(obj: Record<string, unknown>, key: string, opts: { min?: number; max?: number } = {}): string | null {
+  const v = obj[key];
+  if (typeof v !== 'string') return null;
+  if (v.length < (opts.min ?? 0) || v.length > (opts.max ?? MAX_TEXT)) return null;
+  return v;
+}
+
+function httpUrl(obj: Record<string, unknown>, key: string): string | null {
+  const v = text(obj, key, { min: 1, max: 2000 });
+  if (!v) return null;
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && !u.username && !u.password ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+const PAYER_KEYS = ['firstName', 'lastName', 'street', 'city', 'state', 'zip', 'country', 'email', 'phone'] as const;
+const CHECKOUT_KEYS = [
+  'idempotencyKey',
+  'merchant',
+  'merchantName',
+  'amountCents',
+  'currency',
+  'method',
+  'reference',
+  'returnUrl',
+  'notifyUrl',
+  'cancelUrl',
+  'locale',
+  'payer',
+] as const;
+
+export function checkCheckoutRequest(body: unknown): Checked<CreateCheckoutRequest> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, CHECKOUT_KEYS);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const idempotencyKey = text(body, 'idempotencyKey', { min: 1 });
+  if (idempotencyKey === null) return { ok: false, message: 'idempotencyKey must be a string of 1 to 200 characters.' };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  const merchantName = text(body, 'merchantName', { min: 1 });
+  if (merchantName === null) return { ok: false, message: 'merchantName must be a string of 1 to 200 characters.' };
+  const amountCents = body.amountCents;
+  if (typeof amountCents !== 'number' || !Number.isInteger(amountCents) || amountCents < 1 || amountCents > 100_000_000) {
+    return { ok: false, message: 'amountCents must be an integer from 1 to 100000000.' };
+  }
+  const currency = body.currency;
+  if (currency !== 'USD' && currency !== 'CAD') return { ok: false, message: 'currency must be USD or CAD.' };
+  const method = body.method;
+  if (method !== 'CARD' && method !== 'BANK') return { ok: false, message: 'method must be CARD or BANK.' };
+  const reference = text(body, 'reference', { min: 1 });
+  if (reference === null) return { ok: false, message: 'reference must be a string of 1 to 200 characters.' };
+  const returnUrl = httpUrl(body, 'returnUrl');
+  const notifyUrl = httpUrl(body, 'notifyUrl');
+  const cancelUrl = httpUrl(body, 'cancelUrl');
+  if (!returnUrl || !notifyUrl || !cancelUrl) return { ok: false, message: 'returnUrl, notifyUrl and cancelUrl must be http(s) URLs.' };
+  const locale = text(body, 'locale', { min: 2, max: 35 });
+  if (locale === null || !/^[A-Za-z]{2,3}([-_][A-Za-z0-9]{1,8})*$/.test(locale)) return { ok: false, message: 'locale must be a language tag such as en, es, pt or vi.' };
+  const payerIn = body.payer;
+  if (!isObject(payerIn)) return { ok: false, message: 'payer must be an object.' };
+  const extraPayer = unknownKeys(payerIn, PAYER_KEYS);
+  if (extraPayer.length) return { ok: false, message: `Unknown payer field(s): ${extraPayer.join(', ')}.` };
+  const payer = {} as CheckoutPayer;
+  for (const key of PAYER_KEYS) {
+    const v = text(payerIn, key);
+    if (v === null) return { ok: false, message: `payer.${key} must be a string of at most 200 characters.` };
+    payer[key] = v;
+  }
+  if (payer.country !== '' && payer.country !== 'US' && payer.country !== 'CA') return { ok: false, message: 'payer.country must be US or CA.' };
+  return {
+    ok: true,
+    value: { idempotencyKey, merchant, merchantName, amountCents, currency, method, reference, returnUrl, notifyUrl, cancelUrl, locale, payer },
+  };
+}
+
+export function checkRefundRequest(body: unknown): Checked<RefundRequest> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, ['idempotencyKey', 'merchant', 'transactionId', 'amountCents']);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const idempotencyKey = text(body, 'idempotencyKey', { min: 1 });
+  if (idempotencyKey === null) return { ok: false, message: 'idempotencyKey must be a string of 1 to 200 characters.' };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  const transactionId = text(body, 'transactionId', { min: 1, max: 64 });
+  if (transactionId === null) return { ok: false, message: 'transactionId must be a string.' };
+  const amountCents = body.amountCents;
+  if (typeof amountCents !== 'number' || !Number.isInteger(amountCents) || amountCents < 1 || amountCents > 100_000_000) {
+    return { ok: false, message: 'amountCents must be an integer from 1 to 100000000.' };
+  }
+  return { ok: true, value: { idempotencyKey, merchant, transactionId, amountCents } };
+}
+
+/** Adds the signed return query to a URL, keeping its own query and fragment as they are. */
+export function withReturnQuery(url: string, q: ReturnQuery, sig: string): string {
+  const hashAt = url.indexOf('#');
+  const base = hashAt >= 0 ? url.slice(0, hashAt) : url;
+  const hash = hashAt >= 0 ? url.slice(hashAt) : '';
+  const query = new URLSearchParams({ checkout: q.checkout, transaction: q.transaction, status: q.status, sig }).toString();
+  const sep = !base.includes('?') ? '?' : base.endsWith('?') || base.endsWith('&') ? '' : '&';
+  return `${base}${sep}${query}${hash}`;
+}
+
+// ── notifications ────────────────────────────────────────────────────────────────────────────────────
+
+interface Delivery {
+  url: string;
+  merchant: string;
+  body: string;
+  /** failed tries so far */
+  failures: number;
+  timer?: NodeJS.Timeout;
+}
+
+class Notifier {
+  private readonly scheduled = new Set<Delivery>();
+  private readonly inFlight = new Set<Promise<void>>();
+  private closed = false;
+
+  constructor(
+    private readonly secrets: Record<string, string>,
+    private readonly clock: () => Date,
+    private readonly delayMs: number,
+    private readonly duplicates: number,
+    private readonly retryDelaysMs: number[],
+    private readonly onGiveUp: (url: string, reason: string) => void,
+  ) {}
+
+  send(url: string, notification: GatewayNotification): void {
+    const body = JSON.stringify(notification);
+    for (let i = 0; i <= this.duplicates; i++) this.schedule({ url, merchant: notification.merchant, body, failures: 0 }, this.delayMs);
+  }
+
+  private schedule(d: Delivery, delay: number): void {
+    if (this.closed) return;
+    d.timer = setTimeout(() => this.run(d), Math.max(0, delay));
+    this.scheduled.add(d);
+  }
+
+  private run(d: Delivery): void {
+    clearTimeout(d.timer);
+    this.scheduled.delete(d);
+    const p = this.deliver(d).finally(() => this.inFlight.delete(p));
+    this.inFlight.add(p);
+  }
+
+  private async deliver(d: Delivery): Promise<void> {
+    let reason: string;
+    try {
+      const ts = Math.floor(this.clock().getTime() / 1000);
+      const res = await fetch(d.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          [MERCHANT_HEADER]: d.merchant,
+          [TIMESTAMP_HEADER]: String(ts),
+          [SIGNATURE_HEADER]: signMessage(this.secrets[d.merchant] ?? '', ts, d.body),
+        },
+        body: d.body,
+        redirect: 'manual',
+        signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
+      });
+      await res.arrayBuffer().catch(() => undefined);
+      if (res.status >= 200 && res.status < 300) return;
+      reason = `HTTP ${res.status}`;
+    } catch (err) {
+      reason = (err as Error).name === 'TimeoutError' ? 'timeout' : 'network error';
+    }
+    d.failures++;
+    if (d.failures <= this.retryDelaysMs.length) this.schedule(d, this.retryDelaysMs[d.failures - 1]);
+    else this.onGiveUp(d.url, reason);
+  }
+
+  async flush(): Promise<void> {
+    while (this.scheduled.size > 0 || this.inFlight.size > 0) {
+      for (const d of [...this.scheduled]) this.run(d);
+      await Promise.allSettled([...this.inFlight]);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const d of this.scheduled) clearTimeout(d.timer);
+    this.scheduled.clear();
+    await Promise.allSettled([...this.inFlight]);
+  }
+}
+
+// ── the app ──────────────────────────────────────────────────────────────────────────────────────────
+
+export async function buildSandboxGateway(opts: SandboxOptions): Promise<SandboxGateway> {
+  const clock = opts.clock ?? (() => new Date());
+  const nowSeconds = () => Math.floor(clock().getTime() / 1000);
+  const publicUrl = opts.publicUrl.replace(/\/+$/, '');
+  const basePath = new URL(publicUrl).pathname.replace(/\/+$/, '');
+  const checkoutMs = (opts.checkoutMinutes ?? 30) * 60_000;
+  const blockedIps = opts.blockedIps ?? [];
+  const secrets = opts.secrets;
+  const secretOf = (merchant: string) => (Object.hasOwn(secrets, merchant) ? secrets[merchant] : undefined);
+
+  const store = await SandboxStore.open(opts.dataFile);
+  const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 64 * 1024, trustProxy: opts.trustProxy ?? false });
+  const notifier = new Notifier(
+    secrets,
+    clock,
+    opts.notify?.delayMs ?? 0,
+    opts.notify?.duplicates ?? 0,
+    opts.notify?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    (url, reason) => app.log.warn({ notifyUrl: url, reason }, 'notification given up'),
+  );
+
+  const save = async () => {
+    try {
+      await store.save();
+    } catch (err) {
+      // the memory state stands; the next change writes it again
+      app.log.error({ message: (err as Error).message }, 'sandbox gateway store not written');
+    }
+  };
+
+  // bodies stay text for the signature check (JSON) or become a plain object (the page's form)
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    const form: FormFields = Object.create(null);
+    for (const [k, v] of new URLSearchParams(body as string)) form[k] = v;
+    done(null, form);
+  });
+
+  // every answer: not framed, not cached, no referrer; pages set their own CSP (form-action)
+  app.addHook('onSend', async (_req, reply, payload) => {
+    if (!reply.hasHeader('content-security-policy')) reply.header('content-security-policy', "default-src 'none'; frame-ancestors 'none'");
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    reply.header('cache-control', 'no-store');
+    reply.header('x-content-type-options', 'nosniff');
+    return payload;
+  });
+
+  app.setErrorHandler((err: { statusCode?: number; message?: string }, req, reply) => {
+    const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 600 ? err.statusCode : 500;
+    if (status >= 500) req.log.error({ message: err.message }, 'sandbox gateway error');
+    return reply.code(status).send({ message: status >= 500 ? 'Internal error' : (err.message ?? 'Bad request') });
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    if (req.url.startsWith('/pay/')) return notFoundPage(reply);
+    return reply.code(404).send({ message: 'Not found' });
+  });
+
+  // ── signed API ──
+
+  /** The signing merchant when the message is signed with its secret within the replay window. */
+  function authenticate(req: FastifyRequest, payloads: string[]): string | null {
+    const merchant = req.headers[MERCHANT_HEADER];
+    if (typeof merchant !== 'string') return null;
+    const secret = secretOf(merchant);
+    if (!secret) return null;
+    const ts = req.headers[TIMESTAMP_HEADER];
+    const sig = req.headers[SIGNATURE_HEADER];
+    if (typeof ts !== 'string' || typeof sig !== 'string') return null;
+    const now = nowSeconds();
+    return payloads.some((p) => verifyMessage(secret, ts, sig, p, now)) ? merchant : null;
+  }
+
+  const refuse = (reply: FastifyReply) => reply.code(401).send({ message: 'The message is not signed, not signed by a known merchant, or too old.' });
+
+  /** The raw JSON body: signature first, then parsing. */
+  function signedJson(req: FastifyRequest, reply: FastifyReply): { merchant: string; body: unknown } | null {
+    const raw = typeof req.body === 'string' ? req.body : null;
+    if (raw === null) {
+      void reply.code(415).send({ message: 'Send application/json.' });
+      return null;
+    }
+    const merchant = authenticate(req, [raw]);
+    if (!merchant) {
+      void refuse(reply);
+      return null;
+    }
+    try {
+      return { merchant, body: JSON.parse(raw) };
+    } catch {
+      void reply.code(400).send({ message: 'The body is not valid JSON.' });
+      return null;
+    }
+  }
+
+  const checkoutAnswer = (c: StoredCheckout): CheckoutAnswer => ({
+    checkoutId: c.checkoutId,
+    url: `${publicUrl}/pay/${c.checkoutId}`,
+    status: SandboxStore.checkoutStatus(c, clock()),
+    expiresAt: c.expiresAt,
+  });
+
+  app.post('/api/checkouts', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkCheckoutRequest(signed.body);
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    const request = checked.value;
+    if (request.merchant !== signed.merchant) return reply.code(400).send({ message: 'merchant is not the merchant that signed the message.' });
+    const hash = requestHash(request);
+    const earlier = store.findCheckoutByKey(request.merchant, request.idempotencyKey);
+    if (earlier) {
+      if (earlier.requestHash !== hash) return reply.code(409).send({ message: 'This idempotencyKey was used with another request.' });
+      return reply.code(200).send(checkoutAnswer(earlier));
+    }
+    const createdAt = clock();
+    const checkout = checkoutFromRequest(request, {
+      checkoutId: newId('chk'),
+      requestHash: hash,
+      createdAt,
+      expiresAt: new Date(createdAt.getTime() + checkoutMs),
+    });
+    store.addCheckout(checkout);
+    await save();
+    return reply.code(200).send(checkoutAnswer(checkout));
+  });
+
+  app.get<{ Params: { checkoutId: string } }>('/api/checkouts/:checkoutId', async (req, reply) => {
+    const path = req.url;
+    const merchant = authenticate(req, [`GET ${path}`, ...(basePath ? [`GET ${basePath}${path}`] : [])]);
+    if (!merchant) return refuse(reply);
+    const checkout = ID_PATTERN.test(req.params.checkoutId) ? store.getCheckout(req.params.checkoutId) : undefined;
+    if (!checkout || checkout.merchant !== merchant) return reply.code(404).send({ message: 'No such checkout.' });
+    const stored = checkout.transactionId ? store.getTransaction(checkout.transactionId) : undefined;
+    const answer: CheckoutQueryAnswer = {
+      checkoutId: checkout.checkoutId,
+      reference: checkout.reference,
+      status: SandboxStore.checkoutStatus(checkout, clock()),
+      transaction: stored ? { ...stored.transaction } : null,
+      refundedCents: stored ? store.refundedCents(stored.transaction.transactionId) : 0,
+    };
+    return reply.send(answer);
+  });
+
+  app.post('/api/refunds', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkRefundRequest(signed.body);
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    const request = checked.value;
+    if (request.merchant !== signed.merchant) return reply.code(400).send({ message: 'merchant is not the merchant that signed the message.' });
+    const hash = requestHash(request);
+    const earlier = store.findRefundByKey(request.merchant, request.idempotencyKey);
+    if (earlier) {
+      if (earlier.requestHash !== hash) return reply.code(409).send({ message: 'This idempotencyKey was used with another request.' });
+      return reply.send(earlier.answer);
+    }
+    const stored = ID_PATTERN.test(request.transactionId) ? store.getTransaction(request.transactionId) : undefined;
+    if (!stored || stored.merchant !== request.merchant) return reply.code(404).send({ message: 'No such transaction.' });
+    const tx = stored.transaction;
+    const left = tx.status === 'APPROVED' ? tx.amountCents - store.refundedCents(tx.transactionId) : 0;
+    const answer: RefundAnswer = {
+      refundId: newId('rfd'),
+      transactionId: tx.transactionId,
+      amountCents: request.amountCents,
+      status: request.amountCents <= left ? 'REFUNDED' : 'REFUSED',
+      createdAt: clock().toISOString(),
+    };
+    store.addRefund({ merchant: request.merchant, idempotencyKey: request.idempotencyKey, requestHash: hash, answer });
+    await save();
+    const checkout = store.getCheckout(tx.checkoutId);
+    if (answer.status === 'REFUNDED' && checkout) {
+      notifier.send(checkout.notifyUrl, { eventId: newId('evt'), type: 'refund.completed', merchant: request.merchant, transaction: { ...tx }, refund: answer });
+    }
+    return reply.send(answer);
+  });
+
+  // ── the hosted page ──
+
+  function sendPage(reply: FastifyReply, status: number, html: string, redirectUrls: string[] = []) {
+    return reply.code(status).headers(pageHeaders(redirectUrls)).send(html);
+  }
+
+  function notFoundPage(reply: FastifyReply) {
+    const texts = textsFor('en');
+    return sendPage(reply, 404, renderNoticePage({ texts, title: texts.notFoundTitle, body: texts.notFoundBody }));
+  }
+
+  const payPath = (c: StoredCheckout) => `${basePath}/pay/${c.checkoutId}`;
+
+  function expiredPage(reply: FastifyReply, c: StoredCheckout) {
+    const texts = textsFor(c.locale);
+    return sendPage(
+      reply,
+      410,
+      renderNoticePage({
+        texts,
+        title: texts.expiredTitle,
+        body: fill(texts.expiredBody, { merchant: c.merchantName }),
+        link: { href: `${payPath(c)}/cancel`, text: fill(texts.backTo, { merchant: c.merchantName }) },
+      }),
+      [c.cancelUrl],
+    );
+  }
+
+  function paymentPage(reply: FastifyReply, c: StoredCheckout, status: number, values: PageValues = {}, errors: FieldErrors = {}) {
+    const texts = textsFor(c.locale);
+    const html = renderPaymentPage({
+      texts,
+      method: c.method,
+      merchantName: c.merchantName,
+      amountText: formatAmount(c.amountCents, c.currency, c.locale),
+      payerName: `${c.payer.firstName} ${c.payer.lastName}`.trim(),
+      actionPath: payPath(c),
+      cancelPath: `${payPath(c)}/cancel`,
+      values,
+      errors,
+    });
+    return sendPage(reply, status, html, [c.returnUrl, c.cancelUrl]);
+  }
+
+  function returnRedirect(reply: FastifyReply, c: StoredCheckout, url: string, q: ReturnQuery) {
+    const secret = secretOf(c.merchant);
+    if (!secret) return reply.code(500).send({ message: 'The merchant of this checkout is no longer configured.' });
+    return reply.code(303).header('location', withReturnQuery(url, q, signReturn(secret, q))).send();
+  }
+
+  function completedRedirect(reply: FastifyReply, c: StoredCheckout) {
+    const stored = c.transactionId ? store.getTransaction(c.transactionId) : undefined;
+    if (!stored) return reply.code(500).send({ message: 'The transaction of this checkout is missing.' });
+    return returnRedirect(reply, c, c.returnUrl, { checkout: c.checkoutId, transaction: stored.transaction.transactionId, status: stored.transaction.status });
+  }
+
+  const findCheckout = (id: string) => (ID_PATTERN.test(id) ? store.getCheckout(id) : undefined);
+
+  app.get<{ Params: { checkoutId: string } }>('/pay/:checkoutId', async (req, reply) => {
+    const c = findCheckout(req.params.checkoutId);
+    if (!c || !secretOf(c.merchant)) return notFoundPage(reply);
+    const status = SandboxStore.checkoutStatus(c, clock());
+    if (status === 'COMPLETED') return completedRedirect(reply, c);
+    if (status === 'EXPIRED') return expiredPage(reply, c);
+    return paymentPage(reply, c, 200);
+  });
+
+  app.get<{ Params: { checkoutId: string } }>('/pay/:checkoutId/cancel', async (req, reply) => {
+    const c = findCheckout(req.params.checkoutId);
+    if (!c || !secretOf(c.merchant)) return notFoundPage(reply);
+    // a paid checkout is not cancelled after the fact: its return says what happened
+    if (c.state === 'COMPLETED') return completedRedirect(reply, c);
+    return returnRedirect(reply, c, c.cancelUrl, { checkout: c.checkoutId, transaction: '', status: 'CANCELLED' });
+  });
+
+  app.post<{ Params: { checkoutId: string } }>('/pay/:checkoutId', async (req, reply) => {
+    const c = findCheckout(req.params.checkoutId);
+    if (!c || !secretOf(c.merchant)) return notFoundPage(reply);
+    const status = SandboxStore.checkoutStatus(c, clock());
+    // a second submit (double click, back and resubmit) charges nothing more
+    if (status === 'COMPLETED') return completedRedirect(reply, c);
+    if (status === 'EXPIRED') return expiredPage(reply, c);
+
+    const form: FormFields = isObject(req.body) ? (req.body as FormFields) : {};
+    const now = clock();
+    let fingerprint: string;
+    let number: { cardNumber?: string; accountNumber?: string };
+    let details: Pick<GatewayTransaction, 'brand' | 'last4' | 'holderName' | 'expiry'>;
+    if (c.method === 'CARD') {
+      const checked = checkCardForm(form, now);
+      if (!checked.ok) return paymentPage(reply, c, 422, keptValues(form), checked.errors);
+      const card = checked.value;
+      fingerprint = store.fingerprint('CARD', card.number);
+      number = { cardNumber: card.number };
+      details = { brand: card.brand, last4: card.last4, holderName: card.holderName, expiry: card.expiry };
+    } else {
+      const checked = checkBankForm(form);
+      if (!checked.ok) return paymentPage(reply, c, 422, keptValues(form), checked.errors);
+      const bank = checked.value;
+      fingerprint = store.fingerprint('BANK', `${bank.routing}:${bank.account}`);
+      number = { accountNumber: bank.account };
+      details = { brand: bank.brand, last4: bank.last4, holderName: bank.holderName, expiry: '' };
+    }
+
+    // from here to completeCheckout nothing awaits: two submits cannot both charge
+    const earlierAttempts = store.recordAttempt(fingerprint, now.getTime());
+    const outcome = decide({
+      method: c.method,
+      amountCents: c.amountCents,
+      payerEmail: c.payer.email,
+      payerStreet: c.payer.street,
+      clientIp: req.ip,
+      blockedIps,
+      earlierAttempts,
+      ...number,
+    });
+    const transaction: GatewayTransaction = {
+      transactionId: newId('txn'),
+      checkoutId: c.checkoutId,
+      reference: c.reference,
+      status: outcome.status,
+      amountCents: c.amountCents,
+      method: c.method,
+      reasonCode: outcome.reasonCode,
+      authCode: outcome.status === 'APPROVED' ? authCodeFrom(randomBytes(6)) : '',
+      ...details,
+      createdAt: now.toISOString(),
+    };
+    const stored: StoredTransaction = { merchant: c.merchant, eventId: newId('evt'), transaction };
+    store.completeCheckout(c.checkoutId, stored);
+    await save();
+    notifier.send(c.notifyUrl, { eventId: stored.eventId, type: 'transaction.completed', merchant: c.merchant, transaction: { ...transaction } });
+    return completedRedirect(reply, c);
+  });
+
+  return {
+    app,
+    store,
+    flushNotifications: () => notifier.flush(),
+    async close() {
+      await notifier.close();
+      await app.close();
+      await store.settle();
+    },
+  };
+}
+
+type PageValues = { name?: string; expiry?: string; routing?: string; accountType?: string };
+
+/** What a re-rendered page shows again: never the card number, the CVV or the account number. */
+function keptValues(form: FormFields): PageValues {
+  const pick = (k: string, max: number) => (typeof form[k] === 'string' ? (form[k] as string).slice(0, max) : undefined);
+  const name = pick('name', 200);
+  return {
+    // a name with a long number in it (a card number typed in the wrong box) is not shown again either
+    name: name !== undefined && /\d(?:[\s-]?\d){7,}/.test(name) ? '' : name,
+    expiry: pick('expiry', 7),
+    routing: pick('routing', 11),
+    accountType: pick('accountType', 10),
+  };
+}

@@ -1,0 +1,457 @@
+// Pay now (spec 2.12, 7.1, amendment 6): the payer is validated with the payer form, the amount and
+// processing fee are fixed here, and the parent pays on the gateway's hosted page. A payment is
+// applied from the gateway's signed notification or from the gateway's answer to a server-side query
+// when the parent returns, never from the browser's word. Every attempt carries an idempotency key;
+// an attempt's status moves once, by one conditional UPDATE, so a double click, a refresh, a replayed
+// or reordered notification never posts twice.
+import { randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { AppDeps, ServiceHandlers } from '../context';
+import type { SessionInfo } from '../auth';
+import type { Db } from '../db/index';
+import { accounts, adults, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../db/schema';
+import { HttpError } from '../errors';
+import { isoDay, todayMdy } from '../clock';
+import { enqueueMail } from '../outbox';
+import { textIn } from '../providerTexts';
+import { ruleContextOf, safeHtml } from './common';
+import { accountMoney, dollars } from './ledger';
+import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../payments/settings';
+import { GatewayUnavailable, RETURN_ROUTES, type PaymentGateway } from '../payments/gateway';
+import type { GatewayNotification, GatewayTransaction } from '../gateway/protocol';
+
+type Attempt = typeof paymentAttempts.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+function fail(deps: AppDeps, lang: string, status: number, key: string, params?: Record<string, unknown>): never {
+  throw new HttpError(status, deps.t(lang, key, params), { key: `server.${key}` });
+}
+
+async function providerOfSession(deps: AppDeps, s: SessionInfo) {
+  const [p] = await deps.db.select().from(providers).where(eq(providers.id, s.providerId));
+  return p;
+}
+
+async function settingsOfSession(deps: AppDeps, s: SessionInfo): Promise<{ settings: PaymentSettings; provider: typeof providers.$inferSelect }> {
+  const provider = await providerOfSession(deps, s);
+  return { settings: deps.settings(provider.appName).payments, provider };
+}
+
+function gatewayOf(deps: AppDeps, lang: string, code: number): PaymentGateway {
+  const g = deps.gateways?.(code);
+  if (!g) fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
+  return g;
+}
+
+/** The account holders who may pay (spec 3 Paid-by list entry): primary first. */
+async function payersOf(deps: AppDeps, s: SessionInfo) {
+  return deps.db
+    .select()
+    .from(adults)
+    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), inArray(adults.accountHolder, [1, 2]), eq(adults.deleted, false)))
+    .orderBy(asc(adults.accountHolder), asc(adults.id));
+}
+
+const toCents = (n: number | string) => Math.round(Number(n) * 100);
+
+/** "125.5" as 12550 cents, exactly (no floating point); the payNow form has checked the text. */
+export function centsOfText(text: string): number {
+  const m = /^([0-9]{1,7})(?:\.([0-9]{1,2}))?$/.exec(text.trim());
+  if (!m) return NaN;
+  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
+}
+
+/**
+ * The amount to pay, checked with the payNow form (the same schema and rules as the browser): the
+ * account's balance from its ledger, or the other amount the parent typed (not when the account
+ * hides it). NaN when it is not a payable amount.
+ */
+async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other: string | undefined): Promise<number> {
+  const [acc] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+  if (choice === 'balance') {
+    const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+    return money.balanceCents > 0 ? money.balanceCents : NaN;
+  }
+  if (acc.hideOtherAmount) return NaN;
+  const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
+  const decl = deps.declarations.get(rc.appName);
+  if (!decl) return NaN;
+  const checked = decl.engine.validate('payNow', { amountChoice: choice, otherAmount: other ?? '' }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today) });
+  if (!checked.valid) return NaN;
+  const cents = centsOfText(other ?? '');
+  return cents > 0 ? cents : NaN;
+}
+
+export const payments_ = {
+  'Billing.paymentOptions': {
+    handler: async ({ deps, session }) => {
+      const { settings, provider } = await settingsOfSession(deps, session);
+      return {
+        paymentEnabled: settings.paymentEnabled,
+        autoPaymentForCCEnabled: settings.autoPaymentForCCEnabled,
+        autoPaymentForECheckEnabled: settings.autoPaymentForECheckEnabled,
+        telephoneRequiredForPayment: settings.telephoneRequiredForPayment,
+        emailRequiredForPayment: settings.emailRequiredForPayment,
+        zipCodeRequiredForPayment: settings.zipCodeRequiredForPayment,
+        methods: METHOD_KINDS.filter((k) => settings.gateways[k] > 0).map((k) => ({ paymentMethodCode: k, gatewayCode: settings.gateways[k] })),
+        driverLicence: settings.driverLicence,
+        countryCode: provider.countryCode,
+      };
+    },
+  },
+
+  'Billing.configuration': {
+    handler: async ({ deps, session, lang }) => {
+      const [row] = await deps.db.select().from(customTexts).where(and(eq(customTexts.providerId, session.providerId), eq(customTexts.contentType, 'REFUND_POLICY')));
+      return { refundPolicy: row ? safeHtml(textIn(row, 'body', lang)) : null };
+    },
+  },
+
+  'Billing.processingFee': {
+    handler: async ({ deps, session, query, lang }) => {
+      const { settings } = await settingsOfSession(deps, session);
+      const amount = await amountToPay(deps, session, query.AmountChoice, query.Amount);
+      const valid = Number.isFinite(amount);
+      const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
+      return {
+        amount: valid ? dollars(amount) : 0,
+        valid,
+        methods: valid
+          ? kinds.map((k) => {
+              const fee = processingFeeCents(settings.processingFee[k], amount);
+              return { paymentMethodCode: k, label: deps.t(lang, `payment.method.${k}`), processingFee: dollars(fee), total: dollars(amount + fee) };
+            })
+          : [],
+      };
+    },
+  },
+
+  'Billing.payers': {
+    handler: async ({ deps, session }) => {
+      const rows = await payersOf(deps, session);
+      return rows.map((a) => ({
+        adultID: a.id,
+        fullName: `${a.firstName} ${a.lastName}`,
+        primaryPayer: a.accountHolder === 1,
+        firstName: a.firstName,
+        lastName: a.lastName,
+        streetAddress: a.streetAddress,
+        apartmentNo: a.apartmentNo,
+        city: a.city,
+        stateCode: a.stateCode,
+        zip: a.zip,
+        homePhone: a.homePhone,
+        cellPhone: a.cellPhone,
+        email: a.email,
+      }));
+    },
+  },
+
+  'Billing.startPayment': {
+    // an existing adult pays under the name on file (spec 2.12: the name fields are disabled for one)
+    facts: async ({ deps, session, body, lang }) => {
+      const id = Number((body as { paidByFamilyMemberID?: number }).paidByFamilyMemberID ?? 0);
+      if (id <= 0) return {};
+      const payer = (await payersOf(deps, session)).find((a) => a.id === id);
+      if (!payer) fail(deps, lang, 404, 'payment.errors.payerNotFound');
+      return { firstName: payer.firstName, lastName: payer.lastName };
+    },
+    ruleData: async ({ deps, session }) => ({ paymentOptions: (await settingsOfSession(deps, session)).settings }),
+    handler: async ({ deps, session, body, form, lang }) => {
+      const { settings, provider } = await settingsOfSession(deps, session);
+      if (!settings.paymentEnabled) fail(deps, lang, 403, 'payment.errors.disabled');
+      const method = body.paymentMethodCode as MethodKind;
+      const gatewayCode = settings.gateways[method];
+      if (!gatewayCode) fail(deps, lang, 400, 'payment.errors.methodNotOffered');
+      const gateway = gatewayOf(deps, lang, gatewayCode);
+      const amountCents = await amountToPay(deps, session, body.amountChoice, body.otherAmount);
+      if (!Number.isFinite(amountCents)) fail(deps, lang, 400, 'payment.errors.amount');
+      const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
+      const values = form.data as Record<string, string | number | boolean | undefined>;
+      const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : '');
+      const payer = {
+        paidByFamilyMemberID: Number(values.paidByFamilyMemberID ?? 0),
+        firstName: str('firstName'),
+        lastName: str('lastName'),
+        streetAddress: str('streetAddress'),
+        apartmentNo: str('apartmentNo'),
+        city: str('city'),
+        stateCode: str('stateCode'),
+        zip: str('zip'),
+        phone: str('homecellphone'),
+        email: str('email'),
+        // spec 3 Driver licence value: state $$ number, just the number without a state
+        driverLicence: str('driverLicenseNumber') ? (/^[A-Z]{2}$/.test(str('driverLicenseState')) ? `${str('driverLicenseState')}$$${str('driverLicenseNumber')}` : str('driverLicenseNumber')) : '',
+      };
+      const now = deps.clock();
+      const inserted = await deps.db
+        .insert(paymentAttempts)
+        .values({
+          providerId: session.providerId,
+          accountId: session.accountId,
+          adultId: session.adultId,
+          publicId: randomBytes(16).toString('hex'),
+          idempotencyKey: body.idempotencyKey,
+          purpose: 'BALANCE',
+          amountCents,
+          feeCents,
+          paymentMethodCode: method,
+          gatewayCode,
+          payer,
+          referrer: '/paynow',
+          locale: lang,
+          createdAt: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      let attempt = inserted[0];
+      if (!attempt) {
+        // the same key again: a double click, a refresh, the back button
+        [attempt] = await deps.db
+          .select()
+          .from(paymentAttempts)
+          .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey)));
+        if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail(deps, lang, 409, 'payment.errors.keyReused');
+        if (attempt.status === 'APPROVED') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
+        if (attempt.status !== 'CREATED') fail(deps, lang, 409, 'payment.errors.attemptClosed');
+        if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
+      }
+      const base = (deps.linkBase ?? '').replace(/\/$/, '');
+      const returnUrl = `${base}/parentportal${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
+      let checkout;
+      try {
+        checkout = await gateway.createCheckout({
+          // the gateway keeps the first checkout of a key: two racing requests get one page
+          idempotencyKey: attempt.publicId,
+          merchantName: provider.organisation,
+          amountCents: amountCents + feeCents,
+          currency: provider.countryCode === 'CA' ? 'CAD' : 'USD',
+          method: method === 'CCD' ? 'CARD' : 'BANK',
+          reference: attempt.publicId,
+          returnUrl,
+          notifyUrl: `${base}/api/Billing/payment/notification/${gatewayCode}`,
+          cancelUrl: returnUrl,
+          locale: lang,
+          payer: { firstName: payer.firstName, lastName: payer.lastName, street: [payer.apartmentNo, payer.streetAddress].filter(Boolean).join(' '), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
+        });
+      } catch (e) {
+        if (e instanceof GatewayUnavailable) {
+          deps.log?.warn({ err: e.message }, 'payment gateway unavailable');
+          fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
+        }
+        throw e;
+      }
+      await deps.db.update(paymentAttempts).set({ checkoutId: checkout.checkoutId, checkoutUrl: checkout.url }).where(eq(paymentAttempts.id, attempt.id));
+      return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
+    },
+  },
+
+  'Billing.paymentResult': {
+    handler: async ({ deps, session, body, lang }) => {
+      const gateway = gatewayOf(deps, lang, body.gatewayCode);
+      const q = { checkout: body.checkout, transaction: body.transaction, status: body.status };
+      if (!gateway.verifyReturn(q, body.sig)) fail(deps, lang, 400, 'payment.errors.badReturn');
+      const [attempt] = await deps.db
+        .select()
+        .from(paymentAttempts)
+        .where(and(eq(paymentAttempts.checkoutId, body.checkout), eq(paymentAttempts.gatewayCode, body.gatewayCode), eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId)));
+      if (!attempt) fail(deps, lang, 404, 'payment.errors.notFound');
+      let current = attempt;
+      if (attempt.status === 'CREATED') {
+        if (body.status === 'CANCELLED') {
+          const [c] = await deps.db
+            .update(paymentAttempts)
+            .set({ status: 'CANCELLED', completedAt: deps.clock() })
+            .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+            .returning();
+          current = c ?? (await attemptById(deps.db, attempt.id));
+        } else {
+          // the gateway's own word, not the browser's
+          let tx: GatewayTransaction | null = null;
+          try {
+            tx = (await gateway.queryCheckout(body.checkout)).transaction;
+          } catch (e) {
+            deps.log?.warn({ err: (e as Error).message }, 'payment gateway query failed');
+          }
+          if (!tx) return answerOf(attempt);
+          current = await applyTransaction(deps, attempt, tx);
+        }
+      }
+      return answerOf(current);
+    },
+  },
+
+  'Billing.receipt': {
+    handler: async ({ deps, session, params, lang }) => receiptOf(deps, session, params.accountpaymentid, lang),
+  },
+} satisfies Partial<ServiceHandlers<'Billing.paymentOptions' | 'Billing.configuration' | 'Billing.processingFee' | 'Billing.payers' | 'Billing.startPayment' | 'Billing.paymentResult' | 'Billing.receipt'>>;
+
+type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
+
+function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string } {
+  const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (a.status as ResultStatus);
+  return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer };
+}
+
+async function attemptById(db: Db | Tx, id: number): Promise<Attempt> {
+  const [a] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id));
+  return a;
+}
+
+/**
+ * Applies the gateway's transaction to its attempt, once: the conditional UPDATE moves the attempt
+ * out of CREATED in one statement, and only the request that moved it posts the payment, its ledger
+ * entry and the receipt e-mails, in the same database transaction. A transaction that does not
+ * match its attempt (amount, reference, checkout) changes nothing.
+ */
+export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: GatewayTransaction, db: Db | Tx = deps.db): Promise<Attempt> {
+  if (tx.reference !== attempt.publicId || tx.checkoutId !== attempt.checkoutId || tx.amountCents !== attempt.amountCents + attempt.feeCents) {
+    deps.log?.error({ attempt: attempt.publicId, transaction: tx.transactionId }, 'gateway transaction does not match its payment attempt');
+    return attemptById(db, attempt.id);
+  }
+  const run = async (t: Tx) => {
+    const approved = tx.status === 'APPROVED';
+    const [moved] = await t
+      .update(paymentAttempts)
+      .set({ status: approved ? 'APPROVED' : tx.status === 'DECLINED' ? 'DECLINED' : 'ERROR', reasonCode: approved ? '' : tx.reasonCode || 'DECLINED', transactionId: tx.transactionId, completedAt: deps.clock() })
+      .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+      .returning();
+    if (!moved || !approved) return moved ?? attemptById(t, attempt.id);
+    const payer = attempt.payer as Record<string, string>;
+    const payerName = `${payer.firstName ?? ''} ${payer.lastName ?? ''}`.trim();
+    const [payment] = await t
+      .insert(payments)
+      .values({
+        providerId: attempt.providerId,
+        accountId: attempt.accountId,
+        adultId: Number(payer.paidByFamilyMemberID) > 0 ? Number(payer.paidByFamilyMemberID) : null,
+        paymentDate: isoDay(deps.today()),
+        amount: dollars(attempt.amountCents),
+        processingFee: dollars(attempt.feeCents),
+        paymentMethodCode: attempt.paymentMethodCode,
+        last4Digits: tx.last4,
+        payerName,
+        payerEmail: payer.email ?? '',
+        status: 'APPROVED',
+        attemptId: attempt.id,
+        gatewayTransactionId: tx.transactionId,
+        authCode: tx.authCode,
+        brand: tx.brand,
+      })
+      .returning();
+    await t.insert(ledgerEntries).values({ providerId: attempt.providerId, accountId: attempt.accountId, kind: 'PAYMENT', amountCents: attempt.amountCents, entryDate: payment.paymentDate, paymentId: payment.id, description: tx.transactionId, createdAt: deps.clock() });
+    const [done] = await t.update(paymentAttempts).set({ paymentId: payment.id }).where(eq(paymentAttempts.id, attempt.id)).returning();
+    const mailIds: number[] = [];
+    for (const mail of await receiptMails(deps, t, attempt, payment, tx)) mailIds.push(await enqueueMail(t as unknown as Db, deps.clock, mail));
+    await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
+    return done;
+  };
+  const result = db === deps.db ? await deps.db.transaction(run) : await run(db as Tx);
+  if (result?.status === 'APPROVED' && result.paymentId) deps.mailQueued();
+  return result;
+}
+
+/** Spec 6: the receipt goes to the payer and always to the primary holder. */
+async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typeof payments.$inferSelect, tx: GatewayTransaction) {
+  const lang = attempt.locale;
+  const [p] = await t.select().from(providers).where(eq(providers.id, attempt.providerId));
+  const [acc] = await t.select().from(accounts).where(eq(accounts.id, attempt.accountId));
+  const [primary] = await t
+    .select({ email: logins.email, firstName: adults.firstName, lastName: adults.lastName })
+    .from(adults)
+    .leftJoin(logins, eq(logins.adultId, adults.id))
+    .where(and(eq(adults.accountId, attempt.accountId), eq(adults.accountHolder, 1)));
+  const money = await accountMoney(t as unknown as Db, attempt.providerId, attempt.accountId, isoDay(deps.today()));
+  const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
+  const method = deps.t(lang, `payment.method.${attempt.paymentMethodCode}`);
+  const lines = [
+    deps.t(lang, 'payment.email.intro', { organisation: p.organisation }),
+    '',
+    deps.t(lang, 'payment.email.account', { accountNo: acc.accountNo }),
+    deps.t(lang, 'payment.email.date', { date: payment.paymentDate }),
+    deps.t(lang, 'payment.email.amount', { amount: fmt(attempt.amountCents) }),
+    ...(attempt.feeCents > 0 ? [deps.t(lang, 'payment.email.fee', { amount: fmt(attempt.feeCents) }), deps.t(lang, 'payment.email.total', { amount: fmt(attempt.amountCents + attempt.feeCents) })] : []),
+    deps.t(lang, 'payment.email.method', { method, brand: tx.brand, last4: tx.last4 }),
+    deps.t(lang, 'payment.email.authCode', { code: tx.authCode }),
+    deps.t(lang, 'payment.email.payer', { name: payment.payerName }),
+    deps.t(lang, 'payment.email.balance', { amount: fmt(money.balanceCents) }),
+    ...(attempt.paymentMethodCode === 'ECH' ? ['', deps.t(lang, 'payment.email.bankDays')] : []),
+    '',
+    deps.t(lang, 'payment.email.footer', { organisation: p.organisation }),
+  ];
+  const to = new Set<string>();
+  if (payment.payerEmail) to.add(payment.payerEmail.toLowerCase());
+  if (primary?.email) to.add(primary.email.toLowerCase());
+  return [...to].map((address) => ({
+    providerId: attempt.providerId,
+    kind: 'payment-receipt',
+    to: address,
+    from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
+    subject: deps.t(lang, 'payment.email.subject', { organisation: p.organisation, amount: fmt(attempt.amountCents + attempt.feeCents) }),
+    text: lines.join('\n'),
+  }));
+}
+
+export function moneyText(cents: number, lang: string, country: string): string {
+  const f = new Intl.NumberFormat(`${lang}-${country === 'CA' ? 'CA' : 'US'}`, { style: 'currency', currency: country === 'CA' ? 'CAD' : 'USD', currencyDisplay: 'narrowSymbol' });
+  return f.format(cents / 100);
+}
+
+export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string) {
+  const [row] = await deps.db
+    .select({ pay: payments, accountNo: accounts.accountNo, organisation: providers.organisation })
+    .from(payments)
+    .innerJoin(accounts, eq(accounts.id, payments.accountId))
+    .innerJoin(providers, eq(providers.id, payments.providerId))
+    .where(and(eq(payments.id, paymentId), eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId)));
+  if (!row) fail(deps, lang, 404, 'payment.errors.notFound');
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  const mails = row.pay.receiptMails.length ? await deps.db.select({ sentAt: outbox.sentAt, attempts: outbox.attempts }).from(outbox).where(inArray(outbox.id, row.pay.receiptMails)) : [];
+  const p = row.pay;
+  return {
+    accountPaymentID: p.id,
+    accountNo: row.accountNo,
+    paymentDate: p.paymentDate,
+    amount: Number(p.amount),
+    processingFee: Number(p.processingFee),
+    total: dollars(toCents(p.amount) + toCents(p.processingFee)),
+    paymentMethodCode: p.paymentMethodCode,
+    brand: p.brand,
+    last4Digits: p.last4Digits,
+    authCode: p.authCode,
+    payerName: p.payerName,
+    payerEmail: p.payerEmail,
+    balanceAfter: dollars(money.balanceCents),
+    organisation: row.organisation,
+    // spec 8.2: a receipt e-mail that could not be sent (every try failed) says so
+    emailSent: !mails.some((m) => !m.sentAt && m.attempts >= 5),
+  };
+}
+
+/**
+ * The gateway's server-to-server notification (registered outside the contract: its body is read
+ * raw to check the signature). A repeated event id is recorded once (a unique key) and changes
+ * nothing; the event and what it applies commit together, so a failure is retried by the gateway.
+ */
+export async function handleNotification(deps: AppDeps, gatewayCode: number, headers: Record<string, string | string[] | undefined>, raw: string): Promise<number> {
+  const gateway = deps.gateways?.(gatewayCode);
+  if (!gateway) return 404;
+  const n: GatewayNotification | null = gateway.verifyNotification(headers, raw);
+  if (!n) return 401;
+  if (n.type !== 'transaction.completed') return 200;
+  await deps.db.transaction(async (t) => {
+    const fresh = await t
+      .insert(gatewayEvents)
+      .values({ gatewayCode, eventId: n.eventId, transactionId: n.transaction.transactionId, receivedAt: deps.clock() })
+      .onConflictDoNothing()
+      .returning();
+    if (!fresh.length) return;
+    const [attempt] = await t.select().from(paymentAttempts).where(and(eq(paymentAttempts.publicId, n.transaction.reference), eq(paymentAttempts.gatewayCode, gatewayCode)));
+    if (!attempt) {
+      deps.log?.warn({ reference: n.transaction.reference }, 'gateway notification for an unknown payment attempt');
+      return;
+    }
+    await applyTransaction(deps, attempt, n.transaction, t);
+  });
+  return 200;
+}

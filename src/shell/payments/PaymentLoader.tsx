@@ -1,0 +1,38 @@
+// Spec 2.12 and 9: the payment loader. While the parent is sent to the gateway's page, or the portal
+// waits for the gateway's answer, it says not to go back or refresh; after 30 seconds it warns and
+// offers a way back to where the payment started.
+import { Box, Button, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
+import { useEffect, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+
+/** Spec 9: the payment loader's stuck warning. */
+export const PAYMENT_STUCK_MS = 30_000;
+
+export function PaymentLoaderView({ onBack }: { onBack?: () => void }) {
+  const { t } = useTranslation('payment');
+  const [stuck, setStuck] = useState(false);
+  useEffect(() => {
+    const timer = setTimeout(() => setStuck(true), PAYMENT_STUCK_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  return (
+    <Stack gap="4" align="center" textAlign="center" py="10" px="4" maxW="32rem" mx="auto" data-testid="payment-loader" role="status" aria-live="polite">
+      <Spinner size="xl" color="brand.solid" borderWidth="4px" />
+      <Heading as="h2" size="lg">
+        {t('loader.title')}
+      </Heading>
+      <Text fontWeight="semibold">{t('loader.noBack')}</Text>
+      <Text color="fg.muted">{t('loader.wait')}</Text>
+      {stuck ? (
+        <Box borderWidth="1px" borderColor="border.warning" bg="bg.warning" borderRadius="md" p="4" data-testid="payment-stuck">
+          <Text mb="3">{t('loader.stuck')}</Text>
+          {onBack ? (
+            <Button variant="outline" onClick={onBack} data-action="paymentLoaderBack">
+              {t('loader.back')}
+            </Button>
+          ) : null}
+        </Box>
+      ) : null}
+    </Stack>
+  );
+}

@@ -1,0 +1,63 @@
+// Spec 2.1 /bluepayresponse and /ezceredirection: the parent is back from the gateway's page. The
+// server checks the gateway's signature on the return, asks the gateway for the transaction and
+// applies it once (Billing.paymentResult); the loader shows meanwhile. Approved: the receipt; declined
+// or failed: the payment error page with the reason; cancelled: back where the payment started. A
+// refresh or a second visit asks again and gets the same answer: nothing is paid twice.
+import { useAtomValue } from 'jotai';
+import { useEffect, useRef, useState } from 'react';
+import { useLocation, useSearch } from 'wouter';
+import { apiAtom } from '../../state';
+import { PaymentLoaderView } from './PaymentLoader';
+
+/** The gateway code each return route stands for (server/payments/gateway.ts RETURN_ROUTES). */
+const GATEWAY_OF_ROUTE: Record<string, number> = { '/bluepayresponse': 1, '/ezceredirection': 2 };
+
+/** The reasons the error page has words for; any other shows the general decline. */
+export const KNOWN_REASONS = new Set([
+  'DECLINED', 'CVV', 'EXPIRY', 'AVS', 'TIMEOUT', 'ERROR', 'FRAUD_AMOUNT', 'FRAUD_VELOCITY', 'FRAUD_EMAIL', 'FRAUD_IP', 'FRAUD_ADDRESS',
+  'BANK_R01', 'BANK_R02', 'BANK_R03', 'BANK_R04', 'BANK_R16', 'BANK_A01', 'BANK_S01', 'BANK_U01', 'BANK_X01',
+]);
+
+const PENDING_RETRY_MS = 2000;
+
+export function PaymentResponse() {
+  const api = useAtomValue(apiAtom);
+  const [location, navigate] = useLocation();
+  const search = useSearch();
+  const asked = useRef(false);
+  const [referrer, setReferrer] = useState('/paynow');
+
+  useEffect(() => {
+    if (asked.current) return;
+    asked.current = true;
+    const q = new URLSearchParams(search);
+    const body = {
+      gatewayCode: GATEWAY_OF_ROUTE[location] ?? 1,
+      checkout: q.get('checkout') ?? '',
+      transaction: q.get('transaction') ?? '',
+      status: (q.get('status') ?? '') as 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED',
+      sig: q.get('sig') ?? '',
+    };
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const ask = async () => {
+      try {
+        const r = await api.call('Billing.paymentResult', { body });
+        setReferrer(r.referrer);
+        if (r.status === 'APPROVED' && r.accountPaymentID) return navigate(`/paymentreceipt?accountPaymentID=${r.accountPaymentID}`, { replace: true });
+        if (r.status === 'CANCELLED') return navigate(r.referrer, { replace: true });
+        if (r.status === 'DECLINED' || r.status === 'ERROR') {
+          const reason = KNOWN_REASONS.has(r.reasonCode) ? r.reasonCode : r.status === 'ERROR' ? 'ERROR' : 'DECLINED';
+          return navigate(`/paymentfailed?reason=${reason}&from=${r.referrer === '/paynow' ? 'paynow' : 'paynow'}`, { replace: true });
+        }
+        // the gateway has no answer yet: ask again (the loader warns after 30 seconds)
+        timer = setTimeout(() => void ask(), PENDING_RETRY_MS);
+      } catch {
+        // shown by the API error handler (a return that fails its signature check, a lost session)
+      }
+    };
+    void ask();
+    return () => clearTimeout(timer);
+  }, [api, location, navigate, search]);
+
+  return <PaymentLoaderView onBack={() => navigate(referrer)} />;
+}
