@@ -2313,7 +2313,7 @@ export interface Operations {
   'Billing.payers': { method: 'GET'; path: '/payment/payers'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPayersResponse };
   'Billing.startPayment': { method: 'POST'; path: '/payment/checkout'; auth: 'session'; form: 'payer'; query: undefined; params: undefined; body: BillingStartPaymentBody; response: BillingStartPaymentResponse };
   'Billing.paymentResult': { method: 'POST'; path: '/payment/result'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingPaymentResultBody; response: BillingPaymentResultResponse };
-  'Billing.receipt': { method: 'GET'; path: '/payment/receipt/{accountpaymentid}'; auth: 'session'; form: undefined; query: undefined; params: BillingReceiptParams; body: undefined; response: BillingReceiptResponse };
+  'Billing.receipt': { method: 'GET'; path: '/payment/receipt/:accountpaymentid'; auth: 'session'; form: undefined; query: undefined; params: BillingReceiptParams; body: undefined; response: BillingReceiptResponse };
   'Billing.receiptPdf': { method: 'GET'; path: '/report/receipt'; auth: 'session'; form: undefined; query: BillingReceiptPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Billing.invoicePdf': { method: 'GET'; path: '/report/invoice'; auth: 'session'; form: undefined; query: BillingInvoicePdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Communication.alertsLogin': { method: 'GET'; path: '/PARENT/alerts/login'; auth: 'public'; form: undefined; query: CommunicationAlertsLoginQuery; params: undefined; body: undefined; response: CommunicationAlertsLoginResponse };
@@ -2453,7 +2453,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.payers': { service: 'Billing', method: 'GET', path: '/payment/payers', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.startPayment': { service: 'Billing', method: 'POST', path: '/payment/checkout', auth: 'session', file: false, form: 'payer', applicationHeaders: true, paymentOnly: true },
   'Billing.paymentResult': { service: 'Billing', method: 'POST', path: '/payment/result', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
-  'Billing.receipt': { service: 'Billing', method: 'GET', path: '/payment/receipt/{accountpaymentid}', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.receipt': { service: 'Billing', method: 'GET', path: '/payment/receipt/:accountpaymentid', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.receiptPdf': { service: 'Billing', method: 'GET', path: '/report/receipt', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Billing.invoicePdf': { service: 'Billing', method: 'GET', path: '/report/invoice', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },

@@ -14,10 +14,24 @@ import { ROOT } from '../../server/app';
 import { contractOperations, readContract, type ContractOperation } from '../../server/contract';
 import { changedTables, snapshotDb } from './snapshot';
 import { multipart } from '../fixtures/images/index';
+import net from 'node:net';
+import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
+import { sandboxGateway } from '../../server/payments/gateway';
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application';
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'payment' | 'servicePeriod';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'payment', 'servicePeriod']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -99,6 +113,7 @@ describe('the contract declares the kind of every id', () => {
 
 describe.each(BACKENDS)('access matrix on %s', (backend) => {
   let t: TestApp;
+  let gw: SandboxGateway;
   const tokens: Record<'maria' | 'karen' | 'linh' | 'ana', string> = { maria: '', karen: '', linh: '', ana: '' };
   const ids: Record<'maria' | 'karen' | 'linh', IdSet> = {} as never;
   let today = '';
@@ -127,6 +142,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       relationship: rel.relationshipId,
       medicalField: med.fieldNo,
       application: '',
+      payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
+      servicePeriod: (await first(s.invoices, eq(s.invoices.accountId, me.accountId))).servicePeriodDetailID,
     };
   }
 
@@ -163,7 +180,18 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
 
   beforeAll(async () => {
     // the year-end grade roll-up open on any day, so its save is callable
-    t = await createTestApp(backend, { gradeRollup: { brightpath: { from: '01-01', to: '12-31' } } });
+    // a sandbox gateway, so starting a payment can succeed for its owner
+    const gwPort = await freePort();
+    gw = await buildSandboxGateway({ secrets: { '1': 'access-matrix-secret-1' }, publicUrl: `http://127.0.0.1:${gwPort}` });
+    await gw.app.listen({ port: gwPort, host: '127.0.0.1' });
+    t = await createTestApp(backend, {
+      gradeRollup: { brightpath: { from: '01-01', to: '12-31' } },
+      gateways: { 1: sandboxGateway({ code: 1, url: `http://127.0.0.1:${gwPort}`, merchant: '1', secret: 'access-matrix-secret-1' }) },
+      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 } } } },
+    });
+    // a payment of the other account, so its id can be tried
+    const [johnson] = await t.db.handle.db.select().from(s.adults).where(eq(s.adults.email, KAREN[1]));
+    await t.db.handle.db.insert(s.payments).values({ providerId: johnson.providerId, accountId: johnson.accountId, adultId: johnson.id, paymentDate: '2026-11-02', amount: 50, paymentMethodCode: 'CCD', last4Digits: '4242', payerName: 'Karen Johnson' });
     tokens.maria = await tokenFor(t.app, ...MARIA);
     tokens.karen = await tokenFor(t.app, ...KAREN);
     tokens.linh = await tokenFor(t.app, ...LINH);
@@ -177,7 +205,10 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     d.setDate(d.getDate() + 3);
     today = `${String(d.getMonth() + 1).padStart(2, '0')}/${String(d.getDate()).padStart(2, '0')}/${d.getFullYear()}`;
   });
-  afterAll(async () => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    await gw?.close();
+  });
 
   const get = async (url: string) => (await t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${tokens.maria}` } })).json();
 
@@ -239,6 +270,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         if (res.statusCode !== 200) throw new Error(`submit before the confirmation: ${res.body}`);
         return { query: {} };
       }
+      case 'Billing.startPayment':
+        return { query: {}, body: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '5.00', paidByFamilyMemberID: m.adult, streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' } };
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':
@@ -292,7 +325,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

