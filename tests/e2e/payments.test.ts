@@ -38,8 +38,10 @@ async function chooseMethod(page: Page, method: 'CCD' | 'ECH', other?: string) {
   await page.waitForSelector('section[data-section=summary] dl');
   if (other !== undefined) {
     await page.check('#amount_amountChoice-1');
+    const fees = page.waitForResponse((r) => r.url().includes('/processing-fee') && r.url().includes(`Amount=${encodeURIComponent(other)}`));
     await page.fill('#amount_otherAmount', other);
-    await expect.poll(() => page.textContent('section[data-section=methods]').catch(() => '')).toContain(other);
+    await fees;
+    await page.waitForSelector('section[data-section=methods] [data-action=choose]');
   }
   const tile = page.locator('section[data-section=methods] [data-index]').filter({ hasText: method === 'CCD' ? /card|tarjeta/i : /bank|bancaria/i });
   await tile.first().locator('[data-action=choose]').click();
@@ -126,6 +128,93 @@ describe('pay now', () => {
     await page.goto(portal('/paynow'));
     await page.waitForSelector('section[data-section=summary] dl');
     expect(await page.textContent('section[data-section=summary]')).toContain('$0.00');
+    await ctx.close();
+  });
+
+  it('in Spanish at 1280 px: a decline and an AVS failure say why, and a retry by bank account pays once, even when the return is opened again', async () => {
+    const ctx = await newContext(browser, 1280, 'es-ES');
+    const page = await ctx.newPage();
+    await signIn(page, 'brightpath', 'david.garcia@example.com', 'Sunshine#2026');
+    const returns: string[] = [];
+    page.on('framenavigated', (f) => {
+      if (f === page.mainFrame() && /\/(bluepayresponse|ezceredirection)\?/.test(f.url())) returns.push(f.url());
+    });
+
+    // declined by the card issuer
+    await chooseMethod(page, 'CCD', '25.00');
+    await payerAndGo(page, 'David Garcia');
+    await payByCard(page, '4000 0000 0000 0002');
+    await page.waitForURL(/\/paymentfailed\?reason=DECLINED/);
+    await expect.poll(() => page.textContent('main')).toContain('El emisor de la tarjeta rechazó el pago.');
+    await expectNoAxeViolations(page, 'payment failed (es)');
+    await shot(page, 'payment-failed-1280-es');
+
+    // the address does not match (AVS); Try again goes back to Pay now
+    await page.click('[data-action=retry]');
+    await page.waitForURL(/\/paynow$/);
+    await chooseMethod(page, 'CCD', '25.00');
+    await payerAndGo(page, 'David Garcia');
+    await payByCard(page, '4000 0000 0000 0010');
+    await page.waitForURL(/\/paymentfailed\?reason=AVS/);
+    await expect.poll(() => page.textContent('main')).toContain('La dirección de facturación o el código postal no coinciden');
+
+    // by bank account: the fee of 0.50 shows before paying, on the provider's second gateway
+    await page.click('[data-action=retry]');
+    await chooseMethod(page, 'ECH', '25.00');
+    await page.waitForSelector('section[data-section=payment] dl');
+    expect(await page.textContent('section[data-section=payment]')).toContain('$25,50');
+    expect(await page.textContent('main')).toContain('3 a 5 días hábiles');
+    await expectNoAxeViolations(page, 'payer information (es, bank)');
+    await payerAndGo(page, 'David Garcia');
+    await onGateway(page);
+    await expectNoAxeViolations(page, 'gateway bank page (es)');
+    await shot(page, 'gateway-bank-1280-es');
+    await page.fill('input[name=routing]', '021000021');
+    await page.fill('input[name=account]', '000123456789');
+    await page.check('input[name=accountType][value=checking]');
+    await page.click('button[type=submit]');
+    await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
+    const id = new URL(page.url()).searchParams.get('accountPaymentID');
+    await page.waitForSelector('section[data-section=receipt] dl');
+    await expect.poll(() => page.textContent('main')).toContain('Gracias. Recibimos su pago.');
+    await expectNoAxeViolations(page, 'receipt (es)');
+    await shot(page, 'receipt-1280-es');
+    const paidReturn = returns.find((u) => u.includes('/ezceredirection?'));
+    expect(paidReturn).toBeTruthy();
+    const receipts = async () => (await outbox(server)).filter((m) => /Recibo de pago|Payment receipt/.test(m.subject)).length;
+    const before = await receipts();
+
+    // the return opened again (a refresh during the loader, the back button): the same receipt
+    for (let i = 0; i < 2; i++) {
+      await page.goto(paidReturn!);
+      await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
+      expect(new URL(page.url()).searchParams.get('accountPaymentID')).toBe(id);
+    }
+    expect(await receipts()).toBe(before);
+    await ctx.close();
+  });
+
+  it('a Canadian payer form says Province and Postal code and checks a Canadian postal code', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    await signIn(page, 'northridge', 'linh.nguyen@example.ca', 'Maple#Leaf2026');
+    await chooseMethod(page, 'CCD');
+    await page.waitForSelector('#payer_zip');
+    const form = await page.textContent('section[data-section=payer]');
+    expect(form).toContain('Province');
+    expect(form).toContain('Postal code');
+    await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Linh Nguyen' });
+    await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+    await page.fill('#payer_zip', 'D1A 1A1');
+    await page.click('[data-action=pay]');
+    await expect.poll(() => page.textContent('section[data-section=payer]')).toMatch(/postal code/i);
+    expect(new URL(page.url()).pathname).toBe('/parentportal/payerinformation');
+    await expectNoAxeViolations(page, 'Canadian payer form');
+    await shot(page, 'payer-ca-375-en');
+    await page.fill('#payer_zip', 'T2Z 1A1');
+    await page.click('[data-action=pay]');
+    await onGateway(page);
+    expect(await page.textContent('main')).toMatch(/\$1,135\.00|CA\$1,135\.00/);
     await ctx.close();
   });
 });
