@@ -248,7 +248,9 @@ export const payments_ = {
 
   'Billing.paymentResult': {
     handler: async ({ deps, session, body, lang }) => {
-      const gateway = gatewayOf(deps, lang, body.gatewayCode);
+      // a return naming no gateway of this portal is not a gateway's return
+      const gateway = deps.gateways?.(body.gatewayCode);
+      if (!gateway) fail(deps, lang, 400, 'payment.errors.badReturn');
       const q = { checkout: body.checkout, transaction: body.transaction, status: body.status };
       if (!gateway.verifyReturn(q, body.sig)) fail(deps, lang, 400, 'payment.errors.badReturn');
       const [attempt] = await deps.db
