@@ -102,7 +102,7 @@ export default defineConfig({
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
             // one chunk per language with all its namespaces: one request, and gzip shares their words
             // (the parent application's texts stay chunks of their own: the portal never loads them)
-            ...['en', 'es', 'pt', 'vi'].map((lang) => ({ name: `locale-${lang}`, test: new RegExp(`[\\\\/]locales[\\\\/]${lang}[\\\\/](?!(application|payment)\\.json)`), priority: 4 })),
+            ...['en', 'es', 'pt', 'vi'].map((lang) => ({ name: `locale-${lang}`, test: new RegExp(`[\\\\/]locales[\\\\/]${lang}[\\\\/](?!(application|payment|account|enrollment)\\.json)`), priority: 4 })),
           ],
         },
       },
