@@ -29,6 +29,7 @@ import { providerRollup } from './gradeRollup';
 import { PRODUCT_BASES } from '../src/engine/screen';
 import type { PaymentGateway } from './payments/gateway';
 import { handleNotification } from './services/payments';
+import { startHoldSweeper } from './services/applicationPayment';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 
@@ -179,6 +180,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.decorate('declarations', declarations);
   app.decorate('outboxSender', outboxSender);
   if (outboxSender) outboxSender.start();
+  // seats held for a payment go back when the hold ends unpaid
+  const stopSweeper = startHoldSweeper(deps);
+  app.addHook('onClose', async () => stopSweeper());
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('content-security-policy', CSP);

@@ -863,8 +863,19 @@ export const applicationDrafts = pgTable(
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     submittedAt: ts('submitted_at'),
+    /**
+     * Paying the fees of a submitted application (amendment 7): null until its charges are on the
+     * ledger; NONE nothing to pay now; AWAITING its seats held until hold_until; PAID; LATER (pay
+     * later); EXPIRED the hold ended unpaid and the seats went back; REFUNDED paid after that
+     */
+    paymentStatus: text('payment_status'),
+    holdUntil: ts('hold_until'),
+    /** what the parent pays now (the charges less the credit applied) */
+    amountDueCents: integer('amount_due_cents').notNull().default(0),
+    /** the charges the submit put on the ledger */
+    chargedCents: integer('charged_cents').notNull().default(0),
   },
-  (t) => [index('application_drafts_account').on(t.providerId, t.accountId, t.programPeriodId)],
+  (t) => [index('application_drafts_account').on(t.providerId, t.accountId, t.programPeriodId), index('application_drafts_hold').on(t.paymentStatus, t.holdUntil)],
 );
 
 /**

@@ -15,6 +15,7 @@ import type { OutboxMail } from '../outbox';
 import { photoUrl } from './people/shared';
 import { feesOf, type FeeActivity } from './fees';
 import { accountMoney } from './ledger';
+import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
 import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation } from './seats';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
@@ -458,7 +459,19 @@ export const application = {
       const facts = d.status === 'open' ? await confirmationFacts(deps, s, pp, lang) : undefined;
       const result = await submitApplication(deps, s, d, pp, lang, facts);
       if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
-      return publicConfirmation(await withPositions(deps, result.confirmation));
+      const settled = await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang);
+      return { ...publicConfirmation(await withPositions(deps, result.confirmation)), payment: paymentOf(settled, deps.clock()) };
+    },
+  },
+
+  'ParentApplication.payLater': {
+    handler: async ({ deps, session, query, lang }) => {
+      const s = session!;
+      const d = await draftOf(deps, s, query.key, lang);
+      if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
+      await releaseExpiredHolds(deps, { draftId: d.id });
+      const later = await payLater(deps, await draftOf(deps, s, query.key, lang));
+      return { ...publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation)), payment: paymentOf(later, deps.clock()) };
     },
   },
 
@@ -467,7 +480,12 @@ export const application = {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
       if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
-      return publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation));
+      // charges a submit did not get to put on the ledger, and a hold that ended, are settled on reading
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      await settleSubmitted(deps, s, d, pp, lang);
+      await releaseExpiredHolds(deps, { draftId: d.id });
+      const now = await draftOf(deps, s, query.key, lang);
+      return { ...publicConfirmation(await withPositions(deps, now.result as unknown as Confirmation)), payment: paymentOf(now, deps.clock()) };
     },
   },
 } satisfies Partial<Handlers>;

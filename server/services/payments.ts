@@ -4,12 +4,12 @@
 // when the parent returns, never from the browser's word. Every attempt carries an idempotency key;
 // an attempt's status moves once, by one conditional UPDATE, so a double click, a refresh, a replayed
 // or reordered notification never posts twice.
-import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { AppDeps, ServiceHandlers } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
-import { accounts, adults, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../db/schema';
+import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay, todayMdy } from '../clock';
 import { enqueueMail } from '../outbox';
@@ -19,6 +19,8 @@ import { accountMoney, dollars } from './ledger';
 import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../payments/settings';
 import { GatewayUnavailable, RETURN_ROUTES, type PaymentGateway } from '../payments/gateway';
 import type { GatewayNotification, GatewayTransaction } from '../gateway/protocol';
+import type { DraftRow } from './application';
+import { applicationPaid, refundLatePayment, releaseExpiredHolds } from './applicationPayment';
 
 type Attempt = typeof paymentAttempts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -164,8 +166,31 @@ export const payments_ = {
       const gatewayCode = settings.gateways[method];
       if (!gatewayCode) fail(deps, lang, 400, 'payment.errors.methodNotOffered');
       const gateway = gatewayOf(deps, lang, gatewayCode);
-      const amountCents = await amountToPay(deps, session, body.amountChoice, body.otherAmount);
-      if (!Number.isFinite(amountCents)) fail(deps, lang, 400, 'payment.errors.amount');
+      // what is paid: a submitted application's fees while its seats are held, or the balance or another amount
+      let amountCents: number;
+      let idempotencyKey: string;
+      let application: DraftRow | undefined;
+      if (body.applicationKey) {
+        const [d] = await deps.db
+          .select()
+          .from(applicationDrafts)
+          .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
+        if (!d) fail(deps, lang, 404, 'payment.errors.notFound');
+        await releaseExpiredHolds(deps, { draftId: d.id });
+        [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+        if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail(deps, lang, 409, 'payment.errors.holdEnded');
+        if (application.paymentStatus === 'PAID') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
+        if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail(deps, lang, 409, 'payment.errors.nothingToPay');
+        amountCents = application.amountDueCents;
+        // one key per try: a double click finds the same attempt, a try after a decline a new one
+        const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
+        idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
+      } else {
+        if (!body.idempotencyKey) fail(deps, lang, 400, 'payment.errors.amount');
+        amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
+        if (!Number.isFinite(amountCents)) fail(deps, lang, 400, 'payment.errors.amount');
+        idempotencyKey = body.idempotencyKey;
+      }
       const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
       const values = form.data as Record<string, string | number | boolean | undefined>;
       const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : '');
@@ -191,14 +216,16 @@ export const payments_ = {
           accountId: session.accountId,
           adultId: session.adultId,
           publicId: randomBytes(16).toString('hex'),
-          idempotencyKey: body.idempotencyKey,
-          purpose: 'BALANCE',
+          idempotencyKey,
+          purpose: application ? 'APPLICATION' : 'BALANCE',
+          draftId: application?.id ?? null,
+          holdUntil: application?.holdUntil ?? null,
           amountCents,
           feeCents,
           paymentMethodCode: method,
           gatewayCode,
           payer,
-          referrer: '/paynow',
+          referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
           locale: lang,
           createdAt: now,
         })
@@ -210,14 +237,15 @@ export const payments_ = {
         [attempt] = await deps.db
           .select()
           .from(paymentAttempts)
-          .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey)));
+          .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
         if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail(deps, lang, 409, 'payment.errors.keyReused');
         if (attempt.status === 'APPROVED') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
         if (attempt.status !== 'CREATED') fail(deps, lang, 409, 'payment.errors.attemptClosed');
         if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
       }
       const base = (deps.linkBase ?? '').replace(/\/$/, '');
-      const returnUrl = `${base}/parentportal${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
+      // an application's payment returns to the application's own return route
+      const returnUrl = `${base}/${application ? 'parentapplication' : 'parentportal'}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
       let checkout;
       try {
         checkout = await gateway.createCheckout({
@@ -290,9 +318,9 @@ export const payments_ = {
 
 type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
 
-function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string } {
+function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' } {
   const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (a.status as ResultStatus);
-  return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer };
+  return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer, purpose: a.purpose === 'APPLICATION' ? 'APPLICATION' : 'BALANCE' };
 }
 
 async function attemptById(db: Db | Tx, id: number): Promise<Attempt> {
@@ -343,13 +371,19 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
       .returning();
     await t.insert(ledgerEntries).values({ providerId: attempt.providerId, accountId: attempt.accountId, kind: 'PAYMENT', amountCents: attempt.amountCents, entryDate: payment.paymentDate, paymentId: payment.id, description: tx.transactionId, createdAt: deps.clock() });
     const [done] = await t.update(paymentAttempts).set({ paymentId: payment.id }).where(eq(paymentAttempts.id, attempt.id)).returning();
+    // an application's seats: held until paid; gone when the hold ended first (refunded below)
+    if (attempt.purpose === 'APPLICATION' && attempt.draftId && !(await applicationPaid(t, attempt.draftId))) lateRefund = true;
     const mailIds: number[] = [];
     for (const mail of await receiptMails(deps, t, attempt, payment, tx)) mailIds.push(await enqueueMail(t as unknown as Db, deps.clock, mail));
     await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
     return done;
   };
+  let lateRefund = false;
   const result = db === deps.db ? await deps.db.transaction(run) : await run(db as Tx);
   if (result?.status === 'APPROVED' && result.paymentId) deps.mailQueued();
+  // after the commit (a caller's own transaction refunds once it commits): the gateway refunds,
+  // idempotent by the attempt, then the ledger records it
+  if (lateRefund && db === deps.db) await refundLatePayment(deps, attempt.id).catch((err) => deps.log?.error({ err }, 'refund of a late payment failed'));
   return result;
 }
 
@@ -441,6 +475,7 @@ export async function handleNotification(deps: AppDeps, gatewayCode: number, hea
   const n: GatewayNotification | null = gateway.verifyNotification(headers, raw);
   if (!n) return 401;
   if (n.type !== 'transaction.completed') return 200;
+  let applied: number | null = null;
   await deps.db.transaction(async (t) => {
     const fresh = await t
       .insert(gatewayEvents)
@@ -454,6 +489,8 @@ export async function handleNotification(deps: AppDeps, gatewayCode: number, hea
       return;
     }
     await applyTransaction(deps, attempt, n.transaction, t);
+    applied = attempt.id;
   });
+  if (applied !== null) await refundLatePayment(deps, applied).catch((err) => deps.log?.error({ err }, 'refund of a late payment failed'));
   return 200;
 }

@@ -412,7 +412,10 @@ export type BillingPayersResponse = {
 
 /** Billing.startPayment: body */
 export interface BillingStartPaymentBody {
-  idempotencyKey: string;
+  /**
+   * the balance payment's key (a new one per payment flow); an application's payment derives its own from the application
+   */
+  idempotencyKey?: string;
   paymentMethodCode: 'CCD' | 'ECH';
   paidByFamilyMemberID?: number;
   firstName?: string;
@@ -431,8 +434,12 @@ export interface BillingStartPaymentBody {
   saveCard?: boolean;
   driverLicenseState?: string;
   driverLicenseNumber?: string;
-  amountChoice: 'balance' | 'other';
+  amountChoice?: 'balance' | 'other';
   otherAmount?: string;
+  /**
+   * pay a submitted application's fees (registration paid in one go) instead of the balance
+   */
+  applicationKey?: string;
 }
 
 /** Billing.startPayment: response */
@@ -456,6 +463,7 @@ export interface BillingPaymentResultResponse {
   accountPaymentID: number | null;
   reasonCode: string;
   referrer: string;
+  purpose: 'BALANCE' | 'APPLICATION';
 }
 
 /** Billing.receipt: params */
@@ -1988,6 +1996,18 @@ export interface ParentApplicationSubmitResponse {
      */
     displayState: 'A' | 'W' | 'AW' | null;
   }[];
+  /**
+   * paying the fees now (amendment 7): NONE nothing to pay now; AWAITING the seats are held until holdUntil; PAID; LATER; EXPIRED the hold ended and the seats went back; REFUNDED a payment after that, refunded
+   */
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
 }
 
 /** ParentApplication.confirmation: query */
@@ -2022,6 +2042,64 @@ export interface ParentApplicationConfirmationResponse {
      */
     displayState: 'A' | 'W' | 'AW' | null;
   }[];
+  /**
+   * paying the fees now (amendment 7): NONE nothing to pay now; AWAITING the seats are held until holdUntil; PAID; LATER; EXPIRED the hold ended and the seats went back; REFUNDED a payment after that, refunded
+   */
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** ParentApplication.payLater: query */
+export interface ParentApplicationPayLaterQuery {
+  /**
+   * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
+   */
+  key: string;
+}
+
+/** ParentApplication.payLater: response */
+export interface ParentApplicationPayLaterResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  submittedOn: string | null;
+  emailSent: boolean;
+  children: {
+    prChildID: number;
+    fullName: string;
+    status: 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
+    waitlistPosition: number | null;
+    activities: {
+      activityID: number;
+      activity: string;
+      weekStart: string | null;
+      state: 'A' | 'W' | 'FULL';
+      waitlistPosition: number | null;
+    }[];
+    /**
+     * spec 4 display state: A enrolled, W waitlisted, AW both; null when neither
+     */
+    displayState: 'A' | 'W' | 'AW' | null;
+  }[];
+  /**
+   * paying the fees now (amendment 7): NONE nothing to pay now; AWAITING the seats are held until holdUntil; PAID; LATER; EXPIRED the hold ended and the seats went back; REFUNDED a payment after that, refunded
+   */
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
 }
 
 /** Registration.programPeriods: query */
@@ -2398,6 +2476,7 @@ export interface Operations {
   'ParentApplication.financialAssistance': { method: 'GET'; path: '/programperiod/:programPeriodID/financial-assistance'; auth: 'session'; form: undefined; query: undefined; params: ParentApplicationFinancialAssistanceParams; body: undefined; response: ParentApplicationFinancialAssistanceResponse };
   'ParentApplication.submit': { method: 'POST'; path: '/application/submit'; auth: 'session'; form: undefined; query: ParentApplicationSubmitQuery; params: undefined; body: undefined; response: ParentApplicationSubmitResponse };
   'ParentApplication.confirmation': { method: 'GET'; path: '/application/confirmation'; auth: 'session'; form: undefined; query: ParentApplicationConfirmationQuery; params: undefined; body: undefined; response: ParentApplicationConfirmationResponse };
+  'ParentApplication.payLater': { method: 'POST'; path: '/application/pay-later'; auth: 'session'; form: undefined; query: ParentApplicationPayLaterQuery; params: undefined; body: undefined; response: ParentApplicationPayLaterResponse };
   'Registration.programPeriods': { method: 'GET'; path: '/programperiods/list'; auth: 'session'; form: undefined; query: RegistrationProgramPeriodsQuery; params: undefined; body: undefined; response: RegistrationProgramPeriodsResponse };
   'Registration.childrenActivities': { method: 'GET'; path: '/children/activities'; auth: 'session'; form: undefined; query: RegistrationChildrenActivitiesQuery; params: undefined; body: undefined; response: RegistrationChildrenActivitiesResponse };
   'Registration.programReport': { method: 'GET'; path: '/programperiods/report/download'; auth: 'session'; form: undefined; query: RegistrationProgramReportQuery; params: undefined; body: undefined; response: FileResponse };
@@ -2538,6 +2617,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'ParentApplication.financialAssistance': { service: 'ParentApplication', method: 'GET', path: '/programperiod/:programPeriodID/financial-assistance', auth: 'session', file: false, applicationHeaders: true },
   'ParentApplication.submit': { service: 'ParentApplication', method: 'POST', path: '/application/submit', auth: 'session', file: false, applicationHeaders: true },
   'ParentApplication.confirmation': { service: 'ParentApplication', method: 'GET', path: '/application/confirmation', auth: 'session', file: false, applicationHeaders: true },
+  'ParentApplication.payLater': { service: 'ParentApplication', method: 'POST', path: '/application/pay-later', auth: 'session', file: false, applicationHeaders: true },
   'Registration.programPeriods': { service: 'Registration', method: 'GET', path: '/programperiods/list', auth: 'session', file: false },
   'Registration.childrenActivities': { service: 'Registration', method: 'GET', path: '/children/activities', auth: 'session', file: false },
   'Registration.programReport': { service: 'Registration', method: 'GET', path: '/programperiods/report/download', auth: 'session', file: true },

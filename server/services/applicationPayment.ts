@@ -1,0 +1,209 @@
+// Registration paid in one go (amendment 7): the submit's charges go on the ledger once, for the
+// choices that got a seat; with payment option O and something to pay, the seats taken are held for
+// the provider's minutes while the parent pays. Pay later keeps them. An abandoned payment releases
+// them when the hold ends; a payment that completes after that, with its seats gone, is refunded in
+// full through the gateway.
+import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import type { AppDeps } from '../context';
+import type { SessionInfo } from '../auth';
+import type { Db } from '../db/index';
+import { activities, applicationDrafts, enrollments, ledgerEntries, miscCharges, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../db/schema';
+import { isoDay } from '../clock';
+import { textIn } from '../providerTexts';
+import { activitiesOf, type DraftData, type DraftRow } from './application';
+import { feesOf } from './fees';
+import { accountMoney } from './ledger';
+import { releaseSeat, type Confirmation } from './seats';
+import { newKey } from '../payments/gateway';
+
+type ProgramRow = typeof programPeriods.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+/**
+ * Puts a submitted application's charges on the ledger, once (a conditional UPDATE claims the draft),
+ * and decides whether the parent pays now: an application waiting for the provider's review (a
+ * discount claimed) is charged when approved, not here.
+ */
+export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, lang: string): Promise<DraftRow> {
+  if (d.status !== 'submitted' || !d.result || d.paymentStatus !== null) return d;
+  const conf = d.result as unknown as Confirmation;
+  const data = d.data as DraftData;
+  const pending = conf.children.some((c) => c.status === 'PENDING');
+  const got = (childId: number, activityID: number, weekStart: string | null) =>
+    conf.children.find((c) => c.prChildID === childId)?.activities.some((a) => a.activityID === activityID && (a.weekStart ?? null) === (weekStart ?? null) && a.state === 'A') ?? false;
+  // only what got a seat is charged (a waitlisted child pays nothing yet)
+  const seated: DraftData = {
+    ...data,
+    children: (data.children ?? []).map((c) => ({ ...c, selections: c.selections.filter((x) => got(c.prChildID, x.activityID, x.weekStart ?? null)) })).filter((c) => c.selections.length > 0),
+  };
+  const acts = await activitiesOf(deps, s, pp, lang);
+  const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)));
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  const fees = feesOf({
+    program: pp,
+    lang,
+    t: deps.t,
+    data: seated.children?.length ? seated : { ...seated, miscCharges: [] },
+    activities: acts,
+    misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
+    credit: money.creditCents,
+    isFull: () => false,
+  });
+  const charged = pending ? 0 : fees.totalCost;
+  const due = pending ? 0 : fees.totalDue;
+  const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, s.providerId));
+  const holdMinutes = deps.settings(p.appName).payments.seatHoldMinutes;
+  const payNow = pp.paymentOption === 'O' && due > 0;
+  return deps.db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(applicationDrafts)
+      .set({ paymentStatus: payNow ? 'AWAITING' : 'NONE', holdUntil: payNow ? new Date(deps.clock().getTime() + holdMinutes * 60_000) : null, amountDueCents: payNow ? due : 0, chargedCents: charged })
+      .where(and(eq(applicationDrafts.id, d.id), isNull(applicationDrafts.paymentStatus)))
+      .returning();
+    if (!moved) return (await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id)))[0];
+    const today = isoDay(deps.today());
+    const rows = pending ? [] : fees.rows.filter((r) => r.regularFee > 0);
+    if (rows.length) {
+      await tx.insert(ledgerEntries).values(
+        rows.map((r) => ({ providerId: s.providerId, accountId: s.accountId, kind: 'CHARGE', amountCents: r.regularFee, entryDate: today, dueDate: today, description: r.firstName ? `${r.firstName}: ${r.feeName}` : r.feeName, createdAt: deps.clock() })),
+      );
+    }
+    return moved;
+  });
+}
+
+/** The application's payment for its confirmation page: what is due, until when the seats are held. */
+export function paymentOf(d: DraftRow, now: Date) {
+  const status = (d.paymentStatus ?? 'NONE') as 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+  return {
+    paymentStatus: status,
+    amountDue: d.amountDueCents,
+    holdUntil: d.holdUntil ? d.holdUntil.toISOString() : null,
+    secondsLeft: status === 'AWAITING' && d.holdUntil ? Math.max(0, Math.floor((d.holdUntil.getTime() - now.getTime()) / 1000)) : 0,
+  };
+}
+
+/**
+ * Releases the seats of applications whose hold ended unpaid: the draft moves from AWAITING to
+ * EXPIRED (one conditional UPDATE: a payment completing at the same moment finds it moved), its
+ * registrations are REMOVED, its seats go back, its enrolments and waitlist places go, and its
+ * charges are credited back. Answers how many applications it released.
+ */
+export async function releaseExpiredHolds(deps: AppDeps, only?: { draftId: number }): Promise<number> {
+  const now = deps.clock();
+  const due = await deps.db
+    .select({ id: applicationDrafts.id })
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.paymentStatus, 'AWAITING'), lt(applicationDrafts.holdUntil, now), ...(only ? [eq(applicationDrafts.id, only.draftId)] : [])))
+    .limit(50);
+  let released = 0;
+  for (const { id } of due) {
+    const done = await deps.db.transaction(async (tx) => {
+      const [d] = await tx
+        .update(applicationDrafts)
+        .set({ paymentStatus: 'EXPIRED', updatedAt: now })
+        .where(and(eq(applicationDrafts.id, id), eq(applicationDrafts.paymentStatus, 'AWAITING'), lt(applicationDrafts.holdUntil, now)))
+        .returning();
+      if (!d) return false;
+      await releaseApplication(tx, d, deps);
+      return true;
+    });
+    if (done) released++;
+  }
+  return released;
+}
+
+async function releaseApplication(tx: Tx, d: DraftRow, deps: AppDeps): Promise<void> {
+  const regs = await tx.select().from(registrations).where(and(eq(registrations.draftId, d.id), eq(registrations.providerId, d.providerId)));
+  const ids = regs.map((r) => r.id);
+  if (ids.length) {
+    await tx.update(registrations).set({ status: 'REMOVED', isPendingApproval: false }).where(inArray(registrations.id, ids));
+    const held = await tx
+      .update(seatTakes)
+      .set({ status: 'released' })
+      .where(and(inArray(seatTakes.registrationId, ids), eq(seatTakes.status, 'held')))
+      .returning({ seatId: seatTakes.seatId });
+    for (const h of held) await releaseSeat(tx, h.seatId);
+    await tx.update(waitlistEntries).set({ status: 'removed' }).where(and(inArray(waitlistEntries.registrationId, ids), eq(waitlistEntries.status, 'active')));
+    const acts = (await tx.select({ id: activities.id }).from(activities).where(eq(activities.programPeriodId, d.programPeriodId))).map((a) => a.id);
+    if (acts.length) {
+      await tx
+        .delete(enrollments)
+        .where(and(eq(enrollments.accountId, d.accountId), inArray(enrollments.childId, regs.map((r) => r.childId)), inArray(enrollments.activityId, acts)));
+    }
+  }
+  if (d.chargedCents > 0) {
+    await tx.insert(ledgerEntries).values({ providerId: d.providerId, accountId: d.accountId, kind: 'CREDIT', amountCents: d.chargedCents, entryDate: isoDay(deps.today()), description: 'Registration released: payment not completed', createdAt: deps.clock() });
+  }
+}
+
+/** Pay later: the seats stay, the charges stay on the account's balance. */
+export async function payLater(deps: AppDeps, d: DraftRow): Promise<DraftRow> {
+  const [moved] = await deps.db
+    .update(applicationDrafts)
+    .set({ paymentStatus: 'LATER', holdUntil: null, updatedAt: deps.clock() })
+    .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.paymentStatus, 'AWAITING')))
+    .returning();
+  return moved ?? (await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id)))[0];
+}
+
+/**
+ * An approved payment of an application, inside applyTransaction's transaction: AWAITING (or LATER)
+ * becomes PAID. Answers false when the hold had ended and the seats went back: the caller refunds.
+ */
+export async function applicationPaid(tx: Tx, draftId: number): Promise<boolean> {
+  const [moved] = await tx
+    .update(applicationDrafts)
+    .set({ paymentStatus: 'PAID', holdUntil: null })
+    .where(and(eq(applicationDrafts.id, draftId), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])))
+    .returning({ id: applicationDrafts.id });
+  return Boolean(moved);
+}
+
+/**
+ * Refunds a payment that completed after its application's seats were released (spec 4: a full
+ * refund follows; the gateway's refund is idempotent by the attempt). The ledger gets the refund
+ * once (its refund id is unique); the application says REFUNDED.
+ */
+export async function refundLatePayment(deps: AppDeps, attemptId: number): Promise<void> {
+  const [a] = await deps.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, attemptId));
+  if (!a || a.status !== 'APPROVED' || !a.transactionId || a.refundedCents > 0 || !a.draftId) return;
+  // only a payment whose application's hold ended first
+  const [d] = await deps.db.select({ status: applicationDrafts.paymentStatus }).from(applicationDrafts).where(eq(applicationDrafts.id, a.draftId));
+  if (d?.status !== 'EXPIRED') return;
+  const gateway = deps.gateways?.(a.gatewayCode);
+  if (!gateway) return;
+  const total = a.amountCents + a.feeCents;
+  const refund = await gateway.refund({ idempotencyKey: `${a.publicId}-refund`, transactionId: a.transactionId, amountCents: total });
+  if (refund.status !== 'REFUNDED') {
+    deps.log?.error({ attempt: a.publicId }, 'the gateway refused the refund of a late payment');
+    return;
+  }
+  await deps.db.transaction(async (tx) => {
+    const [moved] = await tx
+      .update(paymentAttempts)
+      .set({ refundedCents: refund.amountCents })
+      .where(and(eq(paymentAttempts.id, a.id), eq(paymentAttempts.refundedCents, 0)))
+      .returning();
+    if (!moved) return;
+    // the payment lowered the balance by the amount (the fee is not the account's): the refund raises it back
+    await tx.insert(ledgerEntries).values({ providerId: a.providerId, accountId: a.accountId, kind: 'REFUND', amountCents: a.amountCents, entryDate: isoDay(deps.today()), paymentId: a.paymentId, refundId: refund.refundId, description: 'Refund: the seats were released before the payment completed', createdAt: deps.clock() });
+    if (a.draftId) await tx.update(applicationDrafts).set({ paymentStatus: 'REFUNDED' }).where(eq(applicationDrafts.id, a.draftId));
+  });
+}
+
+/** Releases expired holds every half minute (one runner at a time per process; the UPDATEs are conditional). */
+export function startHoldSweeper(deps: AppDeps): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    releaseExpiredHolds(deps)
+      .catch((err) => deps.log?.error({ err }, 'releasing expired seat holds failed'))
+      .finally(() => (running = false));
+  }, 30_000);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+export { newKey };

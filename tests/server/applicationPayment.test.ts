@@ -1,0 +1,163 @@
+// Registration paid in one go (amendment 7) on both databases: the submit puts the fees of what got
+// a seat on the ledger; with payment option O the seats are held for the provider's minutes while
+// the parent pays through the gateway; pay later keeps them; a hold that ends unpaid releases them
+// and credits the charges back; a payment completing after that is refunded in full.
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import * as s from '../../server/db/schema';
+import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
+import { sandboxGateway } from '../../server/payments/gateway';
+import { BACKENDS, createTestApp, testClock, tokenFor, type TestApp } from './helpers';
+
+const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
+const SECRET = 'application-payment-secret-0123';
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
+  let t: TestApp;
+  let gw: SandboxGateway;
+  let amara = '';
+  const time = testClock();
+  let preschool = 0;
+  let activity: typeof s.activities.$inferSelect;
+  let kids: { ada: number; ben: number } = { ada: 0, ben: 0 };
+
+  beforeAll(async () => {
+    const gwPort = await freePort();
+    const gwUrl = `http://127.0.0.1:${gwPort}`;
+    gw = await buildSandboxGateway({ secrets: { '1': SECRET }, publicUrl: gwUrl, clock: time.clock, notify: { retryDelaysMs: [50] } });
+    await gw.app.listen({ port: gwPort, host: '127.0.0.1' });
+    const port = await freePort();
+    t = await createTestApp(backend, {
+      clock: time.clock,
+      publicUrl: `http://127.0.0.1:${port}`,
+      gateways: { 1: sandboxGateway({ code: 1, url: gwUrl, merchant: '1', secret: SECRET, clock: time.clock }) },
+      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 }, seatHoldMinutes: 15 } } },
+    });
+    await t.app.listen({ port, host: '127.0.0.1' });
+    amara = await tokenFor(t.app, ...AMARA);
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Little Sprouts Preschool'));
+    preschool = pp.id;
+    // the preschool offers paying now or later (payment option O)
+    await db.update(s.programPeriods).set({ paymentOption: 'O' }).where(eq(s.programPeriods.id, pp.id));
+    [activity] = await db.select().from(s.activities).where(eq(s.activities.programPeriodId, pp.id));
+    const children = await db.select().from(s.children).where(eq(s.children.lastName, 'Mensah'));
+    kids = { ada: children.find((c) => c.firstName === 'Ada')!.id, ben: children.find((c) => c.firstName === 'Ben')!.id };
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await gw?.close();
+  });
+
+  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
+    t.app.inject({ method, url, headers: { authorization: `Bearer ${amara}`, 'x-release-version': '9.9.9' }, ...(payload ? { payload } : {}) });
+  const payer = { paidByFamilyMemberID: -1, firstName: 'Amara', lastName: 'Mensah', streetAddress: '18 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0190', email: 'amara.mensah@example.com' };
+
+  /** An application of one child for the preschool, submitted. */
+  async function submitted(childId: number) {
+    const { key } = (await call('POST', '/api/ParentApplication/application/start', { programPeriodID: preschool })).json();
+    const ch = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [childId] });
+    expect(ch.statusCode, ch.body).toBe(200);
+    const enrol = await call('PUT', `/api/ParentApplication/application/enrollment?key=${key}`, {
+      children: [{ prChildID: childId, siteID: activity.siteId, selections: [{ activityID: activity.id, weekStart: null, daysOfWeek: activity.daysOfWeek.split(','), date: null }] }],
+      enrollmentOption: 'Y',
+    });
+    expect(enrol.statusCode, enrol.body).toBe(200);
+    const fee = await call('PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] });
+    expect(fee.statusCode, fee.body).toBe(200);
+    const res = await call('POST', `/api/ParentApplication/application/submit?key=${key}`);
+    expect(res.statusCode, res.body).toBe(200);
+    return { key: key as string, confirmation: res.json() };
+  }
+
+  async function pay(key: string, number = '4111111111111111') {
+    const started = await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' });
+    expect(started.statusCode, started.body).toBe(200);
+    return started.json().checkoutUrl as string;
+  }
+
+  async function onPage(checkoutUrl: string, number = '4111111111111111') {
+    const res = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Amara Mensah', number, expiry: '12/30', cvv: '123' }), redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const back = new URL(res.headers.get('location')!);
+    expect(back.pathname).toBe('/parentapplication/bluepayresponse');
+    const q = Object.fromEntries(back.searchParams);
+    return (await call('POST', '/api/Billing/payment/result', { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status, sig: q.sig })).json();
+  }
+
+  /** time passes (the session idles out meanwhile: the parent signs in again) */
+  async function passes(ms: number) {
+    time.advance(ms);
+    amara = await tokenFor(t.app, ...AMARA);
+  }
+
+  const balance = async () => (await call('GET', '/api/Billing/account-summary')).json().currentBalance as number;
+  const seatTaken = async () => (await t.db.handle.db.select().from(s.seats).where(eq(s.seats.activityId, activity.id)))[0]?.taken ?? 0;
+
+  it('the submit charges the fees and holds the seat; pay later keeps it; paying then marks it paid', async () => {
+    const before = await balance();
+    const { key, confirmation } = await submitted(kids.ada);
+    // registration $40 + tuition $690 (the $40 credit stays on the account: not applied here)
+    expect(confirmation.payment).toMatchObject({ paymentStatus: 'AWAITING', amountDue: 73000, secondsLeft: 900 });
+    expect(await balance()).toBe(before + 730);
+    const later = (await call('POST', `/api/ParentApplication/application/pay-later?key=${key}`)).json();
+    expect(later.payment).toMatchObject({ paymentStatus: 'LATER', holdUntil: null });
+    // an hour on, nothing is released
+    await passes(60 * 60_000);
+    const read = (await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json();
+    expect(read.payment.paymentStatus).toBe('LATER');
+    expect(read.children[0].status).toBe('REGISTERED');
+    const result = await onPage(await pay(key));
+    expect(result).toMatchObject({ status: 'APPROVED', purpose: 'APPLICATION', referrer: `/confirmation?key=${key}` });
+    expect((await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus).toBe('PAID');
+    expect(await balance()).toBe(before);
+    // paid once: a second payment is refused
+    expect((await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' })).statusCode).toBe(409);
+  });
+
+  it('a hold that ends unpaid releases the seat and credits the charges; a payment completing after it is refunded in full', async () => {
+    const db = t.db.handle.db;
+    const before = await balance();
+    const takenBefore = await seatTaken();
+    const { key, confirmation } = await submitted(kids.ben);
+    expect(confirmation.payment.paymentStatus).toBe('AWAITING');
+    expect(await seatTaken()).toBe(takenBefore + 1);
+    // the parent opens the payment page, then leaves it for 16 minutes
+    const checkoutUrl = await pay(key);
+    await passes(16 * 60_000);
+    const read = (await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json();
+    expect(read.payment.paymentStatus).toBe('EXPIRED');
+    expect(await seatTaken()).toBe(takenBefore);
+    const [reg] = await db.select().from(s.registrations).where(and(eq(s.registrations.childId, kids.ben), eq(s.registrations.programPeriodId, preschool)));
+    expect(reg.status).toBe('REMOVED');
+    expect(await balance()).toBe(before);
+    // a new payment is refused; the page left open still takes the card: the payment is refunded
+    expect((await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' })).statusCode).toBe(409);
+    const result = await onPage(checkoutUrl);
+    expect(result.status).toBe('APPROVED');
+    await gw.flushNotifications();
+    const after = (await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json();
+    expect(after.payment.paymentStatus).toBe('REFUNDED');
+    const [attempt] = await db.select().from(s.paymentAttempts).where(eq(s.paymentAttempts.checkoutUrl, checkoutUrl));
+    expect(attempt.refundedCents).toBe(attempt.amountCents + attempt.feeCents);
+    const refunds = await db.select().from(s.ledgerEntries).where(and(eq(s.ledgerEntries.kind, 'REFUND'), eq(s.ledgerEntries.paymentId, attempt.paymentId!)));
+    expect(refunds).toHaveLength(1);
+    // the money came back: the account owes what it owed before
+    expect(await balance()).toBe(before);
+    // the gateway agrees
+    const q = await sandboxGateway({ code: 1, url: checkoutUrl.replace(/\/pay\/.*$/, ''), merchant: '1', secret: SECRET, clock: time.clock }).queryCheckout(attempt.checkoutId!);
+    expect(q.refundedCents).toBe(attempt.amountCents + attempt.feeCents);
+  });
+});
