@@ -63,6 +63,16 @@ export function centsOfText(text: string): number {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
+/** What a submitted application of the account has to pay now; NaN when nothing (or not the account's). */
+async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<number> {
+  const [d] = await deps.db
+    .select()
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
+  if (!d) fail(deps, lang, 404, 'payment.errors.notFound');
+  return (d.paymentStatus === 'AWAITING' || d.paymentStatus === 'LATER') && d.amountDueCents > 0 ? d.amountDueCents : NaN;
+}
+
 /**
  * The amount to pay, checked with the payNow form (the same schema and rules as the browser): the
  * account's balance from its ledger, or the other amount the parent typed (not when the account
@@ -112,7 +122,7 @@ export const payments_ = {
   'Billing.processingFee': {
     handler: async ({ deps, session, query, lang }) => {
       const { settings } = await settingsOfSession(deps, session);
-      const amount = await amountToPay(deps, session, query.AmountChoice, query.Amount);
+      const amount = query.ApplicationKey ? await applicationDue(deps, session, query.ApplicationKey, lang) : await amountToPay(deps, session, query.AmountChoice ?? 'balance', query.Amount);
       const valid = Number.isFinite(amount);
       const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
       return {

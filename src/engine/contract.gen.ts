@@ -373,9 +373,13 @@ export interface BillingConfigurationResponse {
 
 /** Billing.processingFee: query */
 export interface BillingProcessingFeeQuery {
-  AmountChoice: 'balance' | 'other';
+  AmountChoice?: 'balance' | 'other';
   Amount?: string;
   PaymentMethod?: 'CCD' | 'ECH';
+  /**
+   * the amount is a submitted application's fees due now
+   */
+  ApplicationKey?: string;
 }
 
 /** Billing.processingFee: response */

@@ -18,6 +18,7 @@ export interface KindOptions {
   alert: AlertOptions;
   notice: AlertOptions;
   text: TextOptions;
+  countdown: CountdownOptions;
 }
 export interface FormOptions {
   schema: string;
@@ -169,7 +170,13 @@ export interface TextOptions {
   as?: 'p' | 'h2' | 'h3';
   tone?: 'muted';
 }
+export interface CountdownOptions {
+  until: Binding;
+  text: string;
+  expired: string;
+  status?: 'info' | 'warning' | 'error' | 'success' | 'neutral';
+}
 
 /** The component kinds of the runtime registry. */
 export type KindName = keyof KindOptions;
-export const KIND_NAMES = ["form","cardList","groupedCards","calendar","summary","html","links","table","progress","alert","notice","text"] as const satisfies readonly KindName[];
+export const KIND_NAMES = ["form","cardList","groupedCards","calendar","summary","html","links","table","progress","alert","notice","text","countdown"] as const satisfies readonly KindName[];

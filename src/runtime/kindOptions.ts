@@ -11,6 +11,7 @@ import { progressOptions } from './kinds/progress.options';
 import { summaryOptions } from './kinds/summary.options';
 import { tableOptions } from './kinds/table.options';
 import { textOptions } from './kinds/text.options';
+import { countdownOptions } from './kinds/countdown.options';
 import { formOptions } from './form/form.options';
 
 export const KIND_OPTIONS = {
@@ -26,4 +27,5 @@ export const KIND_OPTIONS = {
   alert: alertOptions,
   notice: alertOptions,
   text: textOptions,
+  countdown: countdownOptions,
 } as const;

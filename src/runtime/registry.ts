@@ -25,6 +25,7 @@ const lazyKinds = {
   progress: whenOnline(() => import('./kinds/ProgressKind')),
   groupedCards: whenOnline(() => import('./kinds/GroupedCardsKind')),
   calendar: whenOnline(() => import('./kinds/CalendarKind')),
+  countdown: whenOnline(() => import('./kinds/CountdownKind')),
 } satisfies Partial<Record<KindName, () => Promise<unknown>>>;
 const CardListKind = lazy(lazyKinds.cardList);
 const SummaryKind = lazy(lazyKinds.summary);
@@ -32,6 +33,7 @@ const TableKind = lazy(lazyKinds.table);
 const ProgressKind = lazy(lazyKinds.progress);
 const GroupedCardsKind = lazy(lazyKinds.groupedCards);
 const CalendarKind = lazy(lazyKinds.calendar);
+const CountdownKind = lazy(lazyKinds.countdown);
 
 /** Starts loading the lazy kinds of a screen's sections, together with the screen's renderer. */
 export function preloadKinds(kinds: readonly string[]): void {
@@ -63,6 +65,7 @@ export const registry: { [K in KindName]: ComponentType<KindProps<K>> } = {
   alert: AlertKind,
   notice: AlertKind,
   text: TextKind,
+  countdown: CountdownKind,
 };
 
 const isKind = (kind: string): kind is KindName => Object.prototype.hasOwnProperty.call(registry, kind);

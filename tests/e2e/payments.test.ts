@@ -9,6 +9,17 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** A text of the portal in English, read from its locale files. */
+function L(ns: string, key: string, params: Record<string, string | number> = {}): string {
+  let v: unknown = JSON.parse(fs.readFileSync(path.join(ROOT, 'locales', 'en', `${ns}.json`), 'utf8'));
+  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
+  if (typeof v !== 'string') throw new Error(`no text en/${ns}:${key}`);
+  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
+}
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 let server: RunningServer;
 let browser: Browser;
@@ -217,4 +228,72 @@ describe('pay now', () => {
     expect(await page.textContent('main')).toMatch(/\$1,135\.00|CA\$1,135\.00/);
     await ctx.close();
   });
+
+  it('registers a child and pays the fees in one go while the seat is held (375 px, English)', async () => {
+    const ctx = await newContext(browser, 375);
+    const page = await ctx.newPage();
+    try {
+      await signIn(page, 'brightpath', 'amara.mensah@example.com', 'Sunshine#2026');
+      await page.goto(portal('/programlist'));
+      const card = page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: 'Little Sprouts Preschool' }) });
+      await card.waitFor({ timeout: 30_000 });
+      await card.getByRole('button', { name: new RegExp(`^(${escape(L('programs', 'button.register'))}|${escape(L('programs', 'button.addChild'))})$`) }).click();
+      const rollup = page.getByRole('alertdialog', { name: L('programs', 'rollup.title') });
+      const save = rollup.getByRole('button', { name: L('programs', 'rollup.continue') });
+      const deadline = Date.now() + 90_000;
+      while (!/\/parentapplication\//.test(page.url())) {
+        if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
+        if ((await rollup.isVisible()) && (await save.isEnabled())) await save.click({ timeout: 5_000 }).catch(() => undefined);
+        await page.waitForURL(/\/parentapplication\//, { timeout: 3_000 }).catch(() => undefined);
+      }
+      await page.waitForURL(/\/parentapplication\/children\?key=/, { timeout: 60_000 });
+      const next = page.getByRole('button', { name: L('application', 'continue'), exact: true });
+      await page.getByRole('checkbox', { name: 'Ada Mensah' }).check();
+      await next.click();
+      await page.waitForURL(/\/parentapplication\/enrollment/);
+      const picker = page.locator('[data-testid^=activity-picker-]').first();
+      await picker.waitFor();
+      await picker.getByRole('checkbox', { name: 'Preschool Full Day' }).first().check();
+      await page.getByRole('radio', { name: L('application', 'enrollment.optionY') }).check();
+      await next.click();
+      await page.waitForURL(/\/parentapplication\/fee/);
+      await page.getByRole('heading', { level: 1, name: L('application', 'fee.title') }).waitFor();
+      await next.click();
+      await page.waitForURL(/\/parentapplication\/review/);
+      await page.getByRole('button', { name: L('application', 'review.submit') }).click();
+
+      // the confirmation holds the seat for 15 minutes and offers paying now or later
+      await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
+      await page.getByRole('heading', { name: L('application', 'payment.heading') }).waitFor({ timeout: 30_000 });
+      await expect.poll(() => page.getByTestId('countdown').innerText()).toMatch(/1[45]:\d\d/);
+      await page.waitForSelector('section[data-section=methods] [data-action=choose]');
+      expect(await page.textContent('section[data-section=amountDue]')).toContain('$730.00');
+      expect(await page.textContent('main')).toContain(L('application', 'payment.payLater'));
+      await expectNoAxeViolations(page, 'application confirmation awaiting payment');
+      await shot(page, 'application-pay-375-en');
+      await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card/i }).first().locator('[data-action=choose]').click();
+      await page.waitForURL(/\/parentapplication\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
+      await page.waitForSelector('section[data-section=payment] dl');
+      // $730.00 and the card fee of 2.95%: $21.54
+      expect(await page.textContent('section[data-section=payment]')).toContain('$751.54');
+      await expectNoAxeViolations(page, 'application payer information');
+      await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
+      await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Amara Mensah' });
+      await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+      await page.click('[data-action=pay]');
+      await payByCard(page, '4111 1111 1111 1111');
+      await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
+      await expect.poll(() => page.textContent('main')).toContain(L('application', 'payment.paid'));
+      expect(await page.getByTestId('countdown').count()).toBe(0);
+      await expectNoAxeViolations(page, 'application confirmation paid');
+      await shot(page, 'application-paid-375-en');
+      const mails = (await outbox(server)).filter((m) => /Payment receipt/.test(m.subject) && m.to === 'amara.mensah@example.com');
+      expect(mails.some((m) => m.text.includes('$751.54'))).toBe(true);
+    } catch (err) {
+      await shot(page, 'application-pay-failed');
+      throw err;
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
 });

@@ -43,11 +43,15 @@ export function PaymentResponse() {
       try {
         const r = await api.call('Billing.paymentResult', { body });
         setReferrer(r.referrer);
-        if (r.status === 'APPROVED' && r.accountPaymentID) return navigate(`/paymentreceipt?accountPaymentID=${r.accountPaymentID}`, { replace: true });
+        const application = r.purpose === 'APPLICATION';
         if (r.status === 'CANCELLED') return navigate(r.referrer, { replace: true });
+        if (r.status === 'APPROVED' && r.accountPaymentID) {
+          // an application's payment goes on at its confirmation, a balance's at the receipt
+          return navigate(application ? r.referrer : `/paymentreceipt?accountPaymentID=${r.accountPaymentID}`, { replace: true });
+        }
         if (r.status === 'DECLINED' || r.status === 'ERROR') {
           const reason = KNOWN_REASONS.has(r.reasonCode) ? r.reasonCode : r.status === 'ERROR' ? 'ERROR' : 'DECLINED';
-          return navigate(`/paymentfailed?reason=${reason}&from=${r.referrer === '/paynow' ? 'paynow' : 'paynow'}`, { replace: true });
+          return navigate(application ? `${r.referrer}&payment=failed&reason=${reason}` : `/paymentfailed?reason=${reason}&from=paynow`, { replace: true });
         }
         // the gateway has no answer yet: ask again (the loader warns after 30 seconds)
         timer = setTimeout(() => void ask(), PENDING_RETRY_MS);
