@@ -15,6 +15,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-rowOptions',
   'x-extraOptions',
   'x-fill',
+  'x-titleWhen',
   'x-enumLabels',
   'x-help',
   'x-placeholder',
@@ -89,6 +90,8 @@ const KEYWORD_META: Record<string, object> = {
    * (the first non-empty); the blank option clears them
    */
   'x-fill': { type: 'object', additionalProperties: { anyOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' }, minItems: 1 }] } },
+  /** the field's title while a rule holds: [{ when, title }], the first that holds wins */
+  'x-titleWhen': { type: 'array', items: { type: 'object', required: ['when', 'title'], additionalProperties: false, properties: { when: { type: 'string' }, title: { type: 'string' } } } },
   'x-enumLabels': { type: 'object', additionalProperties: { type: 'string' } },
   'x-help': { type: 'string' },
   'x-placeholder': { type: 'string' },

@@ -178,6 +178,9 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
       if (Array.isArray(node['x-validate'])) {
         node['x-validate'].forEach((v, i) => isObject(v) && checkRuleRef(f.file, `${pointer}/x-validate/${i}/rule`, v.rule));
       }
+      if (Array.isArray(node['x-titleWhen'])) {
+        node['x-titleWhen'].forEach((v, i) => isObject(v) && checkRuleRef(f.file, `${pointer}/x-titleWhen/${i}/when`, v.when));
+      }
       if ('x-widget' in node && !isWidgetName(node['x-widget'])) {
         errors.push({ file: f.file, path: `${pointer}/x-widget`, message: `unknown x-widget "${String(node['x-widget'])}" (widgets: ${WIDGET_NAMES.join(', ')})` });
       }
@@ -414,6 +417,9 @@ export function usedKeys(d: BaseDeclarations, namespaces: string[], rules: Recor
       if (isObject(options) && typeof options.empty === 'string') out.push({ key: options.empty, file: f.file, path: `${pointer}/x-options/empty` });
       const rowOther = isObject(node['x-rowOptions']) ? node['x-rowOptions'].other : undefined;
       if (isObject(rowOther) && typeof rowOther.label === 'string') out.push({ key: rowOther.label, file: f.file, path: `${pointer}/x-rowOptions/other/label` });
+      if (Array.isArray(node['x-titleWhen'])) {
+        node['x-titleWhen'].forEach((o, i) => isObject(o) && typeof o.title === 'string' && out.push({ key: o.title, file: f.file, path: `${pointer}/x-titleWhen/${i}/title` }));
+      }
       if (Array.isArray(node['x-extraOptions'])) {
         node['x-extraOptions'].forEach((o, i) => isObject(o) && typeof o.label === 'string' && out.push({ key: o.label, file: f.file, path: `${pointer}/x-extraOptions/${i}/label` }));
       }

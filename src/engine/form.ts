@@ -28,6 +28,8 @@ export interface FieldState {
   shown: boolean;
   required: boolean;
   enabled: boolean;
+  /** x-titleWhen: the title key of the first rule that holds (the payer's name on a card says so) */
+  title?: string;
 }
 
 export interface FieldError {
@@ -173,6 +175,11 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
         required: shown && rule(node.schema['x-required'], ctx, false),
         enabled: shown && rule(node.schema['x-enable'], ctx, true),
       };
+      const titles = node.schema['x-titleWhen'];
+      if (shown && Array.isArray(titles)) {
+        const hit = titles.find((t) => isObject(t) && typeof t.title === 'string' && rule(t.when, ctx, false));
+        if (hit) state.title = (hit as { title: string }).title;
+      }
       fn(node, pointer, value, state, ctx, container);
       if (node.kind === 'object') visit(node.children, value, ctx, pointer, shown, fn);
       if (node.kind === 'array' && node.row && Array.isArray(value)) {
@@ -248,7 +255,7 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
       const field = pointer.replace(/^\//, '').split('/').join('.');
       // a format message in the country's words ('not a valid postal code' in Canada)
       const message = (f && key.startsWith('errors.format.') && byCountry(f.node.schema, 'x-formatMessageByCountry', opts.country)) || key;
-      errors.push({ path: pointer, field, key: message, params: { field: f ? titleOf(f.node.schema, field, f.container, opts.country) : field, ...params } });
+      errors.push({ path: pointer, field, key: message, params: { field: f ? (f.state.title ?? titleOf(f.node.schema, field, f.container, opts.country)) : field, ...params } });
       failed.add(pointer);
     };
 

@@ -3,7 +3,11 @@
 // applied once from the gateway's signed notification or its answer to a server-side query. Replayed,
 // reordered and forged notifications change nothing, a double click or a refresh never pays twice,
 // and no card or bank number reaches the portal's requests, database or logs.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
@@ -112,6 +116,25 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     expect(small.methods).toEqual([{ paymentMethodCode: 'CCD', label: 'New credit or debit card', processingFee: 1, total: 11 }]);
     const bad = (await call(maria, 'GET', '/api/Billing/payment/processing-fee?AmountChoice=other&Amount=12.345')).json();
     expect(bad).toEqual({ amount: 0, valid: false, methods: [] });
+  });
+
+  it('the invoice of the current service period downloads as a PDF with its charges and what is left to pay', async () => {
+    const invoices = (await call(maria, 'GET', '/api/Billing/invoices')).json();
+    const current = invoices[0];
+    expect(current.balance).toBe(915);
+    const res = await call(maria, 'GET', `/api/Billing/report/invoice?ServicePeriodDetailID=${current.servicePeriodDetailID}`);
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toBe('application/pdf');
+    const file = path.join(os.tmpdir(), `invoice-${backend}-${current.servicePeriodDetailID}.pdf`);
+    fs.writeFileSync(file, res.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
+    fs.rmSync(file, { force: true });
+    expect(text).toContain('Invoice');
+    expect(text).toContain(current.servicePeriod);
+    expect(text).toContain('$1,315.00');
+    expect(text).toMatch(/Left to pay on this invoice\s+\$915\.00/);
+    // another account's invoice is not found
+    expect((await call(karen, 'GET', `/api/Billing/report/invoice?ServicePeriodDetailID=${current.servicePeriodDetailID}`)).statusCode).toBe(404);
   });
 
   it('a double click starts one checkout; the payer is validated with the payer form', async () => {

@@ -41,7 +41,7 @@ export function FieldTemplate(props: PortalFieldTemplateProps) {
     <Box className="pp-field" data-field={id}>
       {showLabel ? (
         <chakra.label className="pp-label" htmlFor={id} display="block" fontWeight="medium" mb="1">
-          {local ? fc.text(local) : titleFrom !== undefined ? udfCaption(titleFrom) : fc.text(label)}
+          {state?.title ? fc.text(state.title) : local ? fc.text(local) : titleFrom !== undefined ? udfCaption(titleFrom) : fc.text(label)}
           {widget === 'readonly' ? null : required ? (
             <chakra.span aria-hidden="true" color="fg.error">
               {' '}

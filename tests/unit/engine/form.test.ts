@@ -334,3 +334,26 @@ describe('sign in and rule errors', () => {
     expect(() => us.validate('nope', {}, {})).toThrow(/unknown schema/);
   });
 });
+
+describe('payer', () => {
+  const payer = { paidByFamilyMemberID: -1, firstName: 'Ana', lastName: 'Silva', streetAddress: '9 Pine St', city: 'Springfield', stateCode: 'IL', zip: '62704', email: 'ana@example.com' };
+  const options = { paymentOptions: { zipCodeRequiredForPayment: true, telephoneRequiredForPayment: false, emailRequiredForPayment: true } };
+
+  it('the name fields say "as on the card" when paying by card (x-titleWhen), in the labels and the messages', () => {
+    const card = { flow: { data: { paymentMethodCode: 'CCD' } }, data: options };
+    const states = us.fieldStates('payer', { ...card, form: payer });
+    expect(states['/firstName'].title).toBe('fields.payer.cardFirstName');
+    expect(states['/lastName'].title).toBe('fields.payer.cardLastName');
+    expect(us.fieldStates('payer', { flow: { data: { paymentMethodCode: 'ECH' } }, data: options, form: payer })['/firstName'].title).toBeUndefined();
+    const r = us.validate('payer', { ...payer, firstName: '' }, card);
+    expect(r.errors.find((e) => e.path === '/firstName')?.params.field).toBe('fields.payer.cardFirstName');
+  });
+
+  it('zip, phone and e-mail follow the provider\'s payment options; a Canadian payer needs a Canadian postal code', () => {
+    expect(keys(us.validate('payer', { ...payer, zip: '' }, { data: options }))).toEqual(['/zip errors.required']);
+    expect(keys(us.validate('payer', { ...payer, zip: '' }, { data: { paymentOptions: { ...options.paymentOptions, zipCodeRequiredForPayment: false } } }))).toEqual([]);
+    expect(keys(us.validate('payer', { ...payer, homecellphone: '' }, { data: { paymentOptions: { ...options.paymentOptions, telephoneRequiredForPayment: true } } }))).toEqual(['/homecellphone errors.required']);
+    expect(ca.validate('payer', { ...payer, stateCode: 'AB', zip: 'D1A 1A1' }, { data: options }).valid).toBe(false);
+    expect(ca.validate('payer', { ...payer, stateCode: 'AB', zip: 'T2Z 1A1' }, { data: options }).valid).toBe(true);
+  });
+});
