@@ -178,6 +178,17 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     }
   }
 
+  /** The owner's application submitted, its fees due now while its seats are held. */
+  async function awaitingPayment(key: string) {
+    const db = t.db.handle.db;
+    const [d] = await db.select().from(s.applicationDrafts).where(eq(s.applicationDrafts.key, key));
+    const result = { key, programPeriodID: d.programPeriodId, programPeriod: '', submittedOn: null, emailSent: false, parentName: '', children: [] };
+    await db
+      .update(s.applicationDrafts)
+      .set({ status: 'submitted', step: 'submitted', result, paymentStatus: 'AWAITING', holdUntil: new Date(Date.now() + 60 * 60_000), amountDueCents: 500, chargedCents: 500 })
+      .where(eq(s.applicationDrafts.id, d.id));
+  }
+
   beforeAll(async () => {
     // the year-end grade roll-up open on any day, so its save is callable
     // a sandbox gateway, so starting a payment can succeed for its owner
@@ -270,7 +281,11 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         if (res.statusCode !== 200) throw new Error(`submit before the confirmation: ${res.body}`);
         return { query: {} };
       }
+      case 'ParentApplication.payLater':
+        await awaitingPayment(m.application as string);
+        return { query: {} };
       case 'Billing.startPayment':
+        await awaitingPayment(m.application as string);
         return { query: {}, body: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '5.00', paidByFamilyMemberID: m.adult, streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' } };
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
@@ -309,7 +324,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
   const paymentOnly = (op: ContractOperation) => op.paymentOnly === true;
 
   it.each(OPS.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
-    if (op.id.startsWith('ParentApplication.')) await freshApplications();
+    if (op.id.startsWith('ParentApplication.') || idParams(op).some((p) => p.kind === 'application')) await freshApplications();
     const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : ids.maria;
     const base = await ownerRequest(op, owner);
     const before = await snapshotDb(t.db.handle.db);
