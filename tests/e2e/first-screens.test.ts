@@ -73,11 +73,10 @@ describe('Home opens on today', () => {
       const order = await page.evaluate(() => [...document.querySelectorAll('section[data-section]')].map((s) => s.getAttribute('data-section')));
       for (const id of ['balanceDue', 'todayAttendance', 'newBulletins']) expect(order.indexOf(id)).toBeLessThan(order.indexOf('quickLinks'));
 
-      // balance due with its amount; no Pay button while the pay screen is a planned route, and a
-      // link to the payment details that exist (further down Home)
+      // balance due with its amount, its Pay now button, and a link to the payment details (further down Home)
       const balance = page.locator('section[data-section=balanceDue]');
       expect(await balance.textContent()).toMatch(/\$[\d,]+\.\d\d/);
-      expect(await balance.getByRole('button').count()).toBe(0);
+      expect(await balance.getByRole('button').count()).toBe(1);
       const details = page.getByRole('link', { name: today.accountDetails });
       await details.click();
       await page.waitForFunction(() => location.hash === '#section-paymentsHeading');
