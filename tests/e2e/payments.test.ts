@@ -289,6 +289,36 @@ describe('pay now', () => {
       await shot(page, 'application-paid-375-en');
       const mails = (await outbox(server)).filter((m) => /Payment receipt/.test(m.subject) && m.to === 'amara.mensah@example.com');
       expect(mails.some((m) => m.text.includes('$751.54'))).toBe(true);
+
+      // the second child, paid later: the seat stays and the fees go on the balance
+      await page.goto(portal('/paynow'));
+      await page.waitForSelector('section[data-section=summary] dl');
+      const balanceBefore = await page.textContent('section[data-section=summary]');
+      await page.goto(portal('/programlist'));
+      await card.waitFor({ timeout: 30_000 });
+      await card.getByRole('button', { name: new RegExp(`^(${escape(L('programs', 'button.register'))}|${escape(L('programs', 'button.addChild'))})$`) }).click();
+      await page.waitForURL(/\/parentapplication\/children\?key=/, { timeout: 60_000 });
+      await page.getByRole('checkbox', { name: 'Ben Mensah' }).check();
+      await next.click();
+      await page.waitForURL(/\/parentapplication\/enrollment/);
+      await page.locator('[data-testid^=activity-picker-]').first().getByRole('checkbox', { name: 'Preschool Full Day' }).first().check();
+      await page.getByRole('radio', { name: L('application', 'enrollment.optionY') }).check();
+      await next.click();
+      await page.waitForURL(/\/parentapplication\/fee/);
+      await page.getByRole('heading', { level: 1, name: L('application', 'fee.title') }).waitFor();
+      await next.click();
+      await page.waitForURL(/\/parentapplication\/review/);
+      await page.getByRole('button', { name: L('application', 'review.submit') }).click();
+      await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
+      await page.getByRole('button', { name: L('application', 'payment.payLater') }).click();
+      await expect.poll(() => page.textContent('main')).toContain(L('application', 'payment.later'));
+      expect(await page.getByTestId('countdown').count()).toBe(0);
+      await expectNoAxeViolations(page, 'application paid later');
+      await page.goto(portal('/paynow'));
+      await page.waitForSelector('section[data-section=summary] dl');
+      await expect.poll(() => page.textContent('section[data-section=summary]')).not.toBe(balanceBefore);
+      // $730.00 of fees less the account's $40.00 credit
+      expect(await page.textContent('section[data-section=summary]')).toContain('$690.00');
     } catch (err) {
       await shot(page, 'application-pay-failed');
       throw err;

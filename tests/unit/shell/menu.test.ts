@@ -134,6 +134,8 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       // the gateway's return: the server checks it and the page goes on to the receipt or the reason
       bluepayresponse: 'paymentResponse',
       ezceredirection: 'paymentResponse',
+      'parentapplication-bluepayresponse': 'paymentResponse',
+      'parentapplication-ezceredirection': 'paymentResponse',
     });
   });
 });
