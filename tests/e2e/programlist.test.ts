@@ -262,6 +262,8 @@ describe('registration programs list', () => {
     // the parent confirms next year's grades before she is handed off
     const rollup = page.getByRole('alertdialog', { name: "Confirm next year's grades" });
     await rollup.waitFor();
+    // the modal's form draws when its chunk is in: one grade per child
+    await rollup.locator('select').nth(1).waitFor();
     await expect(rollup.locator('select').count()).resolves.toBeGreaterThan(1);
     await expectNoAxeViolations(page, 'grade roll-up');
     await shot(page, 'programlist-grade-rollup-1280-en');
