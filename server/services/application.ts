@@ -459,7 +459,10 @@ export const application = {
       const facts = d.status === 'open' ? await confirmationFacts(deps, s, pp, lang) : undefined;
       const result = await submitApplication(deps, s, d, pp, lang, facts);
       if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
-      const settled = await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang);
+      // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
+      // when the confirmation is read or by the sweeper, off a registration rush's hot path
+      const draft = await draftOf(deps, s, query.key, lang);
+      const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, draft, pp, lang) : draft;
       return { ...publicConfirmation(await withPositions(deps, result.confirmation)), payment: paymentOf(settled, deps.clock()) };
     },
   },

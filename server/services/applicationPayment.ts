@@ -192,13 +192,33 @@ export async function refundLatePayment(deps: AppDeps, attemptId: number): Promi
   });
 }
 
-/** Releases expired holds every half minute (one runner at a time per process; the UPDATEs are conditional). */
+/**
+ * Puts on the ledger the charges of submitted applications not settled yet (a program without paying
+ * now settles when its confirmation is read, or here), in the provider's default language.
+ */
+export async function settlePending(deps: AppDeps): Promise<number> {
+  const rows = await deps.db
+    .select({ d: applicationDrafts, pp: programPeriods, languages: providers.languages })
+    .from(applicationDrafts)
+    .innerJoin(programPeriods, eq(programPeriods.id, applicationDrafts.programPeriodId))
+    .innerJoin(providers, eq(providers.id, applicationDrafts.providerId))
+    .where(and(eq(applicationDrafts.status, 'submitted'), isNull(applicationDrafts.paymentStatus)))
+    .limit(50);
+  for (const { d, pp, languages } of rows) {
+    const s = { providerId: d.providerId, accountId: d.accountId } as SessionInfo;
+    await settleSubmitted(deps, s, d, pp, languages[0]?.code ?? 'en');
+  }
+  return rows.length;
+}
+
+/** Every half minute: releases expired holds and settles what is left (one runner at a time per process; the UPDATEs are conditional). */
 export function startHoldSweeper(deps: AppDeps): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
     releaseExpiredHolds(deps)
+      .then(() => settlePending(deps))
       .catch((err) => deps.log?.error({ err }, 'releasing expired seat holds failed'))
       .finally(() => (running = false));
   }, 30_000);

@@ -8,6 +8,7 @@ import { and, eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
+import { settlePending } from '../../server/services/applicationPayment';
 import { BACKENDS, createTestApp, testClock, tokenFor, type TestApp } from './helpers';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
@@ -159,5 +160,31 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     // the gateway agrees
     const q = await sandboxGateway({ code: 1, url: checkoutUrl.replace(/\/pay\/.*$/, ''), merchant: '1', secret: SECRET, clock: time.clock }).queryCheckout(attempt.checkoutId!);
     expect(q.refundedCents).toBe(attempt.amountCents + attempt.feeCents);
+  });
+
+  it('a program without paying now puts its charges on the ledger once: by the sweeper, or when the confirmation is read', async () => {
+    const db = t.db.handle.db;
+    const [summer] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
+    const [adv] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, summer.id), eq(s.activities.activity, 'Adventure Week')));
+    const { key } = (await call('POST', '/api/ParentApplication/application/start', { programPeriodID: summer.id })).json();
+    expect((await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [kids.ada] })).statusCode).toBe(200);
+    const acts = (await call('GET', `/api/ParentApplication/children/activities/${kids.ada}?key=${key}`)).json();
+    const week = acts.weeks[1].weekStart;
+    const enrol = await call('PUT', `/api/ParentApplication/application/enrollment?key=${key}`, { children: [{ prChildID: kids.ada, siteID: adv.siteId, selections: [{ activityID: adv.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] }], enrollmentOption: 'Y' });
+    expect(enrol.statusCode, enrol.body).toBe(200);
+    expect((await call('PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] })).statusCode).toBe(200);
+    const before = await balance();
+    const res = await call('POST', `/api/ParentApplication/application/submit?key=${key}`);
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.json().payment).toMatchObject({ paymentStatus: 'NONE', amountDue: 0 });
+    // nothing on the ledger yet: the submit answered without it
+    expect(await balance()).toBe(before);
+    expect(await settlePending(t.app.deps)).toBeGreaterThanOrEqual(1);
+    // Ada's second registration this season: the $75.00 fee and her week of $210.00
+    expect(await balance()).toBe(before + 285);
+    // read again, and swept again: charged once
+    expect((await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus).toBe('NONE');
+    await settlePending(t.app.deps);
+    expect(await balance()).toBe(before + 285);
   });
 });
