@@ -461,8 +461,7 @@ export const application = {
       if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
       // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
       // when the confirmation is read or by the sweeper, off a registration rush's hot path
-      const draft = await draftOf(deps, s, query.key, lang);
-      const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, draft, pp, lang) : draft;
+      const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };
       return { ...publicConfirmation(await withPositions(deps, result.confirmation)), payment: paymentOf(settled, deps.clock()) };
     },
   },
