@@ -215,7 +215,7 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     expect((await notify({ ...event, eventId: 'evt-replay-2' })).status).toBe(200);
     // a later, out-of-order event saying the same transaction was declined
     expect((await notify({ ...event, eventId: 'evt-reorder', transaction: { ...tx, status: 'DECLINED', reasonCode: 'DECLINED' } })).status).toBe(200);
-    // forged: wrong secret, another merchant, a bigger amount under a valid signature
+    // forged: a wrong secret, another merchant's signature
     expect((await notify({ ...event, eventId: 'evt-forged' }, 'not-the-secret-0123456789')).status).toBe(401);
     expect((await notify({ ...event, eventId: 'evt-merchant' }, SECRETS['2'], '2')).status).toBe(401);
     await gw.flushNotifications();
