@@ -8,26 +8,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import { Jimp } from 'jimp';
-import { BACKENDS, createTestApp, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
+import { BACKENDS, createTestApp, freePort, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { ROOT } from '../../server/app';
 import { contractOperations, readContract, type ContractOperation } from '../../server/contract';
 import { changedTables, snapshotDb } from './snapshot';
 import { multipart } from '../fixtures/images/index';
-import net from 'node:net';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'payment' | 'servicePeriod';
 /** records of one account; the other kinds are the provider's */

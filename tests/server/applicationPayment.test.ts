@@ -2,28 +2,17 @@
 // a seat on the ledger; with payment option O the seats are held for the provider's minutes while
 // the parent pays through the gateway; pay later keeps them; a hold that ends unpaid releases them
 // and credits the charges back; a payment completing after that is refunded in full.
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
 import { settlePending } from '../../server/services/applicationPayment';
-import { BACKENDS, createTestApp, testClock, tokenFor, type TestApp } from './helpers';
+import { BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 const SECRET = 'application-payment-secret-0123';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
   let t: TestApp;

@@ -5,7 +5,6 @@
 // and no card or bank number reaches the portal's requests, database or logs.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -15,22 +14,12 @@ import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
 import { MERCHANT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, type GatewayNotification } from '../../server/gateway/protocol';
-import { BACKENDS, KAREN, MARIA, createTestApp, tokenFor, type TestApp } from './helpers';
+import { BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
 
 const SECRETS = { '1': 'sandbox-secret-one-0123456789', '2': 'sandbox-secret-two-0123456789' };
 const CARD = '4111111111111111';
 const BANK_ACCOUNT = '000123456789';
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 describe.each(BACKENDS)('pay now on %s', (backend) => {
   let t: TestApp;
