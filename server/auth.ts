@@ -2,8 +2,9 @@
 // expiry (30 minutes, renewed on use) and an absolute expiry (12 hours), revoked at sign-out.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
-import { and, eq, isNull, lt } from 'drizzle-orm';
+import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from './db/index';
+import { prepared } from './db/prepared';
 import { sessions, logins, adults } from './db/schema';
 import type { Clock } from './clock';
 
@@ -87,20 +88,23 @@ export async function createSession(
 /** The live session of a token, its idle expiry renewed; null when unknown, expired or revoked. */
 export async function resolveSession(db: Db, clock: Clock, token: string): Promise<SessionInfo | null> {
   const now = clock();
-  const rows = await db
-    .select({
-      s: sessions,
-      isTemporaryPassword: logins.isTemporaryPassword,
-      active: logins.active,
-      accessType: adults.accessType,
-      accountHolder: adults.accountHolder,
-      adultDeleted: adults.deleted,
-    })
-    .from(sessions)
-    .innerJoin(logins, eq(logins.id, sessions.loginId))
-    .innerJoin(adults, eq(adults.id, sessions.adultId))
-    .where(and(eq(sessions.tokenHash, hashToken(token)), isNull(sessions.revokedAt)))
-    .limit(1);
+  const rows = await prepared(db, 'session_by_token', (d) =>
+    d
+      .select({
+        s: sessions,
+        isTemporaryPassword: logins.isTemporaryPassword,
+        active: logins.active,
+        accessType: adults.accessType,
+        accountHolder: adults.accountHolder,
+        adultDeleted: adults.deleted,
+      })
+      .from(sessions)
+      .innerJoin(logins, eq(logins.id, sessions.loginId))
+      .innerJoin(adults, eq(adults.id, sessions.adultId))
+      .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt)))
+      .limit(1)
+      .prepare('session_by_token'),
+  ).execute({ tokenHash: hashToken(token) });
   const row = rows[0];
   if (!row) return null;
   const s = row.s;

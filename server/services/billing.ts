@@ -1,9 +1,10 @@
 // Billing service: account summary, invoices and payments received of the signed-in account, from
 // its ledger (server/services/ledger.ts).
-import { and, desc, eq } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Handlers } from '../context';
 import { accounts, invoices, payments, autopayRegistrations } from '../db/schema';
 import { HttpError } from '../errors';
+import { prepared } from '../db/prepared';
 import { isoDay } from '../clock';
 import { accountMoney, dollars } from './ledger';
 
@@ -11,45 +12,65 @@ export const billing = {
   'Billing.accountSummary': {
     handler: async ({ deps, session }) => {
       const s = session!;
-      const [acc] = await deps.db
-        .select()
-        .from(accounts)
-        .where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
-      if (!acc) throw new HttpError(404, 'Not Found');
-      const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
-      const [last] = await deps.db
-        .select({ amount: payments.amount, date: payments.paymentDate })
-        .from(payments)
-        .where(and(eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId), eq(payments.status, 'APPROVED')))
-        .orderBy(desc(payments.paymentDate), desc(payments.id))
-        .limit(1);
-      const [autopay] = await deps.db
-        .select({ id: autopayRegistrations.id })
-        .from(autopayRegistrations)
-        .where(and(eq(autopayRegistrations.providerId, s.providerId), eq(autopayRegistrations.accountId, s.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
-        .limit(1);
+      const ids = { providerId: s.providerId, accountId: s.accountId };
+      // four independent reads, run together
+      const [[a], money, [last], [autopay]] = await Promise.all([
+        prepared(deps.db, 'summary_account', (db) =>
+          db
+            .select()
+            .from(accounts)
+            .where(and(eq(accounts.id, sql.placeholder('accountId')), eq(accounts.providerId, sql.placeholder('providerId'))))
+            .prepare('summary_account'),
+        ).execute(ids),
+        accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today())),
+        prepared(deps.db, 'summary_last_payment', (db) =>
+          db
+            .select({ amount: payments.amount, date: payments.paymentDate })
+            .from(payments)
+            .where(and(eq(payments.providerId, sql.placeholder('providerId')), eq(payments.accountId, sql.placeholder('accountId')), eq(payments.status, 'APPROVED')))
+            .orderBy(desc(payments.paymentDate), desc(payments.id))
+            .limit(1)
+            .prepare('summary_last_payment'),
+        ).execute(ids),
+        prepared(deps.db, 'summary_autopay', (db) =>
+          db
+            .select({ id: autopayRegistrations.id })
+            .from(autopayRegistrations)
+            .where(
+              and(
+                eq(autopayRegistrations.providerId, sql.placeholder('providerId')),
+                eq(autopayRegistrations.accountId, sql.placeholder('accountId')),
+                eq(autopayRegistrations.active, true),
+                eq(autopayRegistrations.isAutoPay, true),
+              ),
+            )
+            .limit(1)
+            .prepare('summary_autopay'),
+        ).execute(ids),
+      ]);
+      if (!a) throw new HttpError(404, 'Not Found');
       return {
-        accountID: acc.id,
-        accountNo: acc.accountNo,
-        suspended: acc.suspended,
-        suspendedOn: acc.suspendedOn,
-        isCollection: acc.collection,
-        isLocked: acc.locked,
-        delinquent: acc.delinquent || money.pastDueCents > 0,
-        punchPass: acc.punchPass,
+        accountID: a.id,
+        accountNo: a.accountNo,
+        suspended: a.suspended,
+        suspendedOn: a.suspendedOn,
+        isCollection: a.collection,
+        isLocked: a.locked,
+        delinquent: a.delinquent || money.pastDueCents > 0,
+        punchPass: a.punchPass,
         paymentDue: money.paymentDue,
         pastDueAmount: dollars(money.pastDueCents),
         currentBalance: dollars(money.balanceCents),
         lastPaymentAmount: last ? Number(last.amount) : 0,
         lastPaymentAmountDate: last?.date ?? null,
-        lateFeeAfterDueDate: Number(acc.lateFeeAfterDueDate),
-        applyLatePayment: acc.applyLatePayment,
-        doNotApplyLateFee: acc.doNotApplyLateFee,
-        hideOtherAmount: acc.hideOtherAmount,
-        showProjectedPayment: acc.showProjectedPayment,
-        comEd: acc.comEd,
-        cC_Onetime_PaymentGatewayID: acc.ccOnetimePaymentGatewayID,
-        eCheck_Onetime_PaymentGatewayID: acc.eCheckOnetimePaymentGatewayID,
+        lateFeeAfterDueDate: Number(a.lateFeeAfterDueDate),
+        applyLatePayment: a.applyLatePayment,
+        doNotApplyLateFee: a.doNotApplyLateFee,
+        hideOtherAmount: a.hideOtherAmount,
+        showProjectedPayment: a.showProjectedPayment,
+        comEd: a.comEd,
+        cC_Onetime_PaymentGatewayID: a.ccOnetimePaymentGatewayID,
+        eCheck_Onetime_PaymentGatewayID: a.eCheckOnetimePaymentGatewayID,
         isAutoPay: Boolean(autopay),
       };
     },

@@ -1,9 +1,10 @@
 // Customer service: provider configuration, declarations, versions, error log, provider look-ups.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Handlers } from '../context';
 import type { CustomerDeclarationsResponse } from '../../src/engine/contract.gen';
 import { providers, logins, adults, accounts, errorLog, absenceReasons } from '../db/schema';
 import { HttpError } from '../errors';
+import { prepared } from '../db/prepared';
 import { inLanguage } from '../providerTexts';
 import { programConfig, providerByAppName, providerOf } from './common';
 
@@ -93,25 +94,41 @@ export const customer = {
   'Customer.parent': {
     handler: async ({ deps, session }) => {
       const s = session!;
-      const [row] = await deps.db
-        .select({ a: adults, accountNo: accounts.accountNo, userName: logins.email })
-        .from(adults)
-        .innerJoin(accounts, eq(accounts.id, adults.accountId))
-        .innerJoin(logins, eq(logins.id, s.loginId))
-        .where(and(eq(adults.id, s.adultId), eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId)));
+      const [row] = await prepared(deps.db, 'customer_parent', (db) =>
+        db
+          .select({
+            id: adults.id,
+            accountId: adults.accountId,
+            accountHolder: adults.accountHolder,
+            accessType: adults.accessType,
+            firstName: adults.firstName,
+            lastName: adults.lastName,
+            email: adults.email,
+            primaryLanguage: adults.primaryLanguage,
+            // whether there is a photo, not the photo: it can be large
+            hasPhoto: sql<boolean>`${adults.photo} is not null`,
+            accountNo: accounts.accountNo,
+            userName: logins.email,
+          })
+          .from(adults)
+          .innerJoin(accounts, eq(accounts.id, adults.accountId))
+          .innerJoin(logins, eq(logins.id, sql.placeholder('loginId')))
+          .where(and(eq(adults.id, sql.placeholder('adultId')), eq(adults.providerId, sql.placeholder('providerId')), eq(adults.accountId, sql.placeholder('accountId'))))
+          .prepare('customer_parent'),
+      ).execute({ loginId: s.loginId, adultId: s.adultId, providerId: s.providerId, accountId: s.accountId });
       if (!row) throw new HttpError(404, 'Not Found');
       return {
-        adultID: row.a.id,
-        accountID: row.a.accountId,
+        adultID: row.id,
+        accountID: row.accountId,
         accountNo: row.accountNo,
-        accountHolder: row.a.accountHolder,
-        accessType: row.a.accessType,
-        firstName: row.a.firstName,
-        lastName: row.a.lastName,
-        email: row.a.email,
+        accountHolder: row.accountHolder,
+        accessType: row.accessType,
+        firstName: row.firstName,
+        lastName: row.lastName,
+        email: row.email,
         userName: row.userName,
-        primaryLanguage: row.a.primaryLanguage,
-        hasPhoto: row.a.photo !== null,
+        primaryLanguage: row.primaryLanguage,
+        hasPhoto: row.hasPhoto,
       };
     },
   },

@@ -2,8 +2,9 @@
 // raise what the account owes; payments and credits lower it. What is owed, past due, next due and
 // each invoice's open rest are derived here, with payments and credits applied to the oldest due
 // charge first, so no balance is ever stored twice.
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index';
+import { prepared } from '../db/prepared';
 import { ledgerEntries } from '../db/schema';
 
 export type LedgerKind = 'CHARGE' | 'LATE_FEE' | 'REFUND' | 'PAYMENT' | 'CREDIT';
@@ -57,11 +58,14 @@ export function accountMoneyOf(rows: LedgerRow[], today: string): AccountMoney {
 }
 
 export async function ledgerRows(db: Db, providerId: number, accountId: number): Promise<LedgerRow[]> {
-  return db
-    .select({ id: ledgerEntries.id, kind: ledgerEntries.kind, amountCents: ledgerEntries.amountCents, entryDate: ledgerEntries.entryDate, dueDate: ledgerEntries.dueDate, invoiceId: ledgerEntries.invoiceId })
-    .from(ledgerEntries)
-    .where(and(eq(ledgerEntries.providerId, providerId), eq(ledgerEntries.accountId, accountId)))
-    .orderBy(asc(ledgerEntries.id));
+  return prepared(db, 'ledger_rows', (d) =>
+    d
+      .select({ id: ledgerEntries.id, kind: ledgerEntries.kind, amountCents: ledgerEntries.amountCents, entryDate: ledgerEntries.entryDate, dueDate: ledgerEntries.dueDate, invoiceId: ledgerEntries.invoiceId })
+      .from(ledgerEntries)
+      .where(and(eq(ledgerEntries.providerId, sql.placeholder('providerId')), eq(ledgerEntries.accountId, sql.placeholder('accountId'))))
+      .orderBy(asc(ledgerEntries.id))
+      .prepare('ledger_rows'),
+  ).execute({ providerId, accountId });
 }
 
 export async function accountMoney(db: Db, providerId: number, accountId: number, today: string): Promise<AccountMoney> {
