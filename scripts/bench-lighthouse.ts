@@ -2,12 +2,15 @@
 // in production, with Debian's chromium: sign-in, Home, /myaccount and /editcontact (signed in as
 // the demo parent), three runs each; prints the median score, FCP, LCP, TBT and CLS of each page.
 //   npm run build && npm run bench:lighthouse        BENCH_RUNS=5 for more runs
+//   BENCH_DETAILS=1 also prints, per page, what shifted and the scripts' main-thread time (last run)
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
 import { CHROMIUM, startServer } from '../tests/e2e/harness';
 
 const RUNS = Number(process.env.BENCH_RUNS || 3);
+const DETAILS = process.env.BENCH_DETAILS === '1';
+const details: Array<[string, string[]]> = [];
 const APP = process.env.BENCH_APP ?? 'brightpath';
 const EMAIL = process.env.BENCH_EMAIL ?? 'maria.garcia@example.com';
 const PASSWORD = process.env.BENCH_PASSWORD ?? 'Sunshine#2026';
@@ -18,6 +21,28 @@ interface Figures {
   lcp: number;
   tbt: number;
   cls: number;
+}
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'];
+interface DetailItems {
+  items?: Array<Record<string, unknown>>;
+}
+
+/** The layout shifts (element and score) and the scripts by main-thread time of one report. */
+function describe(lhr: Lhr): string[] {
+  const lines: string[] = [];
+  const items = (id: string) => ((lhr.audits[id]?.details ?? {}) as DetailItems).items ?? [];
+  for (const shift of items('layout-shifts')) {
+    const node = shift.node as { snippet?: string; selector?: string } | undefined;
+    lines.push(`shift ${Number(shift.score).toFixed(3)}  ${node?.selector ?? ''}  ${node?.snippet?.slice(0, 100) ?? ''}`);
+  }
+  for (const script of items('bootup-time').slice(0, 6)) {
+    lines.push(`cpu ${Number(script.total).toFixed(0).padStart(5)} ms (script ${Number(script.scripting).toFixed(0)})  ${String(script.url).replace(/^https?:\/\/[^/]+/, '')}`);
+  }
+  for (const task of items('long-tasks').slice(0, 6)) {
+    lines.push(`long task ${Number(task.duration).toFixed(0)} ms at ${Number(task.startTime).toFixed(0)}  ${String(task.url).replace(/^https?:\/\/[^/]+/, '')}`);
+  }
+  return lines;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -32,6 +57,7 @@ async function audit(url: string, port: number): Promise<Figures> {
     disableStorageReset: true,
   });
   const lhr = result!.lhr;
+  if (DETAILS) details.push([url, describe(lhr)]);
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),
@@ -88,4 +114,11 @@ for (const [label, figures] of results) {
   console.log(
     `${label.padEnd(14)} ${String(m('score')).padStart(5)}  ${(m('fcp') / 1000).toFixed(1).padStart(6)}  ${(m('lcp') / 1000).toFixed(1).padStart(6)}  ${m('tbt').toFixed(0).padStart(7)}  ${m('cls').toFixed(3).padStart(5)}   (${figures.map((f) => f.score).join(', ')})`,
   );
+}
+if (DETAILS) {
+  const last = new Map(details);
+  for (const [url, lines] of last) {
+    console.log(`\n${url.replace(/^https?:\/\/[^/]+/, '')}`);
+    for (const line of lines) console.log(`  ${line}`);
+  }
 }
