@@ -17,7 +17,8 @@ import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHand
 import { createEffectRunner, toSearch } from './effects';
 import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
-import { RetryPanel, SectionSkeleton, SectionView } from './Section';
+import { RetryPanel, ScreenSkeleton, SectionSkeleton, SectionView } from './Section';
+import { loadSections, sectionsLoaded } from './registry';
 import type { RenderAction } from './kindProps';
 import { lazyWhenOnline } from './whenOnline';
 import { lazyNamespacesOf } from './namespaces';
@@ -88,6 +89,9 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
   }, [stableLoads, accountID, locale, releaseVersion, api, handler]);
   return useAtomValue(combined);
 }
+
+/** How long the first loads of a screen may hold its first paint back. */
+const OPENING_MS = 3000;
 
 const engineLoadable = loadable(formEngineAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
@@ -298,17 +302,41 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     [set, screen, rules, ctx, formCtx, engine, engineFailed, wantEngine, country, data, isTrueRule, resolve, resolveOne, runner, reload, registerForm, setFormValues],
   );
 
+  // The screen opens in one paint: while its first loads are on their way it shows one skeleton, so
+  // sections that appear with their data do not push the ones below down (layout shift) and the
+  // screen is not drawn once per answer. A slow load holds the others back at most OPENING_MS.
+  // The code of the sections' kinds is waited for too: a section first drawn as a fallback and then
+  // as cards would move everything below it.
+  const [codeLoaded, setCodeLoaded] = useState(() => sectionsLoaded(screen.sections));
+  useEffect(() => {
+    let live = true;
+    void loadSections(screen.sections).then(() => live && setCodeLoaded(true));
+    return () => void (live = false);
+  }, [screen.sections]);
+  const firstLoadsPending = !codeLoaded || Object.values(data).some((d) => d.status === 'pending');
+  const [opened, setOpened] = useState(!firstLoadsPending);
+  useEffect(() => {
+    if (!firstLoadsPending) setOpened(true);
+  }, [firstLoadsPending]);
+  useEffect(() => {
+    const timer = setTimeout(() => setOpened(true), OPENING_MS);
+    return () => clearTimeout(timer);
+  }, []);
+  const opening = !opened && firstLoadsPending;
+
   // a rule that throws is an error everywhere (ARCHITECTURE.md): shown, never swallowed
   const built = useMemo(() => {
+    if (opening) return { model: undefined, error: undefined };
     try {
       return { model: screenModel(set, screen.id, ctx), error: undefined };
     } catch (err) {
       return { model: undefined, error: err };
     }
-  }, [set, screen.id, ctx]);
+  }, [set, screen.id, ctx, opening]);
   // the same elements while the model stays: typing re-renders the form, not every section
   const sections = useMemo(() => built.model?.sections.map((s) => <SectionView key={s.id} section={s} />), [built.model]);
   const actionBar = useMemo(() => (built.model ? <ActionBar actions={built.model.actions} /> : null), [built.model]);
+  if (opening) return <ScreenSkeleton />;
   if (!built.model) return <RuleErrorNotice err={built.error} screenId={screen.id} appName={session.appName} />;
   const model = built.model;
 

@@ -4,7 +4,7 @@ import { Suspense, useEffect } from 'react';
 import type { ScreenViewProps } from './ScreenRenderer';
 import { SectionSkeleton } from './Section';
 import { useApplicationsForClient, useLoadingCounter } from './hooks';
-import { preloadKinds } from './registry';
+import { loadSections } from './registry';
 import { lazyWhenOnline } from './whenOnline';
 
 export type { ScreenViewProps } from './ScreenRenderer';
@@ -14,8 +14,8 @@ const ScreenRenderer = lazyWhenOnline(() => import('./ScreenRenderer'));
 export function ScreenView(props: ScreenViewProps) {
   useLoadingCounter();
   useApplicationsForClient();
-  const kinds = props.screen.sections.map((s) => s.kind).join(' ');
-  useEffect(() => preloadKinds(kinds.split(' ')), [kinds]);
+  // the sections' code loads together with the renderer's (forms: once the renderer knows which form)
+  useEffect(() => void loadSections(props.screen.sections.filter((s) => s.kind !== 'form')), [props.screen.sections]);
   return (
     <Suspense fallback={<SectionSkeleton />}>
       <ScreenRenderer {...props} />

@@ -23,6 +23,17 @@ export function SectionSkeleton() {
   );
 }
 
+/** A whole screen while its first loads are on their way (the layout keeps the footer below the fold). */
+export function ScreenSkeleton() {
+  return (
+    <Stack gap="6" aria-hidden="true" data-state="loading">
+      <SectionSkeleton />
+      <SectionSkeleton />
+      <SectionSkeleton />
+    </Stack>
+  );
+}
+
 export function RetryPanel({ label, error, onRetry }: { label: string; error: unknown; onRetry: () => void }) {
   const { t } = useRuntimeT();
   const network = error instanceof ApiError ? error.network : false;

@@ -3,7 +3,7 @@
 // own lazy chunk (RJSF, Chakra form parts and the date picker) so screens without forms load less;
 // a form section with `"renderer": "light"` (flat text, e-mail, password, checkbox and select fields)
 // is drawn without it.
-import { createElement, lazy, type ComponentType } from 'react';
+import { createElement, lazy, type ComponentProps, type ComponentType } from 'react';
 import type { KindProps, RenderSection } from './kindProps';
 import type { KindName } from '../engine/types';
 import TextKind from './kinds/TextKind';
@@ -11,35 +11,68 @@ import AlertKind from './kinds/AlertKind';
 import HtmlKind from './kinds/HtmlKind';
 import LinksKind from './kinds/LinksKind';
 import UnknownKind from './kinds/UnknownKind';
-import { lazyWhenOnline, whenOnline } from './whenOnline';
+import { whenOnline } from './whenOnline';
 
-const FullForm = lazyWhenOnline(() => import('./form/FormKind'));
-// the light form (sign-in) is a chunk of its own too, so pages without a form do not load it
-const LightForm = lazyWhenOnline(() => import('./form/LightForm'));
-// kinds that the sign-in page does not show load with the first screen that has one (SectionView
-// draws every kind inside a Suspense boundary); `preloadKinds` starts them with the screen
-const lazyKinds = {
-  cardList: whenOnline(() => import('./kinds/CardListKind')),
-  summary: whenOnline(() => import('./kinds/SummaryKind')),
-  table: whenOnline(() => import('./kinds/TableKind')),
-  progress: whenOnline(() => import('./kinds/ProgressKind')),
-  groupedCards: whenOnline(() => import('./kinds/GroupedCardsKind')),
-  calendar: whenOnline(() => import('./kinds/CalendarKind')),
-  countdown: whenOnline(() => import('./kinds/CountdownKind')),
-} satisfies Partial<Record<KindName, () => Promise<unknown>>>;
-const CardListKind = lazy(lazyKinds.cardList);
-const SummaryKind = lazy(lazyKinds.summary);
-const TableKind = lazy(lazyKinds.table);
-const ProgressKind = lazy(lazyKinds.progress);
-const GroupedCardsKind = lazy(lazyKinds.groupedCards);
-const CalendarKind = lazy(lazyKinds.calendar);
-const CountdownKind = lazy(lazyKinds.countdown);
-
-/** Starts loading the lazy kinds of a screen's sections, together with the screen's renderer. */
-export function preloadKinds(kinds: readonly string[]): void {
-  for (const kind of new Set(kinds)) {
-    if (Object.prototype.hasOwnProperty.call(lazyKinds, kind)) void lazyKinds[kind as keyof typeof lazyKinds]().catch(() => undefined);
+/**
+ * A component in a chunk of its own. Once its chunk is in (loaded ahead with the screen), it renders
+ * at once: React.lazy would suspend on its first render even then, and React shows a suspended
+ * part's content no sooner than 300 ms after its fallback, a skeleton that then moves the page.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+function lazyPart<C extends ComponentType<any>>(importer: () => Promise<{ default: C }>) {
+  let loaded: C | undefined;
+  const load = whenOnline(() => importer().then((m) => ((loaded = m.default), m)));
+  const Lazy = lazy(load);
+  function Part(props: ComponentProps<C>) {
+    return createElement(loaded ?? Lazy, props);
   }
+  return { load, Part };
+}
+
+// the full form and the light form (sign-in) are chunks of their own, so pages without a form do
+// not load them; kinds that the sign-in page does not show load with the first screen that has one
+// (SectionView draws every kind inside a Suspense boundary); `loadSections` starts them with the screen
+const lazyParts = {
+  fullForm: lazyPart(() => import('./form/FormKind')),
+  lightForm: lazyPart(() => import('./form/LightForm')),
+  cardList: lazyPart(() => import('./kinds/CardListKind')),
+  summary: lazyPart(() => import('./kinds/SummaryKind')),
+  table: lazyPart(() => import('./kinds/TableKind')),
+  progress: lazyPart(() => import('./kinds/ProgressKind')),
+  groupedCards: lazyPart(() => import('./kinds/GroupedCardsKind')),
+  calendar: lazyPart(() => import('./kinds/CalendarKind')),
+  countdown: lazyPart(() => import('./kinds/CountdownKind')),
+};
+type LazyPart = keyof typeof lazyParts;
+const FullForm = lazyParts.fullForm.Part;
+const LightForm = lazyParts.lightForm.Part;
+const CardListKind = lazyParts.cardList.Part;
+const SummaryKind = lazyParts.summary.Part;
+const TableKind = lazyParts.table.Part;
+const ProgressKind = lazyParts.progress.Part;
+const GroupedCardsKind = lazyParts.groupedCards.Part;
+const CalendarKind = lazyParts.calendar.Part;
+const CountdownKind = lazyParts.countdown.Part;
+
+const loadedParts = new Set<LazyPart>();
+
+function lazyPartOf(section: { kind: string; renderer?: unknown }): LazyPart | undefined {
+  if (section.kind === 'form') return isLightForm(section) ? 'lightForm' : 'fullForm';
+  return Object.prototype.hasOwnProperty.call(lazyParts, section.kind) ? (section.kind as LazyPart) : undefined;
+}
+
+/** Whether the code of every section's kind is in (nothing would suspend). */
+export function sectionsLoaded(sections: ReadonlyArray<{ kind: string; renderer?: unknown }>): boolean {
+  return sections.every((s) => {
+    const part = lazyPartOf(s);
+    return !part || loadedParts.has(part);
+  });
+}
+
+/** Loads the code of the sections' kinds; settles when all of it is in (or failed: SectionView then shows it). */
+export async function loadSections(sections: ReadonlyArray<{ kind: string; renderer?: unknown }>): Promise<void> {
+  const parts = new Set(sections.map(lazyPartOf).filter((p): p is LazyPart => p !== undefined));
+  await Promise.all([...parts].map((p) => lazyParts[p].load().then(() => void loadedParts.add(p), () => undefined)));
 }
 
 /** Whether a section is a form drawn by the light renderer (it draws its own actions, inside the form). */
