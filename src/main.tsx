@@ -3,7 +3,7 @@
 // translations of that one language load, then the portal renders.
 import { bootLocale } from './shell/boot';
 import { getDefaultStore } from 'jotai';
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { sessionAtom } from './state';
 import { App } from './shell/App';
@@ -16,9 +16,13 @@ warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 
 void initI18n(bootLocale).then(() => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
+  const root = createRoot(document.getElementById('root')!);
+  // a transition: React renders the first page in slices, so a cheap phone answers input meanwhile
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    ),
   );
 });

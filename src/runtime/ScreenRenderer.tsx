@@ -1,6 +1,6 @@
 // Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
 // sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
-import { Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { startTransition, Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
 import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
@@ -313,16 +313,18 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     void loadSections(screen.sections).then(() => live && setCodeLoaded(true));
     return () => void (live = false);
   }, [screen.sections]);
+  // The sections are then drawn in a transition, which React renders in slices between which the
+  // browser answers input, not as one long task.
   const firstLoadsPending = !codeLoaded || Object.values(data).some((d) => d.status === 'pending');
   const [opened, setOpened] = useState(!firstLoadsPending);
   useEffect(() => {
-    if (!firstLoadsPending) setOpened(true);
+    if (!firstLoadsPending) startTransition(() => setOpened(true));
   }, [firstLoadsPending]);
   useEffect(() => {
-    const timer = setTimeout(() => setOpened(true), OPENING_MS);
+    const timer = setTimeout(() => startTransition(() => setOpened(true)), OPENING_MS);
     return () => clearTimeout(timer);
   }, []);
-  const opening = !opened && firstLoadsPending;
+  const opening = !opened;
 
   // a rule that throws is an error everywhere (ARCHITECTURE.md): shown, never swallowed
   const built = useMemo(() => {
