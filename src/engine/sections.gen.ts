@@ -107,6 +107,7 @@ export interface GroupedCardsOptions {
   layout?: GroupLayout;
   card: CardTemplate;
   columns?: number;
+  groupColumns?: number;
 }
 export interface GroupHeading {
   title?: Binding;

@@ -8,8 +8,9 @@
 //           without a variant (e.g. "rows") shows every record with `card`
 //   card: the card template of one record ($item = the record, see cardList)
 //   columns: cards per row from the large breakpoint (default 2)
+//   groupColumns: groups per row from the extra-large breakpoint (default 1)
 import { useId } from 'react';
-import { Box, Heading, SimpleGrid, Stack, Text, chakra } from '@chakra-ui/react';
+import { Box, Heading, SimpleGrid, Text, chakra } from '@chakra-ui/react';
 import { formatDate } from '../format';
 import { evaluateRule } from '../../engine/logic';
 import { useScreenRuntime } from '../context';
@@ -58,10 +59,10 @@ export default function GroupedCardsKind({ section, data }: KindProps<'groupedCa
   const rows = rowsOf(data, section.items);
   const groups = groupRows(rows, section.groupBy ?? []);
   return (
-    <Stack gap="6">
+    <SimpleGrid columns={{ base: 1, xl: section.groupColumns ?? 1 }} gap="6" alignItems="start">
       {groups.map((g) => (
         <Group key={g.key} group={g} section={section} />
       ))}
-    </Stack>
+    </SimpleGrid>
   );
 }

@@ -20,5 +20,7 @@ export const groupedCardsOptions = {
     },
     card,
     columns,
+    /** groups side by side from the extra-large breakpoint (1280 px), so short groups do not each take a full row */
+    groupColumns: { type: 'integer', minimum: 1, maximum: 3 },
   },
 } as const;
