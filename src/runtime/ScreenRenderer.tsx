@@ -11,7 +11,7 @@ import { flowData, resolveBinding, resolveParams, screenModel, screenReadsForm, 
 import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams } from '../api/client';
-import { operationId } from './guards';
+import { isRecord, operationId } from './guards';
 import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, releaseVersionAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import { createEffectRunner, toSearch } from './effects';
@@ -96,6 +96,19 @@ const OPENING_MS = 3000;
 const engineLoadable = loadable(formEngineAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
+/**
+ * The literal first values the screen's forms declare (`initial`): a load that reads `$form` (a
+ * filter's period) asks once, with them, instead of once empty and again when the form has drawn.
+ */
+function declaredFormValues(screen: ScreenDecl): Record<string, Record<string, unknown>> {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const s of screen.sections) {
+    if (s.kind !== 'form' || !isRecord(s.initial)) continue;
+    out[s.id] = Object.fromEntries(Object.entries(s.initial).filter(([, v]) => !(typeof v === 'string' && v.startsWith('$'))));
+  }
+  return out;
+}
+
 /** The values of every form of a screen as one object: `$form.x`. */
 const mergeForms = (forms: Record<string, Record<string, unknown>>) => Object.values(forms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {});
 
@@ -143,9 +156,9 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const [, navigate] = useLocation();
   const { t, tk } = useRuntimeT();
 
-  const [formValues, setFormValuesState] = useState<Record<string, Record<string, unknown>>>({});
+  const [formValues, setFormValuesState] = useState<Record<string, Record<string, unknown>>>(() => declaredFormValues(screen));
   // every form's latest values; the state above follows them only when the screen's rules read them
-  const latestForms = useRef<Record<string, Record<string, unknown>>>({});
+  const latestForms = useRef<Record<string, Record<string, unknown>>>(formValues);
   const formsRef = useRef(new Map<string, FormHandle>());
   // effects waiting for a form that is still loading (a modal's lazy form), woken when any form registers
   const formWaiters = useRef<(() => void)[]>([]);
