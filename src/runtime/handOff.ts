@@ -14,21 +14,21 @@ const HOST_PLACEHOLDER = '{{applicationHost}}';
  * browser goes to the product with the keyelement and a cache-busting value.
  */
 export async function handOff(deps: EffectDeps, effect: Extract<Effect, { type: 'handOff' }>, c: RuleContext): Promise<void> {
-  const session = (c.session ?? {}) as Record<string, unknown>;
+  const session: Record<string, unknown> = c.session ?? {};
   const programPeriodID = Number(resolveBinding(effect.programPeriodID, c));
   const accountID = Number(session.accountID);
   const appName = String(session.appName ?? '');
   const locale = String(session.locale ?? 'en');
-  const product = (await deps.api.call('Customer.product', { query: { productname: effect.product } })) as { host: string | null; path: string };
+  const product = await deps.api.call('Customer.product', { query: { productname: effect.product } });
   if (!product.host) {
     deps.navigate('/configurationerror', { errorcode: PRODUCT_HOST_MISSING, productname: effect.product }, false);
     return;
   }
   let url: URL;
   if (effect.product === 'parentapplication') {
-    const answer = (await deps.api.call('Registration.redirectionUrl', {
+    const answer = await deps.api.call('Registration.redirectionUrl', {
       body: { programPeriodID, user: String(session.userName ?? ''), userType: 'PARENT', source: effect.source ?? 'PROGRAMLIST', destination: effect.destination ?? 'INSTRUCTION', accountID, applicationName: appName },
-    })) as { parentApplicationUrl: string };
+    });
     url = new URL(answer.parentApplicationUrl.replace(HOST_PLACEHOLDER, product.host));
   } else {
     url = new URL(product.path, product.host);
@@ -53,7 +53,7 @@ export async function handOff(deps: EffectDeps, effect: Extract<Effect, { type: 
     ...(typeof session.customerID === 'number' ? { customerID: session.customerID } : {}),
     ...(typeof extra.calendarProgramPeriodID === 'number' ? { calendarProgramPeriodID: extra.calendarProgramPeriodID } : {}),
   });
-  const token = (await deps.api.call('Registration.applicationToken', { body: { product: effect.product, programPeriodID, accountID, ApplicationTokenString: tokenString } })) as { keyelement: string };
+  const token = await deps.api.call('Registration.applicationToken', { body: { product: effect.product, programPeriodID, accountID, ApplicationTokenString: tokenString } });
   url.searchParams.set('keyelement', token.keyelement);
   url.searchParams.set('_', String(Date.now()));
   deps.assignLocation(url.toString());
