@@ -14,6 +14,7 @@ import { localeAtom } from '../../state';
 import { isoToMdy } from '../../engine/formats';
 import { formatMoney } from '../format';
 import type { PortalWidgetProps } from './FormContext';
+import type { Response } from '../../api/client';
 
 export interface Selection {
   activityID: number;
@@ -22,36 +23,9 @@ export interface Selection {
   date: string | null;
 }
 
-interface Activity {
-  activityID: number;
-  activity: string;
-  activityTypeID: number;
-  siteID: number;
-  timing: string;
-  daysPerWeek: number;
-  daysOfWeek: string[];
-  startDate: string;
-  endDate: string;
-  feeType: string;
-  fee: number;
-  firstChildRegFee: number;
-  secondChildRegFee: number;
-  thirdChildRegFee: number;
-  siblingFee: number;
-  isSameRegistrationFee: boolean;
-}
-interface Seat {
-  activityID: number;
-  weekStart: string | null;
-  available: number;
-  isFull: boolean;
-}
-interface Answer {
-  sites: { siteID: number; siteName: string }[];
-  weeks: { weekStart: string; weekEnd: string }[];
-  activities: Activity[];
-  seats: Seat[];
-}
+/** The activities, weeks and seats of the child's program (the contract's answer). */
+type Answer = Response<'ParentApplication.activities'>;
+type Activity = Answer['activities'][number];
 
 const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15rem', accentColor: 'brand.solid', flexShrink: 0, marginTop: '0.15rem' } });
 const cents = (n: number, locale: string) => formatMoney(n / 100, locale);
@@ -150,7 +124,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
       queryKey: ['ParentApplication.activities', key, prChildID, locale],
       enabled: prChildID > 0 && key !== '',
       staleTime: 30_000,
-      queryFn: async () => (await fc.api.call('ParentApplication.activities', { params: { prChildID }, query: { key } })) as unknown as Answer,
+      queryFn: () => fc.api.call('ParentApplication.activities', { params: { prChildID }, query: { key } }),
     },
     client,
   );
@@ -177,7 +151,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
     ? weeks.map((w) => ({ weekStart: w.weekStart, label: fc.tk('application.enrollment.week', { date: isoToMdy(w.weekStart) }) }))
     : [{ weekStart: null }];
 
-  const tk = fc.tk as Tk;
+  const tk: Tk = fc.tk;
   const weekly = weeks.length > 0;
   const shown = details === null ? undefined : atSite.find((a) => a.activityID === details);
   const siteNames = (a: Activity) => {
