@@ -1,7 +1,7 @@
 // Our RJSF widgets. Every widget renders an input whose id is RJSF's field id, so the FieldTemplate's
 // <label htmlFor> names it (axe: every form control has a label). Defined at module level so React
 // keeps the same component between renders (inline widgets remount and lose focus).
-import { fieldOf, pathOf, stringsOf } from '../guards';
+import { fieldOf, isRecord, operationId, pathOf, stringsOf } from '../guards';
 import { Suspense, useCallback, useRef, type ChangeEvent, type FocusEvent } from 'react';
 import { lazyWhenOnline } from '../whenOnline';
 import { Box, HStack, Input, NativeSelect, SkeletonText, Stack, Textarea, Wrap, chakra } from '@chakra-ui/react';
@@ -12,7 +12,7 @@ import { localeAtom } from '../../state';
 import { ariaDescribedByIds, type RegistryWidgetsType, type Widget } from '@rjsf/utils';
 import type { FieldWidget } from '../../engine/widgets';
 import { resolveParams } from '../../engine/screen';
-import { splitParams, type OperationId } from '../../api/client';
+import { splitParams } from '../../api/client';
 import { applyMask, fitsMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
 import { regionsOf } from '../../engine/regions';
@@ -198,6 +198,66 @@ interface OptionsSource {
   empty?: string;
 }
 
+/** One entry of a list: its value and its label. */
+interface Choice {
+  value: unknown;
+  label: string;
+}
+
+/** x-rowOptions: the choices come from a list the row carries, by the paths of their value and label. */
+interface RowOptions {
+  field: string;
+  value: string;
+  label: string;
+  other?: { when: string; value: unknown; label: string };
+}
+
+type FillMap = Record<string, string | string[]>;
+
+/**
+ * What our widgets read from `ui:options`: display.ts puts a field's x-options, x-extraOptions,
+ * x-rowOptions and x-fill there; StateWidget and UdfWidget pass staticOptions.
+ */
+interface WidgetOptions {
+  optionsSource?: OptionsSource;
+  staticOptions?: Choice[];
+  extraOptions?: Choice[];
+  rowOptions?: RowOptions;
+  fill?: FillMap;
+}
+
+const isString = (v: unknown): v is string => typeof v === 'string';
+const isOptionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string';
+
+function isOptionsSource(v: unknown): v is OptionsSource {
+  return isRecord(v) && isString(v.op) && isString(v.value) && isString(v.label) && (v.params === undefined || isRecord(v.params)) && isOptionalString(v.items) && isOptionalString(v.empty);
+}
+
+const isChoice = (v: unknown): v is Choice => isRecord(v) && isString(v.label);
+const isChoices = (v: unknown): v is Choice[] => Array.isArray(v) && v.every(isChoice);
+
+function isRowOptions(v: unknown): v is RowOptions {
+  if (!isRecord(v) || !isString(v.field) || !isString(v.value) || !isString(v.label)) return false;
+  return v.other === undefined || (isRecord(v.other) && isString(v.other.when) && isString(v.other.label));
+}
+
+const isFillMap = (v: unknown): v is FillMap => isRecord(v) && Object.values(v).every((p) => isString(p) || (Array.isArray(p) && p.every(isString)));
+
+/**
+ * A widget's options, each taken when it has its declared shape (`npm run check` holds the
+ * keywords to it, src/engine/ajv.ts); anything else is left out.
+ */
+function widgetOptions(options: PortalWidgetProps['options']): WidgetOptions {
+  const { optionsSource, staticOptions, extraOptions, rowOptions, fill } = options;
+  return {
+    optionsSource: isOptionsSource(optionsSource) ? optionsSource : undefined,
+    staticOptions: isChoices(staticOptions) ? staticOptions : undefined,
+    extraOptions: isChoices(extraOptions) ? extraOptions : undefined,
+    rowOptions: isRowOptions(rowOptions) ? rowOptions : undefined,
+    fill: isFillMap(fill) ? fill : undefined,
+  };
+}
+
 const pick = (row: unknown, path: string): unknown =>
   pathOf(row, path);
 
@@ -213,7 +273,7 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
       enabled: Boolean(source),
       staleTime: 5 * 60_000,
       queryFn: async () => {
-        const answer = await fc.api.call(source!.op as OperationId, { ...splitParams(source!.op, params) });
+        const answer = await fc.api.call(operationId(source!.op), { ...splitParams(source!.op, params) });
         const items = source!.items ? pathOf(answer, source!.items) : fieldOf(answer, 'items');
         const rows: unknown[] = Array.isArray(answer) ? answer : Array.isArray(items) ? items : [];
         return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? ''), row }));
@@ -223,8 +283,6 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
   );
   return q;
 }
-
-type FillMap = Record<string, string | string[]>;
 
 /** The fields an x-fill fills from a chosen record: the first non-empty of each path; none: cleared. */
 export function fillPatch(fill: FillMap, row: unknown): Record<string, unknown> {
@@ -243,14 +301,13 @@ export function fillPatch(fill: FillMap, row: unknown): Record<string, unknown> 
 export function SelectWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, options, schema } = props;
   const fc = ctxOf(props);
-  const source = options.optionsSource as OptionsSource | undefined;
+  const { optionsSource: source, staticOptions, extraOptions = [], fill } = widgetOptions(options);
   const remote = useRemoteOptions(source, fc);
   const numeric = schema.type === 'integer' || schema.type === 'number';
   const emptyValue = numeric ? 0 : '';
   const enumLabels = stringsOf(schema['x-enumLabels']);
-  const staticOptions = options.staticOptions as { value: unknown; label: string }[] | undefined;
-  const extra = ((options.extraOptions ?? []) as { value: unknown; label: string }[]).map((o) => ({ value: o.value, label: fc.tk(o.label) }));
-  const list: { value: unknown; label: string }[] = [
+  const extra = extraOptions.map((o) => ({ value: o.value, label: fc.tk(o.label) }));
+  const list: Choice[] = [
     ...(staticOptions
       ? staticOptions
       : source
@@ -270,7 +327,6 @@ export function SelectWidget(props: PortalWidgetProps) {
           fc.touch(id);
           const raw = e.target.value;
           const next = raw === String(emptyValue) ? (numeric ? 0 : undefined) : numeric ? Number(raw) : raw;
-          const fill = options.fill as FillMap | undefined;
           // x-fill: the field and the fields the chosen record fills, in one change
           if (fill && source) return fc.setFields({ [props.name]: next, ...fillPatch(fill, remote.data?.find((o) => String(o.value) === raw)?.row) });
           onChange(next);
@@ -371,14 +427,13 @@ export function CheckboxesWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label, schema, options } = props;
   const fc = ctxOf(props);
   const required = fc.stateOf(id)?.required ?? props.required;
-  const source = options.optionsSource as OptionsSource | undefined;
+  const { optionsSource: source, rowOptions } = widgetOptions(options);
   const remote = useRemoteOptions(source, fc);
   const items = (schema.items ?? {}) as { enum?: unknown[]; 'x-enumLabels'?: Record<string, string> };
-  const rowOptions = options.rowOptions as { field: string; value: string; label: string; other?: { when: string; value: unknown; label: string } } | undefined;
   const row = rowOptions ? fc.rowOf(id) : undefined;
   const rowList = rowOptions ? row?.[rowOptions.field] : undefined;
   const rowOther = rowOptions?.other && row?.[rowOptions.other.when] === true ? [{ value: rowOptions.other.value, label: fc.tk(rowOptions.other.label) }] : [];
-  const list: { value: unknown; label: string }[] = rowOptions
+  const list: Choice[] = rowOptions
     ? [...(Array.isArray(rowList) ? rowList : []).map((o) => ({ value: pick(o, rowOptions.value), label: String(pick(o, rowOptions.label) ?? '') })), ...rowOther]
     : source
     ? (remote.data ?? [])
@@ -514,8 +569,9 @@ export function UdfWidget(props: PortalWidgetProps) {
     case 'UDMul':
       return <TextareaWidget {...p} schema={{ ...props.schema, maxLength: 1000 }} />;
     case 'UDDro': {
-      const values = (Array.isArray(row.values) ? row.values : []) as { idValue: unknown; itemValue: string; displayOrder?: number }[];
-      const options = [...values].sort((a, b) => (a.displayOrder ?? 0) - (b.displayOrder ?? 0)).map((v) => ({ value: v.idValue, label: v.itemValue }));
+      // the row's values: { idValue, itemValue, displayOrder } (itemValue and displayOrder may be left out)
+      const values = (Array.isArray(row.values) ? row.values : []).filter(isRecord);
+      const options = values.sort((a, b) => Number(a.displayOrder ?? 0) - Number(b.displayOrder ?? 0)).map((v) => ({ value: v.idValue, label: String(v.itemValue ?? '') }));
       return <SelectWidget {...p} options={{ ...props.options, staticOptions: options }} />;
     }
     case 'UDRad':
