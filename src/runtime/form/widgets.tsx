@@ -429,7 +429,8 @@ export function CheckboxesWidget(props: PortalWidgetProps) {
   const required = fc.stateOf(id)?.required ?? props.required;
   const { optionsSource: source, rowOptions } = widgetOptions(options);
   const remote = useRemoteOptions(source, fc);
-  const items = (schema.items ?? {}) as { enum?: unknown[]; 'x-enumLabels'?: Record<string, string> };
+  const itemEnum = fieldOf(schema.items, 'enum');
+  const itemLabels = stringsOf(fieldOf(schema.items, 'x-enumLabels'));
   const row = rowOptions ? fc.rowOf(id) : undefined;
   const rowList = rowOptions ? row?.[rowOptions.field] : undefined;
   const rowOther = rowOptions?.other && row?.[rowOptions.other.when] === true ? [{ value: rowOptions.other.value, label: fc.tk(rowOptions.other.label) }] : [];
@@ -437,7 +438,7 @@ export function CheckboxesWidget(props: PortalWidgetProps) {
     ? [...(Array.isArray(rowList) ? rowList : []).map((o) => ({ value: pick(o, rowOptions.value), label: String(pick(o, rowOptions.label) ?? '') })), ...rowOther]
     : source
     ? (remote.data ?? [])
-    : (items.enum ?? []).map((v) => ({ value: v, label: items['x-enumLabels']?.[String(v)] ? fc.tk(items['x-enumLabels'][String(v)]) : String(v) }));
+    : (Array.isArray(itemEnum) ? itemEnum : []).map((v: unknown) => ({ value: v, label: itemLabels[String(v)] ? fc.tk(itemLabels[String(v)]) : String(v) }));
   const selected: unknown[] = Array.isArray(value) ? value : [];
   const err = a11y(props);
   return (
