@@ -11,11 +11,13 @@ import {
   type ErrorTransformer,
   type RJSFSchema,
   type RJSFValidationError,
+  type StrictRJSFSchema,
   type UiSchema,
   type ValidationData,
   type ValidatorType,
 } from '@rjsf/utils';
 import type { FieldError, FormEngine, RuleContext } from '../../engine/form';
+import { fieldOf, isRecord } from '../guards';
 
 export interface EngineValidatorOptions {
   engine: FormEngine;
@@ -36,18 +38,13 @@ export function pointerSegments(pointer: string): string[] {
 
 /** Engine errors -> RJSF's nested error schema ({field: {__errors: [message]}}). */
 export function toRjsfErrorSchema(errors: FieldError[], translate: EngineValidatorOptions['translate']): ErrorSchema {
-  const root: Record<string, unknown> = {};
+  const root: ErrorSchema = {};
   for (const e of errors) {
     let node = root;
-    for (const seg of pointerSegments(e.path)) {
-      node[seg] = (node[seg] as Record<string, unknown>) ?? {};
-      node = node[seg] as Record<string, unknown>;
-    }
-    const list = (node.__errors as string[]) ?? [];
-    list.push(translate(e.key, e.params));
-    node.__errors = list;
+    for (const seg of pointerSegments(e.path)) node = node[seg] ??= {};
+    (node.__errors ??= []).push(translate(e.key, e.params));
   }
-  return root as ErrorSchema;
+  return root;
 }
 
 export function toRjsfErrors(errors: FieldError[], translate: EngineValidatorOptions['translate']): RJSFValidationError[] {
@@ -58,14 +55,17 @@ export function toRjsfErrors(errors: FieldError[], translate: EngineValidatorOpt
   });
 }
 
-function resolveRef(schema: RJSFSchema, root: RJSFSchema): RJSFSchema {
+/** A subschema where JSON Schema nests one (properties, allOf, ...): a schema object, or true / false. */
+type SchemaDefinition = StrictRJSFSchema | boolean;
+
+function resolveRef(schema: StrictRJSFSchema, root: StrictRJSFSchema): StrictRJSFSchema {
   let cur = schema;
   for (let i = 0; i < 20 && typeof cur.$ref === 'string' && cur.$ref.startsWith('#'); i++) {
     let node: unknown = root;
-    for (const seg of cur.$ref.slice(1).split('/').filter(Boolean)) node = (node as Record<string, unknown>)?.[unescape(seg)];
-    if (!node || typeof node !== 'object') return cur;
+    for (const seg of cur.$ref.slice(1).split('/').filter(Boolean)) node = fieldOf(node, unescape(seg));
+    if (!isRecord(node)) return cur;
     const { $ref: _r, ...rest } = cur;
-    cur = { ...(node as RJSFSchema), ...rest };
+    cur = { ...node, ...rest };
   }
   return cur;
 }
@@ -82,7 +82,7 @@ function typeOf(v: unknown): string {
  * RJSF asks this only to choose a oneOf/anyOf branch or an if/then condition; field validity is the
  * engine's job (validateFormData).
  */
-export function matchesSchema(schema: RJSFSchema | boolean | undefined, value: unknown, root: RJSFSchema): boolean {
+export function matchesSchema(schema: SchemaDefinition | undefined, value: unknown, root: StrictRJSFSchema): boolean {
   if (schema === undefined || schema === true) return true;
   if (schema === false) return false;
   const s = resolveRef(schema, root);
@@ -93,16 +93,15 @@ export function matchesSchema(schema: RJSFSchema | boolean | undefined, value: u
   }
   if (s.const !== undefined && JSON.stringify(s.const) !== JSON.stringify(value)) return false;
   if (Array.isArray(s.enum) && !s.enum.some((x) => JSON.stringify(x) === JSON.stringify(value))) return false;
-  if (value && typeof value === 'object' && !Array.isArray(value)) {
-    const obj = value as Record<string, unknown>;
-    for (const r of s.required ?? []) if (obj[r] === undefined) return false;
+  if (isRecord(value)) {
+    for (const r of s.required ?? []) if (value[r] === undefined) return false;
     for (const [k, sub] of Object.entries(s.properties ?? {})) {
-      if (obj[k] !== undefined && !matchesSchema(sub as RJSFSchema, obj[k], root)) return false;
+      if (value[k] !== undefined && !matchesSchema(sub, value[k], root)) return false;
     }
   }
-  if (Array.isArray(s.allOf) && !s.allOf.every((x) => matchesSchema(x as RJSFSchema, value, root))) return false;
-  if (Array.isArray(s.anyOf) && !s.anyOf.some((x) => matchesSchema(x as RJSFSchema, value, root))) return false;
-  if (Array.isArray(s.oneOf) && s.oneOf.filter((x) => matchesSchema(x as RJSFSchema, value, root)).length !== 1) return false;
+  if (Array.isArray(s.allOf) && !s.allOf.every((x) => matchesSchema(x, value, root))) return false;
+  if (Array.isArray(s.anyOf) && !s.anyOf.some((x) => matchesSchema(x, value, root))) return false;
+  if (Array.isArray(s.oneOf) && s.oneOf.filter((x) => matchesSchema(x, value, root)).length !== 1) return false;
   return true;
 }
 
