@@ -10,6 +10,7 @@ import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type Field
 const ARRAY_WIDGET_SET: ReadonlySet<string> = new Set(ARRAY_WIDGETS);
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isLayoutWidth = (v: unknown): v is LayoutWidth => LAYOUT_WIDTHS.some((w) => w === v);
 const esc = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
 
 /** Arrays shown as a fixed list of rows (no add, remove or reorder): the rows come from the data. */
@@ -83,7 +84,7 @@ export function resolveLayout(layout: unknown, fields: Record<string, JsonSchema
         if (!name || placed.has(name)) continue;
         placed.add(name);
         if (!(name in fields)) continue;
-        const width = isObject(c) && (LAYOUT_WIDTHS as readonly unknown[]).includes(c.width) ? (c.width as LayoutWidth) : undefined;
+        const width = isObject(c) && isLayoutWidth(c.width) ? c.width : undefined;
         cells.push(cellOf(name, width));
       }
       if (cells.length) rows.push(cells);
@@ -132,39 +133,45 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     if (Object.keys(options).length) ui['ui:options'] = options;
 
     if (s.type === 'object' && isObject(s.properties)) {
-      const props: Record<string, unknown> = {};
+      const props: Record<string, RJSFSchema> = {};
+      // the rendered fields' own schemas ($refs followed): what their layout reads
+      const fields: Record<string, JsonSchema> = {};
       const required: string[] = [];
-      for (const [name, sub] of Object.entries(s.properties as Record<string, JsonSchema>)) {
+      for (const [name, sub] of Object.entries(s.properties)) {
+        if (!isObject(sub)) continue;
         const p = `${pointer}/${esc(name)}`;
         const state = states[p];
         // array rows: the rules run per row in the engine; RJSF shows every row's fields
         if (!inArray && state && !state.shown) continue;
+        const field = derefSchema(set, sub, doc).schema;
         // carried values (ids, a row's type and caption): kept in the form data, never rendered
-        if (derefSchema(set, sub, doc).schema['x-widget'] === 'hidden') continue;
+        if (field['x-widget'] === 'hidden') continue;
         const child = walk(sub, doc, p, inArray);
         props[name] = child.schema;
+        fields[name] = field;
         if (Object.keys(child.uiSchema).length) ui[name] = child.uiSchema;
         if (!inArray && state?.required) required.push(name);
         if (!inArray && state && !state.enabled) ui[name] = { ...(isObject(ui[name]) ? ui[name] : {}), 'ui:disabled': true };
       }
       out.properties = props;
       if (required.length) out.required = required;
-      const layout = resolveLayout(s['x-layout'], Object.fromEntries(Object.keys(props).map((n) => [n, derefSchema(set, (s.properties as Record<string, JsonSchema>)[n], doc).schema])));
+      const layout = resolveLayout(s['x-layout'], fields);
       if (layout) {
         ui['ui:layout'] = layout;
         // a titled group of one list or object: the group's title stands for the field's own
         for (const g of layout) {
           const only = g.title && g.rows.length === 1 && g.rows[0].length === 1 ? g.rows[0][0].name : undefined;
-          const type = only ? (props[only] as Record<string, unknown>).type : undefined;
+          const type = only ? props[only].type : undefined;
           if (!only || (type !== 'array' && type !== 'object')) continue;
-          const own = isObject(ui[only]) ? (ui[only] as Record<string, unknown>) : {};
+          const cur = ui[only];
+          const own: Record<string, unknown> = isObject(cur) ? cur : {};
           ui[only] = { ...own, 'ui:options': { ...(isObject(own['ui:options']) ? own['ui:options'] : {}), untitled: true } };
         }
       }
       if (Array.isArray(s['x-order'])) ui['ui:order'] = [...s['x-order'].filter((n): n is string => typeof n === 'string' && n in props), '*'];
     }
     if (s.type === 'array' && isObject(s.items)) {
-      const items = walk(s.items as JsonSchema, doc, `${pointer}/0`, true);
+      const items = walk(s.items, doc, `${pointer}/0`, true);
       out.items = items.schema;
       // a multiple choice has no per-row widgets
       if (Object.keys(items.uiSchema).length && !ARRAY_WIDGET_SET.has(String(ui['ui:widget']))) ui.items = items.uiSchema;
