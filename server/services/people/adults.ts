@@ -6,7 +6,7 @@ import type { Handlers } from '../../context';
 import { accounts, adults, autopayRegistrations, childAdults, children, paymentMethods, relationships } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { checkContactLimit } from '../../providerSettings';
-import { isListCode } from './masterData';
+import { requireListCodes } from './masterData';
 import { inLanguage, textIn } from '../../providerTexts';
 import {
   OTHER_RELATIONSHIP,
@@ -261,12 +261,10 @@ export const adultHandlers = {
         userDefinedFields: udfStore(v.userDefinedFields),
       };
       // a choice of the provider's lists, never a free text or another provider's code
-      for (const [list, code] of [
+      await requireListCodes(c, [
         ['primary-language', str('primaryLanguage')],
         ['transportation-mode', values.transportation],
-      ] as const) {
-        if (code && !(await isListCode(c, list, code))) throw notFound(c);
-      }
+      ]);
       const relations = await c.deps.db.select().from(relationships).where(eq(relationships.providerId, s.providerId));
       return c.deps.db.transaction(async (tx) => {
         let adultID = id;

@@ -8,7 +8,7 @@ import type { Handlers } from '../../context';
 import { masterItems, medicalFieldDefs, providers, userDefinedFieldDefs } from '../../db/schema';
 import { inLanguage } from '../../providerTexts';
 import { regionsOf } from '../../../src/engine/regions';
-import type { Ctx } from './shared';
+import { notFound, type Ctx } from './shared';
 
 /** The stored value of the not-listed licence state (schemas/contact.json x-extraOptions). */
 const LICENCE_STATE_NOT_LISTED = 'notListed';
@@ -30,12 +30,23 @@ async function shortList(c: Ctx, list: string) {
 }
 
 /** Whether a code is one of the provider's choices of a short list (a saved value must be). */
-export async function isListCode(c: Ctx, list: string, code: string): Promise<boolean> {
+async function isListCode(c: Ctx, list: string, code: string): Promise<boolean> {
   const [row] = await c.deps.db
     .select({ id: masterItems.id })
     .from(masterItems)
     .where(and(eq(masterItems.providerId, c.session.providerId), eq(masterItems.list, list), eq(masterItems.code, code)));
   return row !== undefined;
+}
+
+/**
+ * A saved value of a short list is a choice of the provider's list, never a free text or another
+ * provider's code: the first [list, code] that is not one is refused like an id outside the provider
+ * (404). An empty code is no choice and passes.
+ */
+export async function requireListCodes(c: Ctx, choices: readonly (readonly [list: string, code: string])[]): Promise<void> {
+  for (const [list, code] of choices) {
+    if (code && !(await isListCode(c, list, code))) throw notFound(c);
+  }
 }
 
 async function medicalValues(c: Ctx, fieldNo: number) {
