@@ -144,6 +144,8 @@ export const adults = pgTable(
     primaryLanguage: text('primary_language').notNull().default('en'),
     annualIncome: text('annual_income').notNull().default(''),
     transportation: text('transportation').notNull().default(''),
+    /** a code of the provider's marital-status list (master_items), '' when not given */
+    maritalStatus: text('marital_status').notNull().default(''),
     householdSize: integer('household_size'),
     isDistrictEmployee: boolean('is_district_employee').notNull().default(false),
     photo: bytea('photo'),
@@ -337,6 +339,9 @@ export const children = pgTable(
     gradeLevelCode: text('grade_level_code').notNull().default(''),
     school: text('school').notNull().default(''),
     homeSiteId: integer('home_site_id').references(() => sites.id),
+    /** codes of the provider's meal-eligibility and tshirt-size lists (master_items), '' when not given */
+    mealEligibility: text('meal_eligibility').notNull().default(''),
+    tshirtSize: text('tshirt_size').notNull().default(''),
     /** split child: the other account and this account's share in percent */
     splitAccountId: integer('split_account_id'),
     splitPercentage: integer('split_percentage'),

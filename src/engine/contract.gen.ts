@@ -839,6 +839,22 @@ export type DemographicsChildrenResponse = {
   school: string;
   homeSiteID: number | null;
   homeSiteName: string;
+  /**
+   * a code of the provider's meal eligibility list, '' when not given
+   */
+  mealEligibility: string;
+  /**
+   * the meal eligibility's name in the parent's language (spec 7.2: shown by name, never by code)
+   */
+  mealEligibilityName: string;
+  /**
+   * a code of the provider's T-shirt size list, '' when not given
+   */
+  tshirtSize: string;
+  /**
+   * the T-shirt size's name in the parent's language
+   */
+  tshirtSizeName: string;
   isSplit: boolean;
   isPrimaryAccount: boolean;
   hasPhoto: boolean;
@@ -940,6 +956,7 @@ export interface DemographicsAdultDetailsResponse {
   employmentStatus?: string;
   employer?: string;
   primaryLanguage?: string;
+  maritalStatus?: string;
   annualIncome?: string;
   transportation?: string;
   adultID: number;
@@ -1002,6 +1019,7 @@ export interface DemographicsAdultSaveBody {
   employmentStatus?: string;
   employer?: string;
   primaryLanguage?: string;
+  maritalStatus?: string;
   annualIncome?: string;
   transportation?: string;
   adultID?: number;
@@ -1093,6 +1111,8 @@ export interface DemographicsChildDetailsResponse {
   gradeLevelCode: string;
   school: string;
   homeSiteID?: number | null;
+  mealEligibility: string;
+  tshirtSize: string;
   userDefinedFields: {
     fieldName: string;
     caption: string;
@@ -1122,6 +1142,8 @@ export interface DemographicsChildSaveBody {
   gradeLevelCode?: string;
   school?: string;
   homeSiteID?: number | null;
+  mealEligibility?: string;
+  tshirtSize?: string;
   /**
    * @maxItems 50
    */

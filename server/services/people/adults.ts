@@ -6,7 +6,7 @@ import type { Handlers } from '../../context';
 import { accounts, adults, autopayRegistrations, childAdults, children, paymentMethods, relationships } from '../../db/schema';
 import { HttpError } from '../../errors';
 import { checkContactLimit } from '../../providerSettings';
-import { requireListCodes } from './masterData';
+import { listsData, requireListCodes } from './masterData';
 import { inLanguage, textIn } from '../../providerTexts';
 import {
   OTHER_RELATIONSHIP,
@@ -27,6 +27,9 @@ import {
   type Ctx,
   type Gender,
 } from './shared';
+
+/** The short lists the contact form's rules read as `data`, by the names screens/editcontact.json loads them under. */
+const CONTACT_LISTS = { maritalStatuses: 'marital-status' };
 
 export const adultHandlers = {
   'Demographics.adults': {
@@ -178,6 +181,7 @@ export const adultHandlers = {
         employmentStatus: a.employmentStatus,
         employer: a.employer,
         primaryLanguage: a.primaryLanguage,
+        maritalStatus: a.maritalStatus,
         annualIncome: a.annualIncome,
         transportation: a.transportation,
         ...(a.householdSize !== null ? { householdSize: a.householdSize } : {}),
@@ -221,6 +225,8 @@ export const adultHandlers = {
         userDefinedFields: udfFromBody(await udfDefs(c, 'A'), c.body.userDefinedFields),
       };
     },
+    // marital status shows (and is saved) only while the provider offers a choice
+    ruleData: (c) => listsData(c, CONTACT_LISTS),
     handler: async (c) => {
       const s = c.session;
       const id = c.params.adultID;
@@ -256,6 +262,7 @@ export const adultHandlers = {
         primaryLanguage: str('primaryLanguage') || existing?.primaryLanguage || 'en',
         annualIncome: str('annualIncome'),
         transportation: str('transportation'),
+        maritalStatus: str('maritalStatus'),
         householdSize: typeof v.householdSize === 'number' ? v.householdSize : null,
         isDistrictEmployee: v.districtEmployee === true,
         userDefinedFields: udfStore(v.userDefinedFields),
@@ -264,6 +271,7 @@ export const adultHandlers = {
       await requireListCodes(c, [
         ['primary-language', str('primaryLanguage')],
         ['transportation-mode', values.transportation],
+        ['marital-status', values.maritalStatus],
       ]);
       const relations = await c.deps.db.select().from(relationships).where(eq(relationships.providerId, s.providerId));
       return c.deps.db.transaction(async (tx) => {

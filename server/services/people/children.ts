@@ -6,10 +6,15 @@ import { children, gradeLevels, sites } from '../../db/schema';
 import { isoToMdy, mdyToIso } from '../../../src/engine/index';
 import { inLanguage, textIn } from '../../providerTexts';
 import { childItem, childOf, notFound, photoUrl, requireRule, udfDefs, udfFromBody, udfRows, udfStore, type Gender } from './shared';
+import { listTexts, listsData, requireListCodes } from './masterData';
+
+/** The short lists the child form's rules read as `data`, by the names screens/editchild.json loads them under. */
+const CHILD_LISTS = { mealEligibilities: 'meal-eligibility', tshirtSizes: 'tshirt-size' };
 
 export const childHandlers = {
   'Demographics.children': {
-    handler: async ({ deps, session: s, lang }) => {
+    handler: async (ctx) => {
+      const { deps, session: s, lang } = ctx;
       const rows = await deps.db
         .select({ c: children, grade: { gradeLevel: gradeLevels.gradeLevel, translations: gradeLevels.translations }, site: { siteName: sites.siteName, translations: sites.translations } })
         .from(children)
@@ -17,6 +22,9 @@ export const childHandlers = {
         .leftJoin(sites, eq(sites.id, children.homeSiteId))
         .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
         .orderBy(asc(children.firstName), asc(children.id));
+      // meal eligibility and T-shirt size are shown by name, never by code (spec 7.2)
+      const meals = await listTexts(ctx, 'meal-eligibility');
+      const sizes = await listTexts(ctx, 'tshirt-size');
       return rows.map(({ c, grade, site }) => ({
         childID: c.id,
         firstName: c.firstName,
@@ -29,6 +37,10 @@ export const childHandlers = {
         school: c.school,
         homeSiteID: c.homeSiteId,
         homeSiteName: site ? textIn(site, 'siteName', lang) : '',
+        mealEligibility: c.mealEligibility,
+        mealEligibilityName: meals.get(c.mealEligibility) ?? '',
+        tshirtSize: c.tshirtSize,
+        tshirtSizeName: sizes.get(c.tshirtSize) ?? '',
         isSplit: c.splitAccountId !== null,
         // a split child is edited only by its primary account (spec 4)
         isPrimaryAccount: c.splitAccountId === null || (c.splitPercentage ?? 100) >= 50,
@@ -66,6 +78,8 @@ export const childHandlers = {
         gradeLevelCode: ch.gradeLevelCode,
         school: ch.school,
         homeSiteID: ch.homeSiteId,
+        mealEligibility: ch.mealEligibility,
+        tshirtSize: ch.tshirtSize,
         userDefinedFields: udfRows(await udfDefs(c, 'C'), ch.userDefinedFields),
       };
     },
@@ -78,6 +92,8 @@ export const childHandlers = {
       await requireRule(c, 'account.canEditChild', childItem(ch));
       return { childID: ch.id, userDefinedFields: udfFromBody(await udfDefs(c, 'C'), c.body.userDefinedFields) };
     },
+    // meal eligibility and T-shirt size show (and are saved) only while the provider offers choices
+    ruleData: (c) => listsData(c, CHILD_LISTS),
     handler: async (c) => {
       const s = c.session;
       const ch = await childOf(c, c.params.childID);
@@ -92,6 +108,12 @@ export const childHandlers = {
         const [site] = await c.deps.db.select({ id: sites.id }).from(sites).where(and(eq(sites.id, siteId), eq(sites.providerId, s.providerId)));
         if (!site) throw notFound(c);
       }
+      const mealEligibility = String(v.mealEligibility ?? '').trim();
+      const tshirtSize = String(v.tshirtSize ?? '').trim();
+      await requireListCodes(c, [
+        ['meal-eligibility', mealEligibility],
+        ['tshirt-size', tshirtSize],
+      ]);
       await c.deps.db
         .update(children)
         .set({
@@ -103,6 +125,8 @@ export const childHandlers = {
           dateOfBirth: mdyToIso(String(v.dateofBirth)),
           gradeLevelCode: grade,
           school: String(v.school ?? '').trim(),
+          mealEligibility,
+          tshirtSize,
           userDefinedFields: udfStore(v.userDefinedFields),
         })
         .where(and(eq(children.id, ch.id), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));

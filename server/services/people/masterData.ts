@@ -49,6 +49,22 @@ export async function requireListCodes(c: Ctx, choices: readonly (readonly [list
   }
 }
 
+/** A short list's texts in the request's language by code (a stored code shown by its name). */
+export async function listTexts(c: Ctx, list: string): Promise<Map<string, string>> {
+  return new Map((await shortList(c, list)).map((r) => [r.code, r.text]));
+}
+
+/**
+ * The short lists a form's rules read as `data` on the server, by the names the screen's loads give
+ * them in the browser ({ maritalStatuses: 'marital-status' }): a list the provider leaves empty hides
+ * its field, and a hidden field's value is not saved.
+ */
+export async function listsData(c: Ctx, lists: Record<string, string>): Promise<Record<string, { code: string; text: string }[]>> {
+  const out: Record<string, { code: string; text: string }[]> = {};
+  for (const [name, list] of Object.entries(lists)) out[name] = await shortList(c, list);
+  return out;
+}
+
 async function medicalValues(c: Ctx, fieldNo: number) {
   const [def] = await c.deps.db
     .select()
