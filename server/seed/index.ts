@@ -197,8 +197,8 @@ async function seedBrightpath(ctx: Ctx) {
   const [maria, david, ana, rosa, james, kevin] = await db
     .insert(t.adults)
     .values([
-      { providerId: pid, accountId: garcia.id, accountHolder: 1, accessType: 'F', firstName: 'Maria', lastName: 'Garcia', middleInitial: 'L', genderCode: 'F', ...address, cellPhone: '2175550198', workPhone: '2175550301', workPhoneExt: '214', textMessageConsent: true, email: 'maria.garcia@example.com', pin: '4826', employmentStatus: 'Employed full time', employer: 'Memorial Medical Center', primaryLanguage: 'es', annualIncome: '$75,000 - $99,999', householdSize: 5 },
-      { providerId: pid, accountId: garcia.id, accountHolder: 2, accessType: 'F', firstName: 'David', lastName: 'Garcia', genderCode: 'M', ...address, cellPhone: '2175550176', email: 'david.garcia@example.com', pin: '7391', employmentStatus: 'Employed full time', employer: 'Springfield Public Works', primaryLanguage: 'en' },
+      { providerId: pid, accountId: garcia.id, accountHolder: 1, accessType: 'F', firstName: 'Maria', lastName: 'Garcia', middleInitial: 'L', genderCode: 'F', ...address, cellPhone: '2175550198', workPhone: '2175550301', workPhoneExt: '214', textMessageConsent: true, email: 'maria.garcia@example.com', pin: '4826', employmentStatus: 'Employed full time', employer: 'Memorial Medical Center', primaryLanguage: 'es', maritalStatus: 'M', annualIncome: '$75,000 - $99,999', householdSize: 5 },
+      { providerId: pid, accountId: garcia.id, accountHolder: 2, accessType: 'F', firstName: 'David', lastName: 'Garcia', genderCode: 'M', ...address, cellPhone: '2175550176', email: 'david.garcia@example.com', pin: '7391', employmentStatus: 'Employed full time', employer: 'Springfield Public Works', primaryLanguage: 'en', maritalStatus: 'M' },
       { providerId: pid, accountId: garcia.id, accountHolder: 2, accessType: 'P', firstName: 'Ana', lastName: 'Silva', genderCode: 'F', streetAddress: '77 Cherry Lane', city: 'Chatham', stateCode: 'IL', zip: '62629', cellPhone: '2175550133', email: 'ana.silva@example.com', emailOptedOut: true, primaryLanguage: 'pt' },
       { providerId: pid, accountId: garcia.id, accountHolder: 4, firstName: 'Rosa', lastName: 'Martinez', genderCode: 'F', streetAddress: '415 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62702', homePhone: '2175550155', cellPhone: '2175550156', primaryLanguage: 'es' },
       { providerId: pid, accountId: garcia.id, accountHolder: 5, firstName: 'James', lastName: 'Carter', genderCode: 'M', streetAddress: '1840 Walnut Street', city: 'Springfield', stateCode: 'IL', zip: '62704', cellPhone: '2175550162' },
@@ -214,8 +214,8 @@ async function seedBrightpath(ctx: Ctx) {
   const [sofia, lucas, emma] = await db
     .insert(t.children)
     .values([
-      { providerId: pid, accountId: garcia.id, firstName: 'Sofia', lastName: 'Garcia', middleInitial: 'R', genderCode: 'F', dateOfBirth: d(-365 * 8 - 40), gradeLevelCode: '03', school: 'Lincoln Elementary School', homeSiteId: lincoln.id, medical: { doctorName: 'Dr. Helen Park', doctorPhone: '2175550400', preferredHospital: "St. John's Hospital", allergies: ['Peanuts'] } },
-      { providerId: pid, accountId: garcia.id, firstName: 'Lucas', lastName: 'Garcia', genderCode: 'M', dateOfBirth: d(-365 * 5 - 100), gradeLevelCode: 'K', school: 'Lincoln Elementary School', homeSiteId: lincoln.id },
+      { providerId: pid, accountId: garcia.id, firstName: 'Sofia', lastName: 'Garcia', middleInitial: 'R', genderCode: 'F', dateOfBirth: d(-365 * 8 - 40), gradeLevelCode: '03', school: 'Lincoln Elementary School', homeSiteId: lincoln.id, mealEligibility: 'R', tshirtSize: 'YM', medical: { doctorName: 'Dr. Helen Park', doctorPhone: '2175550400', preferredHospital: "St. John's Hospital", allergies: ['Peanuts'] } },
+      { providerId: pid, accountId: garcia.id, firstName: 'Lucas', lastName: 'Garcia', genderCode: 'M', dateOfBirth: d(-365 * 5 - 100), gradeLevelCode: 'K', school: 'Lincoln Elementary School', homeSiteId: lincoln.id, mealEligibility: 'R', tshirtSize: 'YS' },
       { providerId: pid, accountId: garcia.id, firstName: 'Emma', lastName: 'Garcia', genderCode: 'F', dateOfBirth: d(-365 * 3 - 200), gradeLevelCode: 'PK', school: '', homeSiteId: downtown.id },
     ])
     .returning();

@@ -21,7 +21,11 @@ const RELATIONSHIPS: [number, string][] = [
   [99, 'Other'],
 ];
 
-/** One field of every kind (spec 3: the fieldName prefix is the kind). */
+/**
+ * One field of every kind (spec 3: the fieldName prefix is the kind). The volunteer T-shirt is the
+ * adult's own, asked on the contact form; a child's T-shirt size is the master list's (tshirt-size,
+ * on the child form), so no form asks for a T-shirt twice.
+ */
 const ADULT_UDFS = [
   { fieldName: 'UDTexEmergencyWord', caption: 'Pickup password', values: [] },
   { fieldName: 'UDDroShirtSize', caption: 'Volunteer T-shirt size', values: [{ idValue: 1, itemValue: 'Small', displayOrder: 1 }, { idValue: 2, itemValue: 'Medium', displayOrder: 2 }, { idValue: 3, itemValue: 'Large', displayOrder: 3 }] },
