@@ -20,11 +20,11 @@ afterAll(async () => {
 
 const portal = (p: string) => `${server.url}/parentportal${p}`;
 
-async function signIn(page: Page) {
-  await page.goto(portal('/brightpath/parent'));
+async function signIn(page: Page, who: { app: string; email: string; password: string } = { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' }) {
+  await page.goto(portal(`/${who.app}/parent`));
   await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', 'maria.garcia@example.com');
-  await page.fill('input[name=password]', 'Sunshine#2026');
+  await page.fill('input[name=email]', who.email);
+  await page.fill('input[name=password]', who.password);
   await page.click('[data-testid=signin-submit]');
   await page.waitForURL(/\/home$/);
 }
@@ -71,6 +71,13 @@ describe('account forms laid out in groups and rows', () => {
     await page.locator('select[id$=_primaryLanguage] option', { hasText: 'Spanish' }).first().waitFor({ state: 'attached' });
     expect(await page.locator('select[id$=_primaryLanguage] option:checked').textContent()).toBe('Spanish');
     expect(await page.locator('select[id$=_transportation] option').allTextContents()).toContain('School bus');
+    await page.locator('select[id$=_maritalStatus] option', { hasText: 'Married' }).first().waitFor({ state: 'attached' });
+    expect(await page.locator('select[id$=_maritalStatus] option:checked').textContent()).toBe('Married');
+    // marital status sits in the primary language's row
+    const language = await box(page, 'select[id$=_primaryLanguage]');
+    const marital = await box(page, 'select[id$=_maritalStatus]');
+    expect(Math.round(marital.y)).toBe(Math.round(language.y));
+    expect(marital.x).toBeGreaterThan(language.x);
     const legends = await page.locator('.pp-form fieldset.pp-group > legend').allTextContents();
     for (const title of ['Name', 'Address', 'Phones', 'E-mail and text messages', 'Driver licence', 'Employment and household', 'Relationship to the children']) {
       expect(legends).toContain(title);
@@ -142,11 +149,60 @@ describe('account forms laid out in groups and rows', () => {
     ] as const) {
       await open();
       await page.waitForSelector('.pp-form .pp-cell');
+      if (name === 'editchild') {
+        // Lucas's meal eligibility and T-shirt size, by name in Spanish, side by side in their own group
+        await page.locator('select[id$=_tshirtSize] option', { hasText: 'Juvenil pequeña' }).first().waitFor({ state: 'attached' });
+        await page.locator('select[id$=_mealEligibility] option', { hasText: 'Comidas a precio reducido' }).first().waitFor({ state: 'attached' });
+        expect(await page.locator('select[id$=_mealEligibility] option:checked').textContent()).toBe('Comidas a precio reducido');
+        expect(await page.locator('select[id$=_tshirtSize] option:checked').textContent()).toBe('Juvenil pequeña');
+        expect(await page.locator('select[id$=_tshirtSize] option').allTextContents()).toEqual(['Seleccionar', 'Juvenil pequeña', 'Juvenil mediana', 'Juvenil grande', 'Adulto pequeña', 'Adulto mediana', 'Adulto grande']);
+        expect(await page.locator('.pp-form fieldset.pp-group > legend').allTextContents()).toContain('Comidas y camiseta');
+        const meal = await box(page, 'select[id$=_mealEligibility]');
+        const size = await box(page, 'select[id$=_tshirtSize]');
+        expect(Math.round(size.y)).toBe(Math.round(meal.y));
+        expect(size.x).toBeGreaterThan(meal.x);
+      }
+      if (name === 'editothercontact') expect(await page.locator('select[id$=_maritalStatus]').count(), 'an other contact is not asked').toBe(0);
       const at = await cells(page);
       expect(new Set(at.map((c) => c.x)).size, name).toBeGreaterThanOrEqual(2);
       expect(await page.locator('.pp-form fieldset.pp-group > legend').count(), name).toBeGreaterThanOrEqual(2);
       await shot(page, `layout-${name}-1280-es`);
     }
+    // My Account names them, never by code
+    await go(page, '/myaccount');
+    const lucas = page.locator('section[data-section=children] article', { hasText: 'Lucas' });
+    await lucas.waitFor();
+    const card = (await lucas.textContent()) ?? '';
+    for (const text of ['Elegibilidad para comidas', 'Comidas a precio reducido', 'Talla de camiseta', 'Juvenil pequeña']) expect(card).toContain(text);
+    expect(card).not.toMatch(/\bYS\b/);
+    await shot(page, 'layout-myaccount-1280-es');
+    // the holder's marital status in Spanish
+    await openHolder(page);
+    await page.locator('select[id$=_maritalStatus] option', { hasText: 'Casado/a' }).first().waitFor({ state: 'attached' });
+    expect(await page.locator('select[id$=_maritalStatus] option:checked').textContent()).toBe('Casado/a');
+    expect(await page.locator('label[for$=_maritalStatus]').first().textContent()).toContain('Estado civil');
+    await expectNoAxeViolations(page, 'contact form in Spanish');
+    await shot(page, 'layout-editcontact-1280-es');
+    await ctx.close();
+  });
+
+  it('hides meal eligibility and T-shirt size where the provider offers no choice', async () => {
+    const ctx = await newContext(browser, 1280);
+    const page = await ctx.newPage();
+    await signIn(page, { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' });
+    await go(page, '/myaccount');
+    await page.locator('section[data-section=children] article').filter({ has: page.locator('[data-action=editChild]') }).first().locator('[data-action=editChild]').click();
+    await page.waitForURL(/\/editchild\?ChildID=\d+$/);
+    await page.waitForSelector('select[id$=_gradeLevelCode]');
+    // the lists answer empty: no field, and no empty group
+    await page.waitForFunction(() => !document.querySelector('[data-state=loading], [aria-busy=true]'));
+    expect(await page.locator('select[id$=_mealEligibility], select[id$=_tshirtSize]').count()).toBe(0);
+    expect(await page.locator('.pp-form fieldset.pp-group > legend').allTextContents()).not.toContain('Meals and T-shirt');
+    // the holder's marital status is asked there (Northridge offers that list)
+    await go(page, '/myaccount');
+    await page.locator('section[data-section=holders] article').first().locator('[data-action=editHolder]').click();
+    await page.waitForURL(/\/editcontact\?adultID=\d+$/);
+    await page.locator('select[id$=_maritalStatus] option', { hasText: 'Married' }).first().waitFor({ state: 'attached' });
     await ctx.close();
   });
 });

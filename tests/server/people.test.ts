@@ -317,6 +317,87 @@ describe.each(BACKENDS)('account and people on %s', (backend) => {
     expect(langs.find((l) => l.code === 'pt')?.text).toBe('Portuguese');
   });
 
+  /** a request in the parent's language */
+  const inLang = (lang: string, method: 'GET' | 'POST', url: string, token: string, payload?: unknown) =>
+    t.app.inject({ method, url, headers: { ...auth(token), 'accept-language': lang }, ...(payload !== undefined ? { payload: payload as object } : {}) });
+  /** a child's user-defined fields with the mandatory preferred name given */
+  const nicknamed = (rows: { fieldName: string; value?: unknown }[], nickname: string) => rows.map((u) => (u.fieldName === 'UDTexNickname' ? { ...u, value: u.value ?? nickname } : u));
+  /** the answer of a code not on the provider's list, the same as for primary language and transportation */
+  const refusedInSpanish = { key: 'server.errors.notFound', message: 'No se encontró el elemento solicitado.' };
+
+  it("marital status is a code of the provider's list: read, saved, optional, and a code not on the list refused in the parent's language", async () => {
+    const m = await adultNamed('Maria');
+    const url = `/api/Demographics/adults/${m.id}`;
+    const details = (await get(`/api/Demographics/adults/details/${m.id}`, maria)).json();
+    expect(details.maritalStatus).toBe('M');
+    const save = (extra: Record<string, unknown>, lang = 'en') => inLang(lang, 'POST', url, maria, { ...details, userDefinedFields: answered(details.userDefinedFields), ...extra });
+    const ok = await save({ maritalStatus: 'P' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect((await adultNamed('Maria')).maritalStatus).toBe('P');
+    expect((await get(`/api/Demographics/adults/details/${m.id}`, maria)).json().maritalStatus).toBe('P');
+    // a free text, a code of another list (gender F, meal eligibility F) and another case are refused; nothing changes
+    for (const code of ['Klingon', 'F', 'p']) {
+      const bad = await save({ maritalStatus: code }, 'es');
+      expect(bad.statusCode, code).toBe(404);
+      expect(bad.json()).toMatchObject(refusedInSpanish);
+    }
+    expect((await adultNamed('Maria')).maritalStatus).toBe('P');
+    // optional: left out, nothing is stored
+    const none = await save({ maritalStatus: undefined });
+    expect(none.statusCode, none.body).toBe(200);
+    expect((await adultNamed('Maria')).maritalStatus).toBe('');
+    // an other contact is not asked: a value sent for one is not saved
+    const james = await adultNamed('James');
+    const jd = (await get(`/api/Demographics/adults/details/${james.id}`, maria)).json();
+    expect(jd).toMatchObject({ accountHolder: 5, maritalStatus: '' });
+    const other = await post(`/api/Demographics/adults/${james.id}`, maria, { ...jd, userDefinedFields: answered(jd.userDefinedFields), maritalStatus: 'S' });
+    expect(other.statusCode, other.body).toBe(200);
+    expect((await adultNamed('James')).maritalStatus).toBe('');
+    // the list's names come in the parent's language
+    const names = (await inLang('pt', 'GET', '/api/Demographics/masterdata/marital-status', maria)).json() as { code: string; text: string }[];
+    expect(names.find((x) => x.code === 'P')?.text).toBe('União estável');
+  });
+
+  it("meal eligibility and T-shirt size are codes of the provider's lists: read, saved, listed by name in the parent's language, and a code not on the list refused", async () => {
+    const lucas = await childNamed('Lucas');
+    const url = `/api/Demographics/children/${lucas.id}`;
+    const details = (await get(`${url}/details`, maria)).json();
+    expect(details).toMatchObject({ mealEligibility: 'R', tshirtSize: 'YS' });
+    const save = (extra: Record<string, unknown>, lang = 'en') => inLang(lang, 'POST', url, maria, { ...details, userDefinedFields: nicknamed(details.userDefinedFields, 'Luke'), ...extra });
+    const ok = await save({ mealEligibility: 'F', tshirtSize: 'YM' });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(await childNamed('Lucas')).toMatchObject({ mealEligibility: 'F', tshirtSize: 'YM' });
+    expect((await get(`${url}/details`, maria)).json()).toMatchObject({ mealEligibility: 'F', tshirtSize: 'YM' });
+    // the children list gives each code's name in the parent's language (My Account shows the name)
+    const listed = async (lang: string) => ((await inLang(lang, 'GET', '/api/Demographics/children', maria)).json() as Record<string, unknown>[]).find((k) => k.firstName === 'Lucas');
+    expect(await listed('es')).toMatchObject({ mealEligibility: 'F', mealEligibilityName: 'Comidas gratuitas', tshirtSize: 'YM', tshirtSizeName: 'Juvenil mediana' });
+    expect(await listed('en')).toMatchObject({ mealEligibilityName: 'Free meals', tshirtSizeName: 'Youth Medium' });
+    // a free text, and a code of another list, are refused in the parent's language; nothing changes
+    for (const extra of [{ mealEligibility: 'Free lunch' }, { mealEligibility: 'YS' }, { tshirtSize: 'XXL' }, { tshirtSize: 'M' }]) {
+      const bad = await save(extra, 'es');
+      expect(bad.statusCode, JSON.stringify(extra)).toBe(404);
+      expect(bad.json()).toMatchObject(refusedInSpanish);
+    }
+    expect(await childNamed('Lucas')).toMatchObject({ mealEligibility: 'F', tshirtSize: 'YM' });
+    // both optional: left out, nothing is stored and the list names nothing
+    const none = await save({ mealEligibility: undefined, tshirtSize: undefined });
+    expect(none.statusCode, none.body).toBe(200);
+    expect(await childNamed('Lucas')).toMatchObject({ mealEligibility: '', tshirtSize: '' });
+    expect(await listed('en')).toMatchObject({ mealEligibility: '', mealEligibilityName: '', tshirtSize: '', tshirtSizeName: '' });
+  });
+
+  it('a provider that offers no meal or T-shirt choices does not ask for them: a value sent anyway is not saved', async () => {
+    const an = await childNamed('An');
+    const url = `/api/Demographics/children/${an.id}`;
+    const details = (await get(`${url}/details`, linh)).json();
+    expect(details).toMatchObject({ mealEligibility: '', tshirtSize: '' });
+    // Bright Path's codes: Northridge's lists are empty, so the fields are hidden and their values pruned
+    const res = await post(url, linh, { ...details, userDefinedFields: nicknamed(details.userDefinedFields, 'Annie'), mealEligibility: 'F', tshirtSize: 'YM' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(await childNamed('An')).toMatchObject({ mealEligibility: '', tshirtSize: '' });
+    expect(((await get('/api/Demographics/children', linh)).json() as Record<string, unknown>[]).find((k) => k.firstName === 'An')).toMatchObject({ mealEligibilityName: '', tshirtSizeName: '' });
+  });
+
   it('stores an uploaded photo re-encoded and resized; a file that is not a picture is refused by its content', async () => {
     const sofia = await childNamed('Sofia');
     const png = await new Jimp({ width: 1200, height: 800, color: 0x3366ccff }).getBuffer('image/png');
