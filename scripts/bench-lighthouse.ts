@@ -57,6 +57,8 @@ async function audit(url: string, port: number): Promise<Figures> {
     disableStorageReset: true,
   });
   const lhr = result!.lhr;
+  // a run Lighthouse could not complete scores 0: say why rather than hide it in the median
+  if (lhr.runtimeError) console.log(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   if (DETAILS) details.push([url, describe(lhr)]);
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
