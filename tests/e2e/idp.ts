@@ -2,7 +2,7 @@
 // login and consent pages (development interactions: any login name, any password), a confidential
 // client for the portal, and accounts whose e-mail claims the test chooses.
 import http from 'node:http';
-import net from 'node:net';
+export { freePort } from '../../scripts/lib/portal';
 import Provider from 'oidc-provider';
 
 export interface TestIdp {
@@ -12,16 +12,6 @@ export interface TestIdp {
   stop(): Promise<void>;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 export async function startIdp(opts: {
   port: number;

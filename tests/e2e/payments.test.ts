@@ -80,6 +80,24 @@ async function payByCard(page: Page, number: string) {
   await page.click('button[type=submit]');
 }
 
+/** From the application's children step to a submitted application: one child, the preschool's full day. */
+async function applyFor(page: Page, childName: string) {
+  const next = page.getByRole('button', { name: L('application', 'continue'), exact: true });
+  await page.getByRole('checkbox', { name: childName }).check();
+  await next.click();
+  await page.waitForURL(/\/parentapplication\/enrollment/);
+  const picker = page.locator('[data-testid^=activity-picker-]').first();
+  await picker.waitFor();
+  await picker.getByRole('checkbox', { name: 'Preschool Full Day' }).first().check();
+  await page.getByRole('radio', { name: L('application', 'enrollment.optionY') }).check();
+  await next.click();
+  await page.waitForURL(/\/parentapplication\/fee/);
+  await page.getByRole('heading', { level: 1, name: L('application', 'fee.title') }).waitFor();
+  await next.click();
+  await page.waitForURL(/\/parentapplication\/review/);
+  await page.getByRole('button', { name: L('application', 'review.submit') }).click();
+}
+
 describe('pay now', () => {
   it('pays the balance by new card at 375 px in English: fee shown first, receipt page, e-mail and PDF', async () => {
     const ctx = await newContext(browser, 375);
@@ -247,20 +265,7 @@ describe('pay now', () => {
         await page.waitForURL(/\/parentapplication\//, { timeout: 3_000 }).catch(() => undefined);
       }
       await page.waitForURL(/\/parentapplication\/children\?key=/, { timeout: 60_000 });
-      const next = page.getByRole('button', { name: L('application', 'continue'), exact: true });
-      await page.getByRole('checkbox', { name: 'Ada Mensah' }).check();
-      await next.click();
-      await page.waitForURL(/\/parentapplication\/enrollment/);
-      const picker = page.locator('[data-testid^=activity-picker-]').first();
-      await picker.waitFor();
-      await picker.getByRole('checkbox', { name: 'Preschool Full Day' }).first().check();
-      await page.getByRole('radio', { name: L('application', 'enrollment.optionY') }).check();
-      await next.click();
-      await page.waitForURL(/\/parentapplication\/fee/);
-      await page.getByRole('heading', { level: 1, name: L('application', 'fee.title') }).waitFor();
-      await next.click();
-      await page.waitForURL(/\/parentapplication\/review/);
-      await page.getByRole('button', { name: L('application', 'review.submit') }).click();
+      await applyFor(page, 'Ada Mensah');
 
       // the confirmation holds the seat for 15 minutes and offers paying now or later
       await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
@@ -298,17 +303,7 @@ describe('pay now', () => {
       await card.waitFor({ timeout: 30_000 });
       await card.getByRole('button', { name: new RegExp(`^(${escape(L('programs', 'button.register'))}|${escape(L('programs', 'button.addChild'))})$`) }).click();
       await page.waitForURL(/\/parentapplication\/children\?key=/, { timeout: 60_000 });
-      await page.getByRole('checkbox', { name: 'Ben Mensah' }).check();
-      await next.click();
-      await page.waitForURL(/\/parentapplication\/enrollment/);
-      await page.locator('[data-testid^=activity-picker-]').first().getByRole('checkbox', { name: 'Preschool Full Day' }).first().check();
-      await page.getByRole('radio', { name: L('application', 'enrollment.optionY') }).check();
-      await next.click();
-      await page.waitForURL(/\/parentapplication\/fee/);
-      await page.getByRole('heading', { level: 1, name: L('application', 'fee.title') }).waitFor();
-      await next.click();
-      await page.waitForURL(/\/parentapplication\/review/);
-      await page.getByRole('button', { name: L('application', 'review.submit') }).click();
+      await applyFor(page, 'Ben Mensah');
       await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
       await page.getByRole('button', { name: L('application', 'payment.payLater') }).click();
       await expect.poll(() => page.textContent('main')).toContain(L('application', 'payment.later'));

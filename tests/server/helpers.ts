@@ -1,12 +1,13 @@
 // Test harness for the API: the app over in-memory PGlite, and over a fresh PostgreSQL database
 // (CREATE DATABASE pp_test_<random>, dropped afterwards) when TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../../server/db/index';
 import { buildApp, type App, type BuildAppOptions } from '../../server/app';
 import { seedDemo } from '../../server/seed/index';
 import type { Argon2Options } from '../../server/auth';
+// a port nobody listens on (the sandbox gateway and a listening portal need real ones)
+export { freePort } from '../../scripts/lib/portal';
 
 export const FAST_ARGON2: Argon2Options = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
@@ -112,14 +113,3 @@ export const ANA = ['brightpath', 'ana.silva@example.com', 'Sunshine#2026'] as c
 export const KAREN = ['brightpath', 'karen.johnson@example.com', 'Sunshine#2026'] as const;
 export const LINH = ['northridge', 'linh.nguyen@example.ca', 'Maple#Leaf2026'] as const;
 
-/** A port nobody listens on (the sandbox gateway and a listening portal need real ones). */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
