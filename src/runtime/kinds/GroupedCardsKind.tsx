@@ -29,6 +29,9 @@ function Group({ group, section }: { group: RowGroup; section: KindProps<'groupe
   const layout = section.layout;
   const value = layout ? String(evaluateRule(rt.rules, layout.rule, { ...rt.ctx, item: group }) ?? '') : '';
   const variant = layout?.variants?.[value];
+  // groups side by side are narrow: a group of one card gives it the group's whole width
+  const columns = section.columns ?? 2;
+  const perRow = (section.groupColumns ?? 1) > 1 ? Math.max(1, Math.min(columns, variant ? 1 : group.records.length)) : columns;
   return (
     <Box as="section" aria-labelledby={headingId} data-group={group.key} data-layout={value || 'rows'}>
       <Heading as="h3" size="md" id={headingId} mb="1">
@@ -41,11 +44,11 @@ function Group({ group, section }: { group: RowGroup; section: KindProps<'groupe
         </Text>
       ) : null}
       {variant ? (
-        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
+        <SimpleGrid columns={{ base: 1, lg: perRow }} gap="4">
           <ItemCard template={variant} item={group} index={0} headingLevel="h4" />
         </SimpleGrid>
       ) : (
-        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
+        <SimpleGrid columns={{ base: 1, lg: perRow }} gap="4">
           {group.records.map((r, i) => (
             <ItemCard key={i} template={section.card} item={r} index={i} headingLevel="h4" />
           ))}
