@@ -6,6 +6,8 @@
 // 4xx and 5xx answers, and p50 / p99 / max submit latency. Exits 1 when a count is wrong.
 //   npm run bench:rush                      PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (skipped without)
 //   RUSH_PARENTS=500 RUSH_SEATS=50 npm run bench:rush
+//   RUSH_BACKENDS=postgresql npm run bench:rush     one backend only (postgresql or pglite)
+//   PORTAL_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench:rush   the server's CPU profile
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -26,6 +28,7 @@ const PARENTS = Number(process.env.RUSH_PARENTS || 2000);
 const SEATS = Number(process.env.RUSH_SEATS || 200);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const POOL_SIZE = process.env.RUSH_POOL_SIZE || '20';
+const BACKENDS = (process.env.RUSH_BACKENDS || 'postgresql,pglite').toLowerCase().split(',');
 
 interface Prepared {
   programPeriodID: number;
@@ -173,6 +176,7 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
     });
     open();
     await Promise.all(all);
+    if (process.env.RUSH_PS) console.log((await import('node:child_process')).execSync('ps -eo comm,pid,times,args --sort=-times | head -30').toString());
   } finally {
     await server.stop();
   }
@@ -200,7 +204,9 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
 }
 
 const results: Result[] = [];
-if (ADMIN_URL) {
+if (!BACKENDS.includes('postgresql')) {
+  // not asked for
+} else if (ADMIN_URL) {
   const name = `pp_rush_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -216,11 +222,13 @@ if (ADMIN_URL) {
 } else {
   console.log('PostgreSQL skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
 }
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-rush-'));
-try {
-  results.push(await rush('PGlite', () => openDb({ pgliteDir: dataDir }), { DATABASE_URL: '', PGLITE_DIR: dataDir }));
-} finally {
-  fs.rmSync(dataDir, { recursive: true, force: true });
+if (BACKENDS.includes('pglite')) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-rush-'));
+  try {
+    results.push(await rush('PGlite', () => openDb({ pgliteDir: dataDir }), { DATABASE_URL: '', PGLITE_DIR: dataDir }));
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
 }
 
 const ms = (n: number) => `${Math.round(n)} ms`;

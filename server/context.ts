@@ -38,8 +38,8 @@ export interface AppDeps {
   /** the payment gateways by provider code (server/payments/gateway.ts); none: paying is unavailable */
   gateways?: (code: number) => import('./payments/gateway').PaymentGateway | undefined;
   log?: { warn: (o: unknown, m: string) => void; error: (o: unknown, m: string) => void };
-  /** test hooks: a pause between reading a seat and taking it (the concurrency test) */
-  hooks?: { beforeSeatTake?: () => Promise<void> };
+  /** test hooks: a pause between finding a seat and taking it, inside the submit (the concurrency test) */
+  hooks?: { pauseBeforeSeatTakeMs?: number };
 }
 
 /** The session a handler sees: always there for operations that require one. */

@@ -52,7 +52,7 @@ export function stopper(child: ChildProcess, after?: () => Promise<void> | void)
 export async function startPortal(env: Record<string, string>, cleanup?: () => Promise<void>): Promise<Running> {
   const port = await freePort();
   let output = '';
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  const child = spawn(process.execPath, [...(process.env.PORTAL_NODE_ARGS?.split(/\s+/).filter(Boolean) ?? []), '--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
     env: { ...process.env, NODE_ENV: 'production', PUBLIC_URL: `http://127.0.0.1:${port}`, PORT: String(port), HOST: '127.0.0.1', SMTP_URL: '', LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -12,3 +12,20 @@ export function prepared<T>(db: Db, name: string, build: (db: Db) => T): T {
   if (!statements.has(name)) statements.set(name, build(db));
   return statements.get(name) as T;
 }
+
+interface RawClient {
+  query(q: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/**
+ * One call of a SQL function that takes and answers jsonb (the submit of an application): on
+ * PostgreSQL a statement prepared once per connection under `name`, on PGlite a plain query.
+ */
+export async function callJson<T>(db: Db, name: string, fn: string, arg: unknown): Promise<T> {
+  if (!/^[a-z_]+$/.test(fn)) throw new Error(`not a function name: ${fn}`);
+  const client = (db as unknown as { $client: RawClient }).$client;
+  const text = `select ${fn}($1::jsonb) as r`;
+  const values = [JSON.stringify(arg)];
+  const { rows } = 'connect' in client && 'totalCount' in client ? await client.query({ name, text, values }) : await client.query(text, values);
+  return rows[0].r as T;
+}

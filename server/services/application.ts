@@ -4,19 +4,19 @@
 // takes seats atomically (server/services/seats.ts) and answers each child's status with its place
 // on the waitlist. Every id is checked against the signed-in account and provider.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
 import { accounts, activities, adults, applicationDrafts, assistanceAgencies, children, gradeLevels, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
-import type { OutboxMail } from '../outbox';
 import { photoUrl } from './people/shared';
 import { feesOf, type FeeActivity } from './fees';
 import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
-import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation } from './seats';
+import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts, type WaitlistPlace } from './seats';
+import { prepared } from '../db/prepared';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -454,15 +454,16 @@ export const application = {
   'ParentApplication.submit': {
     handler: async ({ deps, session, query, lang }) => {
       const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const facts = d.status === 'open' ? await confirmationFacts(deps, s, pp, lang) : undefined;
-      const result = await submitApplication(deps, s, d, pp, lang, facts);
+      // one read (the draft, its program and activities, the parent) and one write: a rush's hot path
+      const [ctx] = await submitContext(deps, s, query.key);
+      if (!ctx || ctx.draft.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
+      const { draft: d, program: pp } = ctx;
+      const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(deps, s, pp, lang, ctx) : undefined);
       if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
       // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
       // when the confirmation is read or by the sweeper, off a registration rush's hot path
       const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };
-      return { ...publicConfirmation(await withPositions(deps, result.confirmation)), payment: paymentOf(settled, deps.clock()) };
+      return { ...publicConfirmation(await withPositions(deps, result.confirmation, result.places)), payment: paymentOf(settled, deps.clock()) };
     },
   },
 
@@ -492,14 +493,16 @@ export const application = {
   },
 } satisfies Partial<Handlers>;
 
-/** Current waitlist places (they move up as others leave the list). */
-async function withPositions(deps: AppDeps, c: Confirmation): Promise<Confirmation> {
+/** Current waitlist places (they move up as others leave the list); `counted`: as the submit just counted them. */
+async function withPositions(deps: AppDeps, c: Confirmation, counted?: WaitlistPlace[]): Promise<Confirmation> {
   const acts = c.children.flatMap((ch) => ch.activities);
-  const { byId, byRegSeat } = await entryPositions(
-    deps,
-    acts.map((a) => a.entryId).filter((id): id is number => typeof id === 'number'),
-    [...new Set(acts.map((a) => a.registrationId).filter((id): id is number => typeof id === 'number'))],
-  );
+  const { byId, byRegSeat } = counted
+    ? { byId: new Map<number, number>(), byRegSeat: new Map(counted.map((p) => [`${p.registrationId}/${p.seatId}`, p.place])) }
+    : await entryPositions(
+        deps,
+        acts.map((a) => a.entryId).filter((id): id is number => typeof id === 'number'),
+        [...new Set(acts.map((a) => a.registrationId).filter((id): id is number => typeof id === 'number'))],
+      );
   const placeOf = (a: Confirmation['children'][number]['activities'][number]) =>
     a.entryId ? (byId.get(a.entryId) ?? null) : a.state === 'W' && a.registrationId && a.seatId ? (byRegSeat.get(`${a.registrationId}/${a.seatId}`) ?? null) : null;
   return {
@@ -540,27 +543,53 @@ function publicConfirmation(c: Confirmation) {
 
 /** The confirmation e-mail to the signed-in parent (spec 2.11; 8.2 when it cannot be sent). */
 /** The parent's name and the confirmation e-mail to the signed-in parent's address (one read). */
-async function confirmationFacts(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string): Promise<{ parentName: string; mailOf: (c: Confirmation) => OutboxMail | null }> {
-  const [row] = await deps.db
-    .select({ email: logins.email, programName: providers.programName, supportEmail: providers.supportEmail, firstName: adults.firstName, lastName: adults.lastName })
-    .from(logins)
-    .innerJoin(providers, eq(providers.id, logins.providerId))
-    .innerJoin(adults, eq(adults.id, logins.adultId))
-    .where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
+/** The submit's one read: the draft under the key, its program and activities, the signed-in parent and the provider's sender. */
+function submitContext(deps: AppDeps, s: SessionInfo, key: string) {
+  return prepared(deps.db, 'submit_context', (db) =>
+    db
+      .select({
+        draft: applicationDrafts,
+        program: programPeriods,
+        email: logins.email,
+        programName: providers.programName,
+        supportEmail: providers.supportEmail,
+        firstName: adults.firstName,
+        lastName: adults.lastName,
+        activities: sql<SubmitActivity[]>`(select coalesce(json_agg(json_build_object('id', a.id, 'activity', a.activity, 'translations', a.translations, 'activityTypeID', a.activity_type_id, 'startDate', a.start_date, 'capacity', a.capacity) order by a.id), '[]'::json) from activities a where a.program_period_id = ${programPeriods.id} and a.provider_id = ${programPeriods.providerId})`,
+      })
+      .from(applicationDrafts)
+      .innerJoin(programPeriods, and(eq(programPeriods.id, applicationDrafts.programPeriodId), eq(programPeriods.providerId, applicationDrafts.providerId)))
+      .leftJoin(logins, and(eq(logins.id, sql.placeholder('loginId')), eq(logins.providerId, applicationDrafts.providerId)))
+      .leftJoin(providers, eq(providers.id, logins.providerId))
+      .leftJoin(adults, eq(adults.id, logins.adultId))
+      .where(and(eq(applicationDrafts.key, sql.placeholder('key')), eq(applicationDrafts.providerId, sql.placeholder('providerId')), eq(applicationDrafts.accountId, sql.placeholder('accountId'))))
+      .prepare('submit_context'),
+  ).execute({ key, providerId: s.providerId, accountId: s.accountId, loginId: s.loginId });
+}
+
+function submitFacts(
+  deps: AppDeps,
+  s: SessionInfo,
+  pp: ProgramRow,
+  lang: string,
+  row: { email: string | null; programName: string | null; supportEmail: string | null; firstName: string | null; lastName: string | null },
+): SubmitFacts {
   const program = textIn(pp, 'programPeriod', lang);
+  const parentName = row.firstName !== null ? `${row.firstName} ${row.lastName}` : '';
   return {
-    parentName: row ? `${row.firstName} ${row.lastName}` : '',
-    mailOf: (c) => {
-      if (!row?.email) return null;
-      const lines = c.children.map((ch) => deps.t(lang, 'application.email.line', { child: ch.fullName, status: deps.t(lang, `application.confirmation.status.${ch.status}`) }));
-      return {
-        providerId: s.providerId,
-        kind: 'application-confirmation',
-        to: row.email,
-        from: `"${row.programName}" <${row.supportEmail || 'no-reply@parentportal.example'}>`,
-        subject: deps.t(lang, 'application.email.subject', { program }),
-        text: [deps.t(lang, 'application.email.intro', { name: c.parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ...lines, '', deps.t(lang, 'application.email.footer')].join('\n'),
-      };
-    },
+    parentName,
+    // the confirmation e-mail: its fixed parts, and a line per child for the status the submit decides
+    mail: row.email
+      ? {
+          providerId: s.providerId,
+          kind: 'application-confirmation',
+          to: row.email,
+          from: `"${row.programName}" <${row.supportEmail || 'no-reply@parentportal.example'}>`,
+          subject: deps.t(lang, 'application.email.subject', { program }),
+          before: [deps.t(lang, 'application.email.intro', { name: parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ''].join('\n'),
+          after: ['', '', deps.t(lang, 'application.email.footer')].join('\n'),
+          line: (child, status) => deps.t(lang, 'application.email.line', { child, status: deps.t(lang, `application.confirmation.status.${status}`) }),
+        }
+      : null,
   };
 }

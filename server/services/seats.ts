@@ -1,6 +1,6 @@
-// Seats and the waitlist (spec 4 enrolment and seats; /work guide "money and seats"): a seat is taken
-// with one conditional UPDATE ... WHERE taken < total RETURNING inside the submit's transaction, so
-// no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
+// Seats and the waitlist (spec 4 enrolment and seats): a seat is taken with one conditional
+// UPDATE ... WHERE taken < total inside the submit's one database call (submit_application, migration
+// 0018), so no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
 // C a full activity refuses the child (SEATS FULL), W a full activity waitlists it, N no check.
 // The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
 // Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
@@ -14,7 +14,8 @@ import { textIn } from '../providerTexts';
 import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './application';
 import type { programPeriods } from '../db/schema';
 import type { Db } from '../db/index';
-import { enqueueMail, type OutboxMail } from '../outbox';
+import { singleLine } from '../inputChecks';
+import { callJson } from '../db/prepared';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
@@ -65,36 +66,6 @@ export async function seatAvailability(
     }
   }
   return out;
-}
-
-/** Seat row ids by database, activity and week: a committed row keeps its id (it goes only with its activity). */
-const seatIdCache = new WeakMap<object, Map<string, number>>();
-
-/**
- * The seat row of an activity's week, created on first use with the activity's capacity. Ids read
- * here go to `seen`; the caller caches them once its transaction committed (a row made by a
- * transaction that rolls back must not be remembered).
- */
-async function seatId(tx: Tx, cache: Map<string, number>, seen: Map<string, number>, providerId: number, activityId: number, week: string, capacity: number): Promise<number> {
-  const k = `${activityId}/${week}`;
-  const known = cache.get(k) ?? seen.get(k);
-  if (known) return known;
-  const find = async () => (await tx.select({ id: seats.id }).from(seats).where(and(eq(seats.activityId, activityId), eq(seats.weekStart, week))))[0]?.id;
-  let id = await find();
-  if (!id) {
-    const [made] = await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] }).returning({ id: seats.id });
-    id = made?.id ?? (await find())!;
-  }
-  seen.set(k, id);
-  return id;
-}
-
-/** Takes one seat while one remains (mode N: always): one statement, atomic on both databases. */
-async function takeSeat(tx: Tx, id: number, check: boolean): Promise<boolean> {
-  const rows = check
-    ? await tx.update(seats).set({ taken: sql`${seats.taken} + 1` }).where(and(eq(seats.id, id), sql`${seats.taken} < ${seats.total}`)).returning({ id: seats.id })
-    : await tx.update(seats).set({ taken: sql`${seats.taken} + 1` }).where(eq(seats.id, id)).returning({ id: seats.id });
-  return rows.length === 1;
 }
 
 export async function releaseSeat(tx: Tx, id: number): Promise<void> {
@@ -163,23 +134,52 @@ function checkComplete(deps: AppDeps, lang: string, data: DraftData): void {
   if (data.isOptedFinancialAssistance && !(data.agencies ?? []).length) fail(deps, lang, 400, 'application.errors.agencyRequired');
 }
 
+/** What the submit needs of the signed-in parent: her name and the confirmation e-mail's parts (null: no address). */
+export interface SubmitFacts {
+  parentName: string;
+  mail: {
+    providerId: number;
+    kind: string;
+    to: string;
+    from: string;
+    subject: string;
+    /** the text before the children's lines and after them */
+    before: string;
+    after: string;
+    line: (childName: string, status: Status) => string;
+  } | null;
+}
+
+/** What the submit needs of a program's activities. */
+export type SubmitActivity = Pick<typeof activities.$inferSelect, 'id' | 'activity' | 'translations' | 'activityTypeID' | 'startDate' | 'capacity'>;
+
+/** A waitlist entry's place as the submit counted it. */
+export interface WaitlistPlace {
+  registrationId: number;
+  seatId: number;
+  place: number;
+}
+
+const STATUSES: Status[] = ['REGISTERED', 'WAITLISTED', 'SEATS FULL', 'PENDING'];
+
 /**
  * Submits a draft once: a second call (a double click, a retry after a lost answer) gets the first
- * confirmation. The draft is claimed first (open -> submitting, one statement), then one transaction
- * takes the seats, writes registrations, enrolments and waitlist entries, and stores the confirmation.
+ * confirmation. Everything is decided and written by one call of the database function
+ * submit_application (migration 0018): it takes the seats, writes registrations, enrolments, the
+ * confirmation e-mail and waitlist entries, and claims the draft (open -> submitted) last, so a second
+ * submit of the same draft rolls back whole. One round trip per submit keeps a registration rush fast
+ * and holds a seat row's lock only for that call. What is not decided there (names in the parent's
+ * language, the enrolment rows, the e-mail's texts per status) is prepared here.
  */
 export async function submitApplication(
   deps: AppDeps,
   s: SessionInfo,
   d: DraftRow,
   pp: ProgramRow,
+  acts: SubmitActivity[],
   lang: string,
-  facts?: {
-    parentName: string;
-    /** the confirmation e-mail of a confirmation (null: no address): queued in the same transaction */
-    mailOf: (c: Confirmation) => OutboxMail | null;
-  },
-): Promise<{ fresh: boolean; confirmation: Confirmation }> {
+  facts?: SubmitFacts,
+): Promise<{ fresh: boolean; confirmation: Confirmation; places?: WaitlistPlace[] }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
     if (pp.registrationStartAt && pp.registrationStartAt > deps.clock()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
@@ -189,118 +189,54 @@ export async function submitApplication(
   checkComplete(deps, lang, data);
   if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
   const today = isoDay(deps.today());
-  let cache = seatIdCache.get(deps.db);
-  if (!cache) seatIdCache.set(deps.db, (cache = new Map()));
-  const seen = new Map<string, number>();
+  const mail = facts?.mail;
+  const now = deps.clock();
+  const payload = {
+    key: d.key,
+    providerId: s.providerId,
+    accountId: s.accountId,
+    programPeriodId: pp.id,
+    programPeriod: textIn(pp, 'programPeriod', lang),
+    draftId: d.id,
+    today,
+    now: now.toISOString(),
+    capacityCheck: pp.capacityCheck,
+    enrollmentOption: data.enrollmentOption,
+    claims: data.isOptedFinancialAssistance === true && pp.discountsNeedReview,
+    parentName: facts?.parentName ?? '',
+    pauseSeconds: deps.hooks?.pauseBeforeSeatTakeMs ? deps.hooks.pauseBeforeSeatTakeMs / 1000 : 0,
+    mail: mail ? { kind: mail.kind, to: singleLine(mail.to), from: singleLine(mail.from), subject: singleLine(mail.subject), before: mail.before, after: mail.after } : null,
+    children: (data.children ?? []).map((child) => ({
+      prChildID: child.prChildID,
+      childName: child.childName,
+      lines: mail ? Object.fromEntries(STATUSES.map((st) => [st, mail.line(child.childName, st)])) : {},
+      selections: child.selections.map((sel) => {
+        const a = acts.find((x) => x.id === sel.activityID);
+        // checkComplete and the enrolment step only keep the program's activities; a draft naming another is refused
+        if (!a) fail(deps, lang, 400, 'application.errors.noActivity');
+        return {
+          activityID: a.id,
+          activity: textIn(a, 'activity', lang),
+          weekStart: sel.weekStart ?? null,
+          seatWeek: seatWeek(pp, sel),
+          capacity: a.capacity,
+          enrollment: enrollmentOf(s, pp, a, sel, child.prChildID, today),
+        };
+      }),
+    })),
+  };
   try {
-    const confirmation = await retryOnDeadlock(() => deps.db.transaction(async (tx) => {
-      // a retried attempt remembers only its own seat rows
-      seen.clear();
-      const acts = await tx.select().from(activities).where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id)));
-      const claims = data.isOptedFinancialAssistance === true && pp.discountsNeedReview;
-      const out: Confirmation = {
-        key: d.key,
-        programPeriodID: pp.id,
-        programPeriod: textIn(pp, 'programPeriod', lang),
-        submittedOn: today,
-        emailSent: false,
-        parentName: facts?.parentName ?? '',
-        children: [],
-      };
-      const joins: { seat: number; childId: number; registrationId: number }[] = [];
-      for (const child of data.children ?? []) {
-        const taken: { sel: Selection; seat: number }[] = [];
-        const full: { sel: Selection; seat: number }[] = [];
-        for (const sel of child.selections) {
-          const a = acts.find((x) => x.id === sel.activityID)!;
-          const seat = await seatId(tx, cache, seen, s.providerId, a.id, seatWeek(pp, sel), a.capacity);
-          // tests pause here: many submits between reading and taking still take each seat once
-          await deps.hooks?.beforeSeatTake?.();
-          if (await takeSeat(tx, seat, pp.capacityCheck !== 'N')) taken.push({ sel, seat });
-          else full.push({ sel, seat });
-        }
-        let status: Status;
-        let waitlist: { sel: Selection; seat: number }[] = [];
-        if (!full.length) status = 'REGISTERED';
-        else if (pp.capacityCheck === 'C') {
-          // a full activity cannot be submitted: nothing is taken for this child
-          for (const t of taken) await releaseSeat(tx, t.seat);
-          taken.length = 0;
-          status = 'SEATS FULL';
-        } else if (data.enrollmentOption === 'N') {
-          // wait until all fit: nothing taken now, every choice on the waitlist
-          for (const t of taken) await releaseSeat(tx, t.seat);
-          waitlist = [...taken, ...full];
-          taken.length = 0;
-          status = 'WAITLISTED';
-        } else {
-          waitlist = full;
-          status = taken.length ? 'REGISTERED' : 'WAITLISTED';
-        }
-        if (claims && status === 'REGISTERED') status = 'PENDING';
-        const name = (a: number) => textIn(acts.find((x) => x.id === a)!, 'activity', lang);
-        const row: Confirmation['children'][number] = { prChildID: child.prChildID, fullName: child.childName, status, activities: [] };
-        if (status !== 'SEATS FULL') {
-          const [reg] = await tx
-            .insert(registrations)
-            .values({ providerId: s.providerId, accountId: s.accountId, programPeriodId: pp.id, childId: child.prChildID, status, registrationDate: today, submittedOn: today, isPendingApproval: status === 'PENDING', claimsDiscount: claims, draftId: d.id })
-            .onConflictDoUpdate({
-              target: [registrations.programPeriodId, registrations.childId],
-              set: { status, registrationDate: today, submittedOn: today, isPendingApproval: status === 'PENDING', claimsDiscount: claims, draftId: d.id, accountId: s.accountId },
-            })
-            .returning({ id: registrations.id });
-          for (const t of taken) {
-            await tx.insert(seatTakes).values({ providerId: s.providerId, seatId: t.seat, registrationId: reg.id, status: 'held' });
-            // enrolled now, or once the provider approves a claimed discount
-            if (status === 'REGISTERED') await tx.insert(enrollments).values(enrollmentOf(s, pp, acts.find((x) => x.id === t.sel.activityID)!, t.sel, child.prChildID, today));
-            row.activities.push({ activityID: t.sel.activityID, activity: name(t.sel.activityID), weekStart: t.sel.weekStart, state: 'A', entryId: null });
-          }
-          for (const w of waitlist) {
-            joins.push({ seat: w.seat, childId: child.prChildID, registrationId: reg.id });
-            row.activities.push({ activityID: w.sel.activityID, activity: name(w.sel.activityID), weekStart: w.sel.weekStart, state: 'W', entryId: null, seatId: w.seat, registrationId: reg.id });
-          }
-        } else {
-          for (const f of full) row.activities.push({ activityID: f.sel.activityID, activity: name(f.sel.activityID), weekStart: f.sel.weekStart, state: 'FULL', entryId: null });
-        }
-        out.children.push(row);
-      }
-      // the e-mail is queued with the registration or not at all (a transactional outbox)
-      const mail = facts?.mailOf(out);
-      if (mail) {
-        await enqueueMail(tx as unknown as Db, deps.clock, mail);
-        out.emailSent = true;
-      }
-      // the claim is the last statement: a second submit of the same draft (a double click, a
-      // retry after a lost answer) finds it submitted and rolls back what it took
-      const claimed = await tx
-        .update(applicationDrafts)
-        .set({ status: 'submitted', step: 'submitted', submittedAt: deps.clock(), updatedAt: deps.clock(), result: out as unknown as Record<string, unknown> })
-        .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
-        .returning({ id: applicationDrafts.id });
-      if (!claimed.length) throw new AlreadySubmitted();
-      // waitlist entries last, in one statement: their ids (a monotonic sequence) order each seat's
-      // list. A place is counted when read; one counted the instant a submit commits can still miss an
-      // earlier entry whose transaction commits a moment later, so the confirmation page counts again.
-      // (Locking the seat's list until the commit would make them final at once, but it serialises
-      // every waitlisted submit's commit: +2 s at p99 in bench:rush.)
-      if (joins.length) {
-        await tx
-          .insert(waitlistEntries)
-          .values(joins.map((j) => ({ providerId: s.providerId, seatId: j.seat, accountId: s.accountId, childId: j.childId, registrationId: j.registrationId, status: 'active', createdAt: deps.clock() })));
-      }
-      return out;
-    }));
-    for (const [k, id] of seen) cache.set(k, id);
-    return { fresh: true, confirmation };
+    const { confirmation, places } = await retryOnDeadlock(() => callJson<{ confirmation: Confirmation; places: WaitlistPlace[] }>(deps.db, 'submit_application', 'submit_application', payload));
+    return { fresh: true, confirmation, places };
   } catch (err) {
-    if (!(err instanceof AlreadySubmitted)) throw err;
-    const [now] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
-    if (now?.status === 'submitted' && now.result) return { fresh: false, confirmation: now.result as unknown as Confirmation };
+    if (errorCode(err) !== 'PPA01') throw err;
+    const [again] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+    if (again?.status === 'submitted' && again.result) return { fresh: false, confirmation: again.result as unknown as Confirmation };
     fail(deps, lang, 409, 'application.errors.submitted');
   }
 }
 
-class AlreadySubmitted extends Error {}
+const errorCode = (err: unknown): string | undefined => (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
 
 /**
  * Runs a transaction again when PostgreSQL ended it to break a deadlock (two submits locking the same
@@ -311,7 +247,7 @@ async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<
     try {
       return await run();
     } catch (err) {
-      const code = (err as { code?: string; cause?: { code?: string } }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+      const code = errorCode(err);
       if (i >= attempts || (code !== '40P01' && code !== '40001')) throw err;
       await new Promise((r) => setTimeout(r, 5 + Math.random() * 20 * i));
     }
@@ -319,7 +255,7 @@ async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<
 }
 
 /** The enrolment row of a taken choice: a week of a weekly program, a single date, or from today on. */
-export function enrollmentOf(s: { providerId: number; accountId: number }, pp: ProgramRow, a: typeof activities.$inferSelect, sel: Selection, childId: number, today: string) {
+export function enrollmentOf(s: { providerId: number; accountId: number }, pp: ProgramRow, a: Pick<typeof activities.$inferSelect, 'id' | 'activityTypeID' | 'startDate'>, sel: Selection, childId: number, today: string) {
   const start = isWeekly(pp) && sel.weekStart ? sel.weekStart : a.activityTypeID === 4 && sel.date ? sel.date : a.startDate > today ? a.startDate : today;
   const end = isWeekly(pp) && sel.weekStart ? addDays(sel.weekStart, 4) : a.activityTypeID === 4 && sel.date ? sel.date : null;
   return {

@@ -162,7 +162,7 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
       });
       drafts.push({ token, key });
     }
-    t.app.deps.hooks = { beforeSeatTake: () => new Promise((r) => setTimeout(r, 25)) };
+    t.app.deps.hooks = { pauseBeforeSeatTakeMs: 25 };
     try {
       const answers = await Promise.all(drafts.map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
       expect(answers.map((a) => a.statusCode)).toEqual(Array(N).fill(200));
