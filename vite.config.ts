@@ -5,12 +5,20 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { namespacesOfScreen, PRODUCT_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
 
 // Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
 // few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
 // (src/shell/themeRecipes.ts) and the first paint's few to the entry.
 const CHAKRA_RECIPES = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]theme[\\/](recipes|slot-recipes)([\\/]|\.js$)/;
 const library = (pattern: RegExp) => (id: string) => pattern.test(id) && !CHAKRA_RECIPES.test(id);
+
+/** locales/<lang>/<ns>.json → "locale-<lang>" for the start namespaces, "locale-<lang>-<ns>" for the others. */
+function localeChunk(id: string): string | null {
+  const m = /[\\/]locales[\\/](\w+)[\\/](\w+)\.json$/.exec(id);
+  if (!m) return null;
+  return START_NAMESPACES.includes(m[2]) ? `locale-${m[1]}` : `locale-${m[1]}-${m[2]}`;
+}
 
 /**
  * `virtual:base-screens`: the screens shipped with the portal (screens/*.json) as the shell needs them
@@ -21,23 +29,57 @@ const library = (pattern: RegExp) => (id: string) => pattern.test(id) && !CHAKRA
 function baseScreens(): Plugin {
   const id = 'virtual:base-screens';
   const dir = fileURLToPath(new URL('./screens/', import.meta.url));
+  const schemaDir = fileURLToPath(new URL('./schemas/', import.meta.url));
   return {
     name: 'base-screens',
     resolveId: (source) => (source === id ? `\0${id}` : null),
     load(loadId) {
       if (loadId !== `\0${id}`) return null;
+      const schemas: Record<string, unknown> = {};
+      for (const file of fs.readdirSync(schemaDir).filter((f) => f.endsWith('.json'))) {
+        this.addWatchFile(schemaDir + file);
+        schemas[file.slice(0, -'.json'.length)] = JSON.parse(fs.readFileSync(schemaDir + file, 'utf8'));
+      }
+      const lazy = namespaces().filter((ns) => !START_NAMESPACES.includes(ns) && !PRODUCT_NAMESPACES[ns]);
       const screens: Record<string, unknown> = {};
       for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
         this.addWatchFile(dir + file);
-        const { $schema: _, data: _data, modals: _modals, sections, actions, ...route } = JSON.parse(fs.readFileSync(dir + file, 'utf8'));
+        const decl = JSON.parse(fs.readFileSync(dir + file, 'utf8'));
+        const { $schema: _, data: _data, modals: _modals, description: _description, sections, actions, ...route } = decl;
         if (!route.id || !route.path) continue;
+        // the lazily fetched namespaces the screen uses, fetched as it opens (src/runtime/ScreenView.tsx)
+        const texts = namespacesOfScreen(lazy, decl, schemas);
         screens[route.id] = {
           ...route,
           sections: (sections ?? []).map((s: { kind: string }) => ({ kind: s.kind })),
           ...(actions ? { actions: actions.map(() => ({})) } : {}),
+          ...(texts.length ? { texts } : {}),
         };
       }
       return `export default ${JSON.stringify(screens)};`;
+    },
+  };
+}
+
+/** The translation namespaces: the files of locales/en. */
+function namespaces(): string[] {
+  return fs
+    .readdirSync(fileURLToPath(new URL('./locales/en/', import.meta.url)))
+    .filter((f) => f.endsWith('.json'))
+    .map((f) => f.slice(0, -'.json'.length))
+    .sort();
+}
+
+/** `virtual:locale-namespaces`: the list of namespaces (src/runtime/namespaces.ts), without loaders. */
+function localeNamespaces(): Plugin {
+  const id = 'virtual:locale-namespaces';
+  return {
+    name: 'locale-namespaces',
+    resolveId: (source) => (source === id ? `\0${id}` : null),
+    load(loadId) {
+      if (loadId !== `\0${id}`) return null;
+      this.addWatchFile(fileURLToPath(new URL('./locales/en/', import.meta.url)));
+      return `export const NAMESPACES = ${JSON.stringify(namespaces())};`;
     },
   };
 }
@@ -71,7 +113,7 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), baseScreens(), precompress()],
+  plugins: [react(), baseScreens(), localeNamespaces(), precompress()],
   resolve: {
     // the parts of Chakra's default theme one by one (src/shell/chakraTheme.ts); tsconfig "paths" has the types
     alias: [
@@ -100,9 +142,10 @@ export default defineConfig({
               priority: 2,
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
-            // one chunk per language with all its namespaces: one request, and gzip shares their words
-            // (the parent application's texts stay chunks of their own: the portal never loads them)
-            ...['en', 'es', 'pt', 'vi'].map((lang) => ({ name: `locale-${lang}`, test: new RegExp(`[\\\\/]locales[\\\\/]${lang}[\\\\/](?!(application|payment|account|enrollment)\\.json)`), priority: 4 })),
+            // one chunk per language with the namespaces every page loads at start (one request, and
+            // gzip shares their words); every other namespace is a chunk of its own, fetched with the
+            // first screen that uses it (src/runtime/namespaces.ts)
+            { name: localeChunk, debugName: 'locale', test: /[\\/]locales[\\/]\w+[\\/]\w+\.json$/, priority: 4 },
           ],
         },
       },

@@ -14,13 +14,14 @@ import { ApiError, splitParams } from '../api/client';
 import { isRecord, operationId } from './guards';
 import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, releaseVersionAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
-import { createEffectRunner, toSearch } from './effects';
+import type { EffectDeps } from './effects';
+import { toSearch } from './search';
 import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
 import { RetryPanel, ScreenSkeleton, SectionSkeleton, SectionView } from './Section';
 import { loadSections, sectionsLoaded } from './registry';
 import type { RenderAction } from './kindProps';
-import { lazyWhenOnline } from './whenOnline';
+import { lazyWhenOnline, whenOnline } from './whenOnline';
 import { lazyNamespacesOf } from './namespaces';
 import { useTranslation } from 'react-i18next';
 
@@ -91,6 +92,38 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
 }
 
 /** How long the first loads of a screen may hold its first paint back. */
+/**
+ * The effect runner (submit, navigate, calls, flows, uploads) is a chunk of its own: no effect runs
+ * before the parent acts, so the first paint does not load it. It is fetched on the parent's first
+ * input on the page (before the click's effect asks for it) or by the first effect.
+ */
+const loadEffects = whenOnline(() => import('./effects'));
+
+function lazyEffectRunner(deps: EffectDeps) {
+  let made: Promise<ReturnType<Awaited<ReturnType<typeof loadEffects>>['createEffectRunner']>> | undefined;
+  const runner = () => (made ??= loadEffects().then((m) => m.createEffectRunner(deps)));
+  return {
+    run: async (effect: Effect, extra?: Partial<RuleContext>) => (await runner()).run(effect, extra),
+    runAction: async (action: Parameters<ScreenRuntime['runAction']>[0], extra?: Partial<RuleContext>) => (await runner()).runAction(action, extra),
+  };
+}
+
+/** Starts the effect runner's chunk on the parent's first pointer or key input. */
+function useEffectsOnFirstInput() {
+  useEffect(() => {
+    const types = ['pointerdown', 'keydown', 'focusin'] as const;
+    const stop = () => {
+      for (const type of types) window.removeEventListener(type, warm, true);
+    };
+    const warm = () => {
+      stop();
+      void loadEffects().catch(() => undefined);
+    };
+    for (const type of types) window.addEventListener(type, warm, true);
+    return stop;
+  }, []);
+}
+
 const OPENING_MS = 3000;
 
 const engineLoadable = loadable(formEngineAtom);
@@ -149,6 +182,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const [session, setSession] = useAtom(sessionAtom);
   const provider = useAtomValue(providerAtom);
   const [engineWanted, setEngineWanted] = useState(() => screenHasForm(screen));
+  useEffectsOnFirstInput();
   const engineState = useAtomValue(engineWanted ? engineLoadable : noEngineLoadable);
   const store = useStore();
   const api = useAtomValue(apiAtom);
@@ -218,7 +252,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const { signOut, portalUrl } = host;
   const runner = useMemo(
     () =>
-      createEffectRunner({
+      lazyEffectRunner({
         set,
         api,
         engine,

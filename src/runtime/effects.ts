@@ -43,13 +43,7 @@ export interface EffectDeps {
   origin: string;
 }
 
-/** Builds a URL query string for navigate, dropping empty values. */
-export function toSearch(query: Record<string, unknown>): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== null && v !== '') sp.set(k, String(v));
-  const s = sp.toString();
-  return s ? `?${s}` : '';
-}
+export { toSearch } from './search';
 
 /** The form a submit validates: named by section id or schema id, else the screen's only form. */
 export function findForm(forms: FormHandle[], name: string | undefined): FormHandle | undefined {

@@ -1,40 +1,30 @@
 // The translation namespaces are the files of locales/en: a feature adds its own file
 // (locales/<lang>/<feature>.json) and its keys "<feature>.<key>" resolve with no code change.
 import { productOfPath } from '../engine/screen';
+import { NAMESPACES } from 'virtual:locale-namespaces';
+import { namespacesOfScreen, PRODUCT_NAMESPACES, START_NAMESPACES } from './textNamespaces';
 
-const files = import.meta.glob('../../locales/en/*.json');
-
-export const NAMESPACES: readonly string[] = Object.keys(files)
-  .map((p) => p.slice(p.lastIndexOf('/') + 1, -'.json'.length))
-  .sort();
+export { NAMESPACES, PRODUCT_NAMESPACES };
 
 /**
- * Namespaces only another product reads: the portal does not fetch the parent application's texts
- * (their files are chunks of their own, see vite.config.ts), and the application fetches everything.
+ * Namespaces fetched with the first screen that uses them, not at start: every namespace but the
+ * start ones (textNamespaces.ts) and another product's. Sign-in fetches its own (auth, fields), Home
+ * its own (programs, communication, account); the server's texts (server) are the server's alone, so
+ * the portal never fetches them. Their files are chunks of their own (vite.config.ts).
  */
-export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication'>> = { application: 'parentapplication' };
-
-/**
- * Namespaces fetched with the first screen that uses them, not at start (payments, the account's
- * pages, enrolment: sign-in never shows them, and the first load stays small). Their files are
- * chunks of their own (vite.config.ts).
- */
-export const LAZY_NAMESPACES: readonly string[] = ['payment', 'account', 'enrollment'];
+export const LAZY_NAMESPACES: readonly string[] = NAMESPACES.filter((ns) => !START_NAMESPACES.includes(ns) && !PRODUCT_NAMESPACES[ns]);
 
 /** The namespaces a product loads at start. */
 export function namespacesOf(product: string): string[] {
-  return NAMESPACES.filter((ns) => !LAZY_NAMESPACES.includes(ns) && (!PRODUCT_NAMESPACES[ns] || PRODUCT_NAMESPACES[ns] === product));
+  return NAMESPACES.filter((ns) => START_NAMESPACES.includes(ns) || PRODUCT_NAMESPACES[ns] === product);
 }
 
 /**
  * The lazy namespaces a screen uses: a key "<namespace>.<key>" anywhere in its declaration or in the
- * form schemas it names (a field's extra option label, a row's message).
+ * form schemas it names; the field labels for any screen with a form schema.
  */
 export function lazyNamespacesOf(screen: unknown, schemas: Record<string, unknown> = {}): string[] {
-  const own = JSON.stringify(screen) ?? '';
-  const named = [...own.matchAll(/"schema":"([^"]+)"/g)].map((m) => JSON.stringify(schemas[m[1]] ?? ''));
-  const text = [own, ...named].join('');
-  return LAZY_NAMESPACES.filter((ns) => text.includes(`"${ns}.`));
+  return namespacesOfScreen(LAZY_NAMESPACES, screen, schemas);
 }
 
 /** The namespaces of the product this page is (the address says which). */

@@ -4,3 +4,7 @@ declare module 'virtual:base-screens' {
   const screens: Record<string, ScreenDecl>;
   export default screens;
 }
+declare module 'virtual:locale-namespaces' {
+  /** the translation namespaces: the files of locales/en, sorted */
+  export const NAMESPACES: readonly string[];
+}

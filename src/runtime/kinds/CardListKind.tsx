@@ -19,7 +19,7 @@ import type { KindProps } from '../kindProps';
 import type { CardLines, CardTemplate } from '../../engine/types';
 import { itemActions, resolveItem, rowsOf, textOf } from './shared';
 import { Link as RouteLink } from 'wouter';
-import { toSearch } from '../effects';
+import { toSearch } from '../search';
 import { FileTypeIcon } from './FileTypeIcon';
 import { fieldOf, isRecord } from '../guards';
 import { CardEntries } from './CardEntries';

@@ -5,7 +5,7 @@ import { Box, Card, Heading, LinkBox, LinkOverlay, List, SimpleGrid, Text, chakr
 import { Link as RouteLink } from 'wouter';
 import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
-import { toSearch } from '../effects';
+import { toSearch } from '../search';
 import type { KindProps } from '../kindProps';
 import type { Effect } from '../../engine/types';
 import { resolveItem } from './shared';

@@ -1,0 +1,29 @@
+// Which translation namespaces a page loads, as plain data and functions without imports:
+// vite.config.ts reads them too (the locale chunks, and each base screen's namespaces).
+
+/**
+ * The namespaces every page loads at start: the shell's texts (common), the screens' titles
+ * (screens), the runtime's own texts (runtime) and the engine's messages (errors, which the engine
+ * writes itself, so no declaration names them). One chunk per language; every other namespace is a
+ * chunk of its own, fetched with the first screen that uses it.
+ */
+export const START_NAMESPACES: readonly string[] = ['common', 'errors', 'runtime', 'screens'];
+
+/**
+ * Namespaces only another product reads: the portal does not fetch the parent application's texts;
+ * the application fetches them at start.
+ */
+export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication'>> = { application: 'parentapplication' };
+
+/**
+ * Of the candidate namespaces, those a screen uses: a key "<namespace>.<key>" anywhere in its
+ * declaration or in the form schemas it names (a field's label, an extra option label, a row's
+ * message); a screen that names a form schema gets the field labels (fields) whatever its keys,
+ * since the engine's messages name fields by their labels.
+ */
+export function namespacesOfScreen(candidates: readonly string[], screen: unknown, schemas: Record<string, unknown> = {}): string[] {
+  const own = JSON.stringify(screen) ?? '';
+  const named = [...own.matchAll(/"schema":"([^"]+)"/g)].map((m) => JSON.stringify(schemas[m[1]] ?? ''));
+  const text = [own, ...named].join('');
+  return candidates.filter((ns) => text.includes(`"${ns}.`) || (ns === 'fields' && named.length > 0));
+}
