@@ -137,6 +137,8 @@ interface Result {
   p50: number;
   p99: number;
   max: number;
+  /** the server process's CPU time during the rush (ms) */
+  serverCpu: number | null;
 }
 
 async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: Record<string, string>): Promise<Result> {
@@ -151,6 +153,7 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
   let failed = 0;
   let registeredAnswers = 0;
   let waitlistedAnswers = 0;
+  let serverCpu: number | null = null;
   try {
     let open!: () => void;
     const gate = { promise: new Promise<void>((r) => (open = r)) };
@@ -174,9 +177,11 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
         latencies.push(performance.now() - t0);
       }
     });
+    const cpu0 = server.cpuMs?.() ?? null;
     open();
     await Promise.all(all);
-    if (process.env.RUSH_PS) console.log((await import('node:child_process')).execSync('ps -eo comm,pid,times,args --sort=-times | head -30').toString());
+    const cpu1 = server.cpuMs?.() ?? null;
+    if (cpu0 !== null && cpu1 !== null) serverCpu = cpu1 - cpu0;
   } finally {
     await server.stop();
   }
@@ -197,7 +202,7 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
       console.error(`${backend}: answers say ${registeredAnswers} registered / ${waitlistedAnswers} waitlisted, the database ${taken} / ${waiting.n}`);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
-    return { backend, taken, waitlisted: Number(waiting.n), overbooked: Math.max(0, taken - seat.total), c4xx, c5xx, failed, p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted.at(-1) ?? 0 };
+    return { backend, taken, waitlisted: Number(waiting.n), overbooked: Math.max(0, taken - seat.total), c4xx, c5xx, failed, p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted.at(-1) ?? 0, serverCpu };
   } finally {
     await handle.close();
   }
@@ -233,9 +238,10 @@ if (BACKENDS.includes('pglite')) {
 
 const ms = (n: number) => `${Math.round(n)} ms`;
 console.log(`\nRush: ${PARENTS} parents submit at once for ${SEATS} seats (capacity check W, enrol what is available)`);
-console.log(['backend', 'taken', 'waitlisted', 'overbooked', '4xx', '5xx', 'no answer', 'p50', 'p99', 'max'].map((h) => h.padEnd(11)).join(''));
+console.log(['backend', 'taken', 'waitlisted', 'overbooked', '4xx', '5xx', 'no answer', 'p50', 'p99', 'max', 'server CPU'].map((h) => h.padEnd(11)).join(''));
 for (const r of results) {
-  console.log([r.backend, r.taken, r.waitlisted, r.overbooked, r.c4xx, r.c5xx, r.failed, ms(r.p50), ms(r.p99), ms(r.max)].map((v) => String(v).padEnd(11)).join(''));
+  const cpu = r.serverCpu === null ? '-' : `${ms(r.serverCpu)} (${((r.serverCpu * 1000) / PARENTS).toFixed(0)} µs/submit)`;
+  console.log([r.backend, r.taken, r.waitlisted, r.overbooked, r.c4xx, r.c5xx, r.failed, ms(r.p50), ms(r.p99), ms(r.max), cpu].map((v) => String(v).padEnd(11)).join(''));
 }
 const wrong = results.filter((r) => r.taken !== SEATS || r.waitlisted !== PARENTS - SEATS || r.overbooked || r.c4xx || r.c5xx || r.failed);
 if (wrong.length) {

@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';
 import type { Db } from './db/index';
-import { prepared } from './db/prepared';
+import { batchLoader, prepared } from './db/prepared';
 import { sessions, logins, adults } from './db/schema';
 import type { Clock } from './clock';
 
@@ -88,8 +88,8 @@ export async function createSession(
 /** The live session of a token, its idle expiry renewed; null when unknown, expired or revoked. */
 export async function resolveSession(db: Db, clock: Clock, token: string): Promise<SessionInfo | null> {
   const now = clock();
-  const rows = await prepared(db, 'session_by_token', (d) =>
-    d
+  const row = await prepared(db, 'sessions_by_token', (d) => {
+    const query = d
       .select({
         s: sessions,
         isTemporaryPassword: logins.isTemporaryPassword,
@@ -101,11 +101,11 @@ export async function resolveSession(db: Db, clock: Clock, token: string): Promi
       .from(sessions)
       .innerJoin(logins, eq(logins.id, sessions.loginId))
       .innerJoin(adults, eq(adults.id, sessions.adultId))
-      .where(and(eq(sessions.tokenHash, sql.placeholder('tokenHash')), isNull(sessions.revokedAt)))
-      .limit(1)
-      .prepare('session_by_token'),
-  ).execute({ tokenHash: hashToken(token) });
-  const row = rows[0];
+      .where(and(sql`${sessions.tokenHash} = any(${sql.placeholder('tokenHashes')})`, isNull(sessions.revokedAt)))
+      .prepare('sessions_by_token');
+    // the requests of one moment are looked up together (a token hash is unique)
+    return batchLoader(async (tokenHashes: string[]) => new Map((await query.execute({ tokenHashes })).map((r) => [r.s.tokenHash, r])));
+  })(hashToken(token));
   if (!row) return null;
   const s = row.s;
   if (now >= s.idleExpiresAt || now >= s.absoluteExpiresAt || !row.active || row.adultDeleted) return null;

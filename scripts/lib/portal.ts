@@ -1,6 +1,7 @@
 // The portal's server as the benchmarks run it: a child process on a free port, waited for until it
 // answers, stopped with SIGTERM (then SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 
@@ -20,6 +21,18 @@ export async function freePort(): Promise<number> {
 export interface Running {
   url: string;
   stop(): Promise<void>;
+  /** the server process's CPU time so far (user + system), in ms; null where /proc is not there */
+  cpuMs?: () => number | null;
+}
+
+/** A process's CPU time (user + system) in ms, from /proc (Linux). */
+export function processCpuMs(pid: number | undefined): number | null {
+  try {
+    const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks (USER_HZ 100)
+  } catch {
+    return null;
+  }
 }
 
 export async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
@@ -61,6 +74,6 @@ export async function startPortal(env: Record<string, string>, cleanup?: () => P
   child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/Customer/version?sourceApp=parentportal`, child, () => output);
-  return { url, stop: stopper(child, cleanup) };
+  return { url, stop: stopper(child, cleanup), cpuMs: () => processCpuMs(child.pid) };
 }
 
