@@ -63,6 +63,10 @@ export interface SessionInfo {
   accessType: string;
   accountHolder: number;
   locale: string;
+  /** the signed-in parent's sign-in e-mail and name (a confirmation e-mail goes to this address) */
+  email: string;
+  firstName: string;
+  lastName: string;
 }
 
 export async function createSession(
@@ -94,6 +98,9 @@ export async function resolveSession(db: Db, clock: Clock, token: string): Promi
         s: sessions,
         isTemporaryPassword: logins.isTemporaryPassword,
         active: logins.active,
+        email: logins.email,
+        firstName: adults.firstName,
+        lastName: adults.lastName,
         accessType: adults.accessType,
         accountHolder: adults.accountHolder,
         adultDeleted: adults.deleted,
@@ -126,6 +133,9 @@ export async function resolveSession(db: Db, clock: Clock, token: string): Promi
     accessType: row.accessType,
     accountHolder: row.accountHolder,
     locale: s.locale,
+    email: row.email,
+    firstName: row.firstName,
+    lastName: row.lastName,
   };
 }
 

@@ -16,7 +16,7 @@ import { feesOf, type FeeActivity } from './fees';
 import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
 import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts, type WaitlistPlace } from './seats';
-import { prepared } from '../db/prepared';
+import { batchLoader, prepared } from '../db/prepared';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -455,7 +455,7 @@ export const application = {
     handler: async ({ deps, session, query, lang }) => {
       const s = session!;
       // one read (the draft, its program and activities, the parent) and one write: a rush's hot path
-      const [ctx] = await submitContext(deps, s, query.key);
+      const ctx = await submitContext(deps, s, query.key);
       if (!ctx || ctx.draft.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
       const { draft: d, program: pp } = ctx;
       const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(deps, s, pp, lang, ctx) : undefined);
@@ -543,48 +543,44 @@ function publicConfirmation(c: Confirmation) {
 
 /** The confirmation e-mail to the signed-in parent (spec 2.11; 8.2 when it cannot be sent). */
 /** The parent's name and the confirmation e-mail to the signed-in parent's address (one read). */
-/** The submit's one read: the draft under the key, its program and activities, the signed-in parent and the provider's sender. */
-function submitContext(deps: AppDeps, s: SessionInfo, key: string) {
-  return prepared(deps.db, 'submit_context', (db) =>
-    db
+/**
+ * The submit's one read: the draft under the key, its program and activities and the provider's
+ * sender, in one prepared query. The submits of one moment are read together (a key is unique); a
+ * draft of another account or provider is not found.
+ */
+async function submitContext(deps: AppDeps, s: SessionInfo, key: string) {
+  const load = prepared(deps.db, 'submit_context', (db) => {
+    const query = db
       .select({
         draft: applicationDrafts,
         program: programPeriods,
-        email: logins.email,
         programName: providers.programName,
         supportEmail: providers.supportEmail,
-        firstName: adults.firstName,
-        lastName: adults.lastName,
         activities: sql<SubmitActivity[]>`(select coalesce(json_agg(json_build_object('id', a.id, 'activity', a.activity, 'translations', a.translations, 'activityTypeID', a.activity_type_id, 'startDate', a.start_date, 'capacity', a.capacity) order by a.id), '[]'::json) from activities a where a.program_period_id = ${programPeriods.id} and a.provider_id = ${programPeriods.providerId})`,
       })
       .from(applicationDrafts)
       .innerJoin(programPeriods, and(eq(programPeriods.id, applicationDrafts.programPeriodId), eq(programPeriods.providerId, applicationDrafts.providerId)))
-      .leftJoin(logins, and(eq(logins.id, sql.placeholder('loginId')), eq(logins.providerId, applicationDrafts.providerId)))
-      .leftJoin(providers, eq(providers.id, logins.providerId))
-      .leftJoin(adults, eq(adults.id, logins.adultId))
-      .where(and(eq(applicationDrafts.key, sql.placeholder('key')), eq(applicationDrafts.providerId, sql.placeholder('providerId')), eq(applicationDrafts.accountId, sql.placeholder('accountId'))))
-      .prepare('submit_context'),
-  ).execute({ key, providerId: s.providerId, accountId: s.accountId, loginId: s.loginId });
+      .innerJoin(providers, eq(providers.id, applicationDrafts.providerId))
+      .where(sql`${applicationDrafts.key} = any(${sql.placeholder('keys')})`)
+      .prepare('submit_context');
+    return batchLoader(async (keys: string[]) => new Map((await query.execute({ keys })).map((r) => [r.draft.key, r])));
+  });
+  const row = await load(key);
+  return row && row.draft.providerId === s.providerId && row.draft.accountId === s.accountId ? row : undefined;
 }
 
-function submitFacts(
-  deps: AppDeps,
-  s: SessionInfo,
-  pp: ProgramRow,
-  lang: string,
-  row: { email: string | null; programName: string | null; supportEmail: string | null; firstName: string | null; lastName: string | null },
-): SubmitFacts {
+function submitFacts(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string, provider: { programName: string; supportEmail: string }): SubmitFacts {
   const program = textIn(pp, 'programPeriod', lang);
-  const parentName = row.firstName !== null ? `${row.firstName} ${row.lastName}` : '';
+  const parentName = `${s.firstName} ${s.lastName}`;
   return {
     parentName,
     // the confirmation e-mail: its fixed parts, and a line per child for the status the submit decides
-    mail: row.email
+    mail: s.email
       ? {
           providerId: s.providerId,
           kind: 'application-confirmation',
-          to: row.email,
-          from: `"${row.programName}" <${row.supportEmail || 'no-reply@parentportal.example'}>`,
+          to: s.email,
+          from: `"${provider.programName}" <${provider.supportEmail || 'no-reply@parentportal.example'}>`,
           subject: deps.t(lang, 'application.email.subject', { program }),
           before: [deps.t(lang, 'application.email.intro', { name: parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ''].join('\n'),
           after: ['', '', deps.t(lang, 'application.email.footer')].join('\n'),
