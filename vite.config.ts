@@ -114,9 +114,13 @@ function precompress(): Plugin {
 export default defineConfig({
   base: '/parentportal/',
   plugins: [react(), baseScreens(), localeNamespaces(), precompress()],
+  // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
+  json: { namedExports: false },
   resolve: {
     // the parts of Chakra's default theme one by one (src/shell/chakraTheme.ts); tsconfig "paths" has the types
     alias: [
+      // wouter's shim of useSyncExternalStore for React < 18: React's own (src/shell/syncExternalStore.ts)
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./src/shell/syncExternalStore.ts', import.meta.url)) },
       {
         find: /^@chakra-theme\/(.*)$/,
         replacement: `${fileURLToPath(new URL('./node_modules/@chakra-ui/react/dist/esm/theme/', import.meta.url))}$1.js`,
@@ -125,6 +129,11 @@ export default defineConfig({
   },
   build: {
     outDir: 'dist',
+    modulePreload: {
+      // a lazy chunk's dependencies are preloaded with it, except the entry's own libraries and
+      // runtime, which every page has loaded already (the list of them is part of the entry)
+      resolveDependencies: (_file, deps) => deps.filter((d) => !/(^|\/)(react|chakra|vendor|rolldown-runtime|preload-helper)-[\w-]{8}\.js$/.test(d)),
+    },
     sourcemap: false,
     target: 'es2022',
     rolldownOptions: {
@@ -142,6 +151,9 @@ export default defineConfig({
               priority: 2,
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
+            // the portal's own code of the first load in one chunk (shared with lazy parts or not):
+            // one request and one gzip dictionary instead of a handful of small chunks
+            { name: 'app', test: (id) => !/node_modules[\\/]|[\\/]locales[\\/]/.test(id), tags: ['$initial'], priority: 0 },
             // one chunk per language with the namespaces every page loads at start (one request, and
             // gzip shares their words); every other namespace is a chunk of its own, fetched with the
             // first screen that uses it (src/runtime/namespaces.ts)

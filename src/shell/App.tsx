@@ -9,10 +9,10 @@ import { Suspense, useEffect, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Router, useLocation } from 'wouter';
 import { useLoadingCounter } from '../runtime';
-import { lazyWhenOnline } from '../runtime/whenOnline';
+import { lazyWhenOnline, whenOnline } from '../runtime/whenOnline';
 import { apiAtom, apiErrorHandlerAtom } from '../state';
 import { describeBrowser, detectBrowser } from './browserInfo';
-import { createErrorHandler } from './errors';
+import type { ApiErrorLike, ErrorHandlerDeps } from './errors';
 import { useSession } from './hooks';
 import { switchLanguage } from './i18n';
 import { OfflineGate } from './OfflineGate';
@@ -40,6 +40,13 @@ function QueryClientBridge({ children }: { children: ReactNode }) {
 
 let previousUrl = typeof document === 'undefined' ? '' : document.referrer;
 
+// The handling table of spec 8.1 (errors.ts) loads with the first failed call, or ahead of it on the
+// parent's first input (a failed submit then shows its message at once): a page that loads without
+// an error does not fetch it.
+const loadErrors = whenOnline(() => import('./errors'));
+let errorsModule: typeof import('./errors') | undefined;
+const warmErrors = () => loadErrors().then((m) => (errorsModule = m));
+
 /**
  * Installs the spec 8.1 error handler as the API client's onError. It is installed once: the client
  * is rebuilt whenever the handler changes, so everything the handler reads that changes over time
@@ -55,7 +62,7 @@ function ErrorHandling() {
   live.current = { t, session, location, navigate, api, setSession };
 
   useEffect(() => {
-    const handle = createErrorHandler({
+    const deps: ErrorHandlerDeps = {
       setError: (error, expired) =>
         live.current.setSession((s) => ({
           ...s,
@@ -82,8 +89,24 @@ function ErrorHandling() {
         };
       },
       scrollToTop: () => window.scrollTo({ top: 0, behavior: 'smooth' }),
-    });
+    };
+    let handler: ((err: ApiErrorLike) => unknown) | undefined;
+    const handle = (err: ApiErrorLike) => {
+      // once loaded, at once (in the same turn as the failed call, as before it was lazy)
+      if (errorsModule) return void (handler ??= errorsModule.createErrorHandler(deps))(err);
+      void warmErrors().then((m) => (handler ??= m.createErrorHandler(deps))(err));
+    };
     setHandler({ handle });
+    const types = ['pointerdown', 'keydown'] as const;
+    const stop = () => {
+      for (const type of types) window.removeEventListener(type, warm, true);
+    };
+    const warm = () => {
+      stop();
+      void warmErrors().catch(() => undefined);
+    };
+    for (const type of types) window.addEventListener(type, warm, true);
+    return stop;
   }, [setHandler]);
   return null;
 }

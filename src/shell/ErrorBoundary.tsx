@@ -1,9 +1,14 @@
 // A render error anywhere in a page shows the generic error page (bare layout) instead of a blank
 // screen; a failed lazy chunk reloads the page instead (spec 8.1, at most once per 60 s).
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
+import { lazyWhenOnline } from '../runtime/whenOnline';
 import { claimChunkReload, isChunkLoadError } from './chunkReload';
+import { rememberCrash } from './crash';
 import { BareLayout } from './layouts/BareLayout';
-import { GenericError, rememberCrash } from './pages/GenericError';
+import { PageLoader } from './PageLoader';
+
+// the error page is a chunk of its own: a page that draws without an error does not fetch it
+const GenericError = lazyWhenOnline(() => import('./pages/GenericError').then((m) => ({ default: m.GenericError })));
 
 interface Props {
   page: string;
@@ -40,7 +45,9 @@ export class ErrorBoundary extends Component<Props, { error: unknown }> {
     if (this.state.error) {
       return (
         <BareLayout>
-          <GenericError />
+          <Suspense fallback={<PageLoader />}>
+            <GenericError />
+          </Suspense>
         </BareLayout>
       );
     }

@@ -7,7 +7,7 @@ import { DEFAULT_LOCALE, languageCookie, SUPPORTED_LOCALES, toSupportedLocale } 
 export { NAMESPACES } from '../runtime/namespaces';
 import { PAGE_NAMESPACES } from '../runtime/namespaces';
 
-const bundles = import.meta.glob<{ default: Record<string, unknown> }>('../../locales/*/*.json');
+const bundles = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' });
 
 function loaderFor(language: string, namespace: string) {
   return bundles[`../../locales/${language}/${namespace}.json`];
@@ -22,7 +22,7 @@ const lazyBackend: BackendModule = {
     // a namespace another part of the product has not written yet is simply empty
     if (!load) return callback(null, {});
     load().then(
-      (m) => callback(null, m.default),
+      (texts) => callback(null, texts),
       (err: Error) => callback(err, false),
     );
   },

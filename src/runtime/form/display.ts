@@ -3,7 +3,7 @@
 // and x-widget / format / x-options / x-enumLabels choose our widgets.
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldState } from '../../engine/form';
-import { derefSchema } from '../../engine/form';
+import { derefSchema } from '../../engine/deref';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
 import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgets';
 
@@ -185,11 +185,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
   return result;
 }
 
-/** RJSF's id of a field at a JSON pointer: '<prefix>_children_0_childName'. */
-export function fieldIdOf(prefix: string, pointer: string): string {
-  const segs = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
-  return [prefix, ...segs].join('_');
-}
+export { fieldIdOf } from './fieldId';
 
 /** Keeps only the errors of touched fields (all of them once a submit was tried). */
 export function visibleErrors(errorSchema: Record<string, unknown>, isShown: (pointer: string) => boolean, pointer = ''): Record<string, unknown> {

@@ -9,30 +9,9 @@ import { describeBrowser, detectBrowser } from '../browserInfo';
 import { useSession } from '../hooks';
 import { Icon } from '../Icon';
 
-/** The error a crashed page leaves for the error page (set by the error boundary). */
-const LAST_ERROR_KEY = 'pp.lastError';
+import { takeCrash } from '../crash';
 
-export function rememberCrash(error: unknown, page: string): void {
-  try {
-    const e = error as { name?: string; message?: string; stack?: string };
-    sessionStorage.setItem(
-      LAST_ERROR_KEY,
-      JSON.stringify({ message: `${e?.name ?? 'Error'}: ${e?.message ?? String(error)}`, stack: e?.stack ?? '', page, url: location.href }),
-    );
-  } catch {
-    /* storage full or blocked: the page still shows */
-  }
-}
-
-function takeCrash(): { message: string; stack: string; page: string; url: string } | null {
-  try {
-    const raw = sessionStorage.getItem(LAST_ERROR_KEY);
-    sessionStorage.removeItem(LAST_ERROR_KEY);
-    return raw ? JSON.parse(raw) : null;
-  } catch {
-    return null;
-  }
-}
+export { rememberCrash } from '../crash';
 
 export function GenericError({ onBack }: { onBack?: () => void }) {
   const { t, i18n } = useTranslation('common');
