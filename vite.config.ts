@@ -51,12 +51,29 @@ function baseScreens(): Plugin {
         const texts = namespacesOfScreen(lazy, decl, schemas);
         screens[route.id] = {
           ...route,
-          sections: (sections ?? []).map((s: { kind: string }) => ({ kind: s.kind })),
+          // each kind once: the shell asks whether a screen has sections and preloads their kinds' code
+          sections: [...new Set<string>((sections ?? []).map((s: { kind: string }) => s.kind))].map((kind) => ({ kind })),
           ...(actions ? { actions: actions.map(() => ({})) } : {}),
           ...(texts.length ? { texts } : {}),
         };
       }
       return `export default ${JSON.stringify(screens)};`;
+    },
+  };
+}
+
+/**
+ * A rules file the portal imports (the chrome's rules, src/shell/hooks.ts) carries its rules' logic
+ * only: descriptions are for people and the checks, and the portal does not ship them.
+ */
+function rulesWithoutDescriptions(): Plugin {
+  return {
+    name: 'rules-without-descriptions',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/[\\/]rules[\\/][^\\/]+\.rules\.json$/.test(id)) return null;
+      const { rules } = JSON.parse(code) as { rules: Record<string, { logic: unknown }> };
+      return { code: JSON.stringify({ rules: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { logic: rule.logic }])) }), map: null };
     },
   };
 }
@@ -113,7 +130,7 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), baseScreens(), localeNamespaces(), precompress()],
+  plugins: [react(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
   json: { namedExports: false },
   resolve: {
@@ -151,6 +168,8 @@ export default defineConfig({
               priority: 2,
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
+            // the light form (sign-in) with the form host it shares with the full form: one chunk
+            { name: 'LightForm', test: /[\\/]src[\\/](runtime[\\/]form[\\/](LightForm|host|fieldId)|engine[\\/](formDependencies|widgets|deref))\.tsx?$/, includeDependenciesRecursively: false, priority: 0 },
             // the portal's own code of the first load in one chunk (shared with lazy parts or not):
             // one request and one gzip dictionary instead of a handful of small chunks
             { name: 'app', test: (id) => !/node_modules[\\/]|[\\/]locales[\\/]/.test(id), tags: ['$initial'], priority: 0 },

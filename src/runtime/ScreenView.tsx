@@ -1,16 +1,14 @@
-// <ScreenView>: the renderer of declared screens, loaded as its own chunk (it brings the component
-// kinds, the engine's screen model and the effect runner), so the shell's first load stays small.
+// <ScreenView>: the renderer of declared screens. It is part of the first load (every screen route's
+// first paint draws it); the kinds that only some screens show, the forms and the effect runner are
+// chunks of their own.
 import i18next from 'i18next';
 import { Suspense, useEffect } from 'react';
-import type { ScreenViewProps } from './ScreenRenderer';
+import { ScreenRenderer, type ScreenViewProps } from './ScreenRenderer';
 import { SectionSkeleton } from './Section';
 import { useApplicationsForClient, useLoadingCounter } from './hooks';
 import { loadSections } from './registry';
-import { lazyWhenOnline } from './whenOnline';
 
 export type { ScreenViewProps } from './ScreenRenderer';
-
-const ScreenRenderer = lazyWhenOnline(() => import('./ScreenRenderer'));
 
 export function ScreenView(props: ScreenViewProps) {
   useLoadingCounter();
