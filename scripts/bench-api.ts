@@ -5,6 +5,7 @@
 // to the ceiling's. The load generator shares the machine's cores with the server.
 //   npm run bench:api                 PostgreSQL from BENCH_DATABASE_URL or TEST_DATABASE_URL (skipped without)
 //   BENCH_SECONDS=10 BENCH_RATES=100,300,500,800 npm run bench:api
+//   BENCH_BACKENDS=postgresql npm run bench:api       one backend only (postgresql or pglite)
 import { spawn } from 'node:child_process';
 import { freePort, startPortal, stopper, waitFor, type Running } from './lib/portal';
 import fs from 'node:fs';
@@ -21,6 +22,7 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_UR
 const EMAIL = process.env.BENCH_EMAIL ?? 'maria.garcia@example.com';
 const PASSWORD = process.env.BENCH_PASSWORD ?? 'Sunshine#2026';
 const APP = process.env.BENCH_APP ?? 'brightpath';
+const BACKENDS = (process.env.BENCH_BACKENDS || 'postgresql,pglite').toLowerCase().split(',');
 
 /** A bare Fastify answering the same paths with a fixed small JSON: the machine's ceiling. */
 async function startBare(): Promise<Running> {
@@ -104,7 +106,9 @@ try {
   await bare.stop();
 }
 
-if (ADMIN_URL) {
+if (!BACKENDS.includes('postgresql')) {
+  // not asked for
+} else if (ADMIN_URL) {
   const name = `pp_bench_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
@@ -127,12 +131,14 @@ if (ADMIN_URL) {
   console.log('PostgreSQL skipped: set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to an admin connection');
 }
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-bench-'));
-const embedded = await startPortal({ DATABASE_URL: '', PGLITE_DIR: dataDir }, async () => fs.rmSync(dataDir, { recursive: true, force: true }));
-try {
-  await benchPortal('PGlite', embedded, rows);
-} finally {
-  await embedded.stop();
+if (BACKENDS.includes('pglite')) {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-bench-'));
+  const embedded = await startPortal({ DATABASE_URL: '', PGLITE_DIR: dataDir }, async () => fs.rmSync(dataDir, { recursive: true, force: true }));
+  try {
+    await benchPortal('PGlite', embedded, rows);
+  } finally {
+    await embedded.stop();
+  }
 }
 
 console.log(`\n${SECONDS} s per rate, ${os.cpus().length} cores shared by the load generator and the server\n`);

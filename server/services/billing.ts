@@ -6,72 +6,54 @@ import { accounts, invoices, payments, autopayRegistrations } from '../db/schema
 import { HttpError } from '../errors';
 import { prepared } from '../db/prepared';
 import { isoDay } from '../clock';
-import { accountMoney, dollars } from './ledger';
+import { accountMoney, accountMoneyOf, dollars, type LedgerRow } from './ledger';
+import { alias } from 'drizzle-orm/pg-core';
 
 export const billing = {
   'Billing.accountSummary': {
     handler: async ({ deps, session }) => {
       const s = session!;
-      const ids = { providerId: s.providerId, accountId: s.accountId };
-      // four independent reads, run together
-      const [[a], money, [last], [autopay]] = await Promise.all([
-        prepared(deps.db, 'summary_account', (db) =>
-          db
-            .select()
-            .from(accounts)
-            .where(and(eq(accounts.id, sql.placeholder('accountId')), eq(accounts.providerId, sql.placeholder('providerId'))))
-            .prepare('summary_account'),
-        ).execute(ids),
-        accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today())),
-        prepared(deps.db, 'summary_last_payment', (db) =>
-          db
-            .select({ amount: payments.amount, date: payments.paymentDate })
-            .from(payments)
-            .where(and(eq(payments.providerId, sql.placeholder('providerId')), eq(payments.accountId, sql.placeholder('accountId')), eq(payments.status, 'APPROVED')))
-            .orderBy(desc(payments.paymentDate), desc(payments.id))
-            .limit(1)
-            .prepare('summary_last_payment'),
-        ).execute(ids),
-        prepared(deps.db, 'summary_autopay', (db) =>
-          db
-            .select({ id: autopayRegistrations.id })
-            .from(autopayRegistrations)
-            .where(
-              and(
-                eq(autopayRegistrations.providerId, sql.placeholder('providerId')),
-                eq(autopayRegistrations.accountId, sql.placeholder('accountId')),
-                eq(autopayRegistrations.active, true),
-                eq(autopayRegistrations.isAutoPay, true),
-              ),
-            )
-            .limit(1)
-            .prepare('summary_autopay'),
-        ).execute(ids),
-      ]);
+      // one query: the account, its ledger, its last payment and whether it pays by autopay (the
+      // subqueries name the alias "acc": drizzle leaves a single table's own columns unqualified)
+      const [a] = await prepared(deps.db, 'account_summary', (db) => {
+        const acc = alias(accounts, 'acc');
+        return db
+          .select({
+            account: acc,
+            ledger: sql<LedgerRow[]>`(select coalesce(json_agg(json_build_object('id', l.id, 'kind', l.kind, 'amountCents', l.amount_cents, 'entryDate', l.entry_date, 'dueDate', l.due_date, 'invoiceId', l.invoice_id) order by l.id), '[]'::json) from ledger_entries l where l.provider_id = acc.provider_id and l.account_id = acc.id)`,
+            last: sql<{ amount: number | string; date: string } | null>`(select json_build_object('amount', p.amount, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' order by p.payment_date desc, p.id desc limit 1)`,
+            autopay: sql<boolean>`exists(select 1 from autopay_registrations r where r.provider_id = acc.provider_id and r.account_id = acc.id and r.active and r.is_auto_pay)`,
+          })
+          .from(acc)
+          .where(and(eq(acc.id, sql.placeholder('accountId')), eq(acc.providerId, sql.placeholder('providerId'))))
+          .prepare('account_summary');
+      }).execute({ providerId: s.providerId, accountId: s.accountId });
       if (!a) throw new HttpError(404, 'Not Found');
+      const money = accountMoneyOf(a.ledger, isoDay(deps.today()));
+      const { account, last } = a;
       return {
-        accountID: a.id,
-        accountNo: a.accountNo,
-        suspended: a.suspended,
-        suspendedOn: a.suspendedOn,
-        isCollection: a.collection,
-        isLocked: a.locked,
-        delinquent: a.delinquent || money.pastDueCents > 0,
-        punchPass: a.punchPass,
+        accountID: account.id,
+        accountNo: account.accountNo,
+        suspended: account.suspended,
+        suspendedOn: account.suspendedOn,
+        isCollection: account.collection,
+        isLocked: account.locked,
+        delinquent: account.delinquent || money.pastDueCents > 0,
+        punchPass: account.punchPass,
         paymentDue: money.paymentDue,
         pastDueAmount: dollars(money.pastDueCents),
         currentBalance: dollars(money.balanceCents),
         lastPaymentAmount: last ? Number(last.amount) : 0,
         lastPaymentAmountDate: last?.date ?? null,
-        lateFeeAfterDueDate: Number(a.lateFeeAfterDueDate),
-        applyLatePayment: a.applyLatePayment,
-        doNotApplyLateFee: a.doNotApplyLateFee,
-        hideOtherAmount: a.hideOtherAmount,
-        showProjectedPayment: a.showProjectedPayment,
-        comEd: a.comEd,
-        cC_Onetime_PaymentGatewayID: a.ccOnetimePaymentGatewayID,
-        eCheck_Onetime_PaymentGatewayID: a.eCheckOnetimePaymentGatewayID,
-        isAutoPay: Boolean(autopay),
+        lateFeeAfterDueDate: Number(account.lateFeeAfterDueDate),
+        applyLatePayment: account.applyLatePayment,
+        doNotApplyLateFee: account.doNotApplyLateFee,
+        hideOtherAmount: account.hideOtherAmount,
+        showProjectedPayment: account.showProjectedPayment,
+        comEd: account.comEd,
+        cC_Onetime_PaymentGatewayID: account.ccOnetimePaymentGatewayID,
+        eCheck_Onetime_PaymentGatewayID: account.eCheckOnetimePaymentGatewayID,
+        isAutoPay: Boolean(a.autopay),
       };
     },
   },
