@@ -148,8 +148,12 @@ export default defineConfig({
     outDir: 'dist',
     modulePreload: {
       // a lazy chunk's dependencies are preloaded with it, except the entry's own libraries and
-      // runtime, which every page has loaded already (the list of them is part of the entry)
-      resolveDependencies: (_file, deps) => deps.filter((d) => !/(^|\/)(react|chakra|vendor|rolldown-runtime|preload-helper)-[\w-]{8}\.js$/.test(d)),
+      // runtime, which every page has loaded already (the list of them is part of the entry); a
+      // chunk without other dependencies (a locale chunk) is simply imported
+      resolveDependencies: (file, deps) => {
+        const kept = deps.filter((d) => !/(^|\/)(react|chakra|vendor|rolldown-runtime|preload-helper)-[\w-]{8}\.js$/.test(d));
+        return kept.length === 1 && kept[0] === file ? [] : kept;
+      },
     },
     sourcemap: false,
     target: 'es2022',

@@ -24,6 +24,7 @@ import type { RenderAction } from './kindProps';
 import { lazyWhenOnline, whenOnline } from './whenOnline';
 import { lazyNamespacesOf } from './namespaces';
 import { useTranslation } from 'react-i18next';
+import i18next from 'i18next';
 
 export interface ScreenViewProps {
   screen: ScreenDecl;
@@ -97,7 +98,8 @@ function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, Dat
  * before the parent acts, so the first paint does not load it. It is fetched on the parent's first
  * input on the page (before the click's effect asks for it) or by the first effect.
  */
-const loadEffects = whenOnline(() => import('./effects'));
+// (with the engine's messages: a page-level message or an upload's can show without the engine)
+const loadEffects = whenOnline(() => Promise.all([import('./effects'), i18next.loadNamespaces('errors')]).then(([m]) => m));
 
 function lazyEffectRunner(deps: EffectDeps) {
   let made: Promise<ReturnType<Awaited<ReturnType<typeof loadEffects>>['createEffectRunner']>> | undefined;
@@ -126,7 +128,12 @@ function useEffectsOnFirstInput() {
 
 const OPENING_MS = 3000;
 
-const engineLoadable = loadable(formEngineAtom);
+/**
+ * The form engine with its messages: the engine's error keys (errors namespace) are not a start
+ * namespace, so they load with the engine, before any message can show.
+ */
+const engineWithTextsAtom = atom(async (get) => (await Promise.all([get(formEngineAtom), i18next.loadNamespaces('errors')]))[0]);
+const engineLoadable = loadable(engineWithTextsAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
 /**
@@ -258,7 +265,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         engine,
         loadEngine: () => {
           setEngineWanted(true);
-          return store.get(formEngineAtom);
+          return store.get(engineWithTextsAtom);
         },
         // effects see what was typed last, whether or not the screen re-rendered for it
         getCtx: () => ({ ...ctxRef.current, form: mergeForms(latestForms.current) }),

@@ -3,11 +3,12 @@
 
 /**
  * The namespaces every page loads at start: the shell's texts (common), the screens' titles
- * (screens), the runtime's own texts (runtime) and the engine's messages (errors, which the engine
- * writes itself, so no declaration names them). One chunk per language; every other namespace is a
- * chunk of its own, fetched with the first screen that uses it.
+ * (screens) and the runtime's own texts (runtime). One chunk per language; every other namespace is
+ * a chunk of its own, fetched with the first screen that uses it. The engine's messages (errors),
+ * which no declaration needs to name, load with the form engine and with the effect runner
+ * (src/runtime/ScreenRenderer.tsx), before any of them can show.
  */
-export const START_NAMESPACES: readonly string[] = ['common', 'errors', 'runtime', 'screens'];
+export const START_NAMESPACES: readonly string[] = ['common', 'runtime', 'screens'];
 
 /**
  * Namespaces only another product reads: the portal does not fetch the parent application's texts;
