@@ -32,6 +32,7 @@ import { handleNotification } from './services/payments';
 import { startHoldSweeper } from './services/applicationPayment';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
+import { bootData, entryAppName, withBootData } from './boot';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -290,12 +291,22 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   const distDir = opts.distDir ?? join(root, 'dist');
   const hasDist = existsSync(join(distDir, 'index.html'));
-  // the portal page; with a fixed day (PORTAL_TODAY) it names that day for the browser's 'today'
-  const sendPortal = (reply: import('fastify').FastifyReply) => {
+  // the portal page; with a fixed day (PORTAL_TODAY) it names that day for the browser's 'today'; a
+  // provider's entry page carries its first screen's data (server/boot.ts)
+  const appNames = new Set(records.map((r) => r.appName.toLowerCase()));
+  const sendPortal = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     const day = fixedToday();
-    if (!day) return reply.sendFile('index.html');
-    return reply.send(readFileSync(join(distDir, 'index.html'), 'utf8').replace('<head>', `<head><meta name="portal-today" content="${day}">`));
+    const appName = entryAppName(req.url.split('?')[0], appNames);
+    const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language']).catch(() => null) : null;
+    if (!day && !boot) return reply.sendFile('index.html');
+    let html = readFileSync(join(distDir, 'index.html'), 'utf8');
+    if (day) html = html.replace('<head>', `<head><meta name="portal-today" content="${day}">`);
+    if (boot) {
+      html = withBootData(html, boot);
+      reply.header('vary', 'Accept-Language');
+    }
+    return reply.send(html);
   };
   if (hasDist) {
     await app.register(fastifyStatic, {
@@ -312,7 +323,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   }
   app.get('/', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/parentportal/'));
   if (hasDist) {
-    const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => sendPortal(reply);
+    const sendIndex = (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => sendPortal(req, reply);
     app.get('/parentportal', { schema: { hide: true } }, sendIndex);
     app.get('/parentportal/', { schema: { hide: true } }, sendIndex);
   }
@@ -324,7 +335,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const isPortal = Object.values(PRODUCT_BASES).some((base) => path === base || path.startsWith(`${base}/`));
     const isAsset = /\.[a-z0-9]+$/i.test(path) && !path.endsWith('.html');
     if (req.method === 'GET' && isPortal && !isAsset && hasDist) {
-      return sendPortal(reply);
+      return sendPortal(req, reply);
     }
     return reply.status(404).send(errorBody(404, 'Not Found'));
   });
