@@ -78,6 +78,32 @@ function rulesWithoutDescriptions(): Plugin {
   };
 }
 
+/**
+ * Chakra's input, native select and field parts use Ark's field parts through its `Field` namespace
+ * object, which the bundler cannot take apart: every part (the textarea and its autoresize too) was
+ * in the first load. Each use of `Field.<Part>` becomes the part itself (`FieldSelect`, which Ark
+ * exports by name), so only the parts used are bundled. Same components, same code.
+ */
+const CHAKRA_FIELD_USERS = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/](input|native-select|field|textarea)[\\/][\w-]+\.js$/;
+function arkFieldPartsByName(): Plugin {
+  return {
+    name: 'ark-field-parts-by-name',
+    apply: 'build',
+    transform(code, id) {
+      if (!CHAKRA_FIELD_USERS.test(id)) return null;
+      const line = /import \{([^}]*)\} from '@ark-ui\/react\/field';/.exec(code);
+      if (!line || !/(^|[\s,])Field([\s,]|$)/.test(line[1])) return null;
+      const parts = [...new Set([...code.matchAll(/\bField\.([A-Z]\w*)/g)].map((m) => m[1]))];
+      const names = line[1].split(',').map((n) => n.trim()).filter((n) => n && n !== 'Field');
+      const rest = code.slice(line.index + line[0].length);
+      if (/\bField\b(?!\.[A-Z])/.test(rest)) return null; // Field used otherwise: leave the file as it is
+      const body = rest.replace(/\bField\.([A-Z]\w*)/g, 'ArkField$$$1');
+      const head = `import { ${[...names, ...parts.map((p) => `Field${p} as ArkField$${p}`)].join(', ')} } from '@ark-ui/react/field';`;
+      return { code: code.slice(0, line.index) + head + body, map: null };
+    },
+  };
+}
+
 /** The translation namespaces: the files of locales/en. */
 function namespaces(): string[] {
   return fs
@@ -130,7 +156,7 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), precompress()],
+  plugins: [react(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
   json: { namedExports: false },
   resolve: {
@@ -158,6 +184,9 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     rolldownOptions: {
+      // emotion imports hoist-non-react-statics (and with it react-is) for its side effects only, so
+      // they stayed in the first load though nothing calls them; they have none (CommonJS, no globals)
+      treeshake: { moduleSideEffects: [{ test: /node_modules[\\/](hoist-non-react-statics|react-is)[\\/]/, sideEffects: false }] },
       output: {
         // Libraries every first load needs get chunks of their own, so a release that changes only
         // the portal's code leaves them cached. Libraries of lazy parts (forms, dialogs, QR code)

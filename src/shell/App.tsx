@@ -1,7 +1,7 @@
 // The portal: providers (state, queries, theme, i18n), the router under /parentportal and the screen
 // of the current route inside its layout (spec 2.1, 2.2; ARCHITECTURE.md "Data flow" step 1).
 import { Box, ChakraProvider } from '@chakra-ui/react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClient } from '@tanstack/query-core';
 import { useAtomValue, useSetAtom } from 'jotai';
 import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
@@ -33,7 +33,9 @@ const queryClient = new QueryClient({
 queryClient.setQueryDefaults(['Customer.declarations'], { select: pruneDeclarationSet as (d: unknown) => unknown });
 
 function QueryClientBridge({ children }: { children: ReactNode }) {
-  // jotai-tanstack-query atoms and react-query hooks share one cache (sign out clears both)
+  // one cache for every query: jotai-tanstack-query's atoms read the client from queryClientAtom,
+  // and the lazy parts that use react-query's useQuery pass it explicitly (no provider in the first
+  // load); sign out clears it
   useHydrateAtoms([[queryClientAtom, queryClient]]);
   return <>{children}</>;
 }
@@ -163,24 +165,22 @@ function SessionEffects() {
 
 export function App() {
   return (
-    <QueryClientProvider client={queryClient}>
-      <QueryClientBridge>
-        <ChakraProvider value={portalSystem}>
-          <Suspense fallback={<PageLoader />}>
-            <Router base={ROUTER_BASE}>
-              <OfflineGate>
-                <ErrorHandling />
-                <SessionEffects />
-                <LoadingBar />
-                <PaymentLoading />
-                <SignOutProvider>
-                  <ShellRoutes />
-                </SignOutProvider>
-              </OfflineGate>
-            </Router>
-          </Suspense>
-        </ChakraProvider>
-      </QueryClientBridge>
-    </QueryClientProvider>
+    <QueryClientBridge>
+      <ChakraProvider value={portalSystem}>
+        <Suspense fallback={<PageLoader />}>
+          <Router base={ROUTER_BASE}>
+            <OfflineGate>
+              <ErrorHandling />
+              <SessionEffects />
+              <LoadingBar />
+              <PaymentLoading />
+              <SignOutProvider>
+                <ShellRoutes />
+              </SignOutProvider>
+            </OfflineGate>
+          </Router>
+        </Suspense>
+      </ChakraProvider>
+    </QueryClientBridge>
   );
 }

@@ -2,8 +2,8 @@
 // detected browser and OS, privacy policy and Contact Us links. The screen's `footer` flags say which
 // of Contact Us (default shown), the seal and the store badges (the sign-in page) it shows.
 import { Box, Flex, HStack, Image, Link as ChakraLink, Stack, Text, chakra } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
+import { atomWithQuery } from 'jotai-tanstack-query';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'wouter';
@@ -18,15 +18,18 @@ import { storeLinks } from './nativeApp';
 
 const RouteLink = chakra(Link);
 
-function useProductVersion(): string | undefined {
-  const api = useAtomValue(apiAtom);
-  const q = useQuery({
+const productVersionAtom = atomWithQuery((get) => {
+  const api = get(apiAtom);
+  return {
     queryKey: ['Customer.version', { sourceApp: 'parentportal' }],
     queryFn: () => api.call('Customer.version', { query: { sourceApp: 'parentportal' }, silent: true }),
     staleTime: 30 * 60_000,
     retry: 1,
-  });
-  return q.data?.version;
+  };
+});
+
+function useProductVersion(): string | undefined {
+  return useAtomValue(productVersionAtom).data?.version;
 }
 
 function QrCode({ text, label }: { text: string; label: string }) {

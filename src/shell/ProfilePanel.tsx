@@ -1,12 +1,12 @@
 // Spec 2.3: the signed-in header shows the parent's photo (or the first-letter initial in a circle);
 // it opens a panel with full name, e-mail, Change password and Sign out.
 import { Button, Circle, Image } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
-import { useAtomValue } from 'jotai';
+import { atom, useAtomValue } from 'jotai';
+import { atomWithQuery } from 'jotai-tanstack-query';
 import { Suspense, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { operations, type OperationId } from '../api/client';
-import { apiAtom } from '../state';
+import { apiAtom, sessionAtom, signedInAtom } from '../state';
 import { useSession } from './hooks';
 import { lazyWhenOnline } from '../runtime/whenOnline';
 
@@ -25,12 +25,28 @@ function dataUrlOf(blob: Blob): Promise<string> {
   });
 }
 
+const adultIdAtom = atom((get) => get(sessionAtom).adultID);
+
+/** Whether the signed-in parent has a photo (Customer.parent). */
+const hasPhotoAtom = atomWithQuery((get) => {
+  const api = get(apiAtom);
+  return {
+    queryKey: ['Customer.parent'],
+    queryFn: () => api.call('Customer.parent', { silent: true }),
+    enabled: get(signedInAtom) && Boolean(ADULT_PHOTO_OP),
+    retry: false,
+    staleTime: 10 * 60_000,
+  };
+});
+
 /** The parent's photo when the account has one; otherwise the initial is shown. */
-function useProfilePhoto(adultID: number | null, hasPhoto: boolean): string | undefined {
-  const api = useAtomValue(apiAtom);
+const profilePhotoAtom = atomWithQuery((get) => {
+  const api = get(apiAtom);
+  const adultID = get(adultIdAtom);
+  const hasPhoto = Boolean(get(hasPhotoAtom).data?.hasPhoto);
   const op = ADULT_PHOTO_OP?.[0];
   const param = ADULT_PHOTO_OP ? /[:{](\w+)/.exec(ADULT_PHOTO_OP[1].path)?.[1] ?? 'adultid' : 'adultid';
-  const q = useQuery({
+  return {
     queryKey: [op, { adultID }],
     // the answer is the image file itself: read it as bytes, never as text
     queryFn: async () => {
@@ -41,22 +57,8 @@ function useProfilePhoto(adultID: number | null, hasPhoto: boolean): string | un
     enabled: Boolean(op && adultID && hasPhoto),
     retry: false,
     staleTime: 10 * 60_000,
-  });
-  return typeof q.data === 'string' ? q.data : undefined;
-}
-
-/** Whether the signed-in parent has a photo (Customer.parent). */
-function useHasPhoto(signedIn: boolean): boolean {
-  const api = useAtomValue(apiAtom);
-  const q = useQuery({
-    queryKey: ['Customer.parent'],
-    queryFn: () => api.call('Customer.parent', { silent: true }),
-    enabled: signedIn && Boolean(ADULT_PHOTO_OP),
-    retry: false,
-    staleTime: 10 * 60_000,
-  });
-  return Boolean(q.data?.hasPhoto);
-}
+  };
+});
 
 // the panel (popover machine, floating positioning) loads when the button is first used
 const ProfilePopover = lazyWhenOnline(() => import('./ProfilePopover'));
@@ -67,8 +69,8 @@ export function ProfileButton() {
   const [open, setOpen] = useState(false);
   const [used, setUsed] = useState(false);
   const triggerId = `pp-profile-button${useId()}`;
-  const hasPhoto = useHasPhoto(Boolean(session.token));
-  const photo = useProfilePhoto(session.adultID, hasPhoto);
+  const photoData = useAtomValue(profilePhotoAtom).data;
+  const photo = typeof photoData === 'string' ? photoData : undefined;
   const fullName = [session.firstName, session.lastName].filter(Boolean).join(' ');
   const initial = (session.firstName || session.email || '?').trim().charAt(0).toUpperCase();
 

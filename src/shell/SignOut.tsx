@@ -1,7 +1,7 @@
 // Spec 2.4: sign out asks for confirmation; it ends the server session, clears the token and the
 // account fields, keeps the chosen language and goes to sign-in.
-import { useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
+import { queryClientAtom } from 'jotai-tanstack-query';
 import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
 import { apiAtom, signedOutSession } from '../state';
@@ -12,7 +12,7 @@ import { lazyWhenOnline } from '../runtime/whenOnline';
 export function useEndSession() {
   const [, setSession] = useSession();
   const api = useAtomValue(apiAtom);
-  const queryClient = useQueryClient();
+  const queryClient = useAtomValue(queryClientAtom);
   return useCallback(
     async (opts: { callServer?: boolean } = {}) => {
       if (opts.callServer !== false) {

@@ -7,6 +7,7 @@
 // password goes to its change screen when that screen exists; everyone else continues to /home.
 import { Button, Card, Center, Heading, HStack, Link as ChakraLink, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
+import { queryClientAtom } from 'jotai-tanstack-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -36,19 +37,20 @@ export function PostLogin() {
 
   const errorHandler = useAtomValue(apiErrorHandlerAtom);
   const reported = useRef(false);
+  const queryClient = useAtomValue(queryClientAtom);
   const check = useQuery({
     queryKey: ['Customer.nativeVersion', session.appName, os, version],
     queryFn: () => api.call('Customer.nativeVersion', { query: { CurrentVersion: version!, OS: os! }, silent: true }),
     enabled: Boolean(session.token && os && version),
     retry: 1,
-  });
+  }, queryClient);
   // a temporary-password session may only change its password: it reads no account yet
   const account = useQuery({
     queryKey: ['Demographics.accountFlags', session.appName, session.accountID],
     queryFn: () => api.call('Demographics.accountFlags', { silent: true }),
     enabled: Boolean(session.token) && !temporary,
     retry: 1,
-  });
+  }, queryClient);
 
   // no wrapper or no version to check: only the account's load decides
   const unknownPlatform = Boolean(info && version && !os);

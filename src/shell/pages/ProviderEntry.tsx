@@ -3,7 +3,7 @@
 // unknown provider answers 'no configuration data for', which the error handler sends to /invalidurl.
 // A `next` query (links in e-mails, the social sign-in return) continues to that page instead.
 import { Center, Spinner, Text, VStack } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { queryClientAtom } from 'jotai-tanstack-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -48,7 +48,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
   const [session, setSession] = useSession();
   const [, navigate] = useLocation();
   const started = useRef<string | null>(null);
-  const queryClient = useQueryClient();
+  const queryClient = useAtomValue(queryClientAtom);
 
   useEffect(() => {
     const name = appName.trim().toLowerCase();

@@ -3,6 +3,7 @@
 // exist yet, so the shell renders these itself from their screen declarations' translation keys.
 import { Alert, Box, Button, Card, Field, Heading, HStack, Input, SimpleGrid, Spinner, Stack, Text, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
+import { queryClientAtom } from 'jotai-tanstack-query';
 import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -95,13 +96,14 @@ export function InvalidUrlPage() {
   const [value, setValue] = useState(searched);
   const [error, setError] = useState<string | null>(null);
 
-  const providers = useQuery({ queryKey: ['Customer.providers'], queryFn: () => api.call('Customer.providers'), staleTime: 5 * 60_000 });
+  const queryClient = useAtomValue(queryClientAtom);
+  const providers = useQuery({ queryKey: ['Customer.providers'], queryFn: () => api.call('Customer.providers'), staleTime: 5 * 60_000 }, queryClient);
   const matches = useQuery({
     queryKey: ['Customer.application', { parentemail: searched }],
     queryFn: () => api.call('Customer.application', { query: { parentemail: searched } }),
     enabled: Boolean(searched),
     retry: false,
-  });
+  }, queryClient);
 
   function submit(e: FormEvent) {
     e.preventDefault();
