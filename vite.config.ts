@@ -41,6 +41,12 @@ function baseScreens(): Plugin {
         schemas[file.slice(0, -'.json'.length)] = JSON.parse(fs.readFileSync(schemaDir + file, 'utf8'));
       }
       const lazy = namespaces().filter((ns) => !START_NAMESPACES.includes(ns) && !PRODUCT_NAMESPACES[ns]);
+      const ruleDir = fileURLToPath(new URL('./rules/', import.meta.url));
+      const ruleNames = new Set<string>();
+      for (const file of fs.readdirSync(ruleDir).filter((f) => f.endsWith('.rules.json'))) {
+        this.addWatchFile(ruleDir + file);
+        for (const name of Object.keys(JSON.parse(fs.readFileSync(ruleDir + file, 'utf8')).rules ?? {})) ruleNames.add(name);
+      }
       const screens: Record<string, unknown> = {};
       for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
         this.addWatchFile(dir + file);
@@ -48,7 +54,7 @@ function baseScreens(): Plugin {
         const { $schema: _, data: _data, modals: _modals, description: _description, sections, actions, ...route } = decl;
         if (!route.id || !route.path) continue;
         // the lazily fetched namespaces the screen uses, fetched as it opens (src/runtime/ScreenView.tsx)
-        const texts = namespacesOfScreen(lazy, decl, schemas);
+        const texts = namespacesOfScreen(lazy, decl, schemas, (name) => ruleNames.has(name));
         screens[route.id] = {
           ...route,
           // each kind once: the shell asks whether a screen has sections and preloads their kinds' code
@@ -173,6 +179,8 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     modulePreload: {
+      // every browser the portal supports preloads modules itself (no polyfill in the entry)
+      polyfill: false,
       // a lazy chunk's dependencies are preloaded with it, except the entry's own libraries and
       // runtime, which every page has loaded already (the list of them is part of the entry); a
       // chunk without other dependencies (a locale chunk) is simply imported

@@ -169,7 +169,7 @@ export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
     return <RetryPanel label={t('runtime:screenDefinition')} error={declarations.error} onRetry={() => void declarations.refetch()} />;
   }
   if (!declarations.data) return <SectionSkeleton />;
-  const lazy = lazyNamespacesOf(screen, declarations.data.schemas);
+  const lazy = lazyNamespacesOf(screen, declarations.data.schemas, declarations.data.rules);
   const body = <ScreenBody key={screen.id} set={declarations.data} screen={screen} query={query} />;
   if (!lazy.length) return body;
   return (

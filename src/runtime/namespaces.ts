@@ -21,10 +21,10 @@ export function namespacesOf(product: string): string[] {
 
 /**
  * The lazy namespaces a screen uses: a key "<namespace>.<key>" anywhere in its declaration or in the
- * form schemas it names; the field labels for any screen with a form schema.
+ * form schemas it names (not a rule's name); the field labels for any screen with a form schema.
  */
-export function lazyNamespacesOf(screen: unknown, schemas: Record<string, unknown> = {}): string[] {
-  return namespacesOfScreen(LAZY_NAMESPACES, screen, schemas);
+export function lazyNamespacesOf(screen: unknown, schemas: Record<string, unknown> = {}, rules: Record<string, unknown> = {}): string[] {
+  return namespacesOfScreen(LAZY_NAMESPACES, screen, schemas, (name) => Object.prototype.hasOwnProperty.call(rules, name));
 }
 
 /** The namespaces of the product this page is (the address says which). */

@@ -20,11 +20,15 @@ export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication'>> =
  * Of the candidate namespaces, those a screen uses: a key "<namespace>.<key>" anywhere in its
  * declaration or in the form schemas it names (a field's label, an extra option label, a row's
  * message); a screen that names a form schema gets the field labels (fields) whatever its keys,
- * since the engine's messages name fields by their labels.
+ * since the engine's messages name fields by their labels. A rule's name ("account.blocked", a
+ * rule of rules/account.rules.json) is not a key: `isRule` tells them apart.
  */
-export function namespacesOfScreen(candidates: readonly string[], screen: unknown, schemas: Record<string, unknown> = {}): string[] {
+export function namespacesOfScreen(candidates: readonly string[], screen: unknown, schemas: Record<string, unknown> = {}, isRule: (name: string) => boolean = () => false): string[] {
   const own = JSON.stringify(screen) ?? '';
   const named = [...own.matchAll(/"schema":"([^"]+)"/g)].map((m) => JSON.stringify(schemas[m[1]] ?? ''));
-  const text = [own, ...named].join('');
-  return candidates.filter((ns) => text.includes(`"${ns}.`) || (ns === 'fields' && named.length > 0));
+  const used = new Set<string>();
+  for (const text of [own, ...named]) {
+    for (const m of text.matchAll(/"([A-Za-z]\w*)\.[^"]*"/g)) if (!isRule(m[0].slice(1, -1))) used.add(m[1]);
+  }
+  return candidates.filter((ns) => used.has(ns) || (ns === 'fields' && named.length > 0));
 }

@@ -20,7 +20,7 @@ import { ApplicationFlowLayout } from './layouts/ApplicationFlowLayout';
 import { BareLayout } from './layouts/BareLayout';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { MAIN_ID } from './layouts/SkipLink';
-import { BookmarkNotice, useBookmarkNotice } from './pages/BookmarkNotice';
+import { useBookmarkNotice } from './bookmark';
 import { PageLoader } from './PageLoader';
 import { ProviderEntry } from './pages/ProviderEntry';
 import { shellPartOf } from './shellParts';
@@ -35,6 +35,7 @@ const PostLoginError = lazyWhenOnline(() => import('./pages/PostLoginError').the
 const SessionExpiredPage = lazyWhenOnline(() => import('./pages/SessionExpired').then((m) => ({ default: m.SessionExpiredPage })));
 const PaymentResponse = lazyWhenOnline(() => import('./payments/PaymentResponse').then((m) => ({ default: m.PaymentResponse })));
 const GenericError = lazyWhenOnline(() => import('./pages/GenericError').then((m) => ({ default: m.GenericError })));
+const BookmarkNotice = lazyWhenOnline(() => import('./pages/BookmarkNotice').then((m) => ({ default: m.BookmarkNotice })));
 const providerFreePages = () => import('./pages/ProviderFreePages');
 const InvalidUrlPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.InvalidUrlPage })));
 const NotFoundPage = lazyWhenOnline(() => providerFreePages().then((m) => ({ default: m.NotFoundPage })));
@@ -133,7 +134,11 @@ export function ShellRoutes() {
   if (!screen || redirect) return null;
 
   if (screen.id === 'signin' && bookmarkPending && !signedIn) {
-    return <BookmarkNotice onContinue={continueFromBookmark} />;
+    return (
+      <Suspense fallback={<PageLoader />}>
+        <BookmarkNotice onContinue={continueFromBookmark} />
+      </Suspense>
+    );
   }
 
   return (

@@ -2,43 +2,11 @@
 // (hash) link sees a heading, the program name, the language switch and advice to bookmark this page;
 // Continue marks the app loaded and reveals header and footer.
 import { Box, Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
-import { useAtom } from 'jotai';
-import { atomWithDefault } from 'jotai/utils';
 import { useTranslation } from 'react-i18next';
 import { ProgramLogo } from '../Header';
 import { useProvider, useSession } from '../hooks';
 import { LanguageSwitch } from '../LanguageSwitch';
 import { MAIN_ID, SkipLink } from '../layouts/SkipLink';
-import { OLD_LINK_FLAG } from '../oldLink';
-
-function readFlag(): boolean {
-  try {
-    return sessionStorage.getItem(OLD_LINK_FLAG) === '1';
-  } catch {
-    return false;
-  }
-}
-
-/**
- * true while the bookmark notice is pending (cleared by Continue: the app is loaded). Read on first
- * use, after main.tsx has turned an old link into a clean path.
- */
-export const oldLinkAtom = atomWithDefault(() => readFlag());
-
-export function useBookmarkNotice(): [boolean, () => void] {
-  const [pending, setPending] = useAtom(oldLinkAtom);
-  return [
-    pending,
-    () => {
-      try {
-        sessionStorage.removeItem(OLD_LINK_FLAG);
-      } catch {
-        /* ignore */
-      }
-      setPending(false);
-    },
-  ];
-}
 
 export function BookmarkNotice({ onContinue }: { onContinue: () => void }) {
   const { t } = useTranslation('common');
