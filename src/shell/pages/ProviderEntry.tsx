@@ -10,6 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation } from 'wouter';
 import { apiAtom, programQueryKey, signedOutSession, type ProviderRecord, type SessionState } from '../../state';
 import { useSession } from '../hooks';
+import { takeBootProvider } from '../bootData';
 
 /** The session fields that come from the provider record. */
 export function providerSessionFields(p: ProviderRecord): Partial<SessionState> {
@@ -56,8 +57,9 @@ export function ProviderEntry({ appName }: { appName: string }) {
     started.current = name;
     const sameProvider = session.appName === name;
     const signedIn = Boolean(session.token) && sameProvider;
-    api
-      .call('Customer.program', { query: { appName: name } })
+    // the server put the provider (and its declaration set) into this page: no round trips for them
+    const boot = takeBootProvider(queryClient, name, session.locale, session.releaseVersion);
+    (boot ? Promise.resolve(boot) : api.call('Customer.program', { query: { appName: name } }))
       .then((p) => {
         // the provider record is what providerAtom asks for next: no second request
         queryClient.setQueryData(programQueryKey(p.appName, session.locale), p);
@@ -71,7 +73,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
       .catch(() => {
         // shown and routed by the API error handler (e.g. /invalidurl)
       });
-  }, [api, appName, navigate, queryClient, session.appName, session.locale, session.token, setSession]);
+  }, [api, appName, navigate, queryClient, session.appName, session.locale, session.releaseVersion, session.token, setSession]);
 
   return (
     <Center minH="40vh" data-testid="provider-entry">

@@ -1,0 +1,42 @@
+// What the server put into a provider's entry page (server/boot.ts): the provider's record in the
+// browser's language and its declaration set, so the entry does not wait for them one round trip
+// after another once the scripts ran. Used once, by the entry page of that provider.
+import type { QueryClient } from '@tanstack/query-core';
+import { programQueryKey, type ProviderRecord } from '../state';
+
+interface BootData {
+  appName: string;
+  lang: string;
+  program: ProviderRecord;
+  declarations: unknown;
+}
+
+let boot: BootData | null | undefined;
+
+function read(): BootData | null {
+  if (boot !== undefined) return boot;
+  const el = typeof document === 'undefined' ? null : document.getElementById('pp-boot');
+  try {
+    const data = el?.textContent ? (JSON.parse(el.textContent) as BootData) : null;
+    boot = data && typeof data.appName === 'string' && data.program && data.declarations ? data : null;
+  } catch {
+    boot = null;
+  }
+  el?.remove();
+  return boot;
+}
+
+/**
+ * The boot's provider record when it is the provider asked for, in the language asked for (else
+ * null: the caller asks the server). The provider's declaration set goes into the query cache, as its
+ * answer would have, and so does the record.
+ */
+export function takeBootProvider(queryClient: QueryClient, appName: string, locale: string, releaseVersion: string): ProviderRecord | null {
+  const data = read();
+  if (!data || data.appName !== appName) return null;
+  boot = null;
+  queryClient.setQueryData(['Customer.declarations', { appName }, releaseVersion], data.declarations);
+  if (data.lang !== locale) return null;
+  queryClient.setQueryData(programQueryKey(appName, locale), data.program);
+  return data.program;
+}
