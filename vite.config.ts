@@ -184,7 +184,9 @@ export default defineConfig({
       // a lazy chunk's dependencies are preloaded with it, except the entry's own libraries and
       // runtime, which every page has loaded already (the list of them is part of the entry); a
       // chunk without other dependencies (a locale chunk) is simply imported
-      resolveDependencies: (file, deps) => {
+      resolveDependencies: (file, deps, { hostType }) => {
+        // the page itself names the entry's libraries, so the browser fetches them with the entry
+        if (hostType === 'html') return deps;
         const kept = deps.filter((d) => !/(^|\/)(react|chakra|vendor|rolldown-runtime|preload-helper)-[\w-]{8}\.js$/.test(d));
         return kept.length === 1 && kept[0] === file ? [] : kept;
       },
