@@ -1,52 +1,64 @@
-// A screen's declared modal: title, body, sections and actions in a dialog; the confirming actions
-// run through onConfirm. Loaded when a modal first opens (see ScreenModal in ScreenRenderer.tsx).
-import { Box, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react';
-import { ActionButton } from './Actions';
-import { useRuntimeT } from './i18n';
+// A declared modal of a screen: its own data loads, its rules' context and its dialog (ModalDialog).
+// A chunk of its own, with the dialog: the screen renderer loads it when a modal first opens.
+import { useMemo } from 'react';
+import type { RuleContext } from '../engine/form';
+import { isTrue } from '../engine/logic';
+import { resolveBinding, resolveParams, screenModel } from '../engine/screen';
+import type { DeclarationSet } from '../engine/types';
+import { ScreenRuntimeContext, type ScreenRuntime } from './context';
 import type { RenderAction } from './kindProps';
-import { isConfirmAction, type ModalRender } from './ScreenRenderer';
-import { SectionView } from './Section';
+import ModalDialog from './ModalDialog';
+import { useDataLoads, type LoadSpec } from './ScreenRenderer';
 
-export default function ScreenModal({
-  modal,
+export default function ModalHost({
+  set,
+  rt,
+  modalId,
+  extra,
+  accountID,
   onClose,
   onConfirm,
 }: {
-  modal: ModalRender;
+  set: DeclarationSet;
+  rt: ScreenRuntime;
+  modalId: string;
+  extra: Partial<RuleContext>;
+  accountID: unknown;
   onClose: () => void;
-  onConfirm?: (a: RenderAction) => Promise<void>;
+  /** runs a confirm action; the modal's loads go with it, so the effect's rules see what the modal showed */
+  onConfirm?: (a: RenderAction, modalCtx: Partial<RuleContext>) => Promise<void>;
 }) {
-  const { t, tk } = useRuntimeT();
+  const decl = (rt.screen.modals ?? []).find((m) => m.id === modalId);
+  const base = useMemo<RuleContext>(() => ({ ...rt.ctx, ...extra }), [rt.ctx, extra]);
+  const loads: LoadSpec[] = Object.entries(decl?.data ?? {}).map(([key, load]) => ({
+    key,
+    op: load.op,
+    params: resolveParams(load.params, base),
+    active: isTrue(set.rules, load.when, base),
+  }));
+  const modalData = useDataLoads(loads, accountID);
+  const data = useMemo(() => ({ ...rt.ctx.data, ...Object.fromEntries(Object.entries(modalData).map(([k, v]) => [k, v.data])) }), [rt.ctx.data, modalData]);
+  const ctx = useMemo<RuleContext>(() => ({ ...base, data }), [base, data]);
+  const formCtx = useMemo<RuleContext>(() => ({ ...rt.formCtx, ...extra, data }), [rt.formCtx, extra, data]);
+  const inner = useMemo<ScreenRuntime>(
+    () => ({
+      ...rt,
+      ctx,
+      formCtx,
+      data: { ...rt.data, ...modalData },
+      isTrue: (ref, e) => isTrue(set.rules, ref, { ...ctx, ...e }),
+      resolve: (b, e) => resolveParams(b, { ...ctx, ...e }),
+      resolveOne: (b, e) => resolveBinding(b, { ...ctx, ...e }),
+      runAction: (a, e) => rt.runAction(a, { ...extra, ...e }),
+      runEffect: (ef, e) => rt.runEffect(ef, { ...extra, ...e }),
+    }),
+    [rt, ctx, formCtx, modalData, set.rules, extra],
+  );
+  const model = screenModel(set, rt.screen.id, ctx).modals.find((m) => m.id === modalId);
+  if (!model) return null;
   return (
-    <Dialog.Root open onOpenChange={(e) => (!e.open ? onClose() : undefined)} role={onConfirm ? 'alertdialog' : 'dialog'} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-modal={modal.id} mx="4">
-            <Dialog.Header>
-              <Dialog.Title>{tk(modal.title)}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                {modal.body ? <Text>{tk(modal.body)}</Text> : null}
-                {modal.sections.map((s) => (
-                  <SectionView key={s.id} section={s} />
-                ))}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Box display="flex" gap="3" flexWrap="wrap" justifyContent="flex-end">
-                {modal.actions.map((a) => (
-                  <ActionButton key={a.id} action={a} onRun={onConfirm && isConfirmAction(a.id) ? onConfirm : undefined} />
-                ))}
-              </Box>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label={t('runtime:close')} />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ScreenRuntimeContext.Provider value={inner}>
+      <ModalDialog modal={model} onClose={onClose} onConfirm={onConfirm ? (a) => onConfirm(a, { data: ctx.data }) : undefined} />
+    </ScreenRuntimeContext.Provider>
   );
 }

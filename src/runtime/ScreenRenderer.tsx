@@ -1,6 +1,6 @@
 // Renders a declared screen: its data loads (jotai-tanstack-query atoms keyed [op, params]), its
 // sections by kind, modals and actions. No layout chrome: the shell's layout wraps it.
-import { startTransition, Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState, type ComponentProps } from 'react';
+import { startTransition, Suspense, useCallback, useContext, useDeferredValue, useEffect, useMemo, useRef, useState } from 'react';
 import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
@@ -37,7 +37,7 @@ function needsShell(err: unknown): err is ApiError {
   return err instanceof ApiError && (err.status === 401 || /no configuration data for/i.test(err.message));
 }
 
-interface LoadSpec {
+export interface LoadSpec {
   key: string;
   op: string;
   params: Record<string, unknown>;
@@ -53,7 +53,7 @@ function useStableValue<T>(value: T): T {
 }
 
 /** One query atom per data load; the combined atom gives every load's state at once. */
-function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
+export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
   const api = useAtomValue(apiAtom);
   const handler = useAtomValue(apiErrorHandlerRefAtom);
   const locale = useAtomValue(localeAtom);
@@ -165,6 +165,9 @@ export function screenHasForm(screen: ScreenDecl): boolean {
 export function ScreenRenderer({ screen, query = {} }: ScreenViewProps) {
   const declarations = useAtomValue(declarationsAtom);
   const { t } = useRuntimeT();
+  // the sections' code (the forms' too, now that the set says which renderer draws them) loads while
+  // the screen's texts are fetched, not after
+  useEffect(() => void loadSections(screen.sections), [screen.sections]);
   if (declarations.isError) {
     return <RetryPanel label={t('runtime:screenDefinition')} error={declarations.error} onRetry={() => void declarations.refetch()} />;
   }
@@ -393,7 +396,13 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const sections = useMemo(() => built.model?.sections.map((s) => <SectionView key={s.id} section={s} />), [built.model]);
   const actionBar = useMemo(() => (built.model ? <ActionBar actions={built.model.actions} /> : null), [built.model]);
   if (opening) return <ScreenSkeleton />;
-  if (!built.model) return <RuleErrorNotice err={built.error} screenId={screen.id} appName={session.appName} />;
+  if (!built.model) {
+    return (
+      <Suspense fallback={null}>
+        <RuleErrorNotice err={built.error} screenId={screen.id} appName={session.appName} />
+      </Suspense>
+    );
+  }
   const model = built.model;
 
   const openModal = modal ? model.modals.find((m) => m.id === modal.id) : undefined;
@@ -424,61 +433,36 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         <input ref={fileRef} type="file" hidden aria-hidden="true" tabIndex={-1} />
       </Stack>
       {openModal ? (
-        <ModalHost
-          key={modal!.id}
-          set={set}
-          rt={rt}
-          modalId={openModal.id}
-          extra={modal?.pending?.extra ?? {}}
-          accountID={session.accountID}
-          onClose={() => setModal(null)}
-          onConfirm={
-            modal?.pending
-              ? async (a, modalCtx) => {
-                  const pending = { ...modal.pending!, extra: { ...modal.pending!.extra, ...modalCtx } };
-                  // a confirm modal's 'confirm' action runs the effect that asked for it; the modal
-                  // stays open until it succeeds, so its form is still there to be submitted
-                  if (a.effect.type !== 'closeModal') await runner.run(a.effect, pending.extra);
-                  await runner.run(pending.effect, pending.extra);
-                  setModal(null);
-                }
-              : undefined
-          }
-        />
+        <Suspense fallback={null}>
+          <ScreenModal
+            key={modal!.id}
+            set={set}
+            rt={rt}
+            modalId={openModal.id}
+            extra={modal?.pending?.extra ?? {}}
+            accountID={session.accountID}
+            onClose={() => setModal(null)}
+            onConfirm={
+              modal?.pending
+                ? async (a, modalCtx) => {
+                    const pending = { ...modal.pending!, extra: { ...modal.pending!.extra, ...modalCtx } };
+                    // a confirm modal's 'confirm' action runs the effect that asked for it; the modal
+                    // stays open until it succeeds, so its form is still there to be submitted
+                    if (a.effect.type !== 'closeModal') await runner.run(a.effect, pending.extra);
+                    await runner.run(pending.effect, pending.extra);
+                    setModal(null);
+                  }
+                : undefined
+            }
+          />
+        </Suspense>
       ) : null}
     </ScreenRuntimeContext.Provider>
   );
 }
 
-/**
- * A rule that throws (ARCHITECTURE.md: an error everywhere, never swallowed): development shows the
- * rule's own message; production shows a translated generic one and posts the message to the error log.
- */
-function RuleErrorNotice({ err, screenId, appName }: { err: unknown; screenId: string; appName?: string }) {
-  const api = useAtomValue(apiAtom);
-  const { t } = useRuntimeT();
-  const message = err instanceof Error ? err.message : String(err);
-  const stack = err instanceof Error && err.stack ? err.stack.slice(0, 2000) : message;
-  // logged once per distinct error (the screen re-renders with a new Error object)
-  useEffect(() => {
-    const body = {
-      PageName: screenId,
-      Url: window.location.href,
-      EventDateTime: new Date().toISOString(),
-      StackTrace: stack,
-      Message: message,
-      Source: 'PARENT PORTAL' as const,
-      ...(appName ? { appName } : {}),
-    };
-    void api.call('Customer.errorlog', { body, silent: true }).catch(() => undefined);
-  }, [api, stack, message, screenId, appName]);
-  return (
-    <Alert.Root status="error" role="alert" data-rule-error="">
-      <Alert.Indicator />
-      <Alert.Title>{import.meta.env.DEV ? message : t('runtime:ruleError')}</Alert.Title>
-    </Alert.Root>
-  );
-}
+// a rule that throws (a declaration error) shows its notice, a chunk of its own
+const RuleErrorNotice = lazyWhenOnline(() => import('./RuleErrorNotice'));
 
 /** A modal's confirming actions: `confirm`, or `confirm<Variant>` when the wording depends on a rule (Delete / OK). */
 export function isConfirmAction(id: string): boolean {
@@ -492,70 +476,11 @@ export type ModalRender = ModalModel;
  * An open modal: its rules, bindings and sections see the item of the action that opened it
  * (`$item`) and the modal's own data loads (e.g. an adult's autopay status before dropping it).
  */
-function ModalHost({
-  set,
-  rt,
-  modalId,
-  extra,
-  accountID,
-  onClose,
-  onConfirm,
-}: {
-  set: DeclarationSet;
-  rt: ScreenRuntime;
-  modalId: string;
-  extra: Partial<RuleContext>;
-  accountID: unknown;
-  onClose: () => void;
-  /** runs a confirm action; the modal's loads go with it, so the effect's rules see what the modal showed */
-  onConfirm?: (a: RenderAction, modalCtx: Partial<RuleContext>) => Promise<void>;
-}) {
-  const decl = (rt.screen.modals ?? []).find((m) => m.id === modalId);
-  const base = useMemo<RuleContext>(() => ({ ...rt.ctx, ...extra }), [rt.ctx, extra]);
-  const loads: LoadSpec[] = Object.entries(decl?.data ?? {}).map(([key, load]) => ({
-    key,
-    op: load.op,
-    params: resolveParams(load.params, base),
-    active: isTrue(set.rules, load.when, base),
-  }));
-  const modalData = useDataLoads(loads, accountID);
-  const data = useMemo(() => ({ ...rt.ctx.data, ...Object.fromEntries(Object.entries(modalData).map(([k, v]) => [k, v.data])) }), [rt.ctx.data, modalData]);
-  const ctx = useMemo<RuleContext>(() => ({ ...base, data }), [base, data]);
-  const formCtx = useMemo<RuleContext>(() => ({ ...rt.formCtx, ...extra, data }), [rt.formCtx, extra, data]);
-  const inner = useMemo<ScreenRuntime>(
-    () => ({
-      ...rt,
-      ctx,
-      formCtx,
-      data: { ...rt.data, ...modalData },
-      isTrue: (ref, e) => isTrue(set.rules, ref, { ...ctx, ...e }),
-      resolve: (b, e) => resolveParams(b, { ...ctx, ...e }),
-      resolveOne: (b, e) => resolveBinding(b, { ...ctx, ...e }),
-      runAction: (a, e) => rt.runAction(a, { ...extra, ...e }),
-      runEffect: (ef, e) => rt.runEffect(ef, { ...extra, ...e }),
-    }),
-    [rt, ctx, formCtx, modalData, set.rules, extra],
-  );
-  const model = screenModel(set, rt.screen.id, ctx).modals.find((m) => m.id === modalId);
-  if (!model) return null;
-  return (
-    <ScreenRuntimeContext.Provider value={inner}>
-      <ScreenModal modal={model} onClose={onClose} onConfirm={onConfirm ? (a) => onConfirm(a, { data: ctx.data }) : undefined} />
-    </ScreenRuntimeContext.Provider>
-  );
-}
+// a declared modal (its loads, its dialog and focus trap) loads when a modal first opens
+const ScreenModal = lazyWhenOnline(() => import('./ScreenModal'));
 
-// a declared modal's dialog (and its focus trap) loads when a modal first opens
-const LazyScreenModal = lazyWhenOnline(() => import('./ScreenModal'));
 // the progress bar (and its state machine) loads when a first upload starts
 const UploadProgress = lazyWhenOnline(() => import('./UploadProgress'));
 
-function ScreenModal(props: ComponentProps<typeof LazyScreenModal>) {
-  return (
-    <Suspense fallback={null}>
-      <LazyScreenModal {...props} />
-    </Suspense>
-  );
-}
 
 export default ScreenRenderer;
