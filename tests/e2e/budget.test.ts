@@ -5,11 +5,13 @@ import type { Browser } from 'playwright-core';
 import { launchBrowser, startServer, type RunningServer } from './harness';
 import { measureFirstLoad } from './firstLoad';
 
-// The target is 180 kB; the first load is 214.3 kB (sign-in) and 210.4 kB (Home) today (the screen
-// opening in one paint, with its sections' code waited for, added 0.3 kB), so the budget holds that
-// line until the rest of the way is made (React 66 kB, Chakra's runtime 47 kB, i18next and the query
-// client 34 kB).
-const BUDGET = 215 * 1024;
+// The target is 180 kB; the first load is 196.9 kB (sign-in) and 193.1 kB (Home) today, down from
+// 214.4 and 210.5 kB: only the start namespaces load with the page, the portal's first-load code is
+// one chunk, code that runs only after an input, an error or a crash loads then, and library code the
+// first paint never runs is left out (react-query, Ark's unused field parts, emotion's
+// hoist-non-react-statics). The budget holds that line; most of the rest is libraries every first
+// paint runs (React 66 kB, Chakra's runtime 43 kB, i18next and the query client 33 kB).
+const BUDGET = 197 * 1024;
 
 let server: RunningServer;
 let browser: Browser;
