@@ -67,7 +67,8 @@ function Layout({ screen, children }: { screen: ScreenDecl; children: ReactNode 
 }
 
 export function ShellRoutes() {
-  const { t } = useTranslation(['screens', 'common']);
+  // drawn again when the language changes (the start namespaces are in before the first render)
+  useTranslation(['screens', 'common']);
   const [location, navigate] = useLocation();
   const search = useSearch();
   const screens = useScreens();
@@ -106,11 +107,16 @@ export function ShellRoutes() {
   // a screen titled by its data (titleFrom) shows that title once its load answered
   const pageTitle = useAtomValue(pageTitleAtom);
   const dataTitle = screen && !refused && pageTitle?.screenId === screen.id ? pageTitle.title : null;
+  // the title's own namespace (auth.reset.title: auth) may be a lazy one still on its way: the
+  // title waits for it and is drawn when it is in, never as its key
+  const titleI18nKey = i18nKey(titleKey);
+  const titleNs = titleI18nKey.includes(':') ? titleI18nKey.slice(0, titleI18nKey.indexOf(':')) : 'screens';
+  const { t: tTitle, ready: titleReady } = useTranslation(titleNs, { useSuspense: false });
+  const titleText = dataTitle ?? (titleReady ? tTitle(titleI18nKey) : null);
   useEffect(() => {
-    if (!titleKey) return;
-    const title = dataTitle ?? t(i18nKey(titleKey));
-    document.title = programName ? `${title} | ${programName}` : title;
-  }, [titleKey, dataTitle, t, programName]);
+    if (!titleKey || titleText === null) return;
+    document.title = programName ? `${titleText} | ${programName}` : titleText;
+  }, [titleKey, titleText, programName]);
 
   useEffect(() => {
     // a new page: start at the top with focus on its content (screen readers announce it)
@@ -147,7 +153,7 @@ export function ShellRoutes() {
         <Layout screen={screen}>
           {screen.layout === 'bare' ? null : (
             <Heading as="h1" size={{ base: 'xl', md: '2xl' }} mb={{ base: '4', md: '6' }} data-testid="page-title">
-              {dataTitle ?? t(i18nKey(titleKey))}
+              {titleText ?? '\u00a0'}
             </Heading>
           )}
           {refused ? (

@@ -60,6 +60,11 @@ describe('configuration error page', () => {
         body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: "The program's screens are being updated.", key: 'server.errors.declarationsUnavailable' }),
       }),
     );
+    // a server without the set puts none into the entry page (server/boot.ts): the page asks for it
+    await page.route('**/parentportal/brightpath/parent', async (route) => {
+      const res = await route.fetch();
+      await route.fulfill({ response: res, body: (await res.text()).replace(/<script type="application\/json" id="pp-boot">[\s\S]*?<\/script>/, '') });
+    });
     const logged = page.waitForRequest((r) => r.url().includes('/api/Customer/errorlog') && r.method() === 'POST');
     await page.goto(portal('/brightpath/parent'));
     await page.waitForURL((u) => u.pathname === '/parentportal/configurationerror');
