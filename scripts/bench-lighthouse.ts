@@ -36,6 +36,15 @@ function describe(lhr: Lhr): string[] {
     const node = shift.node as { snippet?: string; selector?: string } | undefined;
     lines.push(`shift ${Number(shift.score).toFixed(3)}  ${node?.selector ?? ''}  ${node?.snippet?.slice(0, 100) ?? ''}`);
   }
+  // the LCP element and, for an image, its phases (time to first byte, load delay, load time, render delay)
+  for (const part of items('largest-contentful-paint-element')) {
+    const inner = (part as DetailItems).items ?? [];
+    for (const row of inner) {
+      const node = row.node as { snippet?: string; selector?: string } | undefined;
+      if (node) lines.push(`lcp element  ${node.selector ?? ''}  ${node.snippet?.slice(0, 100) ?? ''}`);
+      else if (row.phase) lines.push(`lcp phase ${String(row.phase).padEnd(12)} ${Number(row.timing).toFixed(0)} ms`);
+    }
+  }
   for (const script of items('bootup-time').slice(0, 6)) {
     lines.push(`cpu ${Number(script.total).toFixed(0).padStart(5)} ms (script ${Number(script.scripting).toFixed(0)})  ${String(script.url).replace(/^https?:\/\/[^/]+/, '')}`);
   }
