@@ -17,6 +17,22 @@ export function i18nKey(key: string): string {
   return key;
 }
 
+/** The namespace of a declaration key ("auth.reset.title" -> "auth"), if it names a known one. */
+export function namespaceOfKey(key: string): string | undefined {
+  const k = i18nKey(key);
+  const colon = k.indexOf(':');
+  return colon > 0 ? k.slice(0, colon) : undefined;
+}
+
+/**
+ * Whether the namespaces of these declaration keys are in; fetches those that are not (a menu label
+ * of a namespace that is not a start namespace) and re-renders once they are.
+ */
+export function useKeysLoaded(keys: readonly string[]): boolean {
+  const namespaces = [...new Set(keys.map(namespaceOfKey).filter((ns): ns is string => Boolean(ns)))];
+  return useTranslation(namespaces.length ? namespaces : 'common', { useSuspense: false }).ready;
+}
+
 function isDeclarationKey(v: string): boolean {
   const dot = v.indexOf('.');
   return dot > 0 && KEY_NAMESPACES.includes(v.slice(0, dot)) && /^[A-Za-z0-9_.-]+$/.test(v);

@@ -4,7 +4,7 @@ import { Box, Button, chakra, Stack, Text } from '@chakra-ui/react';
 import { Suspense, useId, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'wouter';
-import { i18nKey } from '../runtime/i18n';
+import { i18nKey, useKeysLoaded } from '../runtime/i18n';
 import { useProvider, useRule, useScreens } from './hooks';
 import { Icon } from './Icon';
 import { menuHref, menuItemsOf, visibleMenuItems, type MenuItem } from './menu';
@@ -40,10 +40,12 @@ export function MenuEntries({ compact, onNavigate, longName }: { compact: boolea
   const items = useMenuItems();
   const [location] = useLocation();
   const askSignOut = useAskSignOut();
+  // a label of a namespace that is not a start namespace (programs.title) shows once it is in, never as its key
+  const labelsReady = useKeysLoaded(items.map((item) => item.label));
   return (
     <Stack as="ul" gap={longName ? '0' : '1'} listStyleType="none" m="0" p="0">
       {items.map((item) => {
-        const label = t(i18nKey(item.label));
+        const label = labelsReady ? t(i18nKey(item.label)) : '';
         const inner = (
           <>
             <Icon name={item.icon} size="1.35em" />
