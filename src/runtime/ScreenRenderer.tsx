@@ -20,6 +20,7 @@ import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
 import { RetryPanel, ScreenSkeleton, SectionSkeleton, SectionView } from './Section';
 import { loadSections, sectionsLoaded } from './registry';
+import { onFirstInput } from './firstInput';
 import type { RenderAction } from './kindProps';
 import { lazyWhenOnline, whenOnline } from './whenOnline';
 import { lazyNamespacesOf } from './namespaces';
@@ -112,18 +113,7 @@ function lazyEffectRunner(deps: EffectDeps) {
 
 /** Starts the effect runner's chunk on the parent's first pointer or key input. */
 function useEffectsOnFirstInput() {
-  useEffect(() => {
-    const types = ['pointerdown', 'keydown', 'focusin'] as const;
-    const stop = () => {
-      for (const type of types) window.removeEventListener(type, warm, true);
-    };
-    const warm = () => {
-      stop();
-      void loadEffects().catch(() => undefined);
-    };
-    for (const type of types) window.addEventListener(type, warm, true);
-    return stop;
-  }, []);
+  useEffect(() => onFirstInput(window, () => void loadEffects().catch(() => undefined), ['pointerdown', 'keydown', 'focusin']), []);
 }
 
 const OPENING_MS = 3000;

@@ -22,6 +22,7 @@ import { PRODUCT_BASE } from './screens';
 import { ShellRoutes } from './ShellRoutes';
 import { SignOutProvider } from './SignOut';
 import { applyDisplayPreferences, portalSystem } from './theme';
+import { onFirstInput } from '../runtime/firstInput';
 
 // the portal under /parentportal, the parent application under its own base path (src/shell/screens.ts)
 export const ROUTER_BASE = PRODUCT_BASE;
@@ -99,16 +100,7 @@ function ErrorHandling() {
       void warmErrors().then((m) => (handler ??= m.createErrorHandler(deps))(err));
     };
     setHandler({ handle });
-    const types = ['pointerdown', 'keydown'] as const;
-    const stop = () => {
-      for (const type of types) window.removeEventListener(type, warm, true);
-    };
-    const warm = () => {
-      stop();
-      void warmErrors().catch(() => undefined);
-    };
-    for (const type of types) window.addEventListener(type, warm, true);
-    return stop;
+    return onFirstInput(window, () => void warmErrors().catch(() => undefined));
   }, [setHandler]);
   return null;
 }

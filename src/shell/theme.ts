@@ -8,6 +8,7 @@
 import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
 import { firstPaintThemeConfig } from './chakraTheme';
 import type { FontSize } from '../state/session';
+import { onFirstInput } from '../runtime/firstInput';
 
 const hc = {
   bg: '#000000',
@@ -197,11 +198,7 @@ export function loadRestOfTheme(system: SystemContext = portalSystem): Promise<v
 
 /** The rest of the theme loads on the parent's first input, before a dialog or menu asks for it. */
 export function warmThemeOnFirstInput(target: Window): void {
-  const warm = () => {
-    for (const type of ['pointerdown', 'keydown'] as const) target.removeEventListener(type, warm, true);
-    void loadRestOfTheme();
-  };
-  for (const type of ['pointerdown', 'keydown'] as const) target.addEventListener(type, warm, true);
+  onFirstInput(target, () => void loadRestOfTheme());
 }
 
 /** Root font size per spec 9 font option; every size in the portal is in rem. */
