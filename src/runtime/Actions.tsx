@@ -31,8 +31,8 @@ export function ActionButton({ action, extra, onRun }: { action: RenderAction; e
       textDecoration={action.variant === 'link' ? 'underline' : undefined}
       disabled={!action.enabled || running}
       loading={running}
-      // the label stays beside the spinner: a busy button keeps its name (for screen readers too)
-      loadingText={tk(action.label)}
+      // a busy button shows only its spinner; it keeps its name for screen readers
+      aria-label={tk(action.label)}
       onClick={async () => {
         setRunning(true);
         try {

@@ -146,6 +146,8 @@ describe("the provider's User Guide and privacy policy", () => {
     await page.waitForURL(/\/home$/);
     const guide = page.getByTestId('side-menu').getByTestId('menu-userGuide');
     await guide.waitFor();
+    // the menu's labels are drawn once all their texts are in (Programs' come with their own chunk)
+    await page.waitForFunction(() => Boolean(document.querySelector('[data-testid=side-menu] [data-testid=menu-userGuide]')?.textContent?.trim()));
     expect(await guide.getAttribute('href')).toBe(brightpath.userGuideUrl.en);
     expect(await guide.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await guide.getAttribute('aria-label')).toBe(`${en.menu.userGuide} ${en.a11y.newTab}`);

@@ -206,7 +206,7 @@ export default function LightForm({ section, data, host: given }: LightFormProps
                   data-action={a.id}
                   data-testid={testId ? `${testId}-submit` : undefined}
                   loading={running}
-                  loadingText={tk(a.label)}
+                  aria-label={tk(a.label)}
                   disabled={!a.enabled || rt.engineFailed}
                 >
                   {tk(a.label)}
