@@ -131,7 +131,11 @@ export async function newContext(browser: Browser, width = 1280, locale = 'en-US
 
 /** axe with the WCAG 2.1 A/AA rules; fails naming every violation and its first nodes. */
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
-  // colours measured mid-transition (a dialog fading in) are not the page's colours
+  // colours measured mid-transition (a dialog fading in, a busy button turning back) are not the
+  // page's colours: wait for busy buttons to settle, then for running animations and transitions
+  await page
+    .waitForFunction(() => !document.querySelector('[data-loading], [aria-busy=true]'), undefined, { timeout: 3000 })
+    .catch(() => undefined);
   await page.evaluate(() =>
     Promise.race([
       Promise.all(
@@ -148,7 +152,10 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
     .analyze();
   if (result.violations.length > 0) {
     const lines = result.violations.map(
-      (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join('\n    ')}`,
+      (v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes
+        .slice(0, 3)
+        .map((n) => `${n.target.join(' ')}\n      ${n.html.slice(0, 300)}\n      ${(n.failureSummary ?? '').replace(/\s+/g, ' ').slice(0, 300)}`)
+        .join('\n    ')}`,
     );
     throw new Error(`axe found ${result.violations.length} violation(s) on ${label}:\n${lines.join('\n')}`);
   }
