@@ -91,6 +91,19 @@ function rulesWithoutDescriptions(): Plugin {
  * exports by name), so only the parts used are bundled. Same components, same code.
  */
 const CHAKRA_FIELD_USERS = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/](input|native-select|field|textarea)[\\/][\w-]+\.js$/;
+/** Chakra's styled system uses the portal's `memo` (src/shell/chakraMemo.ts says why). */
+function chakraMemo(): Plugin {
+  const replacement = fileURLToPath(new URL('./src/shell/chakraMemo.ts', import.meta.url));
+  return {
+    name: 'chakra-memo',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (!importer || !/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]/.test(importer)) return null;
+      return /(^|\/)(utils\/)?memo\.js$/.test(source) && /[\\/](styled-system|utils)[\\/][^\\/]+$/.test(importer) ? replacement : null;
+    },
+  };
+}
+
 function arkFieldPartsByName(): Plugin {
   return {
     name: 'ark-field-parts-by-name',
@@ -162,7 +175,7 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
+  plugins: [react(), chakraMemo(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
   json: { namedExports: false },
   resolve: {

@@ -64,6 +64,15 @@ export const firstPaintSlotRecipes = {
   nativeSelect: nativeSelectSlotRecipe,
 };
 
+/**
+ * Chakra's colour palettes the portal never names (neither its components nor Chakra's recipes):
+ * every token is a CSS variable the system builds and the page's root style carries at start.
+ */
+export const UNUSED_PALETTES = ['yellow', 'cyan', 'pink'];
+function withoutUnusedPalettes<T extends object>(tokens: T): T {
+  return Object.fromEntries(Object.entries(tokens).filter(([name]) => !UNUSED_PALETTES.includes(name))) as T;
+}
+
 /** Chakra's defaultThemeConfig with the first paint's recipes only. */
 export const firstPaintThemeConfig = defineConfig({
   preflight: true,
@@ -78,7 +87,7 @@ export const firstPaintThemeConfig = defineConfig({
       animations,
       blurs,
       borders,
-      colors,
+      colors: withoutUnusedPalettes(colors),
       durations,
       easings,
       fonts,
@@ -92,7 +101,7 @@ export const firstPaintThemeConfig = defineConfig({
       zIndex: zIndices,
       cursor,
     },
-    semanticTokens: { colors: semanticColors, shadows: semanticShadows, radii: semanticRadii },
+    semanticTokens: { colors: withoutUnusedPalettes(semanticColors), shadows: semanticShadows, radii: semanticRadii },
     textStyles,
     layerStyles,
     animationStyles,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatDate, formatDateTime, formatValue, matchesSearch, isEmptyData } from '../../../src/runtime/format';
+import { fixedTwo, formatMoney, formatDate, formatDateTime, formatValue, matchesSearch, isEmptyData } from '../../../src/runtime/format';
 
 describe('display formats', () => {
   it('money: 2 decimals, $ and brackets for negatives', () => {
@@ -8,6 +8,17 @@ describe('display formats', () => {
     expect(formatMoney('0')).toBe('$0.00');
     expect(formatMoney('')).toBe('');
     expect(formatMoney('abc')).toBe('');
+  });
+  it('money in English is written as Intl.NumberFormat writes it, rounding included', () => {
+    const intl = new Intl.NumberFormat('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
+    const values = [0, 0.001, 0.005, 0.015, 0.125, 0.995, 1, 1.005, 1.5, 2.675, 9.999, 12.3, 99.995, 999.5, 1000, 1234.5, 100000, 999999.995, 1234567.891, 1e20];
+    for (let i = 0; i < 500; i++) values.push(Math.round(((i * 7919) % 100000) * 1.37) / 1000);
+    for (const v of values) {
+      expect(formatMoney(v)).toBe(`$${intl.format(v)}`);
+      expect(formatMoney(-v)).toBe(v === 0 ? '$0.00' : `($${intl.format(v)})`);
+    }
+    expect(fixedTwo(1e21)).toBeNull(); // exponent form: Intl writes it
+    expect(formatMoney(1e21)).toBe(`$${intl.format(1e21)}`);
   });
   it('dates: ISO and mm/dd/yyyy both show as mm/dd/yyyy; times only when not midnight', () => {
     expect(formatDate('2026-03-07')).toBe('03/07/2026');
