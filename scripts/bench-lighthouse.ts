@@ -2,7 +2,10 @@
 // in production, with Debian's chromium: sign-in, Home, /myaccount and /editcontact (signed in as
 // the demo parent), three runs each; prints the median score, FCP, LCP, TBT and CLS of each page.
 //   npm run build && npm run bench:lighthouse        BENCH_RUNS=5 for more runs
+//   BENCH_TRACE_DIR=/tmp/traces keeps every run's trace
 //   BENCH_DETAILS=1 also prints, per page, what shifted and the scripts' main-thread time (last run)
+import fs from 'node:fs';
+import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { chromium } from 'playwright-core';
@@ -69,6 +72,11 @@ async function audit(url: string, port: number): Promise<Figures> {
   // a run Lighthouse could not complete scores 0: say why rather than hide it in the median
   if (lhr.runtimeError) console.log(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   if (DETAILS) details.push([url, describe(lhr)]);
+  // BENCH_TRACE_DIR=dir keeps each run's trace (open it in Chrome's performance panel)
+  if (process.env.BENCH_TRACE_DIR) {
+    const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${Date.now()}.json`;
+    fs.writeFileSync(path.join(process.env.BENCH_TRACE_DIR, name), JSON.stringify((result!.artifacts as { Trace?: unknown }).Trace ?? {}));
+  }
   const num = (id: string) => lhr.audits[id]?.numericValue ?? NaN;
   return {
     score: Math.round((lhr.categories.performance.score ?? 0) * 100),

@@ -9,11 +9,15 @@ import { sessionAtom } from './state';
 import { App } from './shell/App';
 import { installChunkReload } from './shell/chunkReload';
 import { initI18n } from './shell/i18n';
-import { warmThemeOnFirstInput } from './shell/theme';
+import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme';
+import { storeUpdatesAsTransitions } from './state/transitions';
 
 installChunkReload();
+storeUpdatesAsTransitions(getDefaultStore());
 warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
+// the Chakra system is built in a task of its own while the first texts load: one long task less
+setTimeout(getPortalSystem, 0);
 
 void initI18n(bootLocale).then(() => {
   const root = createRoot(document.getElementById('root')!);

@@ -1,19 +1,19 @@
 // React hooks over the session state that the shell installs once.
 import { useEffect } from 'react';
 import { useAtomValue, useSetAtom } from 'jotai';
-import { apiRequestHooksRefAtom, applicationsRefAtom, loadingDelta, sessionAtom } from '../state';
+import { apiRequestHooksRefAtom, applicationsRefAtom, loadingAtom, loadingDelta, sessionAtom } from '../state';
 
-/** Keeps session.loading in step with the API client's requests (spec 4 loading counter). */
+/** Keeps the loading counter in step with the API client's requests (spec 4). */
 export function useLoadingCounter(): void {
   const hooks = useAtomValue(apiRequestHooksRefAtom);
-  const setSession = useSetAtom(sessionAtom);
+  const setLoading = useSetAtom(loadingAtom);
   useEffect(() => {
     hooks.current = {
-      onRequest: () => setSession((s) => loadingDelta(s, 1)),
-      onSettled: () => setSession((s) => loadingDelta(s, -1)),
+      onRequest: () => setLoading((n) => loadingDelta(n, 1)),
+      onSettled: () => setLoading((n) => loadingDelta(n, -1)),
     };
     // no reset on unmount: a request still running must still lower the counter
-  }, [hooks, setSession]);
+  }, [hooks, setLoading]);
 }
 
 /** Gives the API client the session's in-progress applications (headers of keyed calls, spec 7). */

@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { Router, useLocation } from 'wouter';
 import { useLoadingCounter } from '../runtime';
 import { lazyWhenOnline, whenOnline } from '../runtime/whenOnline';
-import { apiAtom, apiErrorHandlerAtom } from '../state';
+import { apiAtom, apiErrorHandlerAtom, loadingAtom } from '../state';
 import { describeBrowser, detectBrowser } from './browserInfo';
 import type { ApiErrorLike, ErrorHandlerDeps } from './errors';
 import { useSession } from './hooks';
@@ -21,7 +21,7 @@ import { pruneDeclarationSet } from './prune';
 import { PRODUCT_BASE } from './screens';
 import { ShellRoutes } from './ShellRoutes';
 import { SignOutProvider } from './SignOut';
-import { applyDisplayPreferences, portalSystem } from './theme';
+import { applyDisplayPreferences, getPortalSystem } from './theme';
 import { onFirstInput } from '../runtime/firstInput';
 
 // the portal under /parentportal, the parent application under its own base path (src/shell/screens.ts)
@@ -61,18 +61,20 @@ function ErrorHandling() {
   const [location, navigate] = useLocation();
   const api = useAtomValue(apiAtom);
   const setHandler = useSetAtom(apiErrorHandlerAtom);
-  const live = useRef({ t, session, location, navigate, api, setSession });
-  live.current = { t, session, location, navigate, api, setSession };
+  const setLoading = useSetAtom(loadingAtom);
+  const live = useRef({ t, session, location, navigate, api, setSession, setLoading });
+  live.current = { t, session, location, navigate, api, setSession, setLoading };
 
   useEffect(() => {
     const deps: ErrorHandlerDeps = {
-      setError: (error, expired) =>
+      setError: (error, expired) => {
+        live.current.setLoading(0);
         live.current.setSession((s) => ({
           ...s,
-          loading: 0,
           ...(expired ? { sessionExpired: true } : {}),
           ...(error ? { error } : {}),
-        })),
+        }));
+      },
       navigate: (to) => live.current.navigate(to),
       log: (record) => live.current.api.call('Customer.errorlog', { body: record, silent: true }),
       translate: (key, values) => live.current.t(key, values ?? {}),
@@ -121,8 +123,8 @@ function PaymentLoading() {
 /** Spec 4: the loading counter follows the API client's requests; a thin bar shows while it is up. */
 function LoadingBar() {
   useLoadingCounter();
-  const [session] = useSession();
-  if (!(session.loading > 0)) return null;
+  const loading = useAtomValue(loadingAtom);
+  if (!(loading > 0)) return null;
   // decorative: every section announces its own loading state
   return <Box aria-hidden="true" position="fixed" top="0" insetX="0" h="3px" bg="brand.solid" zIndex="max" data-testid="loading-bar" />;
 }
@@ -158,7 +160,7 @@ function SessionEffects() {
 export function App() {
   return (
     <QueryClientBridge>
-      <ChakraProvider value={portalSystem}>
+      <ChakraProvider value={getPortalSystem()}>
         <Suspense fallback={<PageLoader />}>
           <Router base={ROUTER_BASE}>
             <OfflineGate>

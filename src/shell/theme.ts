@@ -150,9 +150,20 @@ const config = defineConfig({
   },
 });
 
-// Chakra's default theme (its `defaultConfig`) with only the first paint's recipes.
-export const portalSystem = createSystem(defaultBaseConfig, firstPaintThemeConfig, config);
+let system: SystemContext | null = null;
 
+/**
+ * The portal's Chakra system: Chakra's default theme (its `defaultConfig`) with only the first
+ * paint's recipes. Built on first use; building it turns every token into a CSS variable, a long task
+ * on a cheap phone, so main.tsx builds it in a task of its own while the first texts load.
+ */
+export function getPortalSystem(): SystemContext {
+  if (!system) {
+    system = createSystem(defaultBaseConfig, firstPaintThemeConfig, config);
+    suspendLaterRecipes(system);
+  }
+  return system;
+}
 /** Chakra's recipes that are not in the first load (checked against Chakra's theme by a unit test). */
 export const LATER_RECIPES = ['code', 'container', 'inputAddon', 'kbd', 'mark', 'textarea', 'icon', 'checkmark', 'radiomark', 'colorSwatch'];
 export const LATER_SLOT_RECIPES = [
@@ -168,9 +179,9 @@ let restOfTheme: Promise<void> | null = null;
 let themeComplete = false;
 
 /** Loads Chakra's remaining recipes into the portal's system (once). */
-export function loadRestOfTheme(system: SystemContext = portalSystem): Promise<void> {
+export function loadRestOfTheme(): Promise<void> {
   restOfTheme ??= import('./themeRecipes').then(({ recipes, slotRecipes }) => {
-    const theme = system._config.theme!;
+    const theme = getPortalSystem()._config.theme!;
     theme.recipes = Object.assign(theme.recipes ?? {}, { ...recipes, ...theme.recipes });
     theme.slotRecipes = Object.assign(theme.slotRecipes ?? {}, { ...slotRecipes, ...theme.slotRecipes });
     themeComplete = true;
@@ -181,16 +192,16 @@ export function loadRestOfTheme(system: SystemContext = portalSystem): Promise<v
 // A component whose recipe is not in the first load suspends (throws the loading promise to the
 // nearest Suspense boundary) until the rest of the theme is in; a recipe function is cached on first
 // use, so none is ever built from a missing recipe.
-{
-  const recipeFn = portalSystem.getRecipeFn;
-  const slotRecipeFn = portalSystem.getSlotRecipeFn;
+function suspendLaterRecipes(sys: SystemContext): void {
+  const recipeFn = sys.getRecipeFn;
+  const slotRecipeFn = sys.getSlotRecipeFn;
   const later = new Set(LATER_RECIPES);
   const laterSlot = new Set(LATER_SLOT_RECIPES);
-  portalSystem.getRecipeFn = (key, fallback) => {
+  sys.getRecipeFn = (key, fallback) => {
     if (!themeComplete && later.has(key)) throw loadRestOfTheme();
     return recipeFn(key, fallback);
   };
-  portalSystem.getSlotRecipeFn = (key, fallback) => {
+  sys.getSlotRecipeFn = (key, fallback) => {
     if (!themeComplete && laterSlot.has(key)) throw loadRestOfTheme();
     return slotRecipeFn(key, fallback);
   };

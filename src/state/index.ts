@@ -94,10 +94,13 @@ export const apiAtom = atom<ApiClient>((get) => {
 
 /**
  * The loading counter of spec 4: raised per request, lowered on its answer (never below 0). Installed
- * once by the App (useLoadingCounter in src/runtime/hooks.ts).
+ * once by the App (useLoadingCounter in src/runtime/hooks.ts). It is an atom of its own, not a field of
+ * the stored session: every request would otherwise write the session to storage twice and redraw
+ * every component that reads it.
  */
-export function loadingDelta(session: SessionState, delta: number): SessionState {
-  return { ...session, loading: Math.max(0, session.loading + delta) };
+export const loadingAtom = atom(0);
+export function loadingDelta(loading: number, delta: number): number {
+  return Math.max(0, loading + delta);
 }
 
 export type ProviderRecord = Response<'Customer.program'>;

@@ -51,8 +51,6 @@ export interface SessionState {
   accessibilityTheme: boolean;
   fontSize: FontSize;
   sessionExpired: boolean;
-  /** raised per request unless ignored, reset on response */
-  loading: number;
   loaderInfo: { type: 'common' | 'payment'; referrer?: string };
   error: { statusCode: number; message: string; show: boolean };
   applications: Record<string, FlowApplication>;
@@ -102,7 +100,6 @@ export const defaultSession: SessionState = {
   accessibilityTheme: false,
   fontSize: 'default',
   sessionExpired: false,
-  loading: 0,
   loaderInfo: { type: 'common' },
   error: { statusCode: 0, message: '', show: false },
   applications: {},
@@ -114,16 +111,15 @@ export const defaultSession: SessionState = {
  */
 export function reviveSession(stored: unknown): SessionState {
   if (!stored || typeof stored !== 'object') return { ...defaultSession };
-  const s = stored as Partial<SessionState>;
+  // a session stored by an earlier release may hold the loading counter, which is no longer stored
+  const { loading: _loading, ...s } = stored as Partial<SessionState> & { loading?: unknown };
   return {
     ...defaultSession,
     ...s,
-    // a reload never resumes a loader either (the payment loader belongs to the page that left)
+    // a reload never resumes a loader (the payment loader belongs to the page that left) (the payment loader belongs to the page that left)
     loaderInfo: { ...defaultSession.loaderInfo },
     error: { ...defaultSession.error, ...(s.error ?? {}) },
     applications: { ...(s.applications ?? {}) },
-    // a reload never resumes a request in flight
-    loading: 0,
   };
 }
 

@@ -20,7 +20,7 @@ import FormKind from '../../../src/runtime/form/FormKind';
 import { createFormHost, formHandle, type FormHost } from '../../../src/runtime/form/host';
 import { createEffectRunner } from '../../../src/runtime/effects';
 import { createApiClient } from '../../../src/api/client';
-import { portalSystem } from '../../../src/shell/theme';
+import { getPortalSystem } from '../../../src/shell/theme';
 
 const root = resolve(__dirname, '../../..');
 
@@ -102,7 +102,7 @@ describe.each(renderers)('form conformance: $name', ({ component, ownsPageMessag
     const draw = () =>
       renderToString(
         createElement(ChakraProvider, {
-          value: portalSystem,
+          value: getPortalSystem(),
           children: createElement(I18nextProvider, { i18n }, createElement(ScreenRuntimeContext.Provider, { value: runtime() }, createElement(component, { section, data: undefined, host }))),
         }),
       );

@@ -18,7 +18,7 @@ import LightForm, { lightFormFields } from '../../../src/runtime/form/LightForm'
 import { createEffectRunner, type EffectDeps } from '../../../src/runtime/effects';
 import { createApiClient } from '../../../src/api/client';
 import { defaultSession, type SessionState } from '../../../src/state/session';
-import { portalSystem } from '../../../src/shell/theme';
+import { getPortalSystem } from '../../../src/shell/theme';
 
 const root = resolve(__dirname, '../../..');
 const fixtureRoot = resolve(root, 'tests/fixtures/runtime/signin-overlay');
@@ -72,7 +72,7 @@ function renderSignIn(set: DeclarationSet): string {
   } as ScreenRuntime;
   return renderToString(
     createElement(ChakraProvider, {
-      value: portalSystem,
+      value: getPortalSystem(),
       children: createElement(I18nextProvider, { i18n }, createElement(ScreenRuntimeContext.Provider, { value: rt }, createElement(LightForm, { section, data: undefined }))),
     }),
   );

@@ -1,7 +1,7 @@
 import { defaultConfig } from '@chakra-ui/react';
 import { describe, expect, it } from 'vitest';
 import { firstPaintRecipes, firstPaintSlotRecipes, firstPaintThemeConfig, UNUSED_PALETTES } from '../../../src/shell/chakraTheme';
-import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, portalSystem } from '../../../src/shell/theme';
+import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, getPortalSystem } from '../../../src/shell/theme';
 import BASE_SCREENS from 'virtual:base-screens';
 
 describe('the first-load theme', () => {
@@ -23,18 +23,18 @@ describe('the first-load theme', () => {
   });
 
   it('a later recipe suspends (throws the loading promise) until the rest of the theme is in, then resolves', async () => {
-    expect(portalSystem.getRecipeFn('button')).toBeTypeOf('function');
+    expect(getPortalSystem().getRecipeFn('button')).toBeTypeOf('function');
     let thrown: unknown;
     try {
-      portalSystem.getSlotRecipeFn('dialog');
+      getPortalSystem().getSlotRecipeFn('dialog');
     } catch (err) {
       thrown = err;
     }
     expect(thrown).toBeInstanceOf(Promise);
     await loadRestOfTheme();
-    const dialog = portalSystem.getSlotRecipeFn('dialog');
+    const dialog = getPortalSystem().getSlotRecipeFn('dialog');
     expect(Object.keys(dialog({}))).toContain('content');
-    expect(portalSystem.getRecipeFn('textarea')).toBeTypeOf('function');
+    expect(getPortalSystem().getRecipeFn('textarea')).toBeTypeOf('function');
   });
 });
 
