@@ -58,7 +58,10 @@ function baseScreens(): Plugin {
         screens[route.id] = {
           ...route,
           // each kind once: the shell asks whether a screen has sections and preloads their kinds' code
-          sections: [...new Set<string>((sections ?? []).map((s: { kind: string }) => s.kind))].map((kind) => ({ kind })),
+          // (with a form's renderer: the light one is a chunk of its own, warmed with the page)
+          sections: [...new Set<string>((sections ?? []).map((s: { kind: string; renderer?: string }) => JSON.stringify(s.renderer ? { kind: s.kind, renderer: s.renderer } : { kind: s.kind })))].map(
+            (s) => JSON.parse(s) as { kind: string },
+          ),
           ...(actions ? { actions: actions.map(() => ({})) } : {}),
           ...(texts.length ? { texts } : {}),
         };

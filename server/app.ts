@@ -32,7 +32,7 @@ import { handleNotification } from './services/payments';
 import { startHoldSweeper } from './services/applicationPayment';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
-import { bootData, entryAppName, withBootData } from './boot';
+import { bootData, entryAppName, signInLoads, withBootData } from './boot';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -200,6 +200,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // after the headers above: API answers and validator modules compressed (not those carrying a
   // token or secret), GET answers revalidated
   const ops = contractOperations(readContract(root));
+  const opsById = new Map(ops.map((o) => [o.id, o]));
   installCompression(app, secretRoutes(ops));
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
@@ -299,6 +300,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const day = fixedToday();
     const appName = entryAppName(req.url.split('?')[0], appNames);
     const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language']).catch(() => null) : null;
+    if (boot) {
+      const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'accept-language': boot.lang } });
+      boot.loads = await signInLoads(boot.declarations.screens as Record<string, unknown>, opsById, boot.program.appName, get).catch(() => []);
+    }
     if (!day && !boot) return reply.sendFile('index.html');
     let html = readFileSync(join(distDir, 'index.html'), 'utf8');
     if (day) html = html.replace('<head>', `<head><meta name="portal-today" content="${day}">`);

@@ -18,6 +18,62 @@ export interface BootData {
   program: ReturnType<typeof programConfig>;
   /** the declaration set's version, schemas, rules and screens (Customer.declarations) */
   declarations: Record<string, unknown>;
+  /** the sign-in screen's public data loads with their answers, in `lang` */
+  loads?: BootLoad[];
+}
+
+/** One data load of a screen (its operation and resolved parameters) and the API's answer to it. */
+export interface BootLoad {
+  op: string;
+  params: Record<string, unknown>;
+  answer: unknown;
+}
+
+/** What the entry needs to know of an operation to answer it here: public, a GET, no rate limit. */
+export interface BootOperation {
+  method: string;
+  url: string;
+  auth: string;
+  rateLimit?: unknown;
+}
+
+/**
+ * The sign-in screen's data loads that anyone may ask for (the login alerts, the social sign-in
+ * options), answered through the API itself (`get`, the server's own inject) so the answers are the
+ * ones the browser would get; a load that needs more than the provider's name, or fails, is left to
+ * the browser. Each was a round trip after the scripts on the way to sign-in's first paint.
+ */
+export async function signInLoads(
+  screens: Record<string, unknown>,
+  ops: ReadonlyMap<string, BootOperation>,
+  appName: string,
+  get: (url: string) => Promise<{ statusCode: number; body: string }>,
+): Promise<BootLoad[]> {
+  // the portal's screen at '/' (the parent application has one of its own there)
+  const signin = Object.values(screens).find((s) => {
+    const screen = s as { path?: string; product?: string };
+    return screen.path === '/' && (screen.product ?? 'parentportal') === 'parentportal';
+  }) as { data?: Record<string, { op: string; params?: Record<string, unknown>; when?: unknown }> } | undefined;
+  const out: BootLoad[] = [];
+  for (const load of Object.values(signin?.data ?? {})) {
+    const op = ops.get(load.op);
+    if (!op || op.method !== 'GET' || op.auth !== 'public' || op.rateLimit || load.when !== undefined) continue;
+    const params: Record<string, unknown> = {};
+    let resolvable = true;
+    for (const [k, v] of Object.entries(load.params ?? {})) {
+      if (v === '$session.appName') params[k] = appName;
+      else if (typeof v === 'string' && v.startsWith('$')) resolvable = false;
+      else params[k] = v;
+    }
+    if (!resolvable) continue;
+    const query = new URLSearchParams();
+    const path = op.url.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => encodeURIComponent(String(params[name] ?? '')));
+    for (const [k, v] of Object.entries(params)) if (!op.url.includes(`:${k}`)) query.set(k, String(v));
+    const res = await get(`${path}${query.size ? `?${query}` : ''}`).catch(() => null);
+    if (res?.statusCode !== 200) continue;
+    out.push({ op: load.op, params, answer: JSON.parse(res.body) as unknown });
+  }
+  return out;
 }
 
 /** The provider named by a portal path's first segment, if it is one this server serves. */

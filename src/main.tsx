@@ -10,16 +10,23 @@ import { App } from './shell/App';
 import { installChunkReload } from './shell/chunkReload';
 import { initI18n } from './shell/i18n';
 import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme';
-import { storeUpdatesAsTransitions } from './state/transitions';
+import { notifyManager } from '@tanstack/query-core';
+import { warmFirstScreen } from './shell/warm';
 
 installChunkReload();
-storeUpdatesAsTransitions(getDefaultStore());
+// A query's answer re-renders its readers as a transition: React draws it in slices of a few
+// milliseconds, so a cheap phone keeps answering taps while Home fills in, instead of one long task
+// per answer. Only answers: the session and the route change at once, in the order the code says.
+notifyManager.setBatchNotifyFunction((notify) => startTransition(notify));
 warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 // the Chakra system is built in a task of its own while the first texts load: one long task less
 setTimeout(getPortalSystem, 0);
 
-void initI18n(bootLocale).then(() => {
+const i18nReady = initI18n(bootLocale);
+warmFirstScreen(i18nReady, getDefaultStore().get(sessionAtom));
+
+void i18nReady.then(() => {
   const root = createRoot(document.getElementById('root')!);
   // a transition: React renders the first page in slices, so a cheap phone answers input meanwhile
   startTransition(() =>

@@ -3,8 +3,8 @@
 // browser). A first visit's language is also stored as the session's. The server's fixed 'today', if any.
 import { productOfPath } from '../engine/screen';
 import { setFixedToday } from '../engine/today';
-import { detectLocale, type Locale } from './locale';
-import { OLD_LINK_FLAG } from './oldLink';
+import { detectLocale, toSupportedLocale, type Locale } from './locale';
+import { withOldLinkFlag } from './oldLink';
 
 // the parent application keeps its own session (src/state: SESSION_STORAGE_KEY)
 const SESSION_KEY = productOfPath(location.pathname) === 'parentapplication' ? 'pa.session' : 'pp.session';
@@ -13,12 +13,7 @@ const BASE = import.meta.env.BASE_URL || '/parentportal/';
 /** Turns an old hash link (/parentportal/#/home) into the clean path and remembers it came from one. */
 function upgradeOldLink(): void {
   if (!location.hash.startsWith('#/')) return;
-  try {
-    sessionStorage.setItem(OLD_LINK_FLAG, '1');
-  } catch {
-    /* no storage: no notice */
-  }
-  history.replaceState(null, '', `${BASE.replace(/\/$/, '')}${location.hash.slice(1)}`);
+  history.replaceState(withOldLinkFlag(history.state, true), '', `${BASE.replace(/\/$/, '')}${location.hash.slice(1)}`);
 }
 
 /** The locale the user chose before (persisted session), if a session was ever stored. */
@@ -40,7 +35,8 @@ const stored = storedLocale();
 
 export const bootLocale: Locale = detectLocale({
   stored,
-  cookie: document.cookie,
+  // the cookie only counts without a stored choice (reading it asks the browser for the cookies)
+  cookie: toSupportedLocale(stored) ? '' : document.cookie,
   path: location.pathname.slice(BASE.length - 1),
   browser: navigator.languages,
 });

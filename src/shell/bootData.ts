@@ -1,6 +1,7 @@
 // What the server put into a provider's entry page (server/boot.ts): the provider's record in the
-// browser's language and its declaration set, so the entry does not wait for them one round trip
-// after another once the scripts ran. Used once, by the entry page of that provider.
+// browser's language, its declaration set and the sign-in screen's public data loads, so the entry
+// and sign-in do not wait for them one round trip after another once the scripts ran. Used once, by
+// the entry page of that provider.
 import type { QueryClient } from '@tanstack/query-core';
 import { programQueryKey, type ProviderRecord } from '../state';
 
@@ -9,6 +10,7 @@ interface BootData {
   lang: string;
   program: ProviderRecord;
   declarations: unknown;
+  loads?: Array<{ op: string; params: Record<string, unknown>; answer: unknown }>;
 }
 
 let boot: BootData | null | undefined;
@@ -38,5 +40,11 @@ export function takeBootProvider(queryClient: QueryClient, appName: string, loca
   queryClient.setQueryData(['Customer.declarations', { appName }, releaseVersion], data.declarations);
   if (data.lang !== locale) return null;
   queryClient.setQueryData(programQueryKey(appName, locale), data.program);
+  // keyed as the screen's data loads are (src/runtime/ScreenRenderer.tsx): no account yet; fresh for
+  // a minute, so the sign-in screen does not ask again as it opens
+  for (const l of data.loads ?? []) {
+    queryClient.setQueryDefaults([l.op, l.params], { staleTime: 60_000 });
+    queryClient.setQueryData([l.op, l.params, null, locale, releaseVersion], l.answer);
+  }
   return data.program;
 }

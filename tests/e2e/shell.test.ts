@@ -32,10 +32,15 @@ describe('portal shell', () => {
   it('the provider entry opens the sign-in page of that provider, with footer, badges and seal', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();
+    // the entry page carries the provider, its declarations and sign-in's public loads (server/boot.ts)
+    const asked: string[] = [];
+    page.on('request', (r) => void (r.url().includes('/api/') && asked.push(new URL(r.url()).pathname)));
     await page.goto(portal('/brightpath/parent'));
     await page.waitForSelector('[data-testid=signin-form]');
     expect(new URL(page.url()).pathname).toBe('/parentportal/');
     expect(await page.textContent('[data-testid=program-name]')).toBe('Bright Path Kids Club');
+    await page.waitForLoadState('networkidle');
+    expect(asked.filter((p) => /\/(program|declarations|alerts\/login|social\/options)$/.test(p))).toEqual([]);
     expect(await page.getAttribute('html', 'lang')).toBe('en');
     expect(await page.isVisible('[data-testid=store-badges]')).toBe(true);
     expect(await page.isVisible('[data-testid=app-qr-code]')).toBe(true);
@@ -269,10 +274,17 @@ describe('portal shell', () => {
     await page.waitForSelector('[data-testid=bookmark-notice]');
     expect(await page.isVisible('[data-testid=header]')).toBe(false);
     await expectNoAxeViolations(page, 'bookmark notice');
+    // still pending after a reload of the same page (the history entry keeps it)
+    await page.reload();
+    await page.waitForSelector('[data-testid=bookmark-notice]');
     await page.click('[data-testid=bookmark-continue]');
     await page.waitForSelector('[data-testid=signin-form]');
     expect(await page.isVisible('[data-testid=header]')).toBe(true);
     expect(await page.isVisible('[data-testid=footer]')).toBe(true);
+    // and gone once continued
+    await page.reload();
+    await page.waitForSelector('[data-testid=signin-form]');
+    expect(await page.isVisible('[data-testid=bookmark-notice]')).toBe(false);
     await ctx.close();
   });
 

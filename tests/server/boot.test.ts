@@ -39,6 +39,17 @@ describe('the entry page carries the provider and its declarations', () => {
     expect(boot!.declarations).toEqual(decl);
   });
 
+  it("with sign-in's public data loads answered as the API answers them, in the browser language", async () => {
+    const boot = bootOf((await t.app.inject({ method: 'GET', url: '/parentportal/brightpath/parent', headers: { 'accept-language': 'es' } })).body)!;
+    const byOp = Object.fromEntries((boot.loads ?? []).map((l) => [l.op, l]));
+    expect(Object.keys(byOp).sort()).toEqual(['Authentication.socialOptions', 'Communication.alertsLogin']);
+    expect(byOp['Communication.alertsLogin'].params).toEqual({ appName: 'brightpath' });
+    const alerts = (await t.app.inject({ method: 'GET', url: '/api/Communication/PARENT/alerts/login?appName=brightpath', headers: { 'accept-language': 'es' } })).json();
+    expect(byOp['Communication.alertsLogin'].answer).toEqual(alerts);
+    const social = (await t.app.inject({ method: 'GET', url: '/api/Authentication/social/options?appName=brightpath' })).json();
+    expect(byOp['Authentication.socialOptions'].answer).toEqual(social);
+  });
+
   it('another provider gets its own; a page that names no provider, or an unknown one, gets none', async () => {
     const northridge = bootOf((await t.app.inject({ method: 'GET', url: '/parentportal/northridge/parent' })).body);
     expect(northridge?.appName).toBe('northridge');
