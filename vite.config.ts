@@ -107,6 +107,38 @@ function chakraMemo(): Plugin {
   };
 }
 
+/**
+ * Two costs of @rjsf on a form page's first paint, each a long task on a cheap phone:
+ *  - @rjsf/chakra-ui reads `isValidProperty` from Chakra's `defaultSystem`, whose module builds
+ *    Chakra's whole default system (every token and recipe) as the form chunk is evaluated. The
+ *    portal's own system answers the same question (the same utilities and conditions).
+ *  - @rjsf/utils' getDecimalSeparator builds an Intl.NumberFormat on every call (every number field's
+ *    render, every keystroke in one); the separator of a list of languages is kept once found.
+ */
+function rjsfCosts(): Plugin {
+  const theme = fileURLToPath(new URL('./src/shell/theme.ts', import.meta.url));
+  const patch = (id: string, code: string, from: string, to: string) => {
+    if (!code.includes(from)) throw new Error(`${id}: @rjsf changed; review rjsfCosts() in vite.config.ts`);
+    return code.replace(from, to);
+  };
+  return {
+    name: 'rjsf-costs',
+    enforce: 'pre',
+    transform(code, id) {
+      if (/@rjsf[\\/]chakra-ui[\\/]lib[\\/]utils\.js$/.test(id)) {
+        let out = patch(id, code, "import { defaultSystem } from '@chakra-ui/react';", `import { getPortalSystem } from ${JSON.stringify(theme)};`);
+        out = patch(id, out, 'const { isValidProperty } = defaultSystem;', 'const isValidProperty = (key) => getPortalSystem().isValidProperty(key);');
+        return { code: out, map: null };
+      }
+      if (/@rjsf[\\/]utils[\\/]lib[\\/]getDecimalSeparator\.js$/.test(id)) {
+        let out = patch(id, code, 'export default function getDecimalSeparator(languages) {', 'const separators = new Map();\nexport default function getDecimalSeparator(languages) {\n    const key = JSON.stringify(languages || (typeof navigator !== "undefined" ? navigator.languages : null));\n    if (!separators.has(key)) separators.set(key, findDecimalSeparator(languages));\n    return separators.get(key);\n}\nfunction findDecimalSeparator(languages) {');
+        return { code: out, map: null };
+      }
+      return null;
+    },
+  };
+}
+
 function arkFieldPartsByName(): Plugin {
   return {
     name: 'ark-field-parts-by-name',
@@ -178,7 +210,7 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), chakraMemo(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
+  plugins: [react(), chakraMemo(), rjsfCosts(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
   json: { namedExports: false },
   resolve: {

@@ -11,13 +11,17 @@ import { installChunkReload } from './shell/chunkReload';
 import { initI18n } from './shell/i18n';
 import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme';
 import { notifyManager } from '@tanstack/query-core';
+import { onFirstInput } from './runtime/firstInput';
 import { warmFirstScreen } from './shell/warm';
 
 installChunkReload();
-// A query's answer re-renders its readers as a transition: React draws it in slices of a few
-// milliseconds, so a cheap phone keeps answering taps while Home fills in, instead of one long task
-// per answer. Only answers: the session and the route change at once, in the order the code says.
-notifyManager.setBatchNotifyFunction((notify) => startTransition(notify));
+// While the page opens, a query's answer re-renders its readers as a transition: React draws it in
+// slices of a few milliseconds, so a cheap phone answers a first tap while Home fills in, instead of
+// one long task per answer. Once the parent acts, answers are drawn at once again, in step with what
+// the action shows (a dropped contact leaves its list as the confirmation appears).
+let opening = true;
+notifyManager.setBatchNotifyFunction((notify) => (opening ? startTransition(notify) : notify()));
+onFirstInput(window, () => void (opening = false));
 warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 // the Chakra system is built in a task of its own while the first texts load: one long task less
