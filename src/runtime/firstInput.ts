@@ -9,7 +9,10 @@ export function onFirstInput(target: Window, run: () => void, types: readonly In
   const stop = () => {
     for (const type of types) target.removeEventListener(type, once, true);
   };
-  const once = () => {
+  const once = (e: Event) => {
+    // focus the page moves itself (a new page focuses its main region, tabindex -1) is not the parent's
+    const tabIndex = (e.target as HTMLElement | null)?.tabIndex ?? -1;
+    if (e.type === 'focusin' && tabIndex < 0) return;
     stop();
     run();
   };
