@@ -8,6 +8,7 @@ import type { Db } from './db/index';
 import type { DeclarationStore } from './declarations';
 import { pickLang } from './i18n';
 import { programConfig, providerByAppName } from './services/common';
+import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/api/client';
 
 export const BOOT_ELEMENT_ID = 'pp-boot';
 
@@ -30,9 +31,7 @@ export interface BootLoad {
 }
 
 /** What the entry needs to know of an operation to answer it here: public, a GET, no rate limit. */
-export interface BootOperation {
-  method: string;
-  url: string;
+export interface BootOperation extends OperationInfo {
   auth: string;
   rateLimit?: unknown;
 }
@@ -66,10 +65,16 @@ export async function signInLoads(
       else params[k] = v;
     }
     if (!resolvable) continue;
-    const query = new URLSearchParams();
-    const path = op.url.replace(/:([A-Za-z_]\w*)/g, (_m, name: string) => encodeURIComponent(String(params[name] ?? '')));
-    for (const [k, v] of Object.entries(params)) if (!op.url.includes(`:${k}`)) query.set(k, String(v));
-    const res = await get(`${path}${query.size ? `?${query}` : ''}`).catch(() => null);
+    // the URL the browser's API client would build for the same load
+    const split = splitParams(load.op, params, { [load.op]: op });
+    const url = (() => {
+      try {
+        return buildPath(load.op, op, split.params) + buildQuery(split.query);
+      } catch {
+        return null; // a path parameter the load does not give
+      }
+    })();
+    const res = url ? await get(url).catch(() => null) : null;
     if (res?.statusCode !== 200) continue;
     out.push({ op: load.op, params, answer: JSON.parse(res.body) as unknown });
   }

@@ -12,7 +12,7 @@ import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams } from '../api/client';
 import { isRecord, operationId } from './guards';
-import { apiAtom, apiErrorHandlerRefAtom, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, releaseVersionAtom, sessionAtom } from '../state';
+import { apiAtom, apiErrorHandlerRefAtom, dataLoadQueryKey, declarationsAtom, formEngineAtom, localeAtom, pageTitleAtom, providerAtom, releaseVersionAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type DataState, type FormHandle, type ScreenRuntime } from './context';
 import type { EffectDeps } from './effects';
 import { toSearch } from './search';
@@ -63,10 +63,7 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
   const combined = useMemo(() => {
     const atoms = stableLoads.map((l) => {
       const q = atomWithQuery(() => ({
-        // the account is part of the key, so one parent never sees another's cached data; the
-        // language too, as the server answers provider texts in it
-        // and the release version: answers refused to an older one are not kept for the current
-        queryKey: [l.op, l.params, accountID ?? null, locale, releaseVersion],
+        queryKey: dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion),
         enabled: l.active,
         retry: false,
         queryFn: async () => {

@@ -3,7 +3,7 @@
 // and sign-in do not wait for them one round trip after another once the scripts ran. Used once, by
 // the entry page of that provider.
 import type { QueryClient } from '@tanstack/query-core';
-import { programQueryKey, type ProviderRecord } from '../state';
+import { dataLoadQueryKey, programQueryKey, type ProviderRecord } from '../state';
 
 interface BootData {
   appName: string;
@@ -40,11 +40,11 @@ export function takeBootProvider(queryClient: QueryClient, appName: string, loca
   queryClient.setQueryData(['Customer.declarations', { appName }, releaseVersion], data.declarations);
   if (data.lang !== locale) return null;
   queryClient.setQueryData(programQueryKey(appName, locale), data.program);
-  // keyed as the screen's data loads are (src/runtime/ScreenRenderer.tsx): no account yet; fresh for
-  // a minute, so the sign-in screen does not ask again as it opens
+  // keyed as the screen's data loads are, with no account yet; fresh for a minute, so the sign-in
+  // screen does not ask again as it opens
   for (const l of data.loads ?? []) {
     queryClient.setQueryDefaults([l.op, l.params], { staleTime: 60_000 });
-    queryClient.setQueryData([l.op, l.params, null, locale, releaseVersion], l.answer);
+    queryClient.setQueryData(dataLoadQueryKey(l.op, l.params, null, locale, releaseVersion), l.answer);
   }
   return data.program;
 }

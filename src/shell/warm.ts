@@ -5,25 +5,27 @@
 // or for a provider's entry link the page it continues to (as ProviderEntry decides).
 import i18next from 'i18next';
 import { matchRoute } from '../engine/screen';
+import type { ScreenDecl } from '../engine/types';
 import { loadSections } from '../runtime/registry';
-import { continueTo } from './pages/ProviderEntry';
+import { entryContinuesTo } from './pages/ProviderEntry';
 import { BASE_SCREENS, PRODUCT_BASE } from './screens';
 
-/** The screen path this page load will show (before the shell's own redirects). */
-export function firstScreenPath(path: string, search: string, session: { token?: string | null; appName?: string | null }): string {
-  const entry = /^\/([A-Za-z0-9_-]+)\/parent\/?$/.exec(path);
-  if (!entry) return path;
-  const signedIn = Boolean(session.token) && session.appName === entry[1].toLowerCase();
-  return signedIn ? '/home' : (continueTo(search) ?? '/');
+type EntrySession = { token?: string | null; appName?: string | null };
+
+/** The screen this page load will show (before the shell's own redirects). */
+export function firstScreen(path: string, search: string, session: EntrySession): ScreenDecl | undefined {
+  const match = matchRoute({ screens: BASE_SCREENS }, path);
+  if (match?.screen.shellPart !== 'providerEntry') return match?.screen;
+  const next = entryContinuesTo((match.params.appName ?? '').trim().toLowerCase(), search, session);
+  return matchRoute({ screens: BASE_SCREENS }, next.split('?')[0])?.screen;
 }
 
 /** Starts loading the code of the first screen's sections now, and its texts once i18n is up. */
-export function warmFirstScreen(i18nReady: Promise<unknown>, session: { token?: string | null; appName?: string | null }): void {
+export function warmFirstScreen(i18nReady: Promise<unknown>, session: EntrySession): void {
   const path = window.location.pathname.slice(PRODUCT_BASE.length) || '/';
-  const target = firstScreenPath(path.startsWith('/') ? path : `/${path}`, window.location.search, session).split('?')[0];
-  const match = matchRoute({ screens: BASE_SCREENS }, target);
-  if (!match) return;
-  void loadSections(match.screen.sections);
-  const texts = (match.screen as { texts?: string[] }).texts;
+  const screen = firstScreen(path.startsWith('/') ? path : `/${path}`, window.location.search, session);
+  if (!screen) return;
+  void loadSections(screen.sections);
+  const texts = (screen as { texts?: string[] }).texts;
   if (texts?.length) void i18nReady.then(() => i18next.loadNamespaces(texts)).catch(() => undefined);
 }

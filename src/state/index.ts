@@ -105,6 +105,15 @@ export function loadingDelta(loading: number, delta: number): number {
 
 export type ProviderRecord = Response<'Customer.program'>;
 
+/**
+ * The cache key of a screen's data load: the account is part of it, so one parent never sees
+ * another's cached data; the language too, as the server answers provider texts in it; and the
+ * release version, so answers refused to an older one are not kept for the current.
+ */
+export function dataLoadQueryKey(op: string, params: Record<string, unknown>, accountID: unknown, locale: string, releaseVersion: string) {
+  return [op, params, accountID ?? null, locale, releaseVersion] as const;
+}
+
 /** The cache key of a provider record: its pages (user guide, privacy policy) are in the language asked. */
 export function programQueryKey(appName: string, locale: string) {
   return ['Customer.program', { appName, locale }] as const;

@@ -43,6 +43,12 @@ export function continueTo(search: string): string | null {
   return rest ? `${next}?${rest}` : next;
 }
 
+/** Where a provider's entry link goes on: Home when signed in to that provider, else its `next` page or sign-in. */
+export function entryContinuesTo(appName: string, search: string, session: { token?: string | null; appName?: string | null }): string {
+  const signedIn = Boolean(session.token) && session.appName === appName;
+  return signedIn ? '/home' : (continueTo(search) ?? '/');
+}
+
 export function ProviderEntry({ appName }: { appName: string }) {
   const { t } = useTranslation('common');
   const api = useAtomValue(apiAtom);
@@ -55,8 +61,8 @@ export function ProviderEntry({ appName }: { appName: string }) {
     const name = appName.trim().toLowerCase();
     if (!name || started.current === name) return;
     started.current = name;
-    const sameProvider = session.appName === name;
-    const signedIn = Boolean(session.token) && sameProvider;
+    // decided on the session as it was before this provider's fields go in
+    const next = entryContinuesTo(name, window.location.search, session);
     // the server put the provider (and its declaration set) into this page: no round trips for them
     const boot = takeBootProvider(queryClient, name, session.locale, session.releaseVersion);
     (boot ? Promise.resolve(boot) : api.call('Customer.program', { query: { appName: name } }))
@@ -68,7 +74,7 @@ export function ProviderEntry({ appName }: { appName: string }) {
           const base = s.appName && s.appName !== p.appName ? signedOutSession(s) : s;
           return { ...base, ...providerSessionFields(p), sessionExpired: false, error: { statusCode: 0, message: '', show: false } };
         });
-        navigate(signedIn ? '/home' : (continueTo(window.location.search) ?? '/'), { replace: true });
+        navigate(next, { replace: true });
       })
       .catch(() => {
         // shown and routed by the API error handler (e.g. /invalidurl)
