@@ -21,7 +21,7 @@ import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken, Passwords } from '../server/
 import { seedDemo } from '../server/seed/index';
 import { readProviderRecords, syncProviders } from '../server/providers';
 import { systemClock } from '../server/clock';
-import { startPortal } from './lib/portal';
+import { commandCpuMs, machineCpuMs, startPortal } from './lib/portal';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const PARENTS = Number(process.env.RUSH_PARENTS || 2000);
@@ -142,6 +142,10 @@ interface Result {
   max: number;
   /** the server process's CPU time during the rush (ms) */
   serverCpu: number | null;
+  /** the rest of the machine's CPU time during the rush (ms): PostgreSQL's processes, this load generator, all cores busy */
+  postgresCpu: number | null;
+  loadCpu: number;
+  machine: { busy: number; total: number } | null;
 }
 
 async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: Record<string, string>): Promise<Result> {
@@ -157,6 +161,9 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
   let registeredAnswers = 0;
   let waitlistedAnswers = 0;
   let serverCpu: number | null = null;
+  let postgresCpu: number | null = null;
+  let loadCpu = 0;
+  let machine: Result['machine'] = null;
   try {
     let open!: () => void;
     const gate = { promise: new Promise<void>((r) => (open = r)) };
@@ -181,10 +188,19 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
       }
     });
     const cpu0 = server.cpuMs?.() ?? null;
+    const pg0 = commandCpuMs('postgres');
+    const load0 = process.cpuUsage();
+    const machine0 = machineCpuMs();
     open();
     await Promise.all(all);
+    const machine1 = machineCpuMs();
+    const load1 = process.cpuUsage(load0);
+    const pg1 = commandCpuMs('postgres');
     const cpu1 = server.cpuMs?.() ?? null;
     if (cpu0 !== null && cpu1 !== null) serverCpu = cpu1 - cpu0;
+    if (pg0 !== null && pg1 !== null && backend === 'PostgreSQL') postgresCpu = pg1 - pg0;
+    loadCpu = (load1.user + load1.system) / 1000;
+    if (machine0 && machine1) machine = { busy: machine1.busy - machine0.busy, total: machine1.total - machine0.total };
   } finally {
     await server.stop();
   }
@@ -205,7 +221,7 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
       console.error(`${backend}: answers say ${registeredAnswers} registered / ${waitlistedAnswers} waitlisted, the database ${taken} / ${waiting.n}`);
     }
     const sorted = [...latencies].sort((a, b) => a - b);
-    return { backend, taken, waitlisted: Number(waiting.n), overbooked: Math.max(0, taken - seat.total), c4xx, c5xx, failed, p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted.at(-1) ?? 0, serverCpu };
+    return { backend, taken, waitlisted: Number(waiting.n), overbooked: Math.max(0, taken - seat.total), c4xx, c5xx, failed, p50: pct(sorted, 50), p99: pct(sorted, 99), max: sorted.at(-1) ?? 0, serverCpu, postgresCpu, loadCpu, machine };
   } finally {
     await handle.close();
   }
@@ -245,6 +261,12 @@ console.log(['backend', 'taken', 'waitlisted', 'overbooked', '4xx', '5xx', 'no a
 for (const r of results) {
   const cpu = r.serverCpu === null ? '-' : `${ms(r.serverCpu)} (${((r.serverCpu * 1000) / PARENTS).toFixed(0)} µs/submit)`;
   console.log([r.backend, r.taken, r.waitlisted, r.overbooked, r.c4xx, r.c5xx, r.failed, ms(r.p50), ms(r.p99), ms(r.max), cpu].map((v) => String(v).padEnd(11)).join(''));
+}
+// where the machine's time went: the load generator shares the cores with the server and PostgreSQL
+for (const r of results) {
+  const parts = [`server ${r.serverCpu === null ? '-' : ms(r.serverCpu)}`, `PostgreSQL ${r.postgresCpu === null ? '-' : ms(r.postgresCpu)}`, `load generator ${ms(r.loadCpu)}`];
+  const busy = r.machine ? `, all cores ${Math.round((100 * r.machine.busy) / Math.max(1, r.machine.total))}% busy (${ms(r.machine.busy)} of ${ms(r.machine.total)})` : '';
+  console.log(`${r.backend} CPU during the rush: ${parts.join(', ')}${busy}`);
 }
 const wrong = results.filter((r) => r.taken !== SEATS || r.waitlisted !== PARENTS - SEATS || r.overbooked || r.c4xx || r.c5xx || r.failed);
 if (wrong.length) {

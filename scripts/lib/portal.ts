@@ -35,6 +35,40 @@ export function processCpuMs(pid: number | undefined): number | null {
   }
 }
 
+/** CPU time (ms) of every process named `name` (PostgreSQL's backends: "postgres"); null off Linux. */
+export function commandCpuMs(name: string): number | null {
+  try {
+    let total = 0;
+    for (const pid of fs.readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      } catch {
+        continue; // ended meanwhile
+      }
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      total += ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
+    }
+    return total;
+  } catch {
+    return null;
+  }
+}
+
+/** The machine's busy and total CPU time (ms, all cores) since boot; null off Linux. */
+export function machineCpuMs(): { busy: number; total: number } | null {
+  try {
+    const [, ...ticks] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).map(Number);
+    const total = ticks.slice(0, 8).reduce((a, b) => a + b, 0);
+    const idle = ticks[3] + ticks[4];
+    return { busy: ((total - idle) * 1000) / 100, total: (total * 1000) / 100 };
+  } catch {
+    return null;
+  }
+}
+
 export async function waitFor(url: string, child: ChildProcess, log: () => string): Promise<void> {
   const deadline = Date.now() + 120_000;
   for (;;) {

@@ -15,7 +15,7 @@ import { photoUrl } from './people/shared';
 import { feesOf, type FeeActivity } from './fees';
 import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
-import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts, type WaitlistPlace } from './seats';
+import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts } from './seats';
 import { batchLoader, prepared } from '../db/prepared';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
@@ -463,7 +463,8 @@ export const application = {
       // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
       // when the confirmation is read or by the sweeper, off a registration rush's hot path
       const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };
-      return { ...publicConfirmation(await withPositions(deps, result.confirmation, result.places)), payment: paymentOf(settled, deps.clock()) };
+      // the places are counted when the confirmation is read (the page after this one), not in a rush's hot path
+      return { ...publicConfirmation(await withPositions(deps, result.confirmation, false)), payment: paymentOf(settled, deps.clock()) };
     },
   },
 
@@ -493,11 +494,11 @@ export const application = {
   },
 } satisfies Partial<Handlers>;
 
-/** Current waitlist places (they move up as others leave the list); `counted`: as the submit just counted them. */
-async function withPositions(deps: AppDeps, c: Confirmation, counted?: WaitlistPlace[]): Promise<Confirmation> {
+/** Current waitlist places (they move up as others leave the list); without `count`, none (null). */
+async function withPositions(deps: AppDeps, c: Confirmation, count = true): Promise<Confirmation> {
   const acts = c.children.flatMap((ch) => ch.activities);
-  const { byId, byRegSeat } = counted
-    ? { byId: new Map<number, number>(), byRegSeat: new Map(counted.map((p) => [`${p.registrationId}/${p.seatId}`, p.place])) }
+  const { byId, byRegSeat } = !count
+    ? { byId: new Map<number, number>(), byRegSeat: new Map<string, number>() }
     : await entryPositions(
         deps,
         acts.map((a) => a.entryId).filter((id): id is number => typeof id === 'number'),

@@ -1,6 +1,6 @@
 // Seats and the waitlist (spec 4 enrolment and seats): a seat is taken with one conditional
-// UPDATE ... WHERE taken < total inside the submit's one database call (submit_application, migration
-// 0018), so no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
+// UPDATE ... WHERE taken < total inside the submit's one database call (submit_application, migrations
+// 0018 and 0019), so no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
 // C a full activity refuses the child (SEATS FULL), W a full activity waitlists it, N no check.
 // The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
 // Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
@@ -153,19 +153,12 @@ export interface SubmitFacts {
 /** What the submit needs of a program's activities. */
 export type SubmitActivity = Pick<typeof activities.$inferSelect, 'id' | 'activity' | 'translations' | 'activityTypeID' | 'startDate' | 'capacity'>;
 
-/** A waitlist entry's place as the submit counted it. */
-export interface WaitlistPlace {
-  registrationId: number;
-  seatId: number;
-  place: number;
-}
-
 const STATUSES: Status[] = ['REGISTERED', 'WAITLISTED', 'SEATS FULL', 'PENDING'];
 
 /**
  * Submits a draft once: a second call (a double click, a retry after a lost answer) gets the first
  * confirmation. Everything is decided and written by one call of the database function
- * submit_application (migration 0018): it takes the seats, writes registrations, enrolments, the
+ * submit_application (migrations 0018, 0019): it takes the seats, writes registrations, enrolments, the
  * confirmation e-mail and waitlist entries, and claims the draft (open -> submitted) last, so a second
  * submit of the same draft rolls back whole. One round trip per submit keeps a registration rush fast
  * and holds a seat row's lock only for that call. What is not decided there (names in the parent's
@@ -179,7 +172,7 @@ export async function submitApplication(
   acts: SubmitActivity[],
   lang: string,
   facts?: SubmitFacts,
-): Promise<{ fresh: boolean; confirmation: Confirmation; places?: WaitlistPlace[] }> {
+): Promise<{ fresh: boolean; confirmation: Confirmation }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
     if (pp.registrationStartAt && pp.registrationStartAt > deps.clock()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
@@ -226,8 +219,8 @@ export async function submitApplication(
     })),
   };
   try {
-    const { confirmation, places } = await retryOnDeadlock(() => callJson<{ confirmation: Confirmation; places: WaitlistPlace[] }>(deps.db, 'submit_application', 'submit_application', payload));
-    return { fresh: true, confirmation, places };
+    const { confirmation } = await retryOnDeadlock(() => callJson<{ confirmation: Confirmation }>(deps.db, 'submit_application', 'submit_application', payload));
+    return { fresh: true, confirmation };
   } catch (err) {
     if (errorCode(err) !== 'PPA01') throw err;
     const [again] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));

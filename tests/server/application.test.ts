@@ -3,7 +3,8 @@
 // week waitlisted with its place, a retried submit answered with the first confirmation), another
 // account's key refused, and many simultaneous submits for the last seat taking it exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
 import { BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { createSession } from '../../server/auth';
@@ -114,9 +115,13 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     const c = submitted.json();
     const ada = c.children.find((x: { prChildID: number }) => x.prChildID === kids.ada);
     const ben = c.children.find((x: { prChildID: number }) => x.prChildID === kids.ben);
+    // the submit answers the statuses; the places are counted when the confirmation is read
     expect(ada).toMatchObject({ status: 'REGISTERED', waitlistPosition: null });
-    expect(ben).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
+    expect(ben).toMatchObject({ status: 'WAITLISTED', waitlistPosition: null });
     expect(c.emailSent).toBe(true);
+    const read = (await call(amara, 'GET', `/application/confirmation?key=${key}`)).json();
+    expect(read.children.find((x: { prChildID: number }) => x.prChildID === kids.ben)).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
+    expect(read.children.find((x: { prChildID: number }) => x.prChildID === kids.ada)).toMatchObject({ status: 'REGISTERED', waitlistPosition: null });
     // a retried submit takes nothing again and answers the same confirmation
     const retry = await call(amara, 'POST', `/application/submit?key=${key}`);
     expect(retry.json().children).toEqual(c.children);
@@ -130,24 +135,18 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(mail.some((m) => m.toAddress === 'amara.mensah@example.com')).toBe(true);
   });
 
-  it('many simultaneous submits for the last seat, paused between reading and taking, take it exactly once', async () => {
+  /** n new families, each with one child and a draft for the given week of Adventure Week, ready to submit. */
+  async function familiesReadyToSubmit(n: number, week: string, tag: string) {
     const db = t.db.handle.db;
     const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
-    const week = weeks[4];
-    // one seat left in that week
-    await db
-      .insert(s.seats)
-      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 5, taken: 4 })
-      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 5, taken: 4 } });
-    const N = 8;
     const drafts: { token: string; key: string }[] = [];
-    for (let i = 0; i < N; i++) {
-      const [acct] = await db.insert(s.accounts).values({ providerId: pp.providerId, accountNo: `RUSH-${backend}-${i}` }).returning();
-      const [adult] = await db.insert(s.adults).values({ providerId: pp.providerId, accountId: acct.id, accountHolder: 1, firstName: `P${i}`, lastName: 'Rush', email: `rush${i}@example.com` }).returning();
-      const [login] = await db.insert(s.logins).values({ providerId: pp.providerId, adultId: adult.id, email: `rush${i}-${backend}@example.com`, passwordHash: 'x' }).returning();
-      const [child] = await db.insert(s.children).values({ providerId: pp.providerId, accountId: acct.id, firstName: `C${i}`, lastName: 'Rush', dateOfBirth: '2018-05-01' }).returning();
+    for (let i = 0; i < n; i++) {
+      const [acct] = await db.insert(s.accounts).values({ providerId: pp.providerId, accountNo: `${tag}-${backend}-${i}` }).returning();
+      const [adult] = await db.insert(s.adults).values({ providerId: pp.providerId, accountId: acct.id, accountHolder: 1, firstName: `P${i}`, lastName: tag, email: `${tag.toLowerCase()}${i}@example.com` }).returning();
+      const [login] = await db.insert(s.logins).values({ providerId: pp.providerId, adultId: adult.id, email: `${tag.toLowerCase()}${i}-${backend}@example.com`, passwordHash: 'x' }).returning();
+      const [child] = await db.insert(s.children).values({ providerId: pp.providerId, accountId: acct.id, firstName: `C${i}`, lastName: tag, dateOfBirth: '2018-05-01' }).returning();
       const token = await createSession(db, t.app.deps.clock, { providerId: pp.providerId, loginId: login.id, adultId: adult.id, accountId: acct.id, locale: 'en' });
-      const key = `${'0'.repeat(30)}${String(i).padStart(2, '0')}`.slice(-32).replace(/^0/, backend === 'pglite' ? 'a' : 'b');
+      const key = randomBytes(16).toString('hex');
       const now = new Date();
       await db.insert(s.applicationDrafts).values({
         key,
@@ -158,10 +157,24 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
         status: 'open',
         createdAt: now,
         updatedAt: now,
-        data: { childIDs: [child.id], enrollmentOption: 'Y', children: [{ prChildID: child.id, childName: `C${i} Rush`, siteID: 0, selections: [{ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }] },
+        data: { childIDs: [child.id], enrollmentOption: 'Y', children: [{ prChildID: child.id, childName: `C${i} ${tag}`, siteID: 0, selections: [{ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }] },
       });
       drafts.push({ token, key });
     }
+    return drafts;
+  }
+
+  it('many simultaneous submits for the last seat, paused between reading and taking, take it exactly once', async () => {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
+    const week = weeks[4];
+    // one seat left in that week
+    await db
+      .insert(s.seats)
+      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 5, taken: 4 })
+      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 5, taken: 4 } });
+    const N = 8;
+    const drafts = await familiesReadyToSubmit(N, week, 'Rush');
     t.app.deps.hooks = { pauseBeforeSeatTakeMs: 25 };
     try {
       const answers = await Promise.all(drafts.map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
@@ -179,6 +192,37 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     const [seat] = await db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week)));
     expect(seat.taken).toBe(seat.total);
   });
+
+  it('a submit for a week already full joins its waitlist without waiting for the row of a seat another submit is taking', async () => {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
+    const week = weeks[3];
+    const [seat] = await db
+      .insert(s.seats)
+      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 3, taken: 3 })
+      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 3, taken: 3 } })
+      .returning();
+    const [family] = await familiesReadyToSubmit(1, week, 'Late');
+    if (backend === 'pglite') {
+      // one connection: nothing else can hold the row; the answer is the same
+      const answer = await call(family.token, 'POST', `/application/submit?key=${family.key}`);
+      expect(answer.json().children[0].status).toBe('WAITLISTED');
+      return;
+    }
+    // another transaction holds the full seat's row (a release or an approval, until it commits)
+    let answered = false;
+    await db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE seats SET taken = taken WHERE id = ${seat.id}`);
+      const submit = call(family.token, 'POST', `/application/submit?key=${family.key}`).then((a) => ((answered = true), a));
+      const heldFor = new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000));
+      const answer = await Promise.race([submit, heldFor]);
+      expect(answered, 'the submit waited for the locked row of a full seat').toBe(true);
+      expect(answer!.statusCode).toBe(200);
+      expect(answer!.json().children[0].status).toBe('WAITLISTED');
+    });
+    const [after] = await db.select().from(s.seats).where(eq(s.seats.id, seat.id));
+    expect(after.taken).toBe(3);
+  }, 30_000);
 
   it('a claimed financial assistance waits as Approval Pending until the provider approves (enrolled) or rejects (seats back)', async () => {
     const db = t.db.handle.db;
