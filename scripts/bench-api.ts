@@ -1,4 +1,5 @@
-// API under load: fixed rates of 100, 300 and 500 requests/s (autocannon, 127.0.0.1 only) on two
+// API under load: fixed rates of 100, 300 and 500 requests/s arriving at random moments
+// (scripts/lib/pacedLoad.ts, 127.0.0.1 only; latency from each request's due time) on two
 // authenticated reads (Customer.parent, Billing.accountSummary, alternating) and on /version, against
 // the built server on PostgreSQL and on the embedded database (PGlite), with a bare Fastify
 // answering the same rates in the same run as the ceiling. Prints p50 and p99 and the ratio of p99
@@ -12,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import autocannon from 'autocannon';
+import { pacedLoad, type PacedRequest } from './lib/pacedLoad';
 import pg from 'pg';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
@@ -57,24 +58,12 @@ interface Row {
   p50: number;
   p99: number;
   rps: number;
+  max: number;
   errors: number;
 }
 
-async function load(url: string, rate: number, requests: Array<{ path: string; headers?: Record<string, string> }>): Promise<Omit<Row, 'target' | 'what'>> {
-  const result = await autocannon({
-    url,
-    connections: Math.min(100, Math.max(10, Math.round(rate / 5))),
-    overallRate: rate,
-    duration: SECONDS,
-    requests: requests.map((r) => ({ method: 'GET', path: r.path, headers: { 'accept-encoding': 'br, gzip', ...r.headers } })),
-  });
-  return {
-    rate,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    rps: result.requests.average,
-    errors: result.errors + result.timeouts + result.non2xx,
-  };
+function load(url: string, rate: number, requests: PacedRequest[]): Promise<Omit<Row, 'target' | 'what'>> {
+  return pacedLoad(url, rate, SECONDS, requests);
 }
 
 const READS = ['/api/Customer/parent', '/api/Billing/account-summary'];
@@ -142,11 +131,11 @@ if (BACKENDS.includes('pglite')) {
 }
 
 console.log(`\n${SECONDS} s per rate, ${os.cpus().length} cores shared by the load generator and the server\n`);
-console.log('target        answer               rate/s  achieved/s   p50 ms   p99 ms  p99/ceiling  errors');
+console.log('target        answer               rate/s  achieved/s   p50 ms   p99 ms   max ms  p99/ceiling  errors');
 for (const r of rows) {
   const c = ceiling.get(r.rate);
   const ratio = c && r.target !== 'bare Fastify' ? `${(r.p99 / Math.max(c.p99, 1)).toFixed(1)}x` : '';
   console.log(
-    `${r.target.padEnd(13)} ${r.what.padEnd(20)} ${String(r.rate).padStart(6)}  ${r.rps.toFixed(0).padStart(10)}  ${String(r.p50).padStart(7)}  ${String(r.p99).padStart(7)}  ${ratio.padStart(11)}  ${String(r.errors).padStart(6)}`,
+    `${r.target.padEnd(13)} ${r.what.padEnd(20)} ${String(r.rate).padStart(6)}  ${r.rps.toFixed(0).padStart(10)}  ${String(r.p50).padStart(7)}  ${String(r.p99).padStart(7)}  ${String(r.max).padStart(7)}  ${ratio.padStart(11)}  ${String(r.errors).padStart(6)}`,
   );
 }
