@@ -108,6 +108,25 @@ function chakraMemo(): Plugin {
 }
 
 /**
+ * Chakra builds its start-up CSS (preflight, global styles, every token as a CSS variable) as it
+ * creates a system: about half of the system's start-up, a long task on a cheap phone. The portal's
+ * is built ahead (src/shell/chakraGlobal.gen.css, `npm run gen`, checked by a unit test) and linked
+ * by the page; a system made with `globalCssAhead` (src/shell/theme.ts) skips building it.
+ */
+function chakraGlobalAhead(): Plugin {
+  const from = 'const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];';
+  return {
+    name: 'chakra-global-ahead',
+    enforce: 'pre',
+    transform(code, id) {
+      if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/.test(id)) return null;
+      if (!code.includes(from)) throw new Error(`${id}: Chakra changed; review chakraGlobalAhead() in vite.config.ts`);
+      return code.replace(from, `const _global = config.globalCssAhead ? [] : [getPreflightCss(), getGlobalCss(), getTokenCss()];`);
+    },
+  };
+}
+
+/**
  * Two costs of @rjsf on a form page's first paint, each a long task on a cheap phone:
  *  - @rjsf/chakra-ui reads `isValidProperty` from Chakra's `defaultSystem`, whose module builds
  *    Chakra's whole default system (every token and recipe) as the form chunk is evaluated. The
@@ -210,7 +229,7 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), chakraMemo(), rjsfCosts(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
+  plugins: [react(), chakraMemo(), chakraGlobalAhead(), rjsfCosts(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
   json: { namedExports: false },
   resolve: {

@@ -13,6 +13,8 @@ import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme';
 import { notifyManager } from '@tanstack/query-core';
 import { onFirstInput } from './runtime/firstInput';
 import { warmFirstScreen } from './shell/warm';
+// Chakra's start-up CSS, built ahead (src/shell/theme.ts says why)
+import './shell/chakraGlobal.gen.css';
 
 installChunkReload();
 // While the page opens, a query's answer re-renders its readers as a transition: React draws it in

@@ -5,7 +5,7 @@
 // The first load carries only the recipes (component styles) the first paint of sign-in and Home
 // uses; Chakra's other recipes are a chunk of their own (`themeRecipes.ts`), loaded when a component
 // first asks for one of them (that component suspends until then) or on the parent's first input.
-import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from '@chakra-ui/react';
+import { createSystem, defaultBaseConfig, defineConfig, type SystemConfig, type SystemContext } from '@chakra-ui/react';
 import { firstPaintThemeConfig } from './chakraTheme';
 import type { FontSize } from '../state/session';
 import { onFirstInput } from '../runtime/firstInput';
@@ -150,6 +150,14 @@ const config = defineConfig({
   },
 });
 
+/** The configs the portal's system is made of (the build makes its start-up CSS from the same). */
+export const PORTAL_SYSTEM_CONFIGS: SystemConfig[] = [defaultBaseConfig, firstPaintThemeConfig, config];
+
+// In the built portal Chakra does not build its start-up CSS (preflight, global styles, every token
+// as a CSS variable): the page links src/shell/chakraGlobal.gen.css, built ahead from the same configs
+// (`npm run gen`; vite.config.ts chakraGlobalAhead() makes Chakra honour this flag).
+const GLOBAL_CSS_AHEAD = { globalCssAhead: true } as SystemConfig;
+
 let system: SystemContext | null = null;
 
 /**
@@ -159,7 +167,7 @@ let system: SystemContext | null = null;
  */
 export function getPortalSystem(): SystemContext {
   if (!system) {
-    system = createSystem(defaultBaseConfig, firstPaintThemeConfig, config);
+    system = createSystem(...PORTAL_SYSTEM_CONFIGS, GLOBAL_CSS_AHEAD);
     suspendLaterRecipes(system);
   }
   return system;

@@ -1,7 +1,9 @@
-import { defaultConfig } from '@chakra-ui/react';
+import { readFileSync } from 'node:fs';
+import { createSystem, defaultConfig } from '@chakra-ui/react';
 import { describe, expect, it } from 'vitest';
 import { firstPaintRecipes, firstPaintSlotRecipes, firstPaintThemeConfig, UNUSED_PALETTES } from '../../../src/shell/chakraTheme';
-import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, getPortalSystem } from '../../../src/shell/theme';
+import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, getPortalSystem, PORTAL_SYSTEM_CONFIGS } from '../../../src/shell/theme';
+import { chakraGlobalCss, CSS_FILE } from '../../../scripts/lib/chakraGlobalCss';
 import BASE_SCREENS from 'virtual:base-screens';
 
 describe('the first-load theme', () => {
@@ -20,6 +22,16 @@ describe('the first-load theme', () => {
     expect(firstPaintThemeConfig.globalCss).toEqual(defaultConfig.globalCss);
     expect([...Object.keys(firstPaintRecipes), ...LATER_RECIPES].sort()).toEqual(Object.keys(recipes!).sort());
     expect([...Object.keys(firstPaintSlotRecipes), ...LATER_SLOT_RECIPES].sort()).toEqual(Object.keys(slotRecipes!).sort());
+  });
+
+  it("the start-up CSS built ahead is what Chakra's provider would insert for the portal's system (run `npm run gen` after changing the theme)", () => {
+    const text = chakraGlobalCss(createSystem(...PORTAL_SYSTEM_CONFIGS));
+    expect(readFileSync(CSS_FILE, 'utf8')).toBe(text);
+    // the layer order first, then the reset, the global styles and the tokens (both colour schemes)
+    expect(text).toMatch(/^\/\*[^\n]*\*\/\n@layer reset,base,tokens,recipes;\n@layer reset\{/);
+    expect(text).toContain('--chakra-colors-brand-solid:#1d4f91');
+    expect(text).toMatch(/\.dark[^{]*\{[^}]*--chakra-colors-brand-solid:#ffd500/);
+    expect(text).toContain('@keyframes spin');
   });
 
   it('a later recipe suspends (throws the loading promise) until the rest of the theme is in, then resolves', async () => {
