@@ -110,18 +110,24 @@ function chakraMemo(): Plugin {
 /**
  * Chakra builds its start-up CSS (preflight, global styles, every token as a CSS variable) as it
  * creates a system: about half of the system's start-up, a long task on a cheap phone. The portal's
- * is built ahead (src/shell/chakraGlobal.gen.css, `npm run gen`, checked by a unit test) and linked
- * by the page; a system made with `globalCssAhead` (src/shell/theme.ts) skips building it.
+ * is built ahead (src/shell/chakraGlobal.gen.css, `npm run gen`, checked by a unit test) and linked by
+ * the page, so in the built portal Chakra builds none (and its preflight code is left out). Every
+ * system the built portal makes is the portal's own (src/shell/theme.ts); a second one would need its
+ * start-up CSS built ahead too. The development server loads Chakra unpatched (both, the same rules).
  */
 function chakraGlobalAhead(): Plugin {
-  const from = 'const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];';
+  const patches: Array<[string, string]> = [
+    ['const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];', 'const _global = [];'],
+    ['const result = createPreflight({ preflight });', 'const result = {};'],
+  ];
   return {
     name: 'chakra-global-ahead',
+    apply: 'build',
     enforce: 'pre',
     transform(code, id) {
       if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/.test(id)) return null;
-      if (!code.includes(from)) throw new Error(`${id}: Chakra changed; review chakraGlobalAhead() in vite.config.ts`);
-      return code.replace(from, `const _global = config.globalCssAhead ? [] : [getPreflightCss(), getGlobalCss(), getTokenCss()];`);
+      for (const [from] of patches) if (!code.includes(from)) throw new Error(`${id}: Chakra changed; review chakraGlobalAhead() in vite.config.ts`);
+      return patches.reduce((text, [from, to]) => text.replace(from, to), code);
     },
   };
 }

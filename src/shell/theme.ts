@@ -150,13 +150,12 @@ const config = defineConfig({
   },
 });
 
-/** The configs the portal's system is made of (the build makes its start-up CSS from the same). */
+/**
+ * The configs the portal's system is made of. Its start-up CSS (preflight, global styles, every token
+ * as a CSS variable) is built ahead from the same configs into src/shell/chakraGlobal.gen.css, which
+ * the page links; the built portal's Chakra builds none (vite.config.ts, chakraGlobalAhead()).
+ */
 export const PORTAL_SYSTEM_CONFIGS: SystemConfig[] = [defaultBaseConfig, firstPaintThemeConfig, config];
-
-// In the built portal Chakra does not build its start-up CSS (preflight, global styles, every token
-// as a CSS variable): the page links src/shell/chakraGlobal.gen.css, built ahead from the same configs
-// (`npm run gen`; vite.config.ts chakraGlobalAhead() makes Chakra honour this flag).
-const GLOBAL_CSS_AHEAD = { globalCssAhead: true } as SystemConfig;
 
 let system: SystemContext | null = null;
 
@@ -167,7 +166,7 @@ let system: SystemContext | null = null;
  */
 export function getPortalSystem(): SystemContext {
   if (!system) {
-    system = createSystem(...PORTAL_SYSTEM_CONFIGS, GLOBAL_CSS_AHEAD);
+    system = createSystem(...PORTAL_SYSTEM_CONFIGS);
     suspendLaterRecipes(system);
   }
   return system;
