@@ -38,8 +38,11 @@ export interface AppDeps {
   /** the payment gateways by provider code (server/payments/gateway.ts); none: paying is unavailable */
   gateways?: (code: number) => import('./payments/gateway').PaymentGateway | undefined;
   log?: { warn: (o: unknown, m: string) => void; error: (o: unknown, m: string) => void };
-  /** test hooks: a pause between finding a seat and taking it, inside the submit (the concurrency test) */
-  hooks?: { pauseBeforeSeatTakeMs?: number };
+  /**
+   * test hooks: a pause between finding a seat and taking it, inside the submit (the concurrency
+   * test); submits per database call (default SUBMIT_BATCH; 1: each submit its own transaction)
+   */
+  hooks?: { pauseBeforeSeatTakeMs?: number; submitBatch?: number };
 }
 
 /** The session a handler sees: always there for operations that require one. */

@@ -15,7 +15,7 @@ import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type Dra
 import type { programPeriods } from '../db/schema';
 import type { Db } from '../db/index';
 import { singleLine } from '../inputChecks';
-import { callJson } from '../db/prepared';
+import { batched, callJson, prepared } from '../db/prepared';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
@@ -157,11 +157,12 @@ const STATUSES: Status[] = ['REGISTERED', 'WAITLISTED', 'SEATS FULL', 'PENDING']
 
 /**
  * Submits a draft once: a second call (a double click, a retry after a lost answer) gets the first
- * confirmation. Everything is decided and written by one call of the database function
- * submit_application (migrations 0018, 0019): it takes the seats, writes registrations, enrolments, the
- * confirmation e-mail and waitlist entries, and claims the draft (open -> submitted) last, so a second
- * submit of the same draft rolls back whole. One round trip per submit keeps a registration rush fast
- * and holds a seat row's lock only for that call. What is not decided there (names in the parent's
+ * confirmation. Everything is decided and written by the database function submit_application
+ * (migrations 0018, 0019): it takes the seats, writes registrations, enrolments, the confirmation
+ * e-mail and waitlist entries, and claims the draft (open -> submitted) last, so a second submit of
+ * the same draft rolls back whole. The submits of one moment go to the database in one call and one
+ * transaction (submit_applications, 0020; `submitTogether`), which keeps a registration rush fast:
+ * one round trip and one commit per batch. What is not decided there (names in the parent's
  * language, the enrolment rows, the e-mail's texts per status) is prepared here.
  */
 export async function submitApplication(
@@ -219,7 +220,7 @@ export async function submitApplication(
     })),
   };
   try {
-    const { confirmation } = await retryOnDeadlock(() => callJson<{ confirmation: Confirmation }>(deps.db, 'submit_application', 'submit_application', payload));
+    const { confirmation } = await retryOnDeadlock(() => submitTogether(deps)(payload));
     return { fresh: true, confirmation };
   } catch (err) {
     if (errorCode(err) !== 'PPA01') throw err;
@@ -235,6 +236,31 @@ const errorCode = (err: unknown): string | undefined => (err as { code?: string 
  * Runs a transaction again when PostgreSQL ended it to break a deadlock (two submits locking the same
  * seats in another order) or a serialization failure: it rolled back whole, so running it again is safe.
  */
+/** Submits per database call at most: a batch is one transaction, so its seat rows stay locked until all of it commits. */
+export const SUBMIT_BATCH = 50;
+
+type SubmitOutcome = { ok: { confirmation: Confirmation } } | { error: string; message: string };
+
+/**
+ * The submits of one moment in one call of submit_applications (migration 0020): one round trip and
+ * one commit for the batch, each submit in a block of its own (its error rolls back only its work).
+ * A submit's error comes back as a database error with its SQLSTATE (PPA01: submitted already;
+ * 40P01: a deadlock, tried again).
+ */
+function submitTogether(deps: AppDeps): (payload: object) => Promise<{ confirmation: Confirmation }> {
+  const call = prepared(deps.db, 'submit_applications', (db) =>
+    batched<object, SubmitOutcome>(
+      (payloads) => callJson<SubmitOutcome[]>(db, 'submit_applications', 'submit_applications', payloads),
+      () => deps.hooks?.submitBatch ?? SUBMIT_BATCH,
+    ),
+  );
+  return async (payload) => {
+    const outcome = await call(payload);
+    if ('ok' in outcome) return outcome.ok;
+    throw Object.assign(new Error(outcome.message), { code: outcome.error });
+  };
+}
+
 async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
   for (let i = 1; ; i++) {
     try {

@@ -4,7 +4,7 @@
 // account's key refused, and many simultaneous submits for the last seat taking it exactly once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { createSession } from '../../server/auth';
@@ -175,7 +175,8 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
       .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 5, taken: 4 } });
     const N = 8;
     const drafts = await familiesReadyToSubmit(N, week, 'Rush');
-    t.app.deps.hooks = { pauseBeforeSeatTakeMs: 25 };
+    // each submit its own transaction (no batching), so they race for the seat
+    t.app.deps.hooks = { pauseBeforeSeatTakeMs: 25, submitBatch: 1 };
     try {
       const answers = await Promise.all(drafts.map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
       expect(answers.map((a) => a.statusCode)).toEqual(Array(N).fill(200));
@@ -191,6 +192,37 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     }
     const [seat] = await db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week)));
     expect(seat.taken).toBe(seat.total);
+  });
+
+  it('submits of one moment go to the database together: seats taken once each, places in order, a draft submitted twice in one batch takes once', async () => {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
+    const week = weeks[2];
+    await db
+      .insert(s.seats)
+      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 3, taken: 0 })
+      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 3, taken: 0 } });
+    const drafts = await familiesReadyToSubmit(6, week, 'Batch');
+    t.app.deps.hooks = { submitBatch: 4 };
+    try {
+      // seven calls in one moment: two batches (4 and 3), the first family's draft twice in the first
+      const [first, twice, ...rest] = await Promise.all([drafts[0], ...drafts].map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
+      expect([first, twice, ...rest].map((a) => a.statusCode)).toEqual(Array(7).fill(200));
+      const statuses = [first, ...rest].map((a) => a.json().children[0].status);
+      expect(statuses.filter((x) => x === 'REGISTERED')).toHaveLength(3);
+      expect(statuses.filter((x) => x === 'WAITLISTED')).toHaveLength(3);
+      // the second submit of the first draft, in the same transaction, answers the first one's confirmation
+      expect(twice.json().children).toEqual(first.json().children);
+      const confirmations = await Promise.all(drafts.map((d) => call(d.token, 'GET', `/application/confirmation?key=${d.key}`)));
+      const places = confirmations.map((c) => c.json().children[0].waitlistPosition).filter((p) => p !== null).sort((a, b) => a - b);
+      expect(places).toEqual([1, 2, 3]);
+    } finally {
+      t.app.deps.hooks = undefined;
+    }
+    const [seat] = await db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week)));
+    expect(seat.taken).toBe(3);
+    const regs = await db.select().from(s.registrations).where(inArray(s.registrations.draftId, (await db.select().from(s.applicationDrafts).where(inArray(s.applicationDrafts.key, drafts.map((d) => d.key)))).map((d) => d.id)));
+    expect(regs).toHaveLength(6);
   });
 
   it('a submit for a week already full joins its waitlist without waiting for the row of a seat another submit is taking', async () => {
