@@ -232,10 +232,6 @@ export async function submitApplication(
 
 const errorCode = (err: unknown): string | undefined => (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
 
-/**
- * Runs a transaction again when PostgreSQL ended it to break a deadlock (two submits locking the same
- * seats in another order) or a serialization failure: it rolled back whole, so running it again is safe.
- */
 /** Submits per database call at most: a batch is one transaction, so its seat rows stay locked until all of it commits. */
 export const SUBMIT_BATCH = 50;
 
@@ -261,6 +257,11 @@ function submitTogether(deps: AppDeps): (payload: object) => Promise<{ confirmat
   };
 }
 
+/**
+ * Runs a submit again when PostgreSQL ended it to break a deadlock (two submits locking the same
+ * seats in another order) or a serialization failure: its work rolled back whole, so running it again
+ * is safe.
+ */
 async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<T> {
   for (let i = 1; ; i++) {
     try {
