@@ -21,8 +21,20 @@ function lookup(tree: Tree | undefined, path: string[]): string | undefined {
   return typeof node === 'string' ? node : undefined;
 }
 
+// the few Accept-Language values a server sees, each parsed once (every translated text asks)
+const picked = new Map<string, Lang>();
+
 export function pickLang(value: string | undefined): Lang {
   if (!value) return 'en';
+  let lang = picked.get(value);
+  if (!lang) {
+    if (picked.size >= 500) picked.clear();
+    picked.set(value, (lang = parseAcceptLanguage(value)));
+  }
+  return lang;
+}
+
+function parseAcceptLanguage(value: string): Lang {
   // Accept-Language: "vi-VN,vi;q=0.9,en;q=0.8" — first supported language wins, in order given
   const tags = value
     .split(',')
