@@ -98,9 +98,14 @@ function openDraft(deps: AppDeps, lang: string, d: DraftRow): void {
   if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
 }
 
+/**
+ * Registration is open by the server's business clock (`deps.today`: the clock itself, or the fixed
+ * day of PORTAL_TODAY at the clock's time of day), the clock the programs list and the demo data's
+ * opening times use too.
+ */
 export function isOpenNow(deps: AppDeps, pp: ProgramRow): boolean {
-  const now = deps.clock();
-  const today = isoDay(deps.today());
+  const now = deps.today();
+  const today = isoDay(now);
   return pp.canRegisterOnline && pp.endDate >= today && (pp.registrationStartAt === null || pp.registrationStartAt <= now) && (pp.registrationEndDate === null || pp.registrationEndDate >= today);
 }
 
@@ -117,7 +122,8 @@ export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: stri
     paymentOption: (pp.paymentOption === 'O' ? 'O' : 'N') as 'N' | 'O',
     registrationOpensAt: pp.registrationStartAt ? pp.registrationStartAt.toISOString() : null,
     isOpen: isOpenNow(deps, pp),
-    serverTime: deps.clock().toISOString(),
+    // the moment isOpen was decided at, for a countdown to registrationOpensAt
+    serverTime: deps.today().toISOString(),
     step: (STEPS as readonly string[]).includes(d.step) ? (d.step as Step) : 'children',
     status: d.status as 'open' | 'submitting' | 'submitted' | 'discarded',
   };

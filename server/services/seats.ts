@@ -176,7 +176,7 @@ export async function submitApplication(
 ): Promise<{ fresh: boolean; confirmation: Confirmation }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
-    if (pp.registrationStartAt && pp.registrationStartAt > deps.clock()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
+    if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
     fail(deps, lang, 409, 'application.errors.closed');
   }
   const data = d.data as DraftData;
