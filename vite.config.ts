@@ -108,6 +108,15 @@ function chakraMemo(): Plugin {
 }
 
 /**
+ * A library's source with `from` replaced by `to`; a library whose source no longer holds `from`
+ * stops the build (its plugin needs review) instead of silently shipping it unpatched.
+ */
+function patchSource(plugin: string, id: string, code: string, from: string, to: string): string {
+  if (!code.includes(from)) throw new Error(`${id}: the library changed; review ${plugin}() in vite.config.ts`);
+  return code.replace(from, to);
+}
+
+/**
  * Chakra builds its start-up CSS (preflight, global styles, every token as a CSS variable) as it
  * creates a system: about half of the system's start-up, a long task on a cheap phone. The portal's
  * is built ahead (src/shell/chakraGlobal.gen.css, `npm run gen`, checked by a unit test) and linked by
@@ -126,8 +135,7 @@ function chakraGlobalAhead(): Plugin {
     enforce: 'pre',
     transform(code, id) {
       if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/.test(id)) return null;
-      for (const [from] of patches) if (!code.includes(from)) throw new Error(`${id}: Chakra changed; review chakraGlobalAhead() in vite.config.ts`);
-      return patches.reduce((text, [from, to]) => text.replace(from, to), code);
+      return patches.reduce((text, [from, to]) => patchSource('chakraGlobalAhead', id, text, from, to), code);
     },
   };
 }
@@ -142,10 +150,7 @@ function chakraGlobalAhead(): Plugin {
  */
 function rjsfCosts(): Plugin {
   const theme = fileURLToPath(new URL('./src/shell/theme.ts', import.meta.url));
-  const patch = (id: string, code: string, from: string, to: string) => {
-    if (!code.includes(from)) throw new Error(`${id}: @rjsf changed; review rjsfCosts() in vite.config.ts`);
-    return code.replace(from, to);
-  };
+  const patch = (id: string, code: string, from: string, to: string) => patchSource('rjsfCosts', id, code, from, to);
   return {
     name: 'rjsf-costs',
     enforce: 'pre',

@@ -36,29 +36,10 @@ export async function callJson<T>(db: Db, name: string, fn: string, arg: unknown
  * handful of queries, not two thousand round trips; a lone request waits one turn.
  */
 export function batchLoader<K, V>(load: (keys: K[]) => Promise<Map<K, V>>, max = 200): (key: K) => Promise<V | undefined> {
-  let pending: { key: K; resolve: (v: V | undefined) => void; reject: (e: unknown) => void }[] = [];
-  let scheduled = false;
-  const run = (batch: typeof pending) => {
-    load([...new Set(batch.map((b) => b.key))]).then(
-      (found) => batch.forEach((b) => b.resolve(found.get(b.key))),
-      (err) => batch.forEach((b) => b.reject(err)),
-    );
-  };
-  const flush = () => {
-    scheduled = false;
-    const batch = pending;
-    pending = [];
-    if (batch.length) run(batch);
-  };
-  return (key) =>
-    new Promise<V | undefined>((resolve, reject) => {
-      pending.push({ key, resolve, reject });
-      if (pending.length >= max) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
-    });
+  return batched(async (keys: K[]) => {
+    const found = await load([...new Set(keys)]);
+    return keys.map((k) => found.get(k));
+  }, () => max);
 }
 
 /**

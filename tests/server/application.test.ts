@@ -135,6 +135,18 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(mail.some((m) => m.toAddress === 'amara.mensah@example.com')).toBe(true);
   });
 
+  /** Adventure Week's seat row of `week` with the given counts (made or reset). */
+  async function seatOfWeek(week: string, total: number, taken: number) {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
+    const [seat] = await db
+      .insert(s.seats)
+      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total, taken })
+      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total, taken } })
+      .returning();
+    return seat;
+  }
+
   /** n new families, each with one child and a draft for the given week of Adventure Week, ready to submit. */
   async function familiesReadyToSubmit(n: number, week: string, tag: string) {
     const db = t.db.handle.db;
@@ -166,13 +178,9 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
 
   it('many simultaneous submits for the last seat, paused between reading and taking, take it exactly once', async () => {
     const db = t.db.handle.db;
-    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
     const week = weeks[4];
     // one seat left in that week
-    await db
-      .insert(s.seats)
-      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 5, taken: 4 })
-      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 5, taken: 4 } });
+    await seatOfWeek(week, 5, 4);
     const N = 8;
     const drafts = await familiesReadyToSubmit(N, week, 'Rush');
     // each submit its own transaction (no batching), so they race for the seat
@@ -196,12 +204,8 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
 
   it('submits of one moment go to the database together: seats taken once each, places in order, a draft submitted twice in one batch takes once', async () => {
     const db = t.db.handle.db;
-    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
     const week = weeks[2];
-    await db
-      .insert(s.seats)
-      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 3, taken: 0 })
-      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 3, taken: 0 } });
+    await seatOfWeek(week, 3, 0);
     const drafts = await familiesReadyToSubmit(6, week, 'Batch');
     t.app.deps.hooks = { submitBatch: 4 };
     try {
@@ -227,13 +231,8 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
 
   it('a submit for a week already full joins its waitlist without waiting for the row of a seat another submit is taking', async () => {
     const db = t.db.handle.db;
-    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.id, summer));
     const week = weeks[3];
-    const [seat] = await db
-      .insert(s.seats)
-      .values({ providerId: pp.providerId, activityId: adventure, weekStart: week, total: 3, taken: 3 })
-      .onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { total: 3, taken: 3 } })
-      .returning();
+    const seat = await seatOfWeek(week, 3, 3);
     const [family] = await familiesReadyToSubmit(1, week, 'Late');
     if (backend === 'pglite') {
       // one connection: nothing else can hold the row; the answer is the same
