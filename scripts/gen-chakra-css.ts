@@ -9,8 +9,9 @@ const vite = await createServer({ server: { middlewareMode: true }, appType: 'cu
 try {
   const { createSystem } = await vite.ssrLoadModule('@chakra-ui/react');
   const { PORTAL_SYSTEM_CONFIGS } = await vite.ssrLoadModule('/src/shell/theme.ts');
+  const { STARTUP_CSS_CONFIGS } = await vite.ssrLoadModule('/src/shell/startupCss.ts');
   const { chakraGlobalCss } = await vite.ssrLoadModule('/scripts/lib/chakraGlobalCss.ts');
-  const text: string = chakraGlobalCss(createSystem(...PORTAL_SYSTEM_CONFIGS));
+  const text: string = chakraGlobalCss(createSystem(...PORTAL_SYSTEM_CONFIGS, ...STARTUP_CSS_CONFIGS));
   if (process.argv.includes('--check')) {
     if ((existsSync(CSS_FILE) ? readFileSync(CSS_FILE, 'utf8') : '') !== text) {
       console.error('src/shell/chakraGlobal.gen.css is stale: run `npm run gen`');

@@ -4,21 +4,11 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { LANGUAGES, type Language as Lang } from '../src/engine/languages';
+import { interpolate, lookupText as lookup, type TextTree as Tree } from '../src/engine/texts';
 export { LANGUAGES, type Lang };
-
-type Tree = { [k: string]: string | Tree };
 
 export interface Translator {
   (lang: string | undefined, key: string, params?: Record<string, unknown>): string;
-}
-
-function lookup(tree: Tree | undefined, path: string[]): string | undefined {
-  let node: string | Tree | undefined = tree;
-  for (const p of path) {
-    if (!node || typeof node === 'string') return undefined;
-    node = node[p];
-  }
-  return typeof node === 'string' ? node : undefined;
 }
 
 // the few Accept-Language values a server sees, each parsed once (every translated text asks)
@@ -65,12 +55,17 @@ export function createTranslator(root: string): Translator {
       if (f.endsWith('.json') && f !== 'server.json') namespaces.set(`${lang}/${f.slice(0, -5)}`, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Tree);
     }
   }
-  const inNamespace = (lang: string, path: string[]) => lookup(namespaces.get(`${lang}/${path[0]}`), path.slice(1));
+  const inNamespace = (lang: string, path: string) => {
+    const dot = path.indexOf('.');
+    return dot > 0 ? lookup(namespaces.get(`${lang}/${path.slice(0, dot)}`), path.slice(dot + 1)) : undefined;
+  };
+  // a value the caller did not give is left empty: an e-mail never shows a placeholder
+  const empty = () => '';
   return (lang, key, params = {}) => {
-    const path = key.replace(/^server\./, '').split('.');
+    const path = key.replace(/^server\./, '');
     const l = pickLang(lang);
     const text = lookup(trees.get(l), path) ?? inNamespace(l, path) ?? lookup(trees.get('en'), path) ?? inNamespace('en', path);
     if (text === undefined) throw new Error(`missing server translation ${key}`);
-    return text.replace(/\{\{\s*(\w+)\s*\}\}/g, (_, name: string) => String(params[name] ?? ''));
+    return interpolate(text, params, empty);
   };
 }

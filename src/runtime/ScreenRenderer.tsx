@@ -24,8 +24,7 @@ import { onFirstInput } from './firstInput';
 import type { RenderAction } from './kindProps';
 import { lazyWhenOnline, whenOnline } from './whenOnline';
 import { lazyNamespacesOf } from './namespaces';
-import { useTranslation } from 'react-i18next';
-import i18next from 'i18next';
+import { loadNamespaces, useTranslation } from './texts';
 
 export interface ScreenViewProps {
   screen: ScreenDecl;
@@ -97,7 +96,7 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
  * input on the page (before the click's effect asks for it) or by the first effect.
  */
 // (with the engine's messages: a page-level message or an upload's can show without the engine)
-const loadEffects = whenOnline(() => Promise.all([import('./effects'), i18next.loadNamespaces('errors')]).then(([m]) => m));
+const loadEffects = whenOnline(() => Promise.all([import('./effects'), loadNamespaces('errors')]).then(([m]) => m));
 
 function lazyEffectRunner(deps: EffectDeps) {
   let made: Promise<ReturnType<Awaited<ReturnType<typeof loadEffects>>['createEffectRunner']>> | undefined;
@@ -119,7 +118,7 @@ const OPENING_MS = 3000;
  * The form engine with its messages: the engine's error keys (errors namespace) are not a start
  * namespace, so they load with the engine, before any message can show.
  */
-const engineWithTextsAtom = atom(async (get) => (await Promise.all([get(formEngineAtom), i18next.loadNamespaces('errors')]))[0]);
+const engineWithTextsAtom = atom(async (get) => (await Promise.all([get(formEngineAtom), loadNamespaces('errors')]))[0]);
 const engineLoadable = loadable(engineWithTextsAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 

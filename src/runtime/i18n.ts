@@ -1,8 +1,7 @@
 // Translation keys in declarations are written "<namespace>.<key>" (fields.firstName,
 // errors.required, screens.home.title); i18next addresses them as "<namespace>:<key>".
 import { useCallback } from 'react';
-import { useTranslation } from 'react-i18next';
-import type { TFunction } from 'i18next';
+import { useTranslation, type TFunction } from './texts';
 import { NAMESPACES, PAGE_NAMESPACES } from './namespaces';
 
 export const KEY_NAMESPACES = NAMESPACES;

@@ -2,7 +2,7 @@
 // when the accessibility button is first used (see AccessibilityModal.tsx).
 import { Button, Checkbox, CloseButton, Dialog, Portal, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import type { FontSize } from '../state/session';
 import { postToNative, useSession } from './hooks';
 

@@ -1,7 +1,7 @@
 // Spec 2.3: the accessibility button and dialog — high-contrast theme and font size, Apply and Close.
 import { Button, Text } from '@chakra-ui/react';
 import { Suspense, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { Icon } from './Icon';
 import { lazyWhenOnline } from '../runtime/whenOnline';
 

@@ -6,7 +6,7 @@ import { useAtomValue, useSetAtom } from 'jotai';
 import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { Router, useLocation } from 'wouter';
 import { useLoadingCounter } from '../runtime';
 import { lazyWhenOnline, whenOnline } from '../runtime/whenOnline';

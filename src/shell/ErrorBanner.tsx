@@ -1,6 +1,6 @@
 // Spec 2.13 and 8.1: the dismissible danger banner showing the last API error (session.error).
 import { Alert, CloseButton } from '@chakra-ui/react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { useSession } from './hooks';
 
 export function ErrorBanner() {

@@ -5,7 +5,7 @@ import { Box, Flex, HStack, Image, Link as ChakraLink, Stack, Text, chakra } fro
 import { useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { useMemo } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { Link } from 'wouter';
 import { displayPhone } from '../engine/formats';
 import type { FooterDecl } from '../engine/types';

@@ -2,7 +2,7 @@
 // signed in, the menu button (small screens), a home link (small screens) and the profile panel.
 import { Box, Flex, HStack, Image, Text, chakra } from '@chakra-ui/react';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { Link } from 'wouter';
 import { AccessibilityButton } from './AccessibilityModal';
 import { useProvider, useSession } from './hooks';

@@ -2,7 +2,7 @@
 // stays mounted underneath so nothing typed is lost, and returns 1 s after the connection does.
 import { Button, Center, Heading, Image, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { createConnectivity, type Connectivity } from './connectivity';
 import { BASE } from './Header';
 

@@ -4,7 +4,7 @@ import { Button, Circle, Image } from '@chakra-ui/react';
 import { atom, useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { Suspense, useId, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { operations, type OperationId } from '../api/client';
 import { apiAtom, sessionAtom, signedInAtom } from '../state';
 import { useSession } from './hooks';

@@ -2,7 +2,7 @@
 // header's profile button is first used, see ProfilePanel.tsx). The button is the popover's trigger
 // through its id: the panel is placed at it, a click on it is not "outside" and focus returns to it.
 import { Box, Button, Popover, Portal, Stack, Text } from '@chakra-ui/react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { Link } from 'wouter';
 import { useHasScreen, useSession } from './hooks';
 import { useAskSignOut } from './SignOut';

@@ -5,7 +5,7 @@
 import { Alert, Heading } from '@chakra-ui/react';
 import { Link as RouteLink } from 'wouter';
 import { Suspense, useEffect, useMemo, useRef, type ReactNode } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { useAtomValue } from 'jotai';
 import { pageTitleAtom } from '../state';
 import { useLocation, useSearch } from 'wouter';

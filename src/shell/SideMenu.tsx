@@ -2,7 +2,7 @@
 // from 1280 px. Entries are declared by the screens (`menu`, see menu.ts) and shown by their rules.
 import { Box, Button, chakra, Stack, Text } from '@chakra-ui/react';
 import { Suspense, useId, useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../runtime/texts';
 import { Link, useLocation } from 'wouter';
 import { i18nKey, useKeysLoaded } from '../runtime/i18n';
 import { useProvider, useRule, useScreens } from './hooks';

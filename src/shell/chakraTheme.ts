@@ -4,7 +4,6 @@
 // types come from tsconfig "paths"); the other recipes are the lazy chunk themeRecipes.ts.
 import { defineConfig } from '@chakra-ui/react';
 import { breakpoints } from '@chakra-theme/breakpoints';
-import { globalCss } from '@chakra-theme/global-css';
 import { layerStyles } from '@chakra-theme/layer-styles';
 import { animationStyles } from '@chakra-theme/motion-styles';
 import { semanticColors } from '@chakra-theme/semantic-tokens/colors';
@@ -22,7 +21,6 @@ import { easings } from '@chakra-theme/tokens/easings';
 import { fontSizes } from '@chakra-theme/tokens/font-sizes';
 import { fontWeights } from '@chakra-theme/tokens/font-weights';
 import { fonts } from '@chakra-theme/tokens/fonts';
-import { keyframes } from '@chakra-theme/tokens/keyframes';
 import { letterSpacings } from '@chakra-theme/tokens/letter-spacing';
 import { lineHeights } from '@chakra-theme/tokens/line-heights';
 import { radii } from '@chakra-theme/tokens/radius';
@@ -73,15 +71,29 @@ function withoutUnusedPalettes<T extends object>(tokens: T): T {
   return Object.fromEntries(Object.entries(tokens).filter(([name]) => !UNUSED_PALETTES.includes(name))) as T;
 }
 
-/** Chakra's defaultThemeConfig with the first paint's recipes only. */
+/**
+ * Chakra's keyframes by name: the running system only checks an animation names one of them; the
+ * keyframes themselves are in the start-up CSS built ahead (startupCss.ts).
+ */
+export const KEYFRAME_NAMES = [
+  'spin', 'pulse', 'ping', 'bounce', 'bg-position', 'position', 'circular-progress', 'expand-height', 'collapse-height',
+  'expand-width', 'collapse-width', 'fade-in', 'fade-out', 'slide-from-left-full', 'slide-from-right-full',
+  'slide-from-top-full', 'slide-from-bottom-full', 'slide-to-left-full', 'slide-to-right-full', 'slide-to-top-full',
+  'slide-to-bottom-full', 'slide-from-top', 'slide-from-bottom', 'slide-from-left', 'slide-from-right', 'slide-to-top',
+  'slide-to-bottom', 'slide-to-left', 'slide-to-right', 'scale-in', 'scale-out', 'marqueeX', 'marqueeY',
+];
+
+/**
+ * Chakra's defaultThemeConfig with the first paint's recipes only, and without what only its start-up
+ * CSS uses (global styles, keyframes: startupCss.ts).
+ */
 export const firstPaintThemeConfig = defineConfig({
   preflight: true,
   cssVarsPrefix: 'chakra',
   cssVarsRoot: ':where(html, .chakra-theme)',
-  globalCss,
   theme: {
     breakpoints,
-    keyframes,
+    keyframes: Object.fromEntries(KEYFRAME_NAMES.map((name) => [name, {}])),
     tokens: {
       aspectRatios,
       animations,

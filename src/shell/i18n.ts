@@ -1,62 +1,29 @@
-// i18next for the portal: the namespaces are the files of locales/en (see runtime/namespaces); each language's
-// files are separate chunks (import.meta.glob), so only the chosen language is fetched.
-import i18next, { type BackendModule } from 'i18next';
-import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LOCALE, languageCookie, SUPPORTED_LOCALES, toSupportedLocale } from './locale';
+// The portal's languages: the start language and its start namespaces before the first render, the
+// language switch, and i18next, which takes over translating once the parent acts
+// (runtime/texts.ts says why the first page is drawn without it).
+import { DEFAULT_LOCALE, languageCookie, toSupportedLocale } from './locale';
+import { PAGE_NAMESPACES } from '../runtime/namespaces';
+import { currentLanguage, handOver, loadNamespaces, setLanguage, startLanguage } from '../runtime/texts';
 
 export { NAMESPACES } from '../runtime/namespaces';
-import { PAGE_NAMESPACES } from '../runtime/namespaces';
 
-const bundles = import.meta.glob<Record<string, unknown>>('../../locales/*/*.json', { import: 'default' });
+let started: Promise<void> | undefined;
 
-function loaderFor(language: string, namespace: string) {
-  return bundles[`../../locales/${language}/${namespace}.json`];
-}
-
-const lazyBackend: BackendModule = {
-  type: 'backend',
-  callbackApi: true,
-  init() {},
-  read(language, namespace, callback) {
-    const load = loaderFor(language, namespace);
-    // a namespace another part of the product has not written yet is simply empty
-    if (!load) return callback(null, {});
-    load().then(
-      (texts) => callback(null, texts),
-      (err: Error) => callback(err, false),
-    );
-  },
-};
-
-let started: Promise<unknown> | undefined;
-
-export function initI18n(locale: string): Promise<unknown> {
+/** The start language and the texts every page draws with (the product's start namespaces). */
+export function initI18n(locale: string): Promise<void> {
   if (!started) {
-    started = i18next
-      .use(lazyBackend)
-      .use(initReactI18next)
-      .init({
-        lng: toSupportedLocale(locale) ?? DEFAULT_LOCALE,
-        supportedLngs: [...SUPPORTED_LOCALES],
-        // every language is complete; a fallback would fetch English too
-        fallbackLng: false,
-        // the product's own namespaces: the portal leaves out the parent application's texts
-        ns: [...PAGE_NAMESPACES],
-        defaultNS: 'common',
-        load: 'languageOnly',
-        interpolation: { escapeValue: false },
-        react: { useSuspense: true },
-        returnNull: false,
-      });
-    if (typeof document !== 'undefined') document.documentElement.lang = toSupportedLocale(locale) ?? DEFAULT_LOCALE;
+    const lng = toSupportedLocale(locale) ?? DEFAULT_LOCALE;
+    startLanguage(lng);
+    started = loadNamespaces(PAGE_NAMESPACES, lng);
+    if (typeof document !== 'undefined') document.documentElement.lang = lng;
   }
   return started;
 }
 
-/** Switches the interface language: i18n, <html lang> and the 'Language' cookie (365 days). */
+/** Switches the interface language: the texts, <html lang> and the 'Language' cookie (365 days). */
 export async function switchLanguage(locale: string): Promise<string> {
   const lng = toSupportedLocale(locale) ?? DEFAULT_LOCALE;
-  await i18next.changeLanguage(lng);
+  await setLanguage(lng);
   if (typeof document !== 'undefined') {
     document.documentElement.lang = lng;
     document.cookie = languageCookie(lng, import.meta.env.BASE_URL || '/');
@@ -64,4 +31,30 @@ export async function switchLanguage(locale: string): Promise<string> {
   return lng;
 }
 
-export { i18next };
+let i18nextLoading: Promise<void> | undefined;
+
+/** Loads i18next and hands it every text: it translates from then on. */
+export function loadI18next(): Promise<void> {
+  i18nextLoading ??= import('i18next').then(async ({ default: i18next }) => {
+    const instance = i18next.createInstance();
+    await instance.init({
+      lng: currentLanguage(),
+      // every language is complete
+      fallbackLng: false,
+      defaultNS: 'common',
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      resources: {},
+    });
+    const fixed = new Map<string, ReturnType<typeof instance.getFixedT>>();
+    handOver({
+      translate(lng, ns, key, options) {
+        let t = fixed.get(`${lng}/${ns}`);
+        if (!t) fixed.set(`${lng}/${ns}`, (t = instance.getFixedT(lng, ns)));
+        return String(t(key, options as never));
+      },
+      addBundle: (lng, ns, texts) => void instance.addResourceBundle(lng, ns, texts, true, true),
+    });
+  });
+  return i18nextLoading;
+}

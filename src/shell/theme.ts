@@ -133,27 +133,14 @@ const config = defineConfig({
       },
     },
   },
-  globalCss: {
-    html: { colorPalette: 'brand', scrollPaddingTop: '5rem' },
-    body: { bg: 'bg', color: 'fg' },
-    // visible focus for every control, in both themes (spec: accessibility)
-    ':focus-visible': { outline: '3px solid', outlineColor: 'brand.focusRing', outlineOffset: '2px' },
-    // fields and checkboxes as visible as the buttons: Chakra's field recipes draw a 1 px ring and its
-    // checkbox draws none on the hidden input; !important because recipes sit in a later layer
-    'input:focus-visible, textarea:focus-visible, select:focus-visible, input:focus-visible + [data-part=control], [data-part=control][data-focus-visible]': {
-      outlineStyle: 'solid !important',
-      outlineWidth: '3px !important',
-      outlineOffset: '2px !important',
-      outlineColor: '{colors.brand.focusRing} !important',
-    },
-    'a:not([data-button])': { color: 'brand.fg', textDecoration: 'underline', textUnderlineOffset: '2px' },
-  },
+
 });
 
 /**
  * The configs the portal's system is made of. Its start-up CSS (preflight, global styles, every token
- * as a CSS variable) is built ahead from the same configs into src/shell/chakraGlobal.gen.css, which
- * the page links; the built portal's Chakra builds none (vite.config.ts, chakraGlobalAhead()).
+ * as a CSS variable) is built ahead from the same configs and what only that CSS uses
+ * (startupCss.ts) into src/shell/chakraGlobal.gen.css, which the page links; the built portal's
+ * Chakra builds none (vite.config.ts, chakraGlobalAhead()).
  */
 export const PORTAL_SYSTEM_CONFIGS: SystemConfig[] = [defaultBaseConfig, firstPaintThemeConfig, config];
 

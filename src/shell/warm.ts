@@ -3,7 +3,7 @@
 // sign-in's form and texts were fetched only after the provider's entry had been drawn, Home's card
 // lists only after its first render. The target is the screen the page will show: the route itself,
 // or for a provider's entry link the page it continues to (as ProviderEntry decides).
-import i18next from 'i18next';
+import { loadNamespaces } from '../runtime/texts';
 import { matchRoute } from '../engine/screen';
 import type { ScreenDecl } from '../engine/types';
 import { loadSections } from '../runtime/registry';
@@ -27,5 +27,5 @@ export function warmFirstScreen(i18nReady: Promise<unknown>, session: EntrySessi
   if (!screen) return;
   void loadSections(screen.sections);
   const texts = (screen as { texts?: string[] }).texts;
-  if (texts?.length) void i18nReady.then(() => i18next.loadNamespaces(texts)).catch(() => undefined);
+  if (texts?.length) void i18nReady.then(() => loadNamespaces(texts)).catch(() => undefined);
 }

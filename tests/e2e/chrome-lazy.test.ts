@@ -162,6 +162,34 @@ describe('sign-in form validators loaded on first use', () => {
     await ctx.close();
   });
 
+  it('the sign-in page is drawn without i18next; it loads on the first input and every text reads the same', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.waitForLoadState('networkidle');
+    expect(scripts.filter((s) => /\/i18next-[\w-]+\.js$/.test(s))).toEqual([]);
+    const before = await page.locator('body').innerText();
+    expect(before).toContain('Sign in');
+
+    // the parent acts: i18next loads and translates from then on, with the same words
+    await page.locator('input[name=email]').click();
+    await expect.poll(() => scripts.some((s) => /\/i18next-[\w-]+\.js$/.test(s))).toBe(true);
+    await page.waitForLoadState('networkidle');
+    expect(await page.locator('body').innerText()).toBe(before);
+
+    // messages with values and a language switch after the hand-over
+    await page.click('[data-testid=signin-submit]');
+    await page.waitForSelector('[data-testid=signin-form] [role=alert]');
+    expect(await page.locator('[data-testid=signin-form]').innerText()).toMatch(/E-mail.*required|required.*E-mail/is);
+    await page.selectOption('[data-testid=language-switch] select', 'es');
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('es');
+    await page.waitForSelector('[data-testid=page-title]:has-text("Iniciar sesión")');
+    await expect.poll(() => page.locator('[data-testid=signin-form]').innerText()).toMatch(/obligatorio/i);
+    await ctx.close();
+  });
+
   it('Enter right after the fields are filled in signs in', async () => {
     const ctx = await newContext(browser);
     const page = await ctx.newPage();

@@ -1,5 +1,5 @@
 import { SkipNavLink } from '@chakra-ui/react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 
 export const MAIN_ID = 'main-content';
 /**

@@ -6,7 +6,7 @@
 import { Alert, Center, Link, Spinner, Text, VStack } from '@chakra-ui/react';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { PRODUCT_BASES } from '../../engine/screen';
 import { apiAtom, setFlowValues, signedOutSession } from '../../state';

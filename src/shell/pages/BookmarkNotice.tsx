@@ -2,7 +2,7 @@
 // (hash) link sees a heading, the program name, the language switch and advice to bookmark this page;
 // Continue marks the app loaded and reveals header and footer.
 import { Box, Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { ProgramLogo } from '../Header';
 import { useProvider, useSession } from '../hooks';
 import { LanguageSwitch } from '../LanguageSwitch';

@@ -3,7 +3,7 @@
 import { Box, Heading, Stack, Text, chakra } from '@chakra-ui/react';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { apiAtom } from '../../state';
 import { describeBrowser, detectBrowser } from '../browserInfo';
 import { useSession } from '../hooks';

@@ -10,7 +10,7 @@ import { useQuery } from '@tanstack/react-query';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import type { ApiError } from '../../api/client';
 import { apiAtom, apiErrorHandlerAtom } from '../../state';

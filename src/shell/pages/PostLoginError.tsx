@@ -3,7 +3,7 @@
 // out (of the native app too, when inside it) and goes back to sign-in.
 import { Alert, Box, Heading, HStack, Link as ChakraLink, Stack, Text, chakra } from '@chakra-ui/react';
 import { useMemo, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { displayPhone } from '../../engine/formats';
 import type { ShownMessage } from '../errors';

@@ -6,7 +6,7 @@ import { Center, Spinner, Text, VStack } from '@chakra-ui/react';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { apiAtom, programQueryKey, signedOutSession, type ProviderRecord, type SessionState } from '../../state';
 import { useSession } from '../hooks';

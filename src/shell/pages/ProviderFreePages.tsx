@@ -6,7 +6,7 @@ import { useQuery } from '@tanstack/react-query';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { useAtomValue } from 'jotai';
 import { useState, type FormEvent } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { Link, useLocation, useSearch } from 'wouter';
 import { email as isEmail } from '../../engine/formats';
 import { translate } from '../../runtime/i18n';

@@ -5,7 +5,7 @@
 import { Alert, Box, Button, Stack } from '@chakra-ui/react';
 import { useAtomValue } from 'jotai';
 import { useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { apiAtom } from '../../state';
 import { useRule, useSession } from '../hooks';

@@ -3,7 +3,7 @@
 // offers a way back to where the payment started.
 import { Box, Button, Heading, Spinner, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
+import { useTranslation } from '../../runtime/texts';
 
 /** Spec 9: the payment loader's stuck warning. */
 export const PAYMENT_STUCK_MS = 30_000;

@@ -6,8 +6,7 @@ import { resolve } from 'node:path';
 import { createElement, type ComponentType } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ChakraProvider } from '@chakra-ui/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { addTexts, fixedT } from '../../../src/runtime/texts';
 import { buildDeclarationSet } from '../../../src/engine/declarations';
 import { readBaseDeclarations, readTranslations } from '../../../src/engine/node';
 import { createFormEngine } from '../../../src/engine';
@@ -45,8 +44,7 @@ function conformanceSet(): DeclarationSet {
 }
 
 const translations = readTranslations(root);
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({ lng: 'en', initAsync: false, resources: { en: translations.en } as never, interpolation: { escapeValue: false } });
+for (const [ns, texts] of Object.entries(translations.en)) addTexts('en', ns, texts as Record<string, unknown>);
 
 const set = conformanceSet();
 const engine: FormEngine = createFormEngine(set, { country: 'US' });
@@ -103,7 +101,7 @@ describe.each(renderers)('form conformance: $name', ({ component, ownsPageMessag
       renderToString(
         createElement(ChakraProvider, {
           value: getPortalSystem(),
-          children: createElement(I18nextProvider, { i18n }, createElement(ScreenRuntimeContext.Provider, { value: runtime() }, createElement(component, { section, data: undefined, host }))),
+          children: createElement(ScreenRuntimeContext.Provider, { value: runtime() }, createElement(component, { section, data: undefined, host })),
         }),
       );
     const edit = (name: string, value: unknown) => {
@@ -190,7 +188,7 @@ describe.each(renderers)('form conformance: $name', ({ component, ownsPageMessag
     expect(invalidIds(html)).toEqual(['conf_name', 'conf_email']);
     // the first invalid field in the page's order is the one that gets focus
     expect(host.getState().focusPending).toBe(true);
-    const pageMessage = i18n.t('errors:pageLevel');
+    const pageMessage = fixedT('en', 'common')('errors:pageLevel');
     if (ownsPageMessage) {
       expect(calls).toEqual(['screen:null']);
       expect(text(html)).toContain(pageMessage);

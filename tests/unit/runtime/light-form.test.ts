@@ -6,8 +6,7 @@ import { resolve } from 'node:path';
 import { createElement } from 'react';
 import { renderToString } from 'react-dom/server';
 import { ChakraProvider } from '@chakra-ui/react';
-import i18next from 'i18next';
-import { I18nextProvider, initReactI18next } from 'react-i18next';
+import { addTexts } from '../../../src/runtime/texts';
 import { buildDeclarationSet } from '../../../src/engine/declarations';
 import { readBaseDeclarations, readProviderOverlays, readTranslations } from '../../../src/engine/node';
 import { createFormEngine } from '../../../src/engine';
@@ -32,18 +31,11 @@ function setFor(appName?: string): DeclarationSet {
 
 // the portal's English texts plus the fixture provider's own field titles
 const translations = readTranslations(root);
-const i18n = i18next.createInstance();
-void i18n.use(initReactI18next).init({
-  lng: 'en',
-  initAsync: false,
-  resources: {
-    en: {
-      ...translations.en,
-      fields: { ...(translations.en.fields as object), signin: { ...((translations.en.fields as Record<string, object>).signin), memberEmail: 'Member e-mail', rememberDevice: 'Remember this device' } },
-    },
-  } as never,
-  interpolation: { escapeValue: false },
-});
+const texts: Record<string, unknown> = {
+  ...translations.en,
+  fields: { ...(translations.en.fields as object), signin: { ...((translations.en.fields as Record<string, object>).signin), memberEmail: 'Member e-mail', rememberDevice: 'Remember this device' } },
+};
+for (const [ns, tree] of Object.entries(texts)) addTexts('en', ns, tree as Record<string, unknown>);
 
 function renderSignIn(set: DeclarationSet): string {
   const ctx = { query: {}, session: { appName: 'acme' }, provider: {}, data: {}, form: {}, flow: {} };
@@ -73,7 +65,7 @@ function renderSignIn(set: DeclarationSet): string {
   return renderToString(
     createElement(ChakraProvider, {
       value: getPortalSystem(),
-      children: createElement(I18nextProvider, { i18n }, createElement(ScreenRuntimeContext.Provider, { value: rt }, createElement(LightForm, { section, data: undefined }))),
+      children: createElement(ScreenRuntimeContext.Provider, { value: rt }, createElement(LightForm, { section, data: undefined })),
     }),
   );
 }

@@ -1,0 +1,148 @@
+// The portal's texts in the browser. Each language's namespace files (locales/<lang>/<ns>.json) are
+// chunks of their own, fetched when a screen first needs them; `useTranslation` gives a component the
+// translator of its namespaces and suspends it until they are in.
+//
+// The first page is drawn with the product translator (engine/texts.ts): i18next and its React
+// binding were 17.6 kB gzip of every first load, more than the room left under the 180 kB budget.
+// i18next loads once the parent acts (shell/i18n.ts) and translates from then on; the two read every
+// text the same (tests/unit/engine/texts.test.ts), so nothing on screen changes when it takes over.
+import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { translateText, type TextOptions, type TextTree } from '../engine/texts';
+
+export type TFunction = (key: string, options?: TextOptions) => string;
+
+/** The translator that takes over from the product translator (i18next: shell/i18n.ts). */
+export interface FullTranslator {
+  translate(language: string, ns: string, key: string, options?: TextOptions): string;
+  addBundle(language: string, ns: string, texts: TextTree): void;
+}
+
+const loaders = import.meta.glob<TextTree>('../../locales/*/*.json', { import: 'default' });
+
+const bundles = new Map<string, TextTree>();
+const loading = new Map<string, Promise<void>>();
+const listeners = new Set<() => void>();
+let language = 'en';
+let version = 0;
+let full: FullTranslator | undefined;
+
+const idOf = (lng: string, ns: string) => `${lng}/${ns}`;
+
+function changed() {
+  version += 1;
+  for (const listener of listeners) listener();
+}
+
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => void listeners.delete(listener);
+}
+
+const getVersion = () => version;
+
+export function currentLanguage(): string {
+  return language;
+}
+
+/** Adds a namespace's texts (tests and fixtures give their own; the portal's come from the loaders). */
+export function addTexts(lng: string, ns: string, texts: TextTree): void {
+  bundles.set(idOf(lng, ns), texts);
+  full?.addBundle(lng, ns, texts);
+  changed();
+}
+
+/** Whether a namespace is in (a namespace with no file for the language counts as in, empty). */
+export function hasLoadedNamespace(ns: string, lng = language): boolean {
+  return bundles.has(idOf(lng, ns)) || !loaders[`../../locales/${lng}/${ns}.json`];
+}
+
+const RETRIES = 5;
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function fetchTexts(lng: string, ns: string): Promise<void> {
+  const load = loaders[`../../locales/${lng}/${ns}.json`];
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      addTexts(lng, ns, await load());
+      return;
+    } catch (err) {
+      // as i18next's backend did: a few tries, then the texts show as their keys rather than a
+      // page that waits for ever (the chunk reload and the offline notice cover the rest)
+      if (attempt >= RETRIES) {
+        console.warn(`texts ${lng}/${ns} could not load`, err);
+        addTexts(lng, ns, {});
+        return;
+      }
+      await wait(350 * attempt);
+    }
+  }
+}
+
+/** Fetches the namespaces of a language that are not in yet; resolves once all are. */
+export function loadNamespaces(ns: string | readonly string[], lng = language): Promise<void> {
+  const wanted = (typeof ns === 'string' ? [ns] : ns).filter((n) => !hasLoadedNamespace(n, lng));
+  return Promise.all(
+    wanted.map((n) => {
+      const id = idOf(lng, n);
+      let pending = loading.get(id);
+      if (!pending) loading.set(id, (pending = fetchTexts(lng, n).finally(() => loading.delete(id))));
+      return pending;
+    }),
+  ).then(() => undefined);
+}
+
+/** Switches the language once every namespace in use is in for it, so no text waits on screen. */
+export async function setLanguage(lng: string): Promise<void> {
+  if (lng === language) return;
+  const inUse = [...bundles.keys()].filter((id) => id.startsWith(`${language}/`)).map((id) => id.slice(language.length + 1));
+  await loadNamespaces(inUse, lng);
+  language = lng;
+  changed();
+}
+
+/** The start language, before anything renders. */
+export function startLanguage(lng: string): void {
+  language = lng;
+}
+
+/** i18next translates from now on; it gets every text already in. */
+export function handOver(translator: FullTranslator): void {
+  for (const [id, texts] of bundles) {
+    const slash = id.indexOf('/');
+    translator.addBundle(id.slice(0, slash), id.slice(slash + 1), texts);
+  }
+  full = translator;
+}
+
+const fixed = new Map<string, TFunction>();
+
+/** One translator per language and namespace: stable, so memoised parts that translate stay put. */
+export function fixedT(lng: string, ns: string): TFunction {
+  const id = idOf(lng, ns);
+  let t = fixed.get(id);
+  if (!t) {
+    const bundle = (n: string) => bundles.get(idOf(lng, n));
+    t = (key, options) => (full ? full.translate(lng, ns, key, options) : translateText(lng, bundle, ns, key, options));
+    fixed.set(id, t);
+  }
+  return t;
+}
+
+/**
+ * The translator of `ns` (the first namespace answers keys without one; "<ns>:<key>" reaches any),
+ * the language, and whether the namespaces are in. With `useSuspense` (the default) the component
+ * suspends until they are; without, it re-renders when they arrive.
+ */
+export function useTranslation(ns: string | readonly string[] = 'common', options: { useSuspense?: boolean } = {}) {
+  const joined = typeof ns === 'string' ? ns : ns.join('|');
+  const namespaces = useMemo(() => joined.split('|'), [joined]);
+  useSyncExternalStore(subscribe, getVersion, getVersion);
+  const lng = language;
+  const ready = namespaces.every((n) => hasLoadedNamespace(n, lng));
+  const suspend = options.useSuspense ?? true;
+  useEffect(() => {
+    if (!ready && !suspend) void loadNamespaces(namespaces, lng);
+  }, [ready, suspend, namespaces, lng]);
+  if (!ready && suspend) throw loadNamespaces(namespaces, lng);
+  return { t: fixedT(lng, namespaces[0]), i18n: { language: lng }, ready };
+}

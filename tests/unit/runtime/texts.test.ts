@@ -1,0 +1,65 @@
+// The browser's texts (src/runtime/texts.ts): namespaces fetched from the locale chunks, a language
+// switch that waits for every namespace in use, a component that suspends until its texts are in, and
+// i18next taking over translating with the same words.
+import { describe, expect, it } from 'vitest';
+import { createElement, Suspense } from 'react';
+import { renderToString } from 'react-dom/server';
+import { currentLanguage, fixedT, hasLoadedNamespace, loadNamespaces, setLanguage, startLanguage, useTranslation } from '../../../src/runtime/texts';
+import { loadI18next } from '../../../src/shell/i18n';
+
+function Title() {
+  const { t, i18n } = useTranslation(['auth', 'common']);
+  return createElement('h1', { lang: i18n.language }, t('common.cancel'));
+}
+
+describe('the portal texts', () => {
+  it('fetches a namespace once, from its language chunk', async () => {
+    startLanguage('en');
+    expect(hasLoadedNamespace('auth')).toBe(false);
+    const twice = [loadNamespaces('auth'), loadNamespaces(['auth', 'common'])];
+    await Promise.all(twice);
+    expect(hasLoadedNamespace('auth')).toBe(true);
+    expect(fixedT('en', 'auth')('common.cancel')).toBe('Cancel');
+    expect(fixedT('en', 'common')('auth:common.cancel')).toBe('Cancel');
+    // a namespace with no file is simply empty: its keys read as themselves
+    expect(hasLoadedNamespace('nothing-here')).toBe(true);
+  });
+
+  it('a component suspends until its namespaces are in, then reads them', async () => {
+    startLanguage('en');
+    await loadNamespaces(['auth', 'common']);
+    expect(renderToString(createElement(Suspense, { fallback: 'loading' }, createElement(Title)))).toBe('<!--$--><h1 lang="en">Cancel</h1><!--/$-->');
+    // Vietnamese is not in yet: the first render suspends
+    startLanguage('vi');
+    expect(renderToString(createElement(Suspense, { fallback: 'loading' }, createElement(Title)))).toContain('loading');
+    startLanguage('en');
+  });
+
+  it('a language switch fetches every namespace in use before the language changes', async () => {
+    startLanguage('en');
+    await loadNamespaces(['auth', 'common', 'fields']);
+    const switching = setLanguage('pt');
+    expect(currentLanguage()).toBe('en');
+    await switching;
+    expect(currentLanguage()).toBe('pt');
+    for (const ns of ['auth', 'common', 'fields']) expect(hasLoadedNamespace(ns, 'pt')).toBe(true);
+    expect(fixedT('pt', 'auth')('common.cancel')).toBe('Cancelar');
+    await setLanguage('en');
+  });
+
+  it('i18next takes over with every text already in, and translates the same', async () => {
+    await loadNamespaces(['auth', 'common', 'errors', 'runtime'], 'en');
+    const t = fixedT('en', 'runtime');
+    const before = [t('auth:common.cancel'), t('errors:required', { field: 'E-mail' }), t('charactersLeft', { count: 1 }), t('charactersLeft', { count: 7 })];
+    await loadI18next();
+    // the same translator (memoised parts stay put), now answered by i18next
+    expect(fixedT('en', 'runtime')).toBe(t);
+    expect([t('auth:common.cancel'), t('errors:required', { field: 'E-mail' }), t('charactersLeft', { count: 1 }), t('charactersLeft', { count: 7 })]).toEqual(before);
+    expect(before[1]).toBe('E-mail is required');
+    // texts fetched after the hand-over reach i18next too
+    await loadNamespaces('fields', 'es');
+    expect(fixedT('es', 'fields')('common.select')).toBe('Seleccionar');
+    // i18next answers now: asked for a whole branch, it says so where the product translator gives the key
+    expect(fixedT('es', 'fields')('common')).toMatch(/returned an object/);
+  });
+});
