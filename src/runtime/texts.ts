@@ -6,7 +6,7 @@
 // binding were 17.6 kB gzip of every first load, more than the room left under the 180 kB budget.
 // i18next loads once the parent acts (shell/i18n.ts) and translates from then on; the two read every
 // text the same (tests/unit/engine/texts.test.ts), so nothing on screen changes when it takes over.
-import { useEffect, useMemo, useSyncExternalStore } from 'react';
+import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { translateText, type TextOptions, type TextTree } from '../engine/texts';
 
 export type TFunction = (key: string, options?: TextOptions) => string;
@@ -21,15 +21,15 @@ const loaders = import.meta.glob<TextTree>('../../locales/*/*.json', { import: '
 
 const bundles = new Map<string, TextTree>();
 const loading = new Map<string, Promise<void>>();
+/** namespaces that could not be fetched: shown as their keys, fetched again when the browser is back online */
+const failed = new Set<string>();
 const listeners = new Set<() => void>();
 let language = 'en';
-let version = 0;
 let full: FullTranslator | undefined;
 
 const idOf = (lng: string, ns: string) => `${lng}/${ns}`;
 
 function changed() {
-  version += 1;
   for (const listener of listeners) listener();
 }
 
@@ -37,8 +37,6 @@ function subscribe(listener: () => void) {
   listeners.add(listener);
   return () => void listeners.delete(listener);
 }
-
-const getVersion = () => version;
 
 export function currentLanguage(): string {
   return language;
@@ -53,7 +51,8 @@ export function addTexts(lng: string, ns: string, texts: TextTree): void {
 
 /** Whether a namespace is in (a namespace with no file for the language counts as in, empty). */
 export function hasLoadedNamespace(ns: string, lng = language): boolean {
-  return bundles.has(idOf(lng, ns)) || !loaders[`../../locales/${lng}/${ns}.json`];
+  const id = idOf(lng, ns);
+  return bundles.has(id) || failed.has(id) || !loaders[`../../locales/${lng}/${ns}.json`];
 }
 
 const RETRIES = 5;
@@ -67,15 +66,25 @@ async function fetchTexts(lng: string, ns: string): Promise<void> {
       return;
     } catch (err) {
       // as i18next's backend did: a few tries, then the texts show as their keys rather than a
-      // page that waits for ever (the chunk reload and the offline notice cover the rest)
+      // page that waits for ever; they are fetched again once the browser is back online
       if (attempt >= RETRIES) {
         console.warn(`texts ${lng}/${ns} could not load`, err);
-        addTexts(lng, ns, {});
+        failed.add(idOf(lng, ns));
+        changed();
         return;
       }
       await wait(350 * attempt);
     }
   }
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', () => {
+    const again = [...failed];
+    failed.clear();
+    for (const id of again) void loadNamespaces(id.slice(id.indexOf('/') + 1), id.slice(0, id.indexOf('/')));
+    if (again.length) changed();
+  });
 }
 
 /** Fetches the namespaces of a language that are not in yet; resolves once all are. */
@@ -136,7 +145,9 @@ export function fixedT(lng: string, ns: string): TFunction {
 export function useTranslation(ns: string | readonly string[] = 'common', options: { useSuspense?: boolean } = {}) {
   const joined = typeof ns === 'string' ? ns : ns.join('|');
   const namespaces = useMemo(() => joined.split('|'), [joined]);
-  useSyncExternalStore(subscribe, getVersion, getVersion);
+  // drawn again only when the language changes or these namespaces come in, not on every other fetch
+  const snapshot = useCallback(() => `${language}|${namespaces.every((n) => hasLoadedNamespace(n, language))}`, [namespaces]);
+  useSyncExternalStore(subscribe, snapshot, snapshot);
   const lng = language;
   const ready = namespaces.every((n) => hasLoadedNamespace(n, lng));
   const suspend = options.useSuspense ?? true;
