@@ -181,12 +181,29 @@ describe('sign-in form validators loaded on first use', () => {
 
     // messages with values and a language switch after the hand-over
     await page.click('[data-testid=signin-submit]');
-    await page.waitForSelector('[data-testid=signin-form] [role=alert]');
-    expect(await page.locator('[data-testid=signin-form]').innerText()).toMatch(/E-mail.*required|required.*E-mail/is);
+    await expect.poll(() => page.locator('[data-testid=signin-form]').innerText()).toContain('E-mail is required');
     await page.selectOption('[data-testid=language-switch] select', 'es');
     await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe('es');
     await page.waitForSelector('[data-testid=page-title]:has-text("Iniciar sesión")');
     await expect.poll(() => page.locator('[data-testid=signin-form]').innerText()).toMatch(/obligatorio/i);
+    await ctx.close();
+  });
+
+  it('a tap on Sign in from an empty focused field is not lost to its message moving the button', async () => {
+    const ctx = await newContext(browser);
+    const page = await ctx.newPage();
+    const scripts = scriptsOf(page);
+    await page.goto(portal('/brightpath/parent'));
+    await page.waitForSelector('[data-testid=signin-form]');
+    await page.locator('input[name=email]').click();
+    // the validators are in: a blur would show the field's message at once
+    await expect.poll(() => scripts.some((s) => s.includes('/validators/'))).toBe(true);
+    await page.waitForLoadState('networkidle');
+    await page.click('[data-testid=signin-submit]');
+    // the submit ran: the page-level message and every field's message, the first field focused
+    await page.waitForSelector('[data-testid=signin-form] [role=alert]');
+    expect(await page.locator('[data-testid=signin-form]').innerText()).toMatch(/E-mail is required[\s\S]*Password is required/);
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
     await ctx.close();
   });
 
