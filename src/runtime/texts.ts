@@ -21,7 +21,7 @@ const loaders = import.meta.glob<TextTree>('../../locales/*/*.json', { import: '
 
 const bundles = new Map<string, TextTree>();
 const loading = new Map<string, Promise<void>>();
-/** namespaces that could not be fetched: shown as their keys, fetched again when the browser is back online */
+/** namespaces that could not be fetched: their keys show, and they are fetched again once back online */
 const failed = new Set<string>();
 const listeners = new Set<() => void>();
 let language = 'en';
@@ -49,7 +49,7 @@ export function addTexts(lng: string, ns: string, texts: TextTree): void {
   changed();
 }
 
-/** Whether a namespace is in (a namespace with no file for the language counts as in, empty). */
+/** Whether a namespace is in (one with no file for the language is in, empty). */
 export function hasLoadedNamespace(ns: string, lng = language): boolean {
   const id = idOf(lng, ns);
   return bundles.has(id) || failed.has(id) || !loaders[`../../locales/${lng}/${ns}.json`];
@@ -65,8 +65,8 @@ async function fetchTexts(lng: string, ns: string): Promise<void> {
       addTexts(lng, ns, await load());
       return;
     } catch (err) {
-      // as i18next's backend did: a few tries, then the texts show as their keys rather than a
-      // page that waits for ever; they are fetched again once the browser is back online
+      // like i18next's backend: a few tries, then the keys show rather than a page that waits for
+      // ever; they are fetched again once the browser is back online
       if (attempt >= RETRIES) {
         console.warn(`texts ${lng}/${ns} could not load`, err);
         failed.add(idOf(lng, ns));
