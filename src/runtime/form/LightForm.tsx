@@ -3,7 +3,7 @@
 // does not load the form chunk. Field states (x-show, x-required) and errors (x-validate, formats)
 // come from the same engine as the full form; the engine (the provider's validators) is asked for
 // once the parent turns to the form (focus, pointer or submit), so the first paint does not wait.
-import { useMemo, useRef, useState, type FormEvent, type PointerEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Box, Button, Field, Input, NativeSelect, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
 import { lightFields, type LightField } from '../../engine/widgets';
 import { stringsOf } from '../guards';
@@ -55,14 +55,6 @@ export default function LightForm({ section, data, host: given }: LightFormProps
     });
   };
   const touch = (name: string) => host.touch(idOf(name));
-  // A press on the submit button takes the focus from the field first: its message would appear on
-  // that blur and push the button down before the press is released, and the tap would be lost. The
-  // submit shows every message anyway.
-  const pressingSubmit = useRef(false);
-  const pressed = (e: PointerEvent<HTMLFormElement>) => {
-    rt.wantEngine();
-    pressingSubmit.current = e.target instanceof Element && Boolean(e.target.closest('button[type=submit]'));
-  };
 
   const actions = section.actions.filter((a) => a.visible);
   const submitAction = actions.find((a) => a.effect.type === 'submit');
@@ -96,9 +88,7 @@ export default function LightForm({ section, data, host: given }: LightFormProps
       ref={formRef}
       onSubmit={submit}
       onFocus={() => rt.wantEngine()}
-      onPointerDown={pressed}
-      onPointerUp={() => setTimeout(() => void (pressingSubmit.current = false), 0)}
-      onPointerCancel={() => void (pressingSubmit.current = false)}
+      onPointerDown={() => rt.wantEngine()}
       noValidate
       maxW="md"
       className="pp-form"
@@ -117,7 +107,7 @@ export default function LightForm({ section, data, host: given }: LightFormProps
           const err = errorOf(f.name);
           const id = idOf(f.name);
           const value = values[f.name];
-          const onBlur = () => void (pressingSubmit.current || touch(f.name));
+          const onBlur = () => touch(f.name);
           const label = tk(typeof f.schema.title === 'string' ? f.schema.title : f.name);
           const message = err ? <Field.ErrorText>{tk(err.key, err.params)}</Field.ErrorText> : null;
           if (f.widget === 'checkbox') {

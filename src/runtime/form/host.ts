@@ -37,6 +37,17 @@ export interface FormHost {
   focused(): void;
 }
 
+// A press on a submit button takes the focus from the field first: the field's message would appear
+// on that blur and push the button down before the press is released, and the tap would be lost.
+// While such a press lasts, leaving a field touches nothing; the submit shows every message anyway.
+let submitPressed = false;
+if (typeof window !== 'undefined') {
+  window.addEventListener('pointerdown', (e) => void (submitPressed = e.target instanceof Element && e.target.closest('button[type=submit], [data-submits]') !== null), true);
+  const released = () => setTimeout(() => void (submitPressed = false), 0);
+  window.addEventListener('pointerup', released, true);
+  window.addEventListener('pointercancel', released, true);
+}
+
 export function createFormHost(initial: Record<string, unknown>): FormHost {
   let state: FormHostState = { values: initial, touched: new Set(), submitted: false, pageError: null, focusPending: false };
   const listeners = new Set<() => void>();
@@ -56,7 +67,7 @@ export function createFormHost(initial: Record<string, unknown>): FormHost {
       if (values !== state.values) update({ ...state, values });
     },
     touch(id) {
-      if (!state.touched.has(id)) update({ ...state, touched: new Set(state.touched).add(id) });
+      if (!submitPressed && !state.touched.has(id)) update({ ...state, touched: new Set(state.touched).add(id) });
     },
     showAllErrors: () => update({ ...state, submitted: true, focusPending: true }),
     showPageError: (key) => {
