@@ -46,13 +46,9 @@ export function loadI18next(): Promise<void> {
       returnNull: false,
       resources: {},
     });
-    const fixed = new Map<string, ReturnType<typeof instance.getFixedT>>();
     handOver({
-      translate(lng, ns, key, options) {
-        let t = fixed.get(`${lng}/${ns}`);
-        if (!t) fixed.set(`${lng}/${ns}`, (t = instance.getFixedT(lng, ns)));
-        return String(t(key, options as never));
-      },
+      // runtime/texts.ts keeps one translator per language and namespace: no cache of its own here
+      translate: (lng, ns, key, options) => String(instance.t(key, { ...options, lng, ns } as never)),
       addBundle: (lng, ns, texts) => void instance.addResourceBundle(lng, ns, texts, true, true),
     });
   });
