@@ -40,6 +40,16 @@ async function signIn(page: Page, email = 'maria.garcia@example.com') {
   await page.waitForSelector('section[data-section=payments] dl');
 }
 
+/** A fresh browser context on the provider's sign-in page, drawn, with the scripts it fetches. */
+async function openSignIn() {
+  const ctx = await newContext(browser);
+  const page = await ctx.newPage();
+  const scripts = scriptsOf(page);
+  await page.goto(portal('/brightpath/parent'));
+  await page.waitForSelector('[data-testid=signin-form]');
+  return { ctx, page, scripts };
+}
+
 const activeTestId = (page: Page) => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
 
 describe('header dialogs and panels loaded on first use', () => {
@@ -125,11 +135,7 @@ describe('header dialogs and panels loaded on first use', () => {
   });
 
   it('the accessibility dialog on the sign-in page opens on first click and gives focus back on Close', async () => {
-    const ctx = await newContext(browser);
-    const page = await ctx.newPage();
-    const scripts = scriptsOf(page);
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    const { ctx, page, scripts } = await openSignIn();
     await page.waitForLoadState('networkidle');
     expect(scripts.some((s) => s.includes('AccessibilityDialog'))).toBe(false);
     await page.click('[data-testid=accessibility-button]');
@@ -143,11 +149,7 @@ describe('header dialogs and panels loaded on first use', () => {
 
 describe('sign-in form validators loaded on first use', () => {
   it('the sign-in page loads without the validators; an empty submit waits for them and is answered by the declared rules', async () => {
-    const ctx = await newContext(browser);
-    const page = await ctx.newPage();
-    const scripts = scriptsOf(page);
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    const { ctx, page, scripts } = await openSignIn();
     await page.waitForLoadState('networkidle');
     expect(scripts.some((s) => s.includes('/validators/'))).toBe(false);
     expect(await page.isEnabled('[data-testid=signin-submit]')).toBe(true);
@@ -163,11 +165,7 @@ describe('sign-in form validators loaded on first use', () => {
   });
 
   it('the sign-in page is drawn without i18next; it loads on the first input and every text reads the same', async () => {
-    const ctx = await newContext(browser);
-    const page = await ctx.newPage();
-    const scripts = scriptsOf(page);
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    const { ctx, page, scripts } = await openSignIn();
     await page.waitForLoadState('networkidle');
     expect(scripts.filter((s) => /\/i18next-[\w-]+\.js$/.test(s))).toEqual([]);
     const before = await page.locator('body').innerText();
@@ -190,11 +188,7 @@ describe('sign-in form validators loaded on first use', () => {
   });
 
   it('a tap on Sign in from an empty focused field is not lost to its message moving the button', async () => {
-    const ctx = await newContext(browser);
-    const page = await ctx.newPage();
-    const scripts = scriptsOf(page);
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    const { ctx, page, scripts } = await openSignIn();
     await page.locator('input[name=email]').click();
     // the validators are in: a blur would show the field's message at once
     await expect.poll(() => scripts.some((s) => s.includes('/validators/'))).toBe(true);
@@ -208,10 +202,7 @@ describe('sign-in form validators loaded on first use', () => {
   });
 
   it('Enter right after the fields are filled in signs in', async () => {
-    const ctx = await newContext(browser);
-    const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    const { ctx, page } = await openSignIn();
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => {
       // filled without focus, as a password manager does, then Enter
