@@ -8,7 +8,7 @@ import type { DeclarationSet } from '../engine/types';
 import { ScreenRuntimeContext, type ScreenRuntime } from './context';
 import type { RenderAction } from './kindProps';
 import ModalDialog from './ModalDialog';
-import { useDataLoads, type LoadSpec } from './ScreenRenderer';
+import { loadSpecsOf, useDataLoads } from './ScreenRenderer';
 
 export default function ModalHost({
   set,
@@ -30,12 +30,7 @@ export default function ModalHost({
 }) {
   const decl = (rt.screen.modals ?? []).find((m) => m.id === modalId);
   const base = useMemo<RuleContext>(() => ({ ...rt.ctx, ...extra }), [rt.ctx, extra]);
-  const loads: LoadSpec[] = Object.entries(decl?.data ?? {}).map(([key, load]) => ({
-    key,
-    op: load.op,
-    params: resolveParams(load.params, base),
-    active: isTrue(set.rules, load.when, base),
-  }));
+  const loads = loadSpecsOf(set, decl?.data, base);
   const modalData = useDataLoads(loads, accountID);
   const data = useMemo(() => ({ ...rt.ctx.data, ...Object.fromEntries(Object.entries(modalData).map(([k, v]) => [k, v.data])) }), [rt.ctx.data, modalData]);
   const ctx = useMemo<RuleContext>(() => ({ ...base, data }), [base, data]);

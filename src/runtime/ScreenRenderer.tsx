@@ -42,6 +42,19 @@ export interface LoadSpec {
   op: string;
   params: Record<string, unknown>;
   active: boolean;
+  /** the load's identity apart from the screen's form values (its params resolved with no form) */
+  identity: string;
+}
+
+/** The loads a screen or modal declares, resolved against its context. */
+export function loadSpecsOf(set: DeclarationSet, decls: ScreenDecl['data'], ctx: RuleContext): LoadSpec[] {
+  return Object.entries(decls ?? {}).map(([key, load]) => ({
+    key,
+    op: load.op,
+    params: resolveParams(load.params, ctx),
+    active: isTrue(set.rules, load.when, ctx),
+    identity: JSON.stringify([load.op, resolveParams(load.params, { ...ctx, form: {} })]),
+  }));
 }
 
 /** The value of an earlier render while it is the same JSON (loads, a parsed query): a stable identity. */
@@ -59,12 +72,20 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
   const locale = useAtomValue(localeAtom);
   const releaseVersion = useAtomValue(releaseVersionAtom);
   const stableLoads = useStableValue(loads);
+  // A load asked again because the parent changed a form value (a fee ticked, a period chosen) keeps
+  // showing its last answer until the new one is in: no skeleton flashes and nothing below moves
+  // under the parent's finger. Only the same load of the same screen, with the same other params.
+  const shown = useRef(new Map<string, { identity: string; data: unknown }>());
   const combined = useMemo(() => {
     const atoms = stableLoads.map((l) => {
       const q = atomWithQuery(() => ({
         queryKey: dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion),
         enabled: l.active,
         retry: false,
+        placeholderData: () => {
+          const last = shown.current.get(l.key);
+          return last && last.identity === l.identity ? last.data : undefined;
+        },
         queryFn: async () => {
           try {
             return (await api.call(operationId(l.op), { ...splitParams(l.op, l.params), silent: true })) ?? null;
@@ -81,12 +102,19 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
       for (const [key, q] of atoms) {
         const r = get(q);
         const status: DataState['status'] = r.isError ? 'error' : r.isSuccess ? 'success' : r.fetchStatus === 'idle' ? 'idle' : 'pending';
-        out[key] = { status, data: r.data, error: r.error, refetch: () => void r.refetch() };
+        out[key] = { status, data: r.data, error: r.error, refetch: () => void r.refetch(), refreshing: r.isPlaceholderData };
       }
       return out;
     });
   }, [stableLoads, accountID, locale, releaseVersion, api, handler]);
-  return useAtomValue(combined);
+  const states = useAtomValue(combined);
+  useEffect(() => {
+    for (const l of stableLoads) {
+      const st = states[l.key];
+      if (st?.status === 'success' && !st.refreshing) shown.current.set(l.key, { identity: l.identity, data: st.data });
+    }
+  }, [stableLoads, states]);
+  return states;
 }
 
 /** How long the first loads of a screen may hold its first paint back. */
@@ -209,12 +237,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, sessionData, providerData, flow, form]);
 
   // data loads resolve against query, session, provider and flow (not against other loads)
-  const loads: LoadSpec[] = Object.entries(screen.data ?? {}).map(([key, load]) => ({
-    key,
-    op: load.op,
-    params: resolveParams(load.params, baseCtx),
-    active: isTrue(set.rules, load.when, baseCtx),
-  }));
+  const loads = loadSpecsOf(set, screen.data, baseCtx);
   const data = useDataLoads(loads, session.accountID);
   const dataValues = useMemo(() => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data])), [data]);
   // a form's own rules see its values as $form: their context leaves the screen's forms out, so it

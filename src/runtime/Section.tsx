@@ -85,7 +85,7 @@ export function SectionView({ section }: { section: RenderSection }) {
   }
 
   return (
-    <Box as="section" id={`section-${section.id}`} aria-labelledby={section.title ? `${section.id}-title` : undefined} data-section={section.id} data-kind={section.kind}>
+    <Box as="section" id={`section-${section.id}`} aria-labelledby={section.title ? `${section.id}-title` : undefined} data-section={section.id} data-kind={section.kind} aria-busy={state?.refreshing || undefined}>
       {section.title ? (
         <Heading as="h2" size="md" id={`${section.id}-title`} mb="3">
           {tk(section.title)}

@@ -24,6 +24,8 @@ export interface DataState {
   data: unknown;
   error: unknown;
   refetch: () => void;
+  /** the last answer is shown while the load is asked again with the form's new values */
+  refreshing?: boolean;
 }
 
 export interface ScreenRuntime {

@@ -139,8 +139,24 @@ describe('the parent application', () => {
       await register(page, lang);
       await page.waitForURL(/\/parentapplication\/fee/);
       await step(page, lang, 'fee.title', 'application-fee-375-en');
+      // ticking a fee asks for the fees again: until the answer is in, the table keeps its last
+      // answer (busy, no skeleton) and nothing below it moves
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await page.route(/\/fee\/charges\?/, async (route) => { await held; await route.continue(); }, { times: 1 });
+      const rows = page.locator('[data-section=feeRows]');
+      const before = await continueButton(page, lang).boundingBox();
       await page.getByRole('checkbox', { name: 'Camp T-shirt' }).check();
+      await expect.poll(() => rows.getAttribute('aria-busy')).toBe('true');
+      expect(await page.locator('.chakra-skeleton').count()).toBe(0);
+      expect(await rows.innerText()).not.toContain('Camp T-shirt');
+      expect(await continueButton(page, lang).boundingBox()).toEqual(before);
+      release();
+      await expect.poll(() => rows.innerText()).toContain('Camp T-shirt');
+      await expect.poll(() => rows.getAttribute('aria-busy')).toBeNull();
       await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit') }).check();
+      // the totals with the credit are in before she goes on
+      await expect.poll(() => page.locator('[data-section=totals]').innerText()).toContain('$450.00');
       await continueButton(page, lang).click();
 
       await page.waitForURL(/\/parentapplication\/review/);
