@@ -83,7 +83,7 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
         enabled: l.active,
         retry: false,
         placeholderData: () => {
-          const last = shown.current.get(l.key);
+          const last = l.active ? shown.current.get(l.key) : undefined;
           return last && last.identity === l.identity ? last.data : undefined;
         },
         queryFn: async () => {
