@@ -52,6 +52,10 @@ export function RetryPanel({ label, error, onRetry }: { label: string; error: un
   );
 }
 
+// A section showing its last answer while a changed form value is asked about (context.ts
+// `refreshing`): dimmed, and not to be acted on (a payment method's old total, an old program list).
+const BUSY = { 'aria-busy': true, inert: true, opacity: 0.6 } as const;
+
 export function SectionView({ section }: { section: RenderSection }) {
   const rt = useScreenRuntime();
   const { t, tk } = useRuntimeT();
@@ -85,7 +89,7 @@ export function SectionView({ section }: { section: RenderSection }) {
   }
 
   return (
-    <Box as="section" id={`section-${section.id}`} aria-labelledby={section.title ? `${section.id}-title` : undefined} data-section={section.id} data-kind={section.kind} aria-busy={state?.refreshing || undefined}>
+    <Box as="section" id={`section-${section.id}`} aria-labelledby={section.title ? `${section.id}-title` : undefined} data-section={section.id} data-kind={section.kind} {...(state?.refreshing ? BUSY : undefined)}>
       {section.title ? (
         <Heading as="h2" size="md" id={`${section.id}-title`} mb="3">
           {tk(section.title)}

@@ -148,12 +148,16 @@ describe('the parent application', () => {
       const before = await continueButton(page, lang).boundingBox();
       await page.getByRole('checkbox', { name: 'Camp T-shirt' }).check();
       await expect.poll(() => rows.getAttribute('aria-busy')).toBe('true');
+      // not to be acted on while it is old
+      expect(await rows.getAttribute('inert')).not.toBeNull();
       expect(await page.locator('.chakra-skeleton').count()).toBe(0);
       expect(await rows.innerText()).not.toContain('Camp T-shirt');
       expect(await continueButton(page, lang).boundingBox()).toEqual(before);
+      await shot(page, 'application-fee-busy-375-en');
       release();
       await expect.poll(() => rows.innerText()).toContain('Camp T-shirt');
       await expect.poll(() => rows.getAttribute('aria-busy')).toBeNull();
+      expect(await rows.getAttribute('inert')).toBeNull();
       await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit') }).check();
       // the totals with the credit are in before she goes on
       await expect.poll(() => page.locator('[data-section=totals]').innerText()).toContain('$450.00');
