@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
@@ -12,13 +13,6 @@ import { namespacesOfScreen, PRODUCT_NAMESPACES, START_NAMESPACES } from './src/
 // (src/shell/themeRecipes.ts) and the first paint's few to the entry.
 const CHAKRA_RECIPES = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]theme[\\/](recipes|slot-recipes)([\\/]|\.js$)/;
 const library = (pattern: RegExp) => (id: string) => pattern.test(id) && !CHAKRA_RECIPES.test(id);
-
-/** locales/<lang>/<ns>.json → "locale-<lang>" for the start namespaces, "locale-<lang>-<ns>" for the others. */
-function localeChunk(id: string): string | null {
-  const m = /[\\/]locales[\\/](\w+)[\\/](\w+)\.json$/.exec(id);
-  if (!m) return null;
-  return START_NAMESPACES.includes(m[2]) ? `locale-${m[1]}` : `locale-${m[1]}-${m[2]}`;
-}
 
 /**
  * `virtual:base-screens`: the screens shipped with the portal (screens/*.json) as the shell needs them
@@ -212,6 +206,41 @@ function localeNamespaces(): Plugin {
 }
 
 /**
+ * The texts as JSON files under one version (a hash of every locale file), so the page needs no
+ * table of per-file names: assets/texts-<version>/<lang>.json holds the start namespaces of a
+ * language, assets/texts-<version>/<lang>/<ns>.json each other namespace (src/runtime/texts.ts). A
+ * release that changes any text changes the version; the files are cached as long as it stays.
+ * The server's own texts (server) stay out: the browser never reads them.
+ */
+function localeTexts(): Plugin {
+  const dir = fileURLToPath(new URL('./locales/', import.meta.url));
+  const languages = () => fs.readdirSync(dir).filter((l) => /^[a-z]{2}$/.test(l)).sort();
+  const read = (lang: string, ns: string): unknown => {
+    const file = path.join(dir, lang, `${ns}.json`);
+    return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {};
+  };
+  const version = () => {
+    const hash = crypto.createHash('sha256');
+    for (const lang of languages()) for (const ns of namespaces()) hash.update(`${lang}/${ns}\0${JSON.stringify(read(lang, ns))}\0`);
+    return hash.digest('hex').slice(0, 10);
+  };
+  return {
+    name: 'locale-texts',
+    config: () => ({ define: { __TEXTS_VERSION__: JSON.stringify(version()) } }),
+    generateBundle() {
+      const base = `assets/texts-${version()}`;
+      for (const lang of languages()) {
+        const start = Object.fromEntries(START_NAMESPACES.map((ns) => [ns, read(lang, ns)]));
+        this.emitFile({ type: 'asset', fileName: `${base}/${lang}.json`, source: JSON.stringify(start) });
+        for (const ns of namespaces().filter((n) => !START_NAMESPACES.includes(n) && n !== 'server')) {
+          this.emitFile({ type: 'asset', fileName: `${base}/${lang}/${ns}.json`, source: JSON.stringify(read(lang, ns)) });
+        }
+      }
+    },
+  };
+}
+
+/**
  * Brotli (.br) and gzip (.gz) copies of every text file of the build; the server sends the best one
  * the browser accepts (@fastify/static preCompressed), at the highest levels since it is done once.
  */
@@ -240,8 +269,8 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), chakraMemo(), chakraGlobalAhead(), rjsfCosts(), baseScreens(), localeNamespaces(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
-  // a JSON module is its default export only (no export per top-level key: the locale chunks stay plain data)
+  plugins: [react(), chakraMemo(), chakraGlobalAhead(), rjsfCosts(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
+  // a JSON module is its default export only (no export per top-level key: the data stays one object)
   json: { namedExports: false },
   resolve: {
     // the parts of Chakra's default theme one by one (src/shell/chakraTheme.ts); tsconfig "paths" has the types
@@ -261,7 +290,7 @@ export default defineConfig({
       polyfill: false,
       // a lazy chunk's dependencies are preloaded with it, except the entry's own libraries and
       // runtime, which every page has loaded already (the list of them is part of the entry); a
-      // chunk without other dependencies (a locale chunk) is simply imported
+      // chunk without other dependencies is simply imported
       resolveDependencies: (file, deps, { hostType }) => {
         // the page itself names the entry's libraries, so the browser fetches them with the entry
         if (hostType === 'html') return deps;
@@ -293,11 +322,7 @@ export default defineConfig({
             { name: 'LightForm', test: /[\\/]src[\\/](runtime[\\/]form[\\/](LightForm|host|fieldId)|engine[\\/](formDependencies|widgets|deref))\.tsx?$/, includeDependenciesRecursively: false, priority: 0 },
             // the portal's own code of the first load in one chunk (shared with lazy parts or not):
             // one request and one gzip dictionary instead of a handful of small chunks
-            { name: 'app', test: (id) => !/node_modules[\\/]|[\\/]locales[\\/]/.test(id), tags: ['$initial'], priority: 0 },
-            // one chunk per language with the namespaces every page loads at start (one request, and
-            // gzip shares their words); every other namespace is a chunk of its own, fetched with the
-            // first screen that uses it (src/runtime/namespaces.ts)
-            { name: localeChunk, debugName: 'locale', test: /[\\/]locales[\\/]\w+[\\/]\w+\.json$/, priority: 4 },
+            { name: 'app', test: (id) => !/node_modules[\\/]/.test(id), tags: ['$initial'], priority: 0 },
           ],
         },
       },

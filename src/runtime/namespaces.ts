@@ -10,7 +10,7 @@ export { NAMESPACES, PRODUCT_NAMESPACES };
  * Namespaces fetched with the first screen that uses them, not at start: every namespace but the
  * start ones (textNamespaces.ts) and another product's. Sign-in fetches its own (auth, fields), Home
  * its own (programs, communication, account); the server's texts (server) are the server's alone, so
- * the portal never fetches them. Their files are chunks of their own (vite.config.ts).
+ * the portal never fetches them. Each is a file of its own (vite.config.ts localeTexts).
  */
 export const LAZY_NAMESPACES: readonly string[] = NAMESPACES.filter((ns) => !START_NAMESPACES.includes(ns) && !PRODUCT_NAMESPACES[ns]);
 

@@ -1,10 +1,10 @@
 // Which translation namespaces a page loads, as plain data and functions without imports:
-// vite.config.ts reads them too (the locale chunks, and each base screen's namespaces).
+// vite.config.ts reads them too (the text files, and each base screen's namespaces).
 
 /**
  * The namespaces every page loads at start: the shell's texts (common), the screens' titles
- * (screens) and the runtime's own texts (runtime). One chunk per language; every other namespace is
- * a chunk of its own, fetched with the first screen that uses it. The engine's messages (errors),
+ * (screens) and the runtime's own texts (runtime). One file per language; every other namespace is
+ * a file of its own, fetched with the first screen that uses it. The engine's messages (errors),
  * which no declaration needs to name, load with the form engine and with the effect runner
  * (src/runtime/ScreenRenderer.tsx), before any of them can show.
  */

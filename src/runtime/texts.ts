@@ -1,6 +1,8 @@
-// The portal's texts in the browser. Each language's namespace files (locales/<lang>/<ns>.json) are
-// chunks of their own, fetched when a screen first needs them; `useTranslation` gives a component the
-// translator of its namespaces and suspends it until they are in.
+// The portal's texts in the browser. A built portal fetches them as JSON files under one version
+// (vite.config.ts localeTexts): the start namespaces of a language in one file, every other namespace
+// in a file of its own, fetched when a screen first needs it. In development they are the locale
+// files themselves. `useTranslation` gives a component the translator of its namespaces and
+// suspends it until they are in.
 //
 // The first page is drawn with the product translator (engine/texts.ts): i18next and its React
 // binding were 17.6 kB gzip of every first load, more than the room left under the 180 kB budget.
@@ -8,6 +10,9 @@
 // text the same (tests/unit/engine/texts.test.ts), so nothing on screen changes when it takes over.
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { translateText, type TextOptions, type TextTree } from '../engine/texts';
+import { LANGUAGES } from '../engine/languages';
+import { NAMESPACES } from 'virtual:locale-namespaces';
+import { START_NAMESPACES } from './textNamespaces';
 
 export type TFunction = (key: string, options?: TextOptions) => string;
 
@@ -17,7 +22,42 @@ export interface FullTranslator {
   addBundle(language: string, ns: string, texts: TextTree): void;
 }
 
-const loaders = import.meta.glob<TextTree>('../../locales/*/*.json', { import: 'default' });
+declare const __TEXTS_VERSION__: string;
+
+// development (and unit tests): the locale files as modules; a build has no table of them
+const devTexts = import.meta.env.DEV ? import.meta.glob<TextTree>('../../locales/*/*.json', { import: 'default' }) : undefined;
+const TEXTS_BASE = `${import.meta.env.BASE_URL}assets/texts-${typeof __TEXTS_VERSION__ === 'string' ? __TEXTS_VERSION__ : 'dev'}/`;
+
+async function fetchJson(url: string): Promise<unknown> {
+  const res = await fetch(url);
+  if (!res.ok) throw new Error(`${url}: ${res.status}`);
+  return res.json();
+}
+
+/** The start namespaces of a language come in one file: one request for all of them. */
+const startFiles = new Map<string, Promise<Record<string, TextTree>>>();
+function startFile(lng: string): Promise<Record<string, TextTree>> {
+  let file = startFiles.get(lng);
+  if (!file) {
+    file = fetchJson(`${TEXTS_BASE}${lng}.json`).then((v) => v as Record<string, TextTree>);
+    // a failed fetch is asked again on the next try
+    file.catch(() => startFiles.delete(lng));
+    startFiles.set(lng, file);
+  }
+  return file;
+}
+
+/** Whether the portal has texts of this namespace in this language. */
+function known(lng: string, ns: string): boolean {
+  if (devTexts) return Boolean(devTexts[`../../locales/${lng}/${ns}.json`]);
+  return (LANGUAGES as readonly string[]).includes(lng) && NAMESPACES.includes(ns) && ns !== 'server';
+}
+
+async function textsOf(lng: string, ns: string): Promise<TextTree> {
+  if (devTexts) return devTexts[`../../locales/${lng}/${ns}.json`]();
+  if (START_NAMESPACES.includes(ns)) return (await startFile(lng))[ns] ?? {};
+  return (await fetchJson(`${TEXTS_BASE}${lng}/${ns}.json`)) as TextTree;
+}
 
 const bundles = new Map<string, TextTree>();
 const loading = new Map<string, Promise<void>>();
@@ -52,17 +92,16 @@ export function addTexts(lng: string, ns: string, texts: TextTree): void {
 /** Whether a namespace is in (one with no file for the language is in, empty). */
 export function hasLoadedNamespace(ns: string, lng = language): boolean {
   const id = idOf(lng, ns);
-  return bundles.has(id) || failed.has(id) || !loaders[`../../locales/${lng}/${ns}.json`];
+  return bundles.has(id) || failed.has(id) || !known(lng, ns);
 }
 
 const RETRIES = 5;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 async function fetchTexts(lng: string, ns: string): Promise<void> {
-  const load = loaders[`../../locales/${lng}/${ns}.json`];
   for (let attempt = 1; ; attempt += 1) {
     try {
-      addTexts(lng, ns, await load());
+      addTexts(lng, ns, await textsOf(lng, ns));
       return;
     } catch (err) {
       // like i18next's backend: a few tries, then the keys show rather than a page that waits for

@@ -1,7 +1,7 @@
 // The first-load JavaScript of the sign-in route and of Home, measured in a real browser against the
 // built portal: every script the page fetches until the page is drawn and the network is idle, each
 // counted at its gzip size (level 9). `npm run bench:bundle` prints it; budget.test.ts holds it to
-// the budget.
+// the budget. The texts the page fetches (JSON data, not scripts) are counted beside it.
 import zlib from 'node:zlib';
 import type { Browser, Page } from 'playwright-core';
 
@@ -18,40 +18,46 @@ export interface FirstLoad {
   scripts: Sizes;
   gzip: number;
   raw: number;
+  /** the text files (assets/texts-<version>/) fetched meanwhile, and their gzip total */
+  texts: Sizes;
+  textsGzip: number;
 }
 
-/** Every script response of the page; `done()` waits for the bodies still being read. */
+/** Every script and text response of the page; `done()` waits for the bodies still being read. */
 function collect(page: Page) {
   const scripts: Sizes = new Map();
+  const texts: Sizes = new Map();
   const pending: Array<Promise<void>> = [];
   let open = true;
   page.on('response', (res) => {
-    if (!open || res.request().resourceType() !== 'script') return;
+    const into = res.request().resourceType() === 'script' ? scripts : /\/assets\/texts-\w+\//.test(res.url()) ? texts : null;
+    if (!open || !into) return;
     pending.push(
       res.body().then(
-        (body) => void scripts.set(res.url(), { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length }),
+        (body) => void into.set(res.url(), { raw: body.length, gzip: zlib.gzipSync(body, { level: 9 }).length }),
         () => undefined, // redirected or aborted
       ),
     );
   });
   return {
     /** the scripts fetched so far; later ones (after the measurement) are not counted */
-    done: async (): Promise<Sizes> => {
+    done: async (): Promise<{ scripts: Sizes; texts: Sizes }> => {
       await Promise.all(pending);
       open = false;
-      return new Map(scripts);
+      return { scripts: new Map(scripts), texts: new Map(texts) };
     },
   };
 }
 
-function total(route: string, scripts: Sizes): FirstLoad {
+function total(route: string, { scripts, texts }: { scripts: Sizes; texts: Sizes }): FirstLoad {
   let raw = 0;
   let gzip = 0;
   for (const s of scripts.values()) {
     raw += s.raw;
     gzip += s.gzip;
   }
-  return { route, scripts, raw, gzip };
+  const textsGzip = [...texts.values()].reduce((sum, s) => sum + s.gzip, 0);
+  return { route, scripts, raw, gzip, texts, textsGzip };
 }
 
 /** Sign-in (through the provider's entry link) and Home, each in a fresh browser context. */

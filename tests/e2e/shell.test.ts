@@ -253,8 +253,8 @@ describe('portal shell', () => {
     const page = await ctx.newPage();
     const bundles: string[] = [];
     page.on('request', (r) => {
-      // locale chunks are named by language: the start namespaces in one, the others one each (vite.config.ts)
-      const m = /assets\/locale-([a-z]+)-/.exec(r.url());
+      // text files are named by language: the start namespaces in one, the others one each (vite.config.ts)
+      const m = /assets\/texts-\w+\/([a-z]{2})[./]/.exec(r.url());
       if (m) bundles.push(m[1]);
     });
     await page.goto(portal('/brightpath/parent'));

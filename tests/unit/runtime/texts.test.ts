@@ -1,4 +1,4 @@
-// The browser's texts (src/runtime/texts.ts): namespaces fetched from the locale chunks, a language
+// The browser's texts (src/runtime/texts.ts): namespaces fetched from the locale files, a language
 // switch that waits for every namespace in use, a component that suspends until its texts are in, and
 // i18next taking over translating with the same words.
 import { describe, expect, it } from 'vitest';
@@ -13,7 +13,7 @@ function Title() {
 }
 
 describe('the portal texts', () => {
-  it('fetches a namespace once, from its language chunk', async () => {
+  it('fetches a namespace once, from its language file', async () => {
     startLanguage('en');
     expect(hasLoadedNamespace('auth')).toBe(false);
     const twice = [loadNamespaces('auth'), loadNamespaces(['auth', 'common'])];
