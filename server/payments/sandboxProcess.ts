@@ -12,15 +12,22 @@ import { sandboxGateway, type PaymentGateway } from './gateway';
 /** Gateway codes the sandbox stands in for: 1 returns to /bluepayresponse, 2 to /ezceredirection. */
 export const SANDBOX_CODES = [1, 2];
 
-async function freePort(host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, host, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
+/**
+ * A port free now, other than the portal's: the portal listens only after the sandbox has started,
+ * so the system could otherwise hand its port, free until then, to the sandbox.
+ */
+async function freePort(host: string, not: number): Promise<number> {
+  for (;;) {
+    const port = await new Promise<number>((resolve, reject) => {
+      const srv = net.createServer();
+      srv.once('error', reject);
+      srv.listen(0, host, () => {
+        const { port } = srv.address() as net.AddressInfo;
+        srv.close(() => resolve(port));
+      });
     });
-  });
+    if (port !== not) return port;
+  }
 }
 
 function secretsFor(file: string): Record<string, string> {
@@ -38,7 +45,7 @@ export interface SandboxProcess {
 }
 
 export async function startSandboxProcess(opts: { root: string; host: string; portalPort: number; dataFile: string; log: (line: string) => void }): Promise<SandboxProcess> {
-  const port = Number(process.env.SANDBOX_GATEWAY_PORT) || (opts.portalPort === 8080 ? 8090 : await freePort(opts.host));
+  const port = Number(process.env.SANDBOX_GATEWAY_PORT) || (opts.portalPort === 8080 ? 8090 : await freePort(opts.host, opts.portalPort));
   const url = process.env.SANDBOX_GATEWAY_PUBLIC_URL || `http://${opts.host}:${port}`;
   const secrets = secretsFor(`${opts.dataFile}.secrets`);
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(opts.root, 'server', 'gateway', 'sandbox', 'main.ts')], {

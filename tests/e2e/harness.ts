@@ -28,7 +28,12 @@ export interface RunningServer {
   log(): string;
 }
 
-export async function startServer(env: Record<string, string> = {}, reuse?: { port: number; dataDir: string }): Promise<RunningServer> {
+const removeData = (dataDir: string) => {
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const f of [`${dataDir}.sandbox-gateway.json`, `${dataDir}.sandbox-gateway.json.secrets`]) fs.rmSync(f, { force: true });
+};
+
+export async function startServer(env: Record<string, string> = {}, reuse?: { port: number; dataDir: string }, attempt = 1): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
     throw new Error('dist/ is missing: run `npm run build` before the browser tests');
   }
@@ -58,7 +63,15 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
   // a loaded machine can take well over a minute to start the server (the hook allows 180 s)
   const deadline = Date.now() + 150_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    if (child.exitCode !== null) {
+      // the free port was taken between choosing it and listening on it (another test file's
+      // server or gateway): a fresh start on another port
+      if (!reuse && attempt < 3 && output.includes(`EADDRINUSE: address already in use 127.0.0.1:${port}`)) {
+        removeData(dataDir);
+        return startServer(env, undefined, attempt + 1);
+      }
+      throw new Error(`server exited (${child.exitCode}):\n${output}`);
+    }
     try {
       const res = await fetch(`${url}/api/Customer/version?sourceApp=parentportal`);
       if (res.ok) break;
@@ -102,8 +115,7 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
     },
     async stop() {
       await halt();
-      fs.rmSync(dataDir, { recursive: true, force: true });
-      for (const f of [`${dataDir}.sandbox-gateway.json`, `${dataDir}.sandbox-gateway.json.secrets`]) fs.rmSync(f, { force: true });
+      removeData(dataDir);
     },
   };
   return server;
