@@ -6,7 +6,7 @@ import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { namespacesOfScreen, PRODUCT_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
+import { namespacesOfScreen, PRODUCT_NAMESPACES, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
 
 // Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
 // few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
@@ -232,7 +232,7 @@ function localeTexts(): Plugin {
       for (const lang of languages()) {
         const start = Object.fromEntries(START_NAMESPACES.map((ns) => [ns, read(lang, ns)]));
         this.emitFile({ type: 'asset', fileName: `${base}/${lang}.json`, source: JSON.stringify(start) });
-        for (const ns of namespaces().filter((n) => !START_NAMESPACES.includes(n) && n !== 'server')) {
+        for (const ns of namespaces().filter((n) => !START_NAMESPACES.includes(n) && !SERVER_NAMESPACES.includes(n))) {
           this.emitFile({ type: 'asset', fileName: `${base}/${lang}/${ns}.json`, source: JSON.stringify(read(lang, ns)) });
         }
       }

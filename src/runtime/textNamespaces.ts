@@ -10,6 +10,9 @@
  */
 export const START_NAMESPACES: readonly string[] = ['common', 'runtime', 'screens'];
 
+/** The server's own texts (e-mails, API messages): never fetched by the browser, nor built for it. */
+export const SERVER_NAMESPACES: readonly string[] = ['server'];
+
 /**
  * Namespaces only another product reads: the portal does not fetch the parent application's texts;
  * the application fetches them at start.

@@ -12,7 +12,7 @@ import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import { translateText, type TextOptions, type TextTree } from '../engine/texts';
 import { LANGUAGES } from '../engine/languages';
 import { NAMESPACES } from 'virtual:locale-namespaces';
-import { START_NAMESPACES } from './textNamespaces';
+import { SERVER_NAMESPACES, START_NAMESPACES } from './textNamespaces';
 
 export type TFunction = (key: string, options?: TextOptions) => string;
 
@@ -50,7 +50,7 @@ function startFile(lng: string): Promise<Record<string, TextTree>> {
 /** Whether the portal has texts of this namespace in this language. */
 function known(lng: string, ns: string): boolean {
   if (devTexts) return Boolean(devTexts[`../../locales/${lng}/${ns}.json`]);
-  return (LANGUAGES as readonly string[]).includes(lng) && NAMESPACES.includes(ns) && ns !== 'server';
+  return (LANGUAGES as readonly string[]).includes(lng) && NAMESPACES.includes(ns) && !SERVER_NAMESPACES.includes(ns);
 }
 
 async function textsOf(lng: string, ns: string): Promise<TextTree> {
