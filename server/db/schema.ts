@@ -14,7 +14,9 @@ import {
   customType,
   uniqueIndex,
   index,
+  check,
 } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
 import type { ProviderTexts } from '../providerTexts';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
@@ -983,7 +985,10 @@ export const ledgerEntries = pgTable(
 /**
  * One try to pay (pay now, or an application's fees) through a gateway's hosted page. The parent's
  * browser carries `publicId` and the idempotency key; the status moves once, by a conditional
- * update, from CREATED to APPROVED, DECLINED, ERROR, CANCELLED or EXPIRED.
+ * update, from CREATED to APPROVED, DECLINED, ERROR, CANCELLED or EXPIRED, or from CANCELLED or
+ * EXPIRED to APPROVED when the gateway took a payment all the same (then refunded). The database
+ * holds two rules: an account has at most one live (CREATED) attempt, so two tabs or two methods
+ * never have two payable pages; and an APPROVED attempt always has its posted payment.
  */
 export const paymentAttempts = pgTable(
   'payment_attempts',
@@ -1018,12 +1023,24 @@ export const paymentAttempts = pgTable(
     locale: text('locale').notNull().default('en'),
     /** seats of the application are held until then */
     holdUntil: ts('hold_until'),
-    /** cents refunded automatically (the seats were gone when the payment completed) */
+    /** cents refunded automatically (see refund_reason) */
     refundedCents: integer('refunded_cents').notNull().default(0),
+    /**
+     * Why an approved payment is refunded in full, '' when it is not: SEATS_RELEASED (the hold ended
+     * first), ALREADY_PAID (its application was paid by another payment), CLOSED (the attempt had been
+     * cancelled or had expired when the gateway took it). Set with the posting; the refund follows
+     * after the commit and the reconciler retries it until refunded_cents says it is done.
+     */
+    refundReason: text('refund_reason').notNull().default(''),
     createdAt: ts('created_at').notNull(),
     completedAt: ts('completed_at'),
   },
-  (t) => [uniqueIndex('payment_attempts_idempotency').on(t.providerId, t.accountId, t.idempotencyKey)],
+  (t) => [
+    uniqueIndex('payment_attempts_idempotency').on(t.providerId, t.accountId, t.idempotencyKey),
+    uniqueIndex('payment_attempts_one_live').on(t.providerId, t.accountId).where(sql`status = 'CREATED'`),
+    index('payment_attempts_open').on(t.status, t.createdAt),
+    check('payment_attempts_approved_posted', sql`status <> 'APPROVED' OR payment_id IS NOT NULL`),
+  ],
 );
 
 /** Gateway notifications already handled: a repeated event id changes nothing (primary key). */
