@@ -192,6 +192,52 @@ describe('registration programs list', () => {
     }
   }, 420_000);
 
+  it('searching keeps the page: each search shows the matching cards, for a parent with hidden (ended) programs too', async () => {
+    // the list holds ended programs its card rule hides; a search moving a hidden program into a shown
+    // card's place keeps the page (no generic error page)
+    // 'workshop' and 'taller' find only the ended art workshop, which no card shows
+    const SEARCHES = { en: ['camp', 'school', 'summer', 'a', 'workshop', 'SPRING', ''], es: ['campamento', 'escolar', 'verano', 'a', 'taller', ''] };
+    const NO_MATCHES = { en: 'Nothing matches your search.', es: 'Nada coincide con su búsqueda.' };
+    const normal = (s: string) => s.normalize('NFC').toLocaleLowerCase().replace(/\s+/g, ' ').trim();
+    for (const [width, locale, email] of [
+      [375, 'en-US', 'amara.mensah@example.com'],
+      [1280, 'es-ES', 'amara.mensah@example.com'],
+      [1280, 'en-US', 'maria.garcia@example.com'],
+      [375, 'es-ES', 'maria.garcia@example.com'],
+    ] as const) {
+      const lang = locale.slice(0, 2) as 'en' | 'es';
+      const ctx = await newContext(browser, width, locale);
+      const page = await ctx.newPage();
+      const errors: string[] = [];
+      const logged: string[] = [];
+      page.on('pageerror', (err) => errors.push(err.message));
+      page.on('console', (m) => void (m.type() === 'error' && logged.push(m.text().slice(0, 300))));
+      await signIn(page, email);
+      await openList(page);
+      const all = await titles(page);
+      const search = page.getByLabel(TEXT[lang].search);
+      const who = email.split('.')[0];
+      for (const term of SEARCHES[lang]) {
+        await search.fill(term);
+        const expected = all.filter((t) => normal(t).includes(normal(term)));
+        try {
+          await expect.poll(() => titles(page), { timeout: 10_000 }).toEqual(expected);
+        } catch (err) {
+          await shot(page, `programlist-search-failed-${who}-${width}-${lang}`);
+          throw new Error(`search "${term}" as ${email} at ${width} ${locale}: ${(err as Error).message}; the page's errors: ${[...errors, ...logged].join(' | ')}`);
+        }
+        expect(await page.getByTestId('generic-error').count()).toBe(0);
+        if (expected.length === 0) await page.locator('section[data-section=programs]').getByText(NO_MATCHES[lang]).waitFor({ timeout: 10_000 });
+        if (term === 'a' || term === 'camp' || term === 'campamento' || expected.length === 0) {
+          await expectNoAxeViolations(page, `programs search "${term}" ${who} ${width} ${locale}`);
+          await shot(page, `programlist-search-${term}-${who}-${width}-${lang}`);
+        }
+      }
+      expect(errors).toEqual([]);
+      await ctx.close();
+    }
+  }, 420_000);
+
   it('a suspended account: the notice, no Register or Add child, View or enrol with the pending flag', async () => {
     for (const [width, locale] of [
       [375, 'en-US'],

@@ -98,10 +98,12 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
   const rt = useScreenRuntime();
   const { t, tk, locale } = useRuntimeT();
   const { actions: rawActions, lines: rawLines, entries, ...rest } = template;
+  // every hook before the hidden card's return: a card keeps its place (key) while a search or a
+  // reload hands it another item, which may be shown where the last one was hidden
+  const titleId = `${useId()}-title`;
   const model = resolveItem<CardModel>(rt, { ...rest, lines: rawLines ? { items: rawLines.items } : undefined }, item);
   if (model.visible === false) return null;
   const palette = CATEGORY_PALETTES[String(model.category ?? '')] ?? (model.category ? 'gray' : undefined);
-  const titleId = `${useId()}-title`;
   const title = textOf(model.title, tk, locale);
   return (
     <Card.Root
@@ -182,11 +184,14 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
 }
 
 export default function CardListKind({ section, data }: KindProps<'cardList'>) {
+  const rt = useScreenRuntime();
   const { t, tk } = useRuntimeT();
   const [search, setSearch] = useState('');
   const deferred = useDeferredValue(search);
   const searchId = useId();
-  const rows = rowsOf(data, section.items);
+  // a card its show rule hides (an ended program) is no card: it takes no place in the grid, and a
+  // search finding only hidden cards finds nothing
+  const rows = rowsOf(data, section.items).filter((r) => rt.isTrue(section.card.show, { item: r }));
   const searchDecl = section.search;
   const shown = searchDecl ? rows.filter((r) => matchesSearch(fieldOf(r, searchDecl.field), deferred)) : rows;
   return (
@@ -201,7 +206,7 @@ export default function CardListKind({ section, data }: KindProps<'cardList'>) {
       ) : null}
       {shown.length === 0 ? (
         <Text color="fg.muted" data-state="empty" aria-live="polite">
-          {t('runtime:noMatches')}
+          {searchDecl && deferred.trim() ? t('runtime:noMatches') : section.empty ? tk(section.empty) : t('runtime:noContent')}
         </Text>
       ) : (
         <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
