@@ -1,6 +1,8 @@
 // Checks every request's input passes before any handler or database sees it: the nesting depth of a
 // JSON body (a deep body would overflow the recursive checks), NUL and other control characters
-// (PostgreSQL refuses 0x00 in text), and single-line fields bound for mail headers.
+// (PostgreSQL refuses 0x00 in text), text that is not well-formed Unicode (a lone surrogate, which
+// PostgreSQL's text and jsonb refuse), numbers that are not finite (what ajv's coercion makes of
+// "Infinity" and "1e999"), and single-line fields bound for mail headers.
 
 /** Deepest JSON nesting accepted in a body; the deepest declared body nests 5 levels. */
 export const MAX_BODY_DEPTH = 32;
@@ -50,6 +52,85 @@ export function findControlCharacter(value: unknown): string | null {
     }
   }
   return null;
+}
+
+// String.prototype.isWellFormed (Node 20), beyond the ES2023 library the project compiles against
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * The JSON pointer of the first string in value (keys included) that is not well-formed Unicode (a
+ * lone surrogate: half of a pair, as a cut emoji or a forged "\\ud800" leaves it), or null;
+ * iterative, so no input nests the stack.
+ */
+export function findIllFormedText(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'string') {
+      if (!wellFormed(v)) return at;
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, `${at}/${i}`]));
+    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const [k, x] of Object.entries(v)) {
+        if (!wellFormed(k)) return at;
+        stack.push([x, `${at}/${k}`]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * The JSON pointer of the first number in value that is not finite, or null. A JSON body cannot
+ * hold one, nor can a query or path as text, so it is what ajv's type coercion made of "Infinity",
+ * "-Infinity" or "1e999" for an integer or number: its range checks (minimum, maximum) skip a
+ * number that is not finite, so without this an id of Infinity reached the database.
+ */
+export function findNonFiniteNumber(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, '']];
+  while (stack.length) {
+    const [v, at] = stack.pop()!;
+    if (typeof v === 'number') {
+      if (!Number.isFinite(v)) return at;
+    } else if (Array.isArray(v)) {
+      v.forEach((x, i) => stack.push([x, `${at}/${i}`]));
+    } else if (v && typeof v === 'object' && !Buffer.isBuffer(v)) {
+      for (const [k, x] of Object.entries(v)) stack.push([x, `${at}/${k}`]);
+    }
+  }
+  return null;
+}
+
+/** PostgreSQL's integer (int4): the columns every id of the contract names. */
+export const INT4_MIN = -2147483648;
+export const INT4_MAX = 2147483647;
+
+/**
+ * A copy of a contract schema whose integers without a declared range get int4's: an integer the
+ * database cannot hold is bad input (400), not a failed query (500). Declared bounds stay as they are.
+ */
+export function withInt4Bounds<T>(schema: T): T {
+  return bound(schema, false) as T;
+}
+
+// keywords whose values are data, not schemas
+const DATA_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'required']);
+
+function bound(node: unknown, namesAreProperties: boolean): unknown {
+  if (Array.isArray(node)) return node.map((s) => bound(s, false));
+  if (!node || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (namesAreProperties) out[k] = bound(v, false);
+    else out[k] = DATA_KEYWORDS.has(k) ? v : bound(v, k === 'properties' || k === 'patternProperties' || k === '$defs' || k === 'definitions');
+  }
+  if (namesAreProperties) return out;
+  const type = out.type;
+  if (type === 'integer' || (Array.isArray(type) && type.includes('integer'))) {
+    if (out.minimum === undefined && out.exclusiveMinimum === undefined) out.minimum = INT4_MIN;
+    if (out.maximum === undefined && out.exclusiveMaximum === undefined) out.maximum = INT4_MAX;
+  }
+  return out;
 }
 
 /** A field that ends up in a mail header (a subject): line breaks and tabs become one space. */

@@ -15,7 +15,7 @@ import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED } from './errors';
 import { resolveSession, type SessionInfo } from './auth';
 import { programConfig, providerByAppName, ruleContextOf } from './services/common';
 import { pickLang } from './i18n';
-import { findControlCharacter } from './inputChecks';
+import { findControlCharacter, findIllFormedText, findNonFiniteNumber, withInt4Bounds } from './inputChecks';
 import { todayMdy } from './clock';
 
 const SPECIAL = /[<>^]/;
@@ -88,9 +88,10 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
     const def = table[op.id];
     const schema: Record<string, unknown> = { operationId: op.id, tags: [op.service] };
     if (op.summary) schema.summary = op.summary;
-    if (op.query) schema.querystring = op.query;
-    if (op.params) schema.params = op.params;
-    if (op.body) schema.body = op.body;
+    // an integer without a declared range is an int4 column's value
+    if (op.query) schema.querystring = withInt4Bounds(op.query);
+    if (op.params) schema.params = withInt4Bounds(op.params);
+    if (op.body) schema.body = withInt4Bounds(op.body);
     if (!isFileResponse(op)) schema.response = { 200: op.response };
     if (op.auth !== 'public') schema.security = [{ bearer: [] }];
 
@@ -99,6 +100,25 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
       url: op.url,
       schema,
       config: op.rateLimit ? { rateLimit: op.rateLimit } : { rateLimit: false },
+      // text that is not well-formed Unicode (a lone surrogate) is bad input everywhere, before the
+      // schemas look at it: PostgreSQL's text and jsonb refuse it
+      preValidation: async (req) => {
+        for (const part of [req.params, req.query, req.body]) {
+          if (findIllFormedText(part) !== null) {
+            throw new HttpError(400, deps.t(pickLang(req.headers['accept-language']), 'errors.invalidText'), { key: 'server.errors.invalidText' });
+          }
+        }
+      },
+      // what the schemas let through: a number that is not finite is what coercion made of
+      // "Infinity" or "1e999", which ajv's range checks skip
+      preHandler: async (req) => {
+        for (const part of [req.params, req.query, req.body]) {
+          const at = findNonFiniteNumber(part);
+          if (at !== null) {
+            throw new HttpError(400, deps.t(pickLang(req.headers['accept-language']), 'errors.validation'), { key: 'server.errors.validation', errors: [{ path: at, key: 'errors.type' }] });
+          }
+        }
+      },
       handler: async (req, reply) => {
         const lang = pickLang(req.headers['accept-language']);
         const release = req.headers['x-release-version'];

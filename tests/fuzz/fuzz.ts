@@ -1,8 +1,8 @@
 // A bounded fuzzer of every write operation of the contract, generated from its schemas: a plausible
 // body built from the body schema, then broken one way per case (wrong types, huge and deep values,
-// NUL and control characters, out-of-range numbers, unknown fields, missing fields, bad JSON and
-// content types, hostile path ids). Every case must be answered below 500. Seeded, so a failing
-// case can be replayed by its number.
+// NUL and control characters, lone surrogates, out-of-range and non-finite numbers ("Infinity",
+// 1e999), unknown fields, missing fields, bad JSON and content types, hostile path ids). Every case
+// must be answered below 500. Seeded, so a failing case can be replayed by its number.
 import type { ContractOperation } from '../../server/contract';
 
 export interface FuzzCase {
@@ -57,6 +57,10 @@ export function sample(schema: any, depth = 0): unknown {
   }
 }
 
+/** a value JSON.stringify cannot write: the payload carries the number literal 1e999 in its place */
+const RAW_1E999 = '\u2063raw-1e999\u2063';
+const withRaw = (json: string) => json.split(JSON.stringify(RAW_1E999)).join('1e999');
+
 const nest = (levels: number, leaf: unknown): unknown => (levels === 0 ? leaf : [nest(levels - 1, leaf)]);
 
 /** Values that break a field, one kind per entry. */
@@ -74,6 +78,12 @@ const HOSTILE: Array<[string, (r: Rng) => unknown]> = [
   ['huge string', () => 'A'.repeat(200_000)],
   ['unicode', () => '\u202e\ud83d\ude00\ufeff\u0301\uffff'],
   ['lone surrogate', () => '\ud800x'],
+  ['lone low surrogate', () => 'x\udc00'],
+  ['cut emoji', () => 'Ana \ud83d'],
+  ['"Infinity" as text', () => 'Infinity'],
+  ['"-Infinity" as text', () => '-Infinity'],
+  ['"1e999" as text', () => '1e999'],
+  ['1e999 as a JSON number', () => RAW_1E999],
   ['2^31', () => 2 ** 31],
   ['-2^31-1', () => -(2 ** 31) - 1],
   ['2^53+', () => 2 ** 53 + 2],
@@ -115,7 +125,7 @@ function deletePath(value: any, path: string[]): any {
   return copy;
 }
 
-const PATH_IDS = ['2147483648', '-1', '0', '1e3', 'abc', '%00', '99999999999999999999', '1.5', '%2e%2e%2f', ' 1'];
+const PATH_IDS = ['2147483648', '-1', '0', '1e3', 'abc', '%00', '99999999999999999999', '1.5', '%2e%2e%2f', ' 1', 'Infinity', '-Infinity', '1e999', '9999999999999', '%ED%A0%80'];
 
 /** The case number n of the run (deterministic for a seed). */
 export function makeCase(ops: ContractOperation[], seed: number, n: number, token: string | null): FuzzCase {
@@ -158,7 +168,7 @@ export function makeCase(ops: ContractOperation[], seed: number, n: number, toke
     // an unknown field next to the plausible ones, or a missing one
     if (r.int(2) === 0) {
       what = 'unknown field';
-      payload = JSON.stringify({ ...(base as object), [`fuzz_${r.int(1000)}`]: r.pick(HOSTILE)[1](r) });
+      payload = withRaw(JSON.stringify({ ...(base as object), [`fuzz_${r.int(1000)}`]: r.pick(HOSTILE)[1](r) }));
     } else {
       const ps = paths(base).filter((p) => p.length > 0);
       const p = ps.length ? r.pick(ps) : [];
@@ -172,7 +182,7 @@ export function makeCase(ops: ContractOperation[], seed: number, n: number, toke
     const p = r.pick(ps);
     const [label, make] = r.pick(HOSTILE);
     what = `${p.join('.') || 'body'}: ${label}`;
-    payload = JSON.stringify(setPath(base, p, make(r)));
+    payload = withRaw(JSON.stringify(setPath(base, p, make(r))));
     headers['content-type'] = 'application/json';
   }
   return { n, op: op.id, method: op.method, url, headers, payload, what };
