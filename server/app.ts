@@ -18,7 +18,7 @@ import { createTranslator, pickLang } from './i18n';
 import { DeclarationStore } from './declarations';
 import { readContract, contractOperations } from './contract';
 import { registerContract } from './registrar';
-import { checkLinkedScreens } from './links';
+import { checkLinkedScreens, DEFAULT_HOST, defaultPublicUrl } from './links';
 import { handlers as defaultHandlers } from './services/index';
 import type { AppDeps, Handlers } from './context';
 import { HttpError, errorBody } from './errors';
@@ -28,7 +28,7 @@ import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
 import { providerRollup } from './gradeRollup';
 import { PRODUCT_BASES } from '../src/engine/screen';
 import type { PaymentGateway } from './payments/gateway';
-import { handleNotification } from './services/payments';
+import { handleNotification, startReconciler } from './services/payments';
 import { startHoldSweeper } from './services/applicationPayment';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
@@ -63,10 +63,16 @@ export interface BuildAppOptions {
   providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits>; payments?: unknown }>;
   /** tests: a provider's year-end grade roll-up window over its provider.json (null: none) */
   gradeRollup?: Record<string, import('./gradeRollup').RollupWindow | null>;
-  /** the port the server listens on: links go to http://localhost:<port> without a public address */
+  /** where the server listens: without a public address links go to http://<host>:<port> (127.0.0.1, 8080) */
+  host?: string;
   port?: number;
   signin?: Partial<AppDeps['signin']>;
   handlers?: Handlers;
+  /**
+   * client addresses the per-address limits do not count (RATE_LIMIT_ALLOW_LIST): a load test's own
+   * machine (npm run bench:checkout), never parents' addresses
+   */
+  rateLimitAllowList?: string[];
 }
 
 export interface App extends FastifyInstance {
@@ -90,14 +96,15 @@ export const CSP = [
 ].join('; ');
 
 /**
- * Where links in e-mails and the social sign-in return address point: the public address, or
- * outside production this machine's; never the request's Host header (a forged host would receive
- * the token). Production without a public address has none (main.ts refuses to start).
+ * Where links in e-mails, the social sign-in return address, the hand-off to the parent application
+ * and the payment gateway's return point: the public address, or outside production the address the
+ * server listens at and prints (http://<HOST>:<PORT>); never the request's Host header (a forged host
+ * would receive the token). Production without a public address has none (main.ts refuses to start).
  */
 function linkBase(opts: BuildAppOptions, production: boolean): string | null {
   const configured = (opts.publicUrl ?? process.env.PUBLIC_URL ?? '').replace(/\/+$/, '');
   if (configured) return configured;
-  return production ? null : `http://localhost:${opts.port ?? Number(process.env.PORT || 8080)}`;
+  return production ? null : defaultPublicUrl(opts.host || process.env.HOST || DEFAULT_HOST, opts.port ?? Number(process.env.PORT || 8080));
 }
 
 function packageVersion(root: string): string {
@@ -105,6 +112,11 @@ function packageVersion(root: string): string {
 }
 
 const NOTIFICATION_PATH = '/api/Billing/payment/notification/';
+/**
+ * The gateways' notifications per address: a gateway sends every parent's from a few addresses and
+ * retries a failed delivery, so the limit is sized for a registration rush, not for one parent.
+ */
+export const NOTIFICATION_RATE_LIMIT = { max: 1200, timeWindow: 60_000 };
 
 export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const root = opts.root ?? ROOT;
@@ -183,7 +195,12 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   if (outboxSender) outboxSender.start();
   // seats held for a payment go back when the hold ends unpaid
   const stopSweeper = startHoldSweeper(deps);
-  app.addHook('onClose', async () => stopSweeper());
+  // payments the portal missed (notifications lost while it was down, a parent who never came back)
+  const stopReconciler = startReconciler(deps);
+  app.addHook('onClose', async () => {
+    stopSweeper();
+    stopReconciler();
+  });
 
   app.addHook('onSend', async (req, reply, payload) => {
     reply.header('content-security-policy', CSP);
@@ -227,6 +244,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   await app.register(rateLimit, {
     global: false,
+    ...(opts.rateLimitAllowList?.length ? { allowList: opts.rateLimitAllowList } : {}),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, error: 'Too Many Requests', message: 'Too Many Requests' }),
   });
 
@@ -245,7 +263,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // the gateways' server-to-server notifications (outside the contract: no session, a signature instead)
-  app.post(`${NOTIFICATION_PATH}:code`, { schema: { hide: true } }, async (req, reply) => {
+  app.post(`${NOTIFICATION_PATH}:code`, { schema: { hide: true }, config: { rateLimit: NOTIFICATION_RATE_LIMIT } }, async (req, reply) => {
     const code = Number((req.params as { code: string }).code);
     const raw = (req as { rawBody?: string }).rawBody;
     if (!Number.isInteger(code) || raw === undefined) return reply.status(400).send({ ok: false });

@@ -45,11 +45,14 @@ export interface CreateCheckoutRequest {
   payer: CheckoutPayer;
 }
 
+/** OPEN takes a payment; COMPLETED has its one transaction; EXPIRED and CANCELLED take none. */
+export type CheckoutStatus = 'OPEN' | 'COMPLETED' | 'EXPIRED' | 'CANCELLED';
+
 export interface CheckoutAnswer {
   checkoutId: string;
   /** the hosted page the parent is sent to */
   url: string;
-  status: 'OPEN' | 'COMPLETED' | 'EXPIRED';
+  status: CheckoutStatus;
   /** ISO date-time after which the page no longer takes a payment */
   expiresAt: string;
 }
@@ -83,10 +86,28 @@ export interface GatewayTransaction {
 export interface CheckoutQueryAnswer {
   checkoutId: string;
   reference: string;
-  status: 'OPEN' | 'COMPLETED' | 'EXPIRED';
+  status: CheckoutStatus;
   transaction: GatewayTransaction | null;
   /** cents refunded so far */
   refundedCents: number;
+}
+
+/**
+ * POST /api/checkouts/cancel: closes the checkout opened with this idempotency key, so its page takes
+ * no payment any more. A key with no checkout yet is closed too (a checkout asked for later with it
+ * is refused). A checkout paid first is not cancelled: the answer is COMPLETED with its transaction,
+ * which the portal then applies.
+ */
+export interface CancelCheckoutRequest {
+  merchant: string;
+  idempotencyKey: string;
+}
+
+export interface CancelCheckoutAnswer {
+  /** null when no checkout had been opened with the key */
+  checkoutId: string | null;
+  status: 'CANCELLED' | 'COMPLETED' | 'EXPIRED';
+  transaction: GatewayTransaction | null;
 }
 
 /** The notification body posted to notifyUrl (it may come late, twice, or before the parent returns). */

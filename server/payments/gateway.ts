@@ -11,6 +11,7 @@ import {
   signMessage,
   verifyMessage,
   verifyReturn,
+  type CancelCheckoutAnswer,
   type CheckoutAnswer,
   type CheckoutQueryAnswer,
   type CreateCheckoutRequest,
@@ -29,6 +30,11 @@ export interface PaymentGateway {
   createCheckout(req: Omit<CreateCheckoutRequest, 'merchant'>): Promise<CheckoutAnswer>;
   /** the single-transaction query: the gateway's own word on a checkout */
   queryCheckout(checkoutId: string): Promise<CheckoutQueryAnswer>;
+  /**
+   * Closes the checkout opened with this idempotency key (the attempt's publicId) so its page takes no
+   * payment; answers its transaction instead when it was paid first.
+   */
+  cancelCheckout(idempotencyKey: string): Promise<CancelCheckoutAnswer>;
   refund(req: Omit<RefundRequest, 'merchant'>): Promise<RefundAnswer>;
   /** a notification's body when its signature holds, else null */
   verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): GatewayNotification | null;
@@ -87,6 +93,7 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): PaymentGateway {
     code: cfg.code,
     createCheckout: (req) => send<CheckoutAnswer>('POST', '/api/checkouts', { ...req, merchant: cfg.merchant }),
     queryCheckout: (checkoutId) => send<CheckoutQueryAnswer>('GET', `/api/checkouts/${encodeURIComponent(checkoutId)}`),
+    cancelCheckout: (idempotencyKey) => send<CancelCheckoutAnswer>('POST', '/api/checkouts/cancel', { idempotencyKey, merchant: cfg.merchant }),
     refund: (req) => send<RefundAnswer>('POST', '/api/refunds', { ...req, merchant: cfg.merchant }),
     verifyNotification(headers, rawBody) {
       if (header(headers, MERCHANT_HEADER) !== cfg.merchant) return null;

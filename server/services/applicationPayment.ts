@@ -7,12 +7,13 @@ import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
-import { activities, applicationDrafts, enrollments, ledgerEntries, miscCharges, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../db/schema';
+import { activities, adults, applicationDrafts, enrollments, ledgerEntries, logins, miscCharges, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../db/schema';
+import { enqueueMail } from '../outbox';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { activitiesOf, type DraftData, type DraftRow } from './application';
 import { feesOf } from './fees';
-import { accountMoney } from './ledger';
+import { accountMoney, moneyText } from './ledger';
 import { releaseSeat, type Confirmation } from './seats';
 import { newKey } from '../payments/gateway';
 
@@ -36,19 +37,7 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
     ...data,
     children: (data.children ?? []).map((c) => ({ ...c, selections: c.selections.filter((x) => got(c.prChildID, x.activityID, x.weekStart ?? null)) })).filter((c) => c.selections.length > 0),
   };
-  const acts = await activitiesOf(deps, s, pp, lang);
-  const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)));
-  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
-  const fees = feesOf({
-    program: pp,
-    lang,
-    t: deps.t,
-    data: seated.children?.length ? seated : { ...seated, miscCharges: [] },
-    activities: acts,
-    misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
-    credit: money.creditCents,
-    isFull: () => false,
-  });
+  const fees = await applicationFees(deps, s, seated, pp, lang);
   const charged = pending ? 0 : fees.totalCost;
   const due = pending ? 0 : fees.totalDue;
   const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, s.providerId));
@@ -61,15 +50,40 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
       .where(and(eq(applicationDrafts.id, d.id), isNull(applicationDrafts.paymentStatus)))
       .returning();
     if (!moved) return (await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id)))[0];
-    const today = isoDay(deps.today());
-    const rows = pending ? [] : fees.rows.filter((r) => r.regularFee > 0);
-    if (rows.length) {
-      await tx.insert(ledgerEntries).values(
-        rows.map((r) => ({ providerId: s.providerId, accountId: s.accountId, kind: 'CHARGE', amountCents: r.regularFee, entryDate: today, dueDate: today, description: r.firstName ? `${r.firstName}: ${r.feeName}` : r.feeName, createdAt: deps.clock() })),
-      );
-    }
+    if (!pending) await postCharges(tx, deps, s, fees.rows);
     return moved;
   });
+}
+
+/**
+ * The fees of an application's choices that hold a seat (`seated`), in `lang`: what its submit
+ * charges, and what the provider's approval charges for a child that waited as Approval Pending
+ * (server/services/approvals.ts). Without a seated child, no optional fee either.
+ */
+export async function applicationFees(deps: Pick<AppDeps, 'db' | 't' | 'today'>, s: { providerId: number; accountId: number }, seated: DraftData, pp: ProgramRow, lang: string) {
+  const acts = await activitiesOf(deps, s, pp, lang);
+  const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)));
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  return feesOf({
+    program: pp,
+    lang,
+    t: deps.t,
+    data: seated.children?.length ? seated : { ...seated, miscCharges: [] },
+    activities: acts,
+    misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
+    credit: money.creditCents,
+    isFull: () => false,
+  });
+}
+
+/** Puts fee rows on the account's ledger as charges due today (a row of 0 is not posted), inside the caller's transaction. */
+export async function postCharges(tx: Tx, deps: Pick<AppDeps, 'clock' | 'today'>, s: { providerId: number; accountId: number }, fees: { firstName: string; feeName: string; regularFee: number }[]): Promise<void> {
+  const today = isoDay(deps.today());
+  const rows = fees.filter((r) => r.regularFee > 0);
+  if (!rows.length) return;
+  await tx.insert(ledgerEntries).values(
+    rows.map((r) => ({ providerId: s.providerId, accountId: s.accountId, kind: 'CHARGE', amountCents: r.regularFee, entryDate: today, dueDate: today, description: r.firstName ? `${r.firstName}: ${r.feeName}` : r.feeName, createdAt: deps.clock() })),
+  );
 }
 
 /** The application's payment for its confirmation page: what is due, until when the seats are held. */
@@ -92,12 +106,21 @@ export function paymentOf(d: DraftRow, now: Date) {
 export async function releaseExpiredHolds(deps: AppDeps, only?: { draftId: number }): Promise<number> {
   const now = deps.clock();
   const due = await deps.db
-    .select({ id: applicationDrafts.id })
+    .select({ id: applicationDrafts.id, providerId: applicationDrafts.providerId, accountId: applicationDrafts.accountId, amountDueCents: applicationDrafts.amountDueCents })
     .from(applicationDrafts)
     .where(and(eq(applicationDrafts.paymentStatus, 'AWAITING'), lt(applicationDrafts.holdUntil, now), ...(only ? [eq(applicationDrafts.id, only.draftId)] : [])))
     .limit(50);
   let released = 0;
-  for (const { id } of due) {
+  for (const { id, providerId, accountId, amountDueCents } of due) {
+    // a hold whose amount the account paid another way (the whole balance by Pay now) keeps its seats
+    const money = await accountMoney(deps.db, providerId, accountId, isoDay(deps.today()));
+    if (Math.min(amountDueCents, money.balanceCents) <= 0) {
+      await deps.db
+        .update(applicationDrafts)
+        .set({ paymentStatus: 'PAID', holdUntil: null, updatedAt: now })
+        .where(and(eq(applicationDrafts.id, id), eq(applicationDrafts.paymentStatus, 'AWAITING')));
+      continue;
+    }
     const done = await deps.db.transaction(async (tx) => {
       const [d] = await tx
         .update(applicationDrafts)
@@ -160,36 +183,75 @@ export async function applicationPaid(tx: Tx, draftId: number): Promise<boolean>
   return Boolean(moved);
 }
 
+const REFUND_TEXTS: Record<string, string> = {
+  SEATS_RELEASED: 'Refund: the seats were released before the payment completed',
+  ALREADY_PAID: 'Refund: the registration was already paid',
+  CLOSED: 'Refund: the payment was taken after it had been cancelled',
+};
+
 /**
- * Refunds a payment that completed after its application's seats were released (spec 4: a full
- * refund follows; the gateway's refund is idempotent by the attempt). The ledger gets the refund
- * once (its refund id is unique); the application says REFUNDED.
+ * Refunds in full an approved payment whose attempt says it must be (refund_reason, set with its
+ * posting: spec 4, a payment that completed after the seats were released is refunded; so is one for
+ * a debt already paid, or taken on a page that had been cancelled). The gateway's refund is
+ * idempotent by the attempt; the ledger gets the refund once (its refund id is unique). Answers
+ * whether this call recorded it.
  */
-export async function refundLatePayment(deps: AppDeps, attemptId: number): Promise<void> {
+export async function refundPayment(deps: AppDeps, attemptId: number): Promise<boolean> {
   const [a] = await deps.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, attemptId));
-  if (!a || a.status !== 'APPROVED' || !a.transactionId || a.refundedCents > 0 || !a.draftId) return;
-  // only a payment whose application's hold ended first
-  const [d] = await deps.db.select({ status: applicationDrafts.paymentStatus }).from(applicationDrafts).where(eq(applicationDrafts.id, a.draftId));
-  if (d?.status !== 'EXPIRED') return;
+  if (!a || a.status !== 'APPROVED' || !a.transactionId || a.refundedCents > 0 || !a.refundReason) return false;
   const gateway = deps.gateways?.(a.gatewayCode);
-  if (!gateway) return;
+  if (!gateway) return false;
   const total = a.amountCents + a.feeCents;
   const refund = await gateway.refund({ idempotencyKey: `${a.publicId}-refund`, transactionId: a.transactionId, amountCents: total });
   if (refund.status !== 'REFUNDED') {
-    deps.log?.error({ attempt: a.publicId }, 'the gateway refused the refund of a late payment');
-    return;
+    deps.log?.error({ attempt: a.publicId }, 'the gateway refused the refund of a payment');
+    return false;
   }
-  await deps.db.transaction(async (tx) => {
+  return deps.db.transaction(async (tx) => {
     const [moved] = await tx
       .update(paymentAttempts)
       .set({ refundedCents: refund.amountCents })
       .where(and(eq(paymentAttempts.id, a.id), eq(paymentAttempts.refundedCents, 0)))
       .returning();
-    if (!moved) return;
+    if (!moved) return false;
     // the payment lowered the balance by the amount (the fee is not the account's): the refund raises it back
-    await tx.insert(ledgerEntries).values({ providerId: a.providerId, accountId: a.accountId, kind: 'REFUND', amountCents: a.amountCents, entryDate: isoDay(deps.today()), paymentId: a.paymentId, refundId: refund.refundId, description: 'Refund: the seats were released before the payment completed', createdAt: deps.clock() });
-    if (a.draftId) await tx.update(applicationDrafts).set({ paymentStatus: 'REFUNDED' }).where(eq(applicationDrafts.id, a.draftId));
+    await tx.insert(ledgerEntries).values({ providerId: a.providerId, accountId: a.accountId, kind: 'REFUND', amountCents: a.amountCents, entryDate: isoDay(deps.today()), paymentId: a.paymentId, refundId: refund.refundId, description: REFUND_TEXTS[a.refundReason] ?? 'Refund', createdAt: deps.clock() });
+    if (a.draftId && a.refundReason === 'SEATS_RELEASED') await tx.update(applicationDrafts).set({ paymentStatus: 'REFUNDED' }).where(eq(applicationDrafts.id, a.draftId));
+    for (const mail of await refundMails(deps, tx, a, refund.amountCents)) await enqueueMail(tx as unknown as Db, deps.clock, mail);
+    deps.mailQueued();
+    return true;
   });
+}
+
+/** The parent is told of the refund (spec 6: the payer and always the primary holder). */
+async function refundMails(deps: AppDeps, tx: Tx, a: typeof paymentAttempts.$inferSelect, cents: number) {
+  const lang = a.locale;
+  const [p] = await tx.select().from(providers).where(eq(providers.id, a.providerId));
+  const payer = a.payer as Record<string, string>;
+  const [primary] = await tx
+    .select({ email: logins.email })
+    .from(adults)
+    .leftJoin(logins, eq(logins.adultId, adults.id))
+    .where(and(eq(adults.accountId, a.accountId), eq(adults.accountHolder, 1)));
+  const amount = moneyText(cents, lang, p.countryCode);
+  const to = new Set<string>();
+  if (payer.email) to.add(payer.email.toLowerCase());
+  if (primary?.email) to.add(primary.email.toLowerCase());
+  return [...to].map((address) => ({
+    providerId: a.providerId,
+    kind: 'payment-refund',
+    to: address,
+    from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
+    subject: deps.t(lang, 'payment.email.refundSubject', { organisation: p.organisation, amount }),
+    text: [
+      deps.t(lang, `payment.email.refund.${a.refundReason}`, { organisation: p.organisation }),
+      '',
+      deps.t(lang, 'payment.email.refundAmount', { amount }),
+      deps.t(lang, 'payment.email.refundDays'),
+      '',
+      deps.t(lang, 'payment.email.footer', { organisation: p.organisation }),
+    ].join('\n'),
+  }));
 }
 
 /**

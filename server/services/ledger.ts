@@ -7,6 +7,12 @@ import type { Db } from '../db/index';
 import { prepared } from '../db/prepared';
 import { ledgerEntries } from '../db/schema';
 
+/** An amount as the parent reads it, in the language's conventions and the provider's currency. */
+export function moneyText(cents: number, lang: string, country: string): string {
+  const f = new Intl.NumberFormat(`${lang}-${country === 'CA' ? 'CA' : 'US'}`, { style: 'currency', currency: country === 'CA' ? 'CAD' : 'USD', currencyDisplay: 'narrowSymbol' });
+  return f.format(cents / 100);
+}
+
 export type LedgerKind = 'CHARGE' | 'LATE_FEE' | 'REFUND' | 'PAYMENT' | 'CREDIT';
 const RAISES: ReadonlySet<string> = new Set(['CHARGE', 'LATE_FEE', 'REFUND']);
 

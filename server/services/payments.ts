@@ -5,7 +5,7 @@
 // an attempt's status moves once, by one conditional UPDATE, so a double click, a refresh, a replayed
 // or reordered notification never posts twice.
 import { createHash, randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray, ne } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, lt, ne } from 'drizzle-orm';
 import type { AppDeps, ServiceHandlers } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
@@ -15,12 +15,12 @@ import { isoDay, todayMdy } from '../clock';
 import { enqueueMail } from '../outbox';
 import { textIn } from '../providerTexts';
 import { ruleContextOf, safeHtml } from './common';
-import { accountMoney, dollars } from './ledger';
+import { accountMoney, dollars, moneyText } from './ledger';
 import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../payments/settings';
 import { GatewayUnavailable, RETURN_ROUTES, type PaymentGateway } from '../payments/gateway';
 import type { GatewayNotification, GatewayTransaction } from '../gateway/protocol';
 import type { DraftRow } from './application';
-import { applicationPaid, refundLatePayment, releaseExpiredHolds } from './applicationPayment';
+import { applicationPaid, refundPayment, releaseExpiredHolds } from './applicationPayment';
 
 type Attempt = typeof paymentAttempts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -63,6 +63,17 @@ export function centsOfText(text: string): number {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
+/**
+ * What an application still owes, read from the ledger: its amount due, but never more than the
+ * account's balance (a parent who paid later, or paid the whole balance, owes the application no
+ * more than what is left).
+ */
+async function applicationOwes(deps: AppDeps, d: DraftRow): Promise<number> {
+  if ((d.paymentStatus !== 'AWAITING' && d.paymentStatus !== 'LATER') || d.amountDueCents <= 0) return 0;
+  const money = await accountMoney(deps.db, d.providerId, d.accountId, isoDay(deps.today()));
+  return Math.max(0, Math.min(d.amountDueCents, money.balanceCents));
+}
+
 /** What a submitted application of the account has to pay now; NaN when nothing (or not the account's). */
 async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<number> {
   const [d] = await deps.db
@@ -70,7 +81,8 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
     .from(applicationDrafts)
     .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
   if (!d) fail(deps, lang, 404, 'payment.errors.notFound');
-  return (d.paymentStatus === 'AWAITING' || d.paymentStatus === 'LATER') && d.amountDueCents > 0 ? d.amountDueCents : NaN;
+  const owes = await applicationOwes(deps, d);
+  return owes > 0 ? owes : NaN;
 }
 
 /**
@@ -191,7 +203,15 @@ export const payments_ = {
         if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail(deps, lang, 409, 'payment.errors.holdEnded');
         if (application.paymentStatus === 'PAID') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
         if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail(deps, lang, 409, 'payment.errors.nothingToPay');
-        amountCents = application.amountDueCents;
+        amountCents = await applicationOwes(deps, application);
+        if (amountCents <= 0) {
+          // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
+          await deps.db
+            .update(applicationDrafts)
+            .set({ paymentStatus: 'PAID', holdUntil: null })
+            .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
+          fail(deps, lang, 409, 'payment.errors.alreadyPaid');
+        }
         // one key per try: a double click finds the same attempt, a try after a decline a new one
         const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
         idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
@@ -219,6 +239,13 @@ export const payments_ = {
         driverLicence: str('driverLicenseNumber') ? (/^[A-Z]{2}$/.test(str('driverLicenseState')) ? `${str('driverLicenseState')}$$${str('driverLicenseNumber')}` : str('driverLicenseNumber')) : '',
       };
       const now = deps.clock();
+      const [same] = await deps.db
+        .select({ id: paymentAttempts.id })
+        .from(paymentAttempts)
+        .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
+      // one payable page per account: another tab's or another method's page is closed at its gateway
+      // first; when it was paid meanwhile, that payment is applied and this one is not started
+      if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail(deps, lang, 409, 'payment.errors.justPaid');
       const inserted = await deps.db
         .insert(paymentAttempts)
         .values({
@@ -248,6 +275,8 @@ export const payments_ = {
           .select()
           .from(paymentAttempts)
           .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
+        // not this key: another tab opened its payment at the same moment (the one-live-attempt index)
+        if (!attempt) fail(deps, lang, 409, 'payment.errors.inProgress');
         if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail(deps, lang, 409, 'payment.errors.keyReused');
         if (attempt.status === 'APPROVED') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
         if (attempt.status !== 'CREATED') fail(deps, lang, 409, 'payment.errors.attemptClosed');
@@ -274,12 +303,20 @@ export const payments_ = {
         });
       } catch (e) {
         if (e instanceof GatewayUnavailable) {
+          // another tab closed this attempt while its page was being opened
+          if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail(deps, lang, 409, 'payment.errors.inProgress');
           deps.log?.warn({ err: e.message }, 'payment gateway unavailable');
           fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
         }
         throw e;
       }
-      await deps.db.update(paymentAttempts).set({ checkoutId: checkout.checkoutId, checkoutUrl: checkout.url }).where(eq(paymentAttempts.id, attempt.id));
+      const [opened] = await deps.db
+        .update(paymentAttempts)
+        .set({ checkoutId: checkout.checkoutId, checkoutUrl: checkout.url })
+        .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+        .returning();
+      // closed meanwhile by another tab (its gateway refuses to take a payment on this page)
+      if (!opened) fail(deps, lang, 409, 'payment.errors.inProgress');
       return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
     },
   },
@@ -299,12 +336,16 @@ export const payments_ = {
       let current = attempt;
       if (attempt.status === 'CREATED') {
         if (body.status === 'CANCELLED') {
-          const [c] = await deps.db
-            .update(paymentAttempts)
-            .set({ status: 'CANCELLED', completedAt: deps.clock() })
-            .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
-            .returning();
-          current = c ?? (await attemptById(deps.db, attempt.id));
+          // cancelled at the gateway too, so the page (open in another tab) takes no payment; a
+          // payment it took first is applied instead
+          try {
+            current = await closeAttempt(deps, attempt, 'CANCELLED');
+          } catch (e) {
+            if (!(e instanceof GatewayUnavailable)) throw e;
+            // the reconciler closes it once the gateway answers; the parent goes back meanwhile
+            deps.log?.warn({ err: e.message }, 'payment gateway unavailable to cancel a checkout');
+            return { ...answerOf(attempt), status: 'CANCELLED' as const };
+          }
         } else {
           // the gateway's own word, not the browser's
           let tx: GatewayTransaction | null = null;
@@ -339,24 +380,83 @@ async function attemptById(db: Db | Tx, id: number): Promise<Attempt> {
 }
 
 /**
- * Applies the gateway's transaction to its attempt, once: the conditional UPDATE moves the attempt
- * out of CREATED in one statement, and only the request that moved it posts the payment, its ledger
- * entry and the receipt e-mails, in the same database transaction. A transaction that does not
- * match its attempt (amount, reference, checkout) changes nothing.
+ * Closes an open attempt at its gateway and then here: CANCELLED (the parent cancelled, or another
+ * payment replaced it) or EXPIRED (the gateway's page expired). When the gateway took a payment on its
+ * page first, that transaction is applied instead. Throws GatewayUnavailable when the gateway does not
+ * answer: the attempt stays open (the reconciler closes it later).
+ */
+export async function closeAttempt(deps: AppDeps, attempt: Attempt, as: 'CANCELLED' | 'EXPIRED', reasonCode = ''): Promise<Attempt> {
+  const gateway = deps.gateways?.(attempt.gatewayCode);
+  if (!gateway) throw new GatewayUnavailable(`gateway ${attempt.gatewayCode} is not configured`);
+  const answer = await gateway.cancelCheckout(attempt.publicId);
+  if (answer.transaction) return applyTransaction(deps, attempt, answer.transaction);
+  const [closed] = await deps.db
+    .update(paymentAttempts)
+    .set({ status: as, reasonCode, completedAt: deps.clock() })
+    .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+    .returning();
+  return closed ?? attemptById(deps.db, attempt.id);
+}
+
+/**
+ * Closes the account's live attempt (another tab's or another method's page) before a new one opens.
+ * Answers how many of them the gateway had taken a payment on meanwhile (applied here): the caller
+ * then starts nothing, since what the parent meant to pay may be paid already.
+ */
+async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): Promise<number> {
+  const live = await deps.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.providerId, s.providerId), eq(paymentAttempts.accountId, s.accountId), eq(paymentAttempts.status, 'CREATED')));
+  let paid = 0;
+  for (const a of live) {
+    let closed: Attempt;
+    try {
+      closed = await closeAttempt(deps, a, 'CANCELLED', 'REPLACED');
+    } catch (e) {
+      if (!(e instanceof GatewayUnavailable)) throw e;
+      // its page may still take a payment: no second page until the gateway answers
+      deps.log?.warn({ err: e.message }, 'payment gateway unavailable to close a checkout');
+      fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
+    }
+    if (closed.status === 'APPROVED') paid++;
+  }
+  return paid;
+}
+
+/**
+ * Applies the gateway's transaction to its attempt, once: the conditional UPDATE claims the attempt
+ * by setting its transaction id in one statement, and only the request that claimed it posts the
+ * payment, its ledger entry and the receipt e-mails, in the same database transaction. An approval
+ * always ends as a posting: on a live attempt, to the debt it was for; on an attempt cancelled or
+ * expired meanwhile, or for an application paid by another payment or whose hold ended, posted and
+ * then refunded in full (refund_reason says why; the refund runs after the commit and the reconciler
+ * retries it). A transaction that does not match its attempt (amount, reference, checkout) changes
+ * nothing.
  */
 export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: GatewayTransaction, db: Db | Tx = deps.db): Promise<Attempt> {
-  if (tx.reference !== attempt.publicId || tx.checkoutId !== attempt.checkoutId || tx.amountCents !== attempt.amountCents + attempt.feeCents) {
+  if (tx.reference !== attempt.publicId || (attempt.checkoutId !== null && tx.checkoutId !== attempt.checkoutId) || tx.amountCents !== attempt.amountCents + attempt.feeCents) {
     deps.log?.error({ attempt: attempt.publicId, transaction: tx.transactionId }, 'gateway transaction does not match its payment attempt');
     return attemptById(db, attempt.id);
   }
+  const approved = tx.status === 'APPROVED';
   const run = async (t: Tx) => {
-    const approved = tx.status === 'APPROVED';
-    const [moved] = await t
+    // a decline only ends a live attempt; an approval also reaches one closed meanwhile (its money came in)
+    const [claimed] = await t
       .update(paymentAttempts)
-      .set({ status: approved ? 'APPROVED' : tx.status === 'DECLINED' ? 'DECLINED' : 'ERROR', reasonCode: approved ? '' : tx.reasonCode || 'DECLINED', transactionId: tx.transactionId, completedAt: deps.clock() })
-      .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+      .set({ transactionId: tx.transactionId, checkoutId: tx.checkoutId, completedAt: deps.clock() })
+      .where(and(eq(paymentAttempts.id, attempt.id), isNull(paymentAttempts.transactionId), inArray(paymentAttempts.status, approved ? ['CREATED', 'CANCELLED', 'EXPIRED'] : ['CREATED'])))
       .returning();
-    if (!moved || !approved) return moved ?? attemptById(t, attempt.id);
+    if (!claimed) return attemptById(t, attempt.id);
+    if (!approved) {
+      const [ended] = await t
+        .update(paymentAttempts)
+        .set({ status: tx.status === 'DECLINED' ? 'DECLINED' : 'ERROR', reasonCode: tx.reasonCode || 'DECLINED' })
+        .where(eq(paymentAttempts.id, attempt.id))
+        .returning();
+      return ended;
+    }
+    const wasLive = claimed.status === 'CREATED';
     const payer = attempt.payer as Record<string, string>;
     const payerName = `${payer.firstName ?? ''} ${payer.lastName ?? ''}`.trim();
     const [payment] = await t
@@ -380,21 +480,103 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
       })
       .returning();
     await t.insert(ledgerEntries).values({ providerId: attempt.providerId, accountId: attempt.accountId, kind: 'PAYMENT', amountCents: attempt.amountCents, entryDate: payment.paymentDate, paymentId: payment.id, description: tx.transactionId, createdAt: deps.clock() });
-    const [done] = await t.update(paymentAttempts).set({ paymentId: payment.id }).where(eq(paymentAttempts.id, attempt.id)).returning();
-    // an application's seats: held until paid; gone when the hold ended first (refunded below)
-    if (attempt.purpose === 'APPLICATION' && attempt.draftId && !(await applicationPaid(t, attempt.draftId))) lateRefund = true;
+    // what the money was for: a live attempt's debt, else nothing (refunded in full)
+    let refundReason = wasLive ? '' : 'CLOSED';
+    if (wasLive && attempt.purpose === 'APPLICATION' && attempt.draftId && !(await applicationPaid(t, attempt.draftId))) {
+      const [d] = await t.select({ status: applicationDrafts.paymentStatus }).from(applicationDrafts).where(eq(applicationDrafts.id, attempt.draftId));
+      refundReason = d?.status === 'EXPIRED' ? 'SEATS_RELEASED' : 'ALREADY_PAID';
+    }
+    const [done] = await t
+      .update(paymentAttempts)
+      .set({ status: 'APPROVED', reasonCode: '', paymentId: payment.id, refundReason })
+      .where(eq(paymentAttempts.id, attempt.id))
+      .returning();
+    if (!wasLive) deps.log?.warn({ attempt: attempt.publicId, was: claimed.status }, 'the gateway took a payment on a closed attempt: posted and refunded');
     const mailIds: number[] = [];
     for (const mail of await receiptMails(deps, t, attempt, payment, tx)) mailIds.push(await enqueueMail(t as unknown as Db, deps.clock, mail));
     await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
     return done;
   };
-  let lateRefund = false;
   const result = db === deps.db ? await deps.db.transaction(run) : await run(db as Tx);
   if (result?.status === 'APPROVED' && result.paymentId) deps.mailQueued();
   // after the commit (a caller's own transaction refunds once it commits): the gateway refunds,
   // idempotent by the attempt, then the ledger records it
-  if (lateRefund && db === deps.db) await refundLatePayment(deps, attempt.id).catch((err) => deps.log?.error({ err }, 'refund of a late payment failed'));
+  if (result?.refundReason && !result.refundedCents && db === deps.db) await refundPayment(deps, attempt.id).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
   return result;
+}
+
+/** An open attempt older than this is asked about at its gateway by the reconciler. */
+export const RECONCILE_AFTER_MS = 5 * 60_000;
+
+/**
+ * The reconciler (spec 4: a payment recorded late is applied automatically): every open attempt older
+ * than a few minutes is asked about at its gateway and applied, or closed when its page expired or was
+ * cancelled there; refunds that could not be made are made. It covers a parent who never came back
+ * while the portal missed the gateway's notifications. Every step is a conditional UPDATE, so two
+ * instances running it at once change each attempt once. Answers what it did.
+ */
+export async function reconcilePayments(deps: AppDeps, opts: { olderThanMs?: number; limit?: number } = {}): Promise<{ applied: number; closed: number; refunded: number; open: number }> {
+  const before = new Date(deps.clock().getTime() - (opts.olderThanMs ?? RECONCILE_AFTER_MS));
+  const limit = opts.limit ?? 100;
+  const open = await deps.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.status, 'CREATED'), lt(paymentAttempts.createdAt, before)))
+    .orderBy(asc(paymentAttempts.createdAt))
+    .limit(limit);
+  const done = { applied: 0, closed: 0, refunded: 0, open: 0 };
+  for (const a of open) {
+    const gateway = deps.gateways?.(a.gatewayCode);
+    if (!gateway) continue;
+    try {
+      if (!a.checkoutId) {
+        // its page was never opened here (the gateway did not answer): closed by its key
+        const closed = await closeAttempt(deps, a, 'EXPIRED', 'NOT_OPENED');
+        if (closed.status === 'APPROVED') done.applied++;
+        else if (closed.status !== 'CREATED') done.closed++;
+        continue;
+      }
+      const q = await gateway.queryCheckout(a.checkoutId);
+      if (q.transaction) {
+        const applied = await applyTransaction(deps, a, q.transaction);
+        if (applied.transactionId === q.transaction.transactionId) done.applied++;
+      } else if (q.status === 'EXPIRED' || q.status === 'CANCELLED') {
+        const [closed] = await deps.db
+          .update(paymentAttempts)
+          .set({ status: q.status, completedAt: deps.clock() })
+          .where(and(eq(paymentAttempts.id, a.id), eq(paymentAttempts.status, 'CREATED')))
+          .returning({ id: paymentAttempts.id });
+        if (closed) done.closed++;
+      } else done.open++;
+    } catch (e) {
+      if (!(e instanceof GatewayUnavailable)) throw e;
+      deps.log?.warn({ err: e.message, attempt: a.publicId }, 'payment gateway unavailable to the reconciler');
+      done.open++;
+    }
+  }
+  const owed = await deps.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.status, 'APPROVED'), ne(paymentAttempts.refundReason, ''), eq(paymentAttempts.refundedCents, 0)))
+    .limit(limit);
+  for (const { id } of owed) {
+    if (await refundPayment(deps, id).catch((err) => (deps.log?.error({ err }, 'refund of a payment failed'), false))) done.refunded++;
+  }
+  return done;
+}
+
+/** Every minute: the reconciler (one run at a time per process; its UPDATEs are conditional). */
+export function startReconciler(deps: AppDeps, everyMs = 60_000): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    reconcilePayments(deps)
+      .catch((err) => deps.log?.error({ err }, 'reconciling payments failed'))
+      .finally(() => (running = false));
+  }, everyMs);
+  timer.unref();
+  return () => clearInterval(timer);
 }
 
 /** Spec 6: the receipt goes to the payer and always to the primary holder. */
@@ -438,10 +620,7 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
   }));
 }
 
-export function moneyText(cents: number, lang: string, country: string): string {
-  const f = new Intl.NumberFormat(`${lang}-${country === 'CA' ? 'CA' : 'US'}`, { style: 'currency', currency: country === 'CA' ? 'CAD' : 'USD', currencyDisplay: 'narrowSymbol' });
-  return f.format(cents / 100);
-}
+export { moneyText };
 
 export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string) {
   const [row] = await deps.db
@@ -501,6 +680,6 @@ export async function handleNotification(deps: AppDeps, gatewayCode: number, hea
     await applyTransaction(deps, attempt, n.transaction, t);
     applied = attempt.id;
   });
-  if (applied !== null) await refundLatePayment(deps, applied).catch((err) => deps.log?.error({ err }, 'refund of a late payment failed'));
+  if (applied !== null) await refundPayment(deps, applied).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
   return 200;
 }

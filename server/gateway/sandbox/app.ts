@@ -3,10 +3,11 @@
 // talks to it with signed messages (server/gateway/protocol.ts):
 //   POST /api/checkouts            signed: opens a checkout, answers the hosted page's url
 //   GET  /api/checkouts/:id        signed (payload `GET ${path}`): the checkout and its transaction
+//   POST /api/checkouts/cancel     signed: closes the checkout of an idempotency key (or answers its transaction)
 //   POST /api/refunds              signed: refunds (part of) an approved transaction
 //   GET  /pay/:id                  the hosted page (or a notice, or the redirect of a completed one)
 //   POST /pay/:id                  the page's form: decides the outcome, redirects to returnUrl (signed)
-//   GET  /pay/:id/cancel           redirects to cancelUrl (signed, status CANCELLED)
+//   GET  /pay/:id/cancel           closes the checkout and redirects to cancelUrl (signed, status CANCELLED)
 // Transactions and refunds are announced to notifyUrl with signed notifications (late, repeated and
 // retried as configured). Nothing here logs a body; the logger is off unless asked for.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
@@ -18,6 +19,8 @@ import {
   signMessage,
   signReturn,
   verifyMessage,
+  type CancelCheckoutAnswer,
+  type CancelCheckoutRequest,
   type CheckoutAnswer,
   type CheckoutPayer,
   type CheckoutQueryAnswer,
@@ -175,6 +178,17 @@ export function checkRefundRequest(body: unknown): Checked<RefundRequest> {
     return { ok: false, message: 'amountCents must be an integer from 1 to 100000000.' };
   }
   return { ok: true, value: { idempotencyKey, merchant, transactionId, amountCents } };
+}
+
+export function checkCancelRequest(body: unknown): Checked<CancelCheckoutRequest> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, ['idempotencyKey', 'merchant']);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const idempotencyKey = text(body, 'idempotencyKey', { min: 1 });
+  if (idempotencyKey === null) return { ok: false, message: 'idempotencyKey must be a string of 1 to 200 characters.' };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  return { ok: true, value: { idempotencyKey, merchant } };
 }
 
 /** Adds the signed return query to a URL, keeping its own query and fragment as they are. */
@@ -391,6 +405,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       if (earlier.requestHash !== hash) return reply.code(409).send({ message: 'This idempotencyKey was used with another request.' });
       return reply.code(200).send(checkoutAnswer(earlier));
     }
+    if (store.keyCancelled(request.merchant, request.idempotencyKey)) return reply.code(409).send({ message: 'This idempotencyKey was cancelled.' });
     const createdAt = clock();
     const checkout = checkoutFromRequest(request, {
       checkoutId: newId('chk'),
@@ -416,6 +431,25 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       status: SandboxStore.checkoutStatus(checkout, clock()),
       transaction: stored ? { ...stored.transaction } : null,
       refundedCents: stored ? store.refundedCents(stored.transaction.transactionId) : 0,
+    };
+    return reply.send(answer);
+  });
+
+  app.post('/api/checkouts/cancel', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkCancelRequest(signed.body);
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    if (checked.value.merchant !== signed.merchant) return reply.code(400).send({ message: 'merchant is not the merchant that signed the message.' });
+    const now = clock();
+    const c = store.cancelByKey(checked.value.merchant, checked.value.idempotencyKey, now);
+    await save();
+    const status = c ? SandboxStore.checkoutStatus(c, now) : 'CANCELLED';
+    const stored = c?.transactionId ? store.getTransaction(c.transactionId) : undefined;
+    const answer: CancelCheckoutAnswer = {
+      checkoutId: c?.checkoutId ?? null,
+      status: status === 'OPEN' ? 'CANCELLED' : status,
+      transaction: stored ? { ...stored.transaction } : null,
     };
     return reply.send(answer);
   });
@@ -481,6 +515,21 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     );
   }
 
+  function cancelledPage(reply: FastifyReply, c: StoredCheckout) {
+    const texts = textsFor(c.locale);
+    return sendPage(
+      reply,
+      410,
+      renderNoticePage({
+        texts,
+        title: texts.cancelledTitle,
+        body: fill(texts.cancelledBody, { merchant: c.merchantName }),
+        link: { href: `${payPath(c)}/cancel`, text: fill(texts.backTo, { merchant: c.merchantName }) },
+      }),
+      [c.cancelUrl],
+    );
+  }
+
   function paymentPage(reply: FastifyReply, c: StoredCheckout, status: number, values: PageValues = {}, errors: FieldErrors = {}) {
     const texts = textsFor(c.locale);
     const html = renderPaymentPage({
@@ -517,6 +566,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     const status = SandboxStore.checkoutStatus(c, clock());
     if (status === 'COMPLETED') return completedRedirect(reply, c);
     if (status === 'EXPIRED') return expiredPage(reply, c);
+    if (status === 'CANCELLED') return cancelledPage(reply, c);
     return paymentPage(reply, c, 200);
   });
 
@@ -525,6 +575,9 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     if (!c || !secretOf(c.merchant)) return notFoundPage(reply);
     // a paid checkout is not cancelled after the fact: its return says what happened
     if (c.state === 'COMPLETED') return completedRedirect(reply, c);
+    // the page takes no payment once its parent cancelled it (another tab of it would otherwise still charge)
+    store.cancelCheckout(c.checkoutId, clock());
+    await save();
     return returnRedirect(reply, c, c.cancelUrl, { checkout: c.checkoutId, transaction: '', status: 'CANCELLED' });
   });
 
@@ -535,6 +588,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     // a second submit (double click, back and resubmit) charges nothing more
     if (status === 'COMPLETED') return completedRedirect(reply, c);
     if (status === 'EXPIRED') return expiredPage(reply, c);
+    if (status === 'CANCELLED') return cancelledPage(reply, c);
 
     const form: FormFields = isObject(req.body) ? (req.body as FormFields) : {};
     const now = clock();

@@ -8,10 +8,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CheckoutPayer, CreateCheckoutRequest, GatewayMethod, GatewayTransaction, RefundAnswer } from '../protocol';
+import type { CheckoutPayer, CheckoutStatus, CreateCheckoutRequest, GatewayMethod, GatewayTransaction, RefundAnswer } from '../protocol';
 import { VELOCITY_WINDOW_MS } from './outcomes';
 
-export type CheckoutStatus = 'OPEN' | 'COMPLETED' | 'EXPIRED';
+export type { CheckoutStatus };
 
 export interface StoredCheckout {
   checkoutId: string;
@@ -30,7 +30,7 @@ export interface StoredCheckout {
   locale: string;
   payer: CheckoutPayer;
   /** EXPIRED is not stored: it follows from expiresAt (see checkoutStatus) */
-  state: 'OPEN' | 'COMPLETED';
+  state: 'OPEN' | 'COMPLETED' | 'CANCELLED';
   createdAt: string;
   expiresAt: string;
   transactionId: string | null;
@@ -59,6 +59,8 @@ interface StoreData {
   refunds: Record<string, StoredRefund>;
   /** `${merchant}\n${idempotencyKey}` → checkoutId */
   checkoutKeys: Record<string, string>;
+  /** `${merchant}\n${idempotencyKey}` of keys cancelled before any checkout was opened with them */
+  cancelledKeys?: Record<string, true>;
   /** `${merchant}\n${idempotencyKey}` → refundId */
   refundKeys: Record<string, string>;
   /** fingerprint → times (ms) of attempts within the velocity window */
@@ -158,15 +160,40 @@ export class SandboxStore {
 
   /** The checkout's status at `now`: an OPEN checkout past its expiresAt is EXPIRED. */
   static checkoutStatus(checkout: StoredCheckout, now: Date): CheckoutStatus {
-    if (checkout.state === 'COMPLETED') return 'COMPLETED';
+    if (checkout.state === 'COMPLETED' || checkout.state === 'CANCELLED') return checkout.state;
     return now.getTime() > Date.parse(checkout.expiresAt) ? 'EXPIRED' : 'OPEN';
+  }
+
+  /** Whether a key was cancelled before a checkout was opened with it. */
+  keyCancelled(merchant: string, idempotencyKey: string): boolean {
+    return Boolean(this.data.cancelledKeys?.[keyOf(merchant, idempotencyKey)]);
+  }
+
+  /**
+   * Cancels the checkout of a key (an OPEN one; a COMPLETED or EXPIRED one stays as it is), or marks
+   * the key cancelled when no checkout has it yet. Synchronous: no payment can slip in between.
+   */
+  cancelByKey(merchant: string, idempotencyKey: string, now: Date): StoredCheckout | undefined {
+    const checkout = this.findCheckoutByKey(merchant, idempotencyKey);
+    if (!checkout) {
+      (this.data.cancelledKeys ??= {})[keyOf(merchant, idempotencyKey)] = true;
+      return undefined;
+    }
+    if (SandboxStore.checkoutStatus(checkout, now) === 'OPEN') checkout.state = 'CANCELLED';
+    return checkout;
+  }
+
+  /** Cancels an OPEN checkout (its page's own Cancel). */
+  cancelCheckout(checkoutId: string, now: Date): void {
+    const checkout = this.getCheckout(checkoutId);
+    if (checkout && SandboxStore.checkoutStatus(checkout, now) === 'OPEN') checkout.state = 'CANCELLED';
   }
 
   /** Stores the transaction and completes its checkout in one step (no await between them). */
   completeCheckout(checkoutId: string, stored: StoredTransaction): void {
     const checkout = this.getCheckout(checkoutId);
     if (!checkout) throw new Error('unknown checkout');
-    if (checkout.state === 'COMPLETED') throw new Error('checkout already completed');
+    if (checkout.state !== 'OPEN') throw new Error(`checkout already ${checkout.state.toLowerCase()}`);
     const tx = stored.transaction;
     // the store's promise: no full number, whatever a caller passes
     if (!/^\d{0,4}$/.test(tx.last4)) throw new Error('last4 must be at most 4 digits');

@@ -43,6 +43,9 @@ export interface PageTexts {
   expiredBody: string;
   /** {merchant} */
   backTo: string;
+  cancelledTitle: string;
+  /** {merchant} */
+  cancelledBody: string;
   notFoundTitle: string;
   notFoundBody: string;
 }
@@ -97,6 +100,8 @@ const en: PageTexts = {
   expiredTitle: 'This payment page has expired',
   expiredBody: 'No payment was taken. Go back to {merchant} and start the payment again.',
   backTo: 'Go back to {merchant}',
+  cancelledTitle: 'This payment was cancelled',
+  cancelledBody: 'Nothing was charged on this page. If you still want to pay, go back to {merchant}: a payment started there again, or in another window, has its own page.',
   notFoundTitle: 'Payment page not found',
   notFoundBody: 'This link is not valid. Go back to the portal and start the payment again.',
 };
@@ -151,6 +156,8 @@ const es: PageTexts = {
   expiredTitle: 'Esta página de pago ha vencido',
   expiredBody: 'No se cobró nada. Vuelva a {merchant} y comience el pago de nuevo.',
   backTo: 'Volver a {merchant}',
+  cancelledTitle: 'Este pago fue cancelado',
+  cancelledBody: 'No se cobró nada en esta página. Si aún desea pagar, vuelva a {merchant}: un pago iniciado allí de nuevo, o en otra ventana, tiene su propia página.',
   notFoundTitle: 'No se encontró la página de pago',
   notFoundBody: 'Este enlace no es válido. Vuelva al portal y comience el pago de nuevo.',
 };
@@ -205,6 +212,8 @@ const pt: PageTexts = {
   expiredTitle: 'Esta página de pagamento expirou',
   expiredBody: 'Nada foi cobrado. Volte para {merchant} e comece o pagamento de novo.',
   backTo: 'Voltar para {merchant}',
+  cancelledTitle: 'Este pagamento foi cancelado',
+  cancelledBody: 'Nada foi cobrado nesta página. Se ainda quiser pagar, volte para {merchant}: um pagamento iniciado lá de novo, ou em outra janela, tem a sua própria página.',
   notFoundTitle: 'Página de pagamento não encontrada',
   notFoundBody: 'Este link não é válido. Volte ao portal e comece o pagamento de novo.',
 };
@@ -259,6 +268,8 @@ const vi: PageTexts = {
   expiredTitle: 'Trang thanh toán này đã hết hạn',
   expiredBody: 'Quý vị chưa bị trừ tiền. Vui lòng quay lại {merchant} và bắt đầu thanh toán lại.',
   backTo: 'Quay lại {merchant}',
+  cancelledTitle: 'Khoản thanh toán này đã bị hủy',
+  cancelledBody: 'Quý vị chưa bị trừ tiền trên trang này. Nếu quý vị vẫn muốn thanh toán, vui lòng quay lại {merchant}: mỗi lần thanh toán bắt đầu lại ở đó, hoặc trong một cửa sổ khác, có trang riêng.',
   notFoundTitle: 'Không tìm thấy trang thanh toán',
   notFoundBody: 'Đường liên kết này không hợp lệ. Vui lòng quay lại cổng thông tin và bắt đầu thanh toán lại.',
 };
