@@ -36,3 +36,24 @@ export function PaymentLoaderView({ onBack }: { onBack?: () => void }) {
     </Stack>
   );
 }
+
+/**
+ * Spec 8.2, payment recorded late: the gateway took the payment but the portal has not applied it yet;
+ * the reconciler applies it automatically, so the parent must not pay again.
+ */
+export function PaymentLateView({ onHome }: { onHome: () => void }) {
+  const { t } = useTranslation('payment');
+  return (
+    <Stack gap="4" align="center" textAlign="center" py="10" px="4" maxW="32rem" mx="auto" data-testid="payment-late" role="status" aria-live="polite">
+      <Heading as="h2" size="lg">
+        {t('late.title')}
+      </Heading>
+      <Text fontWeight="semibold">{t('late.noPayAgain')}</Text>
+      <Text>{t('late.applied')}</Text>
+      <Text color="fg.muted">{t('late.contact')}</Text>
+      <Button variant="outline" onClick={onHome} data-action="paymentLateHome">
+        {t('late.home')}
+      </Button>
+    </Stack>
+  );
+}

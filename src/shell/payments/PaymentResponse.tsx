@@ -7,7 +7,7 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { apiAtom } from '../../state';
-import { PaymentLoaderView } from './PaymentLoader';
+import { PaymentLateView, PaymentLoaderView } from './PaymentLoader';
 
 /** The gateway code each return route stands for (server/payments/gateway.ts RETURN_ROUTES). */
 const GATEWAY_OF_ROUTE: Record<string, number> = { '/bluepayresponse': 1, '/ezceredirection': 2 };
@@ -19,6 +19,8 @@ export const KNOWN_REASONS = new Set([
 ]);
 
 const PENDING_RETRY_MS = 2000;
+/** Asks after which a return the gateway signed as approved, still not applied, is 'recorded late' (spec 8.2). */
+const LATE_AFTER_ASKS = 5;
 
 export function PaymentResponse() {
   const api = useAtomValue(apiAtom);
@@ -26,6 +28,7 @@ export function PaymentResponse() {
   const search = useSearch();
   const asked = useRef(false);
   const [referrer, setReferrer] = useState('/paynow');
+  const [late, setLate] = useState(false);
 
   useEffect(() => {
     if (asked.current) return;
@@ -39,7 +42,11 @@ export function PaymentResponse() {
       sig: q.get('sig') ?? '',
     };
     let timer: ReturnType<typeof setTimeout> | undefined;
+    let asks = 0;
     const ask = async () => {
+      asks++;
+      // the gateway says it took the payment, the portal could not apply it yet: the reconciler will
+      if (body.status === 'APPROVED' && asks > LATE_AFTER_ASKS) setLate(true);
       try {
         const r = await api.call('Billing.paymentResult', { body });
         setReferrer(r.referrer);
@@ -53,8 +60,8 @@ export function PaymentResponse() {
           const reason = KNOWN_REASONS.has(r.reasonCode) ? r.reasonCode : r.status === 'ERROR' ? 'ERROR' : 'DECLINED';
           return navigate(application ? `${r.referrer}&payment=failed&reason=${reason}` : `/paymentfailed?reason=${reason}&from=paynow`, { replace: true });
         }
-        // the gateway has no answer yet: ask again (the loader warns after 30 seconds)
-        timer = setTimeout(() => void ask(), PENDING_RETRY_MS);
+        // the gateway has no answer yet: ask again (the loader warns after 30 seconds), less often once late
+        timer = setTimeout(() => void ask(), asks > LATE_AFTER_ASKS ? PENDING_RETRY_MS * 5 : PENDING_RETRY_MS);
       } catch {
         // shown by the API error handler (a return that fails its signature check, a lost session)
       }
@@ -63,5 +70,6 @@ export function PaymentResponse() {
     return () => clearTimeout(timer);
   }, [api, location, navigate, search]);
 
+  if (late) return <PaymentLateView onHome={() => navigate('/home')} />;
   return <PaymentLoaderView onBack={() => navigate(referrer)} />;
 }
