@@ -3,12 +3,15 @@
 // process's at a time, so stop the server first when it runs on it).
 //
 //   applications list [--provider APP]                     applications pending approval
-//   applications approve ID --provider APP [--no-discount] enrol the child (with or without the discount)
+//   applications approve ID --provider APP [--no-discount] enrol the child and charge the account (the
+//                                                          financial assistance covers registration and
+//                                                          tuition, or not); the parent is e-mailed
 //   applications reject ID --provider APP                  release its seats; the child is REMOVED
 import { join } from 'node:path';
 import { openDb } from '../server/db/index';
 import { ROOT } from '../server/app';
-import { businessClock, isoDay, systemClock } from '../server/clock';
+import { businessClock, systemClock } from '../server/clock';
+import { createTranslator } from '../server/i18n';
 import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/services/approvals';
 
 const USAGE = `Usage:
@@ -44,10 +47,13 @@ try {
       console.log(`${r.registrationID}\t${r.provider}\t${r.programPeriod}\t${r.childName}\t${r.parentName} <${r.email ?? ''}>\tsubmitted ${r.submittedOn ?? ''}\t${r.claimsDiscount ? 'discount claimed' : ''}\t${held}`);
     }
   } else if (command === 'approve') {
-    const today = isoDay(businessClock(systemClock)());
     const discount = !args.includes('--no-discount');
-    const { enrolled } = await approveApplication(handle.db, provider!, id, { discount, today });
-    console.log(`Application ${id} approved ${discount ? 'with' : 'without'} the discount: enrolled in ${enrolled} seat(s).`);
+    // the server's clocks (PORTAL_TODAY) and texts; the server's outbox sender delivers the e-mail
+    const deps = { db: handle.db, clock: systemClock, today: businessClock(systemClock), t: createTranslator(ROOT) };
+    const a = await approveApplication(deps, provider!, id, { discount });
+    console.log(`Application ${id} approved ${discount ? 'with' : 'without'} the discount: enrolled in ${a.enrolled} seat(s).`);
+    console.log(`Charged ${a.text.charged}${a.waivedCents > 0 ? ` (${a.text.waived} waived)` : ''}; the account's balance is ${a.text.balance}.`);
+    console.log(a.mailedTo.length ? `E-mail queued to ${a.mailedTo.join(', ')}.` : 'No e-mail: the account holder has no address.');
   } else {
     const { released } = await rejectApplication(handle.db, provider!, id);
     console.log(`Application ${id} rejected: ${released} seat(s) released.`);

@@ -140,7 +140,7 @@ async function agencyIDs(deps: AppDeps, s: SessionInfo, ppId: number): Promise<n
 }
 
 /** The program's activities in the API's shape (money in cents, names in the request's language). */
-export async function activitiesOf(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string) {
+export async function activitiesOf(deps: Pick<AppDeps, 'db'>, s: Pick<SessionInfo, 'providerId'>, pp: ProgramRow, lang: string) {
   const rows = await deps.db
     .select({ a: activities, site: sites })
     .from(activities)

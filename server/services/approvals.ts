@@ -1,11 +1,18 @@
 // The provider's review of applications that claimed a discount needing review (spec 4 financial
 // assistance; `npm run provider -- applications ...`). A claimed application holds its seats as
-// PENDING; approving enrols the child in what it holds (with or without the discount), rejecting
-// releases the seats and leaves the waitlists.
-import { and, asc, eq, inArray } from 'drizzle-orm';
+// PENDING; approving enrols the child in what it holds and charges the account (with or without the
+// discount) and e-mails the parent, rejecting releases the seats and leaves the waitlists.
+import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
+import type { AppDeps } from '../context';
 import type { Db } from '../db/index';
-import { activities, adults, applicationDrafts, children, enrollments, programPeriods, providers, registrations, seatTakes, seats, waitlistEntries } from '../db/schema';
-import { seatWeek, type DraftData } from './application';
+import { activities, adults, applicationDrafts, children, enrollments, logins, programPeriods, providers, registrations, seatTakes, seats, waitlistEntries } from '../db/schema';
+import { isoDay } from '../clock';
+import { enqueueMail } from '../outbox';
+import { textIn } from '../providerTexts';
+import { seatWeek, type DraftData, type Selection } from './application';
+import { applicationFees, postCharges } from './applicationPayment';
+import { accountMoney } from './ledger';
+import { moneyText } from './payments';
 import { enrollmentOf, releaseSeat } from './seats';
 
 export interface PendingApplication {
@@ -88,13 +95,39 @@ async function pendingOf(db: Db, appName: string, registrationID: number) {
   return row;
 }
 
+/** What an approval needs: the database, the clocks and the translator; a running server's mailQueued sends at once. */
+export type ApprovalDeps = Pick<AppDeps, 'db' | 'clock' | 'today' | 't'> & Partial<Pick<AppDeps, 'mailQueued'>>;
+
+export interface Approved {
+  enrolled: number;
+  /** what went on the account's ledger (integer cents) */
+  chargedCents: number;
+  /** the child's registration and tuition the financial assistance covered */
+  waivedCents: number;
+  /** the account's balance after the charges */
+  balanceCents: number;
+  /** the amounts above as the parent reads them (her language, the provider's currency) */
+  text: { charged: string; waived: string; balance: string };
+  mailedTo: string[];
+}
+
 /**
  * Approves a pending application: the child is enrolled in every seat it holds, from the choices the
- * parent submitted. `discount` false approves the enrolment without the claimed discount.
+ * parent submitted, and the application's charges for those seats go on the account in the same
+ * transaction, with the parent's e-mail. `discount` true approves the financial assistance the parent
+ * claimed: it covers the child's registration and tuition, while the optional fees the parent chose
+ * (charged with the application's first approval) stay hers; false charges the full fees. The
+ * conditional status UPDATE makes two approvals of one application enrol, charge and mail once.
+ *
+ * The approved application owes what it was charged as part of the account's balance, due today and
+ * paid like any balance (Pay Now, automatic payment): its payment status stays NONE, with nothing
+ * held. A hold (AWAITING) would release, when it ended unpaid, the seats the provider just approved.
  */
-export async function approveApplication(db: Db, appName: string, registrationID: number, opts: { discount: boolean; today: string }): Promise<{ enrolled: number }> {
-  return db.transaction(async (tx) => {
-    const { reg, pp } = await pendingOf(tx as unknown as Db, appName, registrationID);
+export async function approveApplication(deps: ApprovalDeps, appName: string, registrationID: number, opts: { discount: boolean; today?: string }): Promise<Approved> {
+  const today = opts.today ?? isoDay(deps.today());
+  const approved = await deps.db.transaction(async (tx) => {
+    const db = tx as unknown as Db;
+    const { reg, pp } = await pendingOf(db, appName, registrationID);
     // the status moves first, conditionally: two approvals of one application enrol it once
     const moved = await tx
       .update(registrations)
@@ -102,15 +135,17 @@ export async function approveApplication(db: Db, appName: string, registrationID
       .where(and(eq(registrations.id, reg.id), eq(registrations.status, 'PENDING')))
       .returning({ id: registrations.id });
     if (!moved.length) throw new ApprovalError(`Application ${registrationID} is no longer pending approval.`);
-    const [draft] = reg.draftId ? await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, reg.draftId)) : [];
-    const choice = ((draft?.data as DraftData | undefined)?.children ?? []).find((c) => c.prChildID === reg.childId);
+    // the draft's row is locked: the approvals of two children of one application charge its optional fees once
+    const [draft] = reg.draftId ? await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, reg.draftId)).for('update') : [];
+    const data = (draft?.data ?? {}) as DraftData;
+    const choice = (data.children ?? []).find((c) => c.prChildID === reg.childId);
     const held = await tx
       .select({ activity: activities, weekStart: seats.weekStart })
       .from(seatTakes)
       .innerJoin(seats, eq(seats.id, seatTakes.seatId))
       .innerJoin(activities, eq(activities.id, seats.activityId))
       .where(and(eq(seatTakes.registrationId, reg.id), eq(seatTakes.status, 'held')));
-    let enrolled = 0;
+    const enrolledIn: Selection[] = [];
     for (const h of held) {
       const sel = choice?.selections.find((s) => s.activityID === h.activity.id && seatWeek(pp, s) === h.weekStart) ?? {
         activityID: h.activity.id,
@@ -118,11 +153,97 @@ export async function approveApplication(db: Db, appName: string, registrationID
         daysOfWeek: h.activity.daysOfWeek ? h.activity.daysOfWeek.split(',') : [],
         date: null,
       };
-      await tx.insert(enrollments).values(enrollmentOf({ providerId: reg.providerId, accountId: reg.accountId }, pp, h.activity, sel, reg.childId, opts.today));
-      enrolled++;
+      await tx.insert(enrollments).values(enrollmentOf({ providerId: reg.providerId, accountId: reg.accountId }, pp, h.activity, sel, reg.childId, today));
+      enrolledIn.push(sel);
     }
-    return { enrolled };
+
+    const [p] = await tx.select().from(providers).where(eq(providers.id, reg.providerId));
+    const holders = await tx
+      .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, primaryLanguage: adults.primaryLanguage, login: logins.email })
+      .from(adults)
+      .leftJoin(logins, eq(logins.adultId, adults.id))
+      .where(and(eq(adults.accountId, reg.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
+    const offered = p.languages.map((l) => l.code);
+    // the parent's language when the provider offers it, else the provider's first
+    const lang = holders[0] && offered.includes(holders[0].primaryLanguage) ? holders[0].primaryLanguage : (offered[0] ?? 'en');
+    const [child] = await tx.select().from(children).where(eq(children.id, reg.childId));
+    const childName = `${child.firstName} ${child.lastName}`;
+
+    // the charges, as the submit computes them (applicationFees): the child at its place among the
+    // application's children that hold seats (a sibling's rates stay a sibling's)
+    const others = reg.draftId
+      ? await tx
+          .select({ childId: registrations.childId, status: registrations.status, activityId: seats.activityId, weekStart: seats.weekStart })
+          .from(registrations)
+          .leftJoin(seatTakes, and(eq(seatTakes.registrationId, registrations.id), eq(seatTakes.status, 'held')))
+          .leftJoin(seats, eq(seats.id, seatTakes.seatId))
+          .where(and(eq(registrations.draftId, reg.draftId), eq(registrations.providerId, reg.providerId), ne(registrations.id, reg.id)))
+      : [];
+    const holds = (childId: number, sel: Selection) => others.some((o) => o.childId === childId && o.activityId === sel.activityID && o.weekStart === seatWeek(pp, sel));
+    const kids = (data.children ?? []).map((c) => ({ ...c, selections: c.prChildID === reg.childId ? enrolledIn : c.selections.filter((x) => holds(c.prChildID, x)) }));
+    if (!choice) kids.push({ prChildID: reg.childId, childName, siteID: 0, selections: enrolledIn });
+    // the optional fees are the application's: charged with its first approval
+    const firstApproval = !others.some((o) => o.status === 'REGISTERED');
+    const seated: DraftData = { ...data, children: kids.filter((c) => c.selections.length > 0), miscCharges: firstApproval ? (data.miscCharges ?? []) : [] };
+    const fees = await applicationFees({ ...deps, db }, reg, seated, pp, lang);
+    const mine = fees.rows.filter((r) => r.prChildID === reg.childId || r.kind === 'misc');
+    const charged = opts.discount ? mine.filter((r) => r.kind === 'misc') : mine;
+    const sum = (rows: { regularFee: number }[]) => rows.reduce((n, r) => n + r.regularFee, 0);
+    const chargedCents = sum(charged);
+    const waivedCents = sum(mine) - chargedCents;
+    await postCharges(tx, deps, reg, charged);
+    if (draft) {
+      // what the application was charged, for a later release or credit; its settling is done (a
+      // settle after the approval finds it settled and charges nothing)
+      await tx
+        .update(applicationDrafts)
+        .set({ chargedCents: sql`${applicationDrafts.chargedCents} + ${chargedCents}`, paymentStatus: sql`coalesce(${applicationDrafts.paymentStatus}, 'NONE')` })
+        .where(eq(applicationDrafts.id, draft.id));
+    }
+
+    const money = await accountMoney(db, reg.providerId, reg.accountId, isoDay(deps.today()));
+    const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
+    const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `mail.applicationApproved.${key}`, params);
+    const params = { child: childName, program: textIn(pp, 'programPeriod', lang) };
+    const holder = holders[0];
+    const lines = [
+      t('greeting', { name: holder ? `${holder.firstName} ${holder.lastName}` : '' }),
+      '',
+      t(opts.discount ? 'withAssistance' : 'withoutAssistance', params),
+      '',
+      ...(charged.some((r) => r.regularFee > 0)
+        ? [t('charged'), ...charged.filter((r) => r.regularFee > 0).map((r) => t('line', { fee: r.feeName, amount: fmt(r.regularFee) })), t('total', { amount: fmt(chargedCents) })]
+        : [t('nothingCharged')]),
+      ...(waivedCents > 0 ? [t('waived', { amount: fmt(waivedCents) })] : []),
+      '',
+      t('balance', { amount: fmt(money.balanceCents) }),
+      ...(money.balanceCents > 0 ? [t('pay')] : []),
+      '',
+      t('footer', { organisation: p.organisation }),
+    ];
+    // the primary account holder, at her sign-in address and her address on file
+    const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+    for (const address of to) {
+      await enqueueMail(db, deps.clock, {
+        providerId: reg.providerId,
+        kind: 'application-approved',
+        to: address,
+        from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
+        subject: t('subject', params),
+        text: lines.join('\n'),
+      });
+    }
+    return {
+      enrolled: enrolledIn.length,
+      chargedCents,
+      waivedCents,
+      balanceCents: money.balanceCents,
+      text: { charged: fmt(chargedCents), waived: fmt(waivedCents), balance: fmt(money.balanceCents) },
+      mailedTo: to,
+    };
   });
+  if (approved.mailedTo.length) deps.mailQueued?.();
+  return approved;
 }
 
 /** Rejects a pending application: its seats go back, its waitlist places are left, the child is REMOVED. */

@@ -291,15 +291,15 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(pending.map((p) => p.childName)).toEqual(['K0 Assist', 'K1 Assist']);
     expect(pending[0]).toMatchObject({ claimsDiscount: true, seats: [{ activity: 'Adventure Week', weekStart: week }] });
     // another provider's name does not reach them
-    await expect(approveApplication(db, 'northridge', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);
+    await expect(approveApplication(t.app.deps, 'northridge', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);
 
-    expect(await approveApplication(db, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).toEqual({ enrolled: 1 });
+    expect(await approveApplication(t.app.deps, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).toMatchObject({ enrolled: 1 });
     const [enrolment] = await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[0].child));
     expect(enrolment).toMatchObject({ activityId: adventure, enrollmentDate: week, daysOfWeek: 'M,T,W,TH,F' });
     const status = (await call(families[0].token, 'GET', `/application/status?programPeriodID=${summer}`)).json();
     expect(status.find((r: { childID: number }) => r.childID === families[0].child)).toMatchObject({ status: 'REGISTERED' });
     // a second approval changes nothing
-    await expect(approveApplication(db, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);
+    await expect(approveApplication(t.app.deps, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);
     expect(await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[0].child))).toHaveLength(1);
 
     expect(await rejectApplication(db, 'brightpath', pending[1].registrationID)).toEqual({ released: 1 });
