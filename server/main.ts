@@ -56,6 +56,8 @@ const app = await buildApp({
   logger: { level: process.env.LOG_LEVEL || (production ? 'info' : 'warn') },
   // one line per request only when asked for (LOG_REQUESTS=1): errors and slow starts are still logged
   logRequests: process.env.LOG_REQUESTS === '1',
+  // a load test's own address, which the per-address limits do not count (never parents' addresses)
+  rateLimitAllowList: process.env.RATE_LIMIT_ALLOW_LIST?.split(',').map((a) => a.trim()).filter(Boolean),
   gateways,
 });
 
