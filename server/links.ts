@@ -6,6 +6,23 @@ import type { AppDeps } from './context';
 import type { DeclarationStore } from './declarations';
 import { readBaseDeclarations } from '../src/engine/node';
 
+/** Where the server listens by default (HOST): this machine only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+/** A host only this machine reaches: a server listening there may do without PUBLIC_URL. */
+export function isLoopback(host: string): boolean {
+  return ['localhost', '::1', '[::1]'].includes(host) || host.startsWith('127.');
+}
+
+/**
+ * The portal's address without PUBLIC_URL: where it listens, http://<HOST>:<PORT>, the address the
+ * server prints. Links in e-mails, the hand-off to the parent application and the payment gateway's
+ * return all use it, so the browser stays on one origin (one session) throughout.
+ */
+export function defaultPublicUrl(host: string, port: number): string {
+  return `http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}:${port}`;
+}
+
 /** The provider's entry (chooses the provider, then continues to `next`) and the pages links open. */
 export const ENTRY_SCREEN = 'provider-entry';
 export const LINKED_SCREENS = ['resetpassword', 'createpassword', 'sociallink', 'socialsignin'] as const;

@@ -7,14 +7,16 @@ import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
 import { systemClock } from './clock';
 import type { PaymentGateway } from './payments/gateway';
 import { configuredGateways, startSandboxProcess } from './payments/sandboxProcess';
+import { DEFAULT_HOST, defaultPublicUrl, isLoopback } from './links';
 
 const port = Number(process.env.PORT || 8080);
-const host = process.env.HOST || '127.0.0.1';
+const host = process.env.HOST || DEFAULT_HOST;
 const production = process.env.NODE_ENV === 'production';
 const publicUrl = process.env.PUBLIC_URL || undefined;
 
 // links in e-mails never come from the Host header: a server others can reach must know its address
-const loopback = ['127.0.0.1', 'localhost', '::1'].includes(host) || host.startsWith('127.');
+// (without it, links go to where the server listens, http://<HOST>:<PORT>, which it prints)
+const loopback = isLoopback(host);
 if (!publicUrl && (production || !loopback)) {
   console.error(`PUBLIC_URL is required ${production ? 'in production' : `to listen on ${host}`} (the address links in e-mails point to).`);
   process.exit(1);
@@ -48,6 +50,7 @@ const app = await buildApp({
   db: handle.db,
   production,
   publicUrl,
+  host,
   port,
   // the development outbox shows reset links: only when switched on (the tests do)
   devRoutes: process.env.DEV_ROUTES === '1',
@@ -59,6 +62,11 @@ const app = await buildApp({
   // a load test's own address, which the per-address limits do not count (never parents' addresses)
   rateLimitAllowList: process.env.RATE_LIMIT_ALLOW_LIST?.split(',').map((a) => a.trim()).filter(Boolean),
   gateways,
+  // how soon the reconciler asks a gateway about a payment left open (a benchmark shortens it)
+  reconcile: {
+    afterMs: Number(process.env.PAYMENT_RECONCILE_AFTER_SECONDS) * 1000 || undefined,
+    everyMs: Number(process.env.PAYMENT_RECONCILE_EVERY_SECONDS) * 1000 || undefined,
+  },
 });
 
 if (await isEmptyDatabase(handle.db)) {
@@ -68,7 +76,10 @@ if (await isEmptyDatabase(handle.db)) {
 
 // a registration opening brings thousands of connections at once: queue them rather than refuse them
 await app.listen({ port, host, backlog: Number(process.env.LISTEN_BACKLOG) || 2048 });
-console.log(`Parent portal: http://${host}:${port}/parentportal/  (API: /api, OpenAPI: /api/openapi.json, database: ${handle.kind})`);
+// the address printed is the one links, the hand-off and the gateway's return use (app.deps.linkBase)
+const address = app.deps.linkBase ?? `http://${host}:${port}`;
+const listening = defaultPublicUrl(host, port);
+console.log(`Parent portal: ${address}/parentportal/  (API: /api, OpenAPI: /api/openapi.json, database: ${handle.kind})${address === listening ? '' : `; listening on ${listening}`}`);
 console.log(sandboxUrl ? `Sandbox payment gateway: ${sandboxUrl}  (test cards: README, Payments)` : Object.keys(gateways).length ? 'Payment gateways: configured' : 'Payment gateways: none (paying is unavailable)');
 console.log('Demo sign-ins:');
 for (const s of DEMO_SIGNINS) console.log(`  ${s.appName.padEnd(11)} ${s.email.padEnd(26)} ${s.password.padEnd(15)} ${s.role}`);
