@@ -2,7 +2,10 @@
 // product is served (Customer.product), the parent application's address (Registration.redirectionUrl),
 // and a one-time keyelement the product redeems once (Registration.applicationToken, ...Redeem).
 // The keyelement is 256 random bits; only its SHA-256 is stored, it expires within a minute and it is
-// redeemed by the provider it was issued for, once.
+// redeemed by the provider it was issued for, once, and only by the portal session that asked for it:
+// the product's page sends that session's token with the redeem (the browser that clicked Register
+// holds it), so a keyelement one parent asked for and lured another browser into opening signs that
+// browser into nothing (login CSRF), whether it is signed in to another account or to none.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
@@ -149,28 +152,55 @@ export const handoff = {
   },
 
   'Registration.applicationTokenRedeem': {
-    handler: async ({ deps, body, lang }) => {
+    handler: async ({ deps, session, body, lang }) => {
       const p = await providerByAppName(deps.db, body.appName);
       const hash = hashKeyelement(body.keyelement);
       const now = deps.clock();
-      // one statement marks it used, so two redeems at once cannot both succeed
-      const [row] = await deps.db
-        .update(applicationTokens)
-        .set({ usedAt: now })
-        .where(and(eq(applicationTokens.tokenHash, hash), eq(applicationTokens.providerId, p.id), isNull(applicationTokens.usedAt), gt(applicationTokens.expiresAt, now)))
-        .returning();
+      // the session the request carries (the registrar resolved its bearer token: live, or null) must
+      // be the one that asked for the keyelement, of this provider
+      const asker = session && session.providerId === p.id ? session.sessionId : null;
+      // one statement marks it used, so two redeems at once cannot both succeed; a refused browser
+      // does not use it up
+      const [row] =
+        asker === null
+          ? []
+          : await deps.db
+              .update(applicationTokens)
+              .set({ usedAt: now })
+              .where(
+                and(
+                  eq(applicationTokens.tokenHash, hash),
+                  eq(applicationTokens.providerId, p.id),
+                  eq(applicationTokens.sessionId, asker),
+                  isNull(applicationTokens.usedAt),
+                  gt(applicationTokens.expiresAt, now),
+                ),
+              )
+              .returning();
       if (!row) {
-        const [known] = await deps.db.select({ usedAt: applicationTokens.usedAt }).from(applicationTokens).where(and(eq(applicationTokens.tokenHash, hash), eq(applicationTokens.providerId, p.id)));
+        const [known] = await deps.db
+          .select({ usedAt: applicationTokens.usedAt, expiresAt: applicationTokens.expiresAt, sessionId: applicationTokens.sessionId })
+          .from(applicationTokens)
+          .where(and(eq(applicationTokens.tokenHash, hash), eq(applicationTokens.providerId, p.id)));
+        // a hand-off from a session that has ended since is expired (a redeemed one's session is live:
+        // the registrar resolved it from the request)
+        const live = async (sessionId: number) =>
+          (
+            await deps.db
+              .select({ id: sessions.id })
+              .from(sessions)
+              .where(and(eq(sessions.id, sessionId), eq(sessions.providerId, p.id), isNull(sessions.revokedAt), gt(sessions.absoluteExpiresAt, now)))
+          ).length > 0;
         // another provider's keyelement reads as unknown, saying nothing of its existence
-        const key = !known ? 'programs.errors.tokenInvalid' : known.usedAt ? 'programs.errors.tokenUsed' : 'programs.errors.tokenExpired';
-        throw new HttpError(known ? 410 : 404, deps.t(lang, key), { key });
+        const key = !known
+          ? 'programs.errors.tokenInvalid'
+          : known.usedAt
+            ? 'programs.errors.tokenUsed'
+            : known.expiresAt <= now || !(await live(known.sessionId))
+              ? 'programs.errors.tokenExpired'
+              : 'programs.errors.tokenOtherSession';
+        throw new HttpError(!known ? 404 : key === 'programs.errors.tokenOtherSession' ? 403 : 410, deps.t(lang, key), { key });
       }
-      // a hand-off from a session that has ended since is refused too
-      const [live] = await deps.db
-        .select({ id: sessions.id })
-        .from(sessions)
-        .where(and(eq(sessions.id, row.sessionId), eq(sessions.providerId, p.id), isNull(sessions.revokedAt), gt(sessions.absoluteExpiresAt, now)));
-      if (!live) throw new HttpError(410, deps.t(lang, 'programs.errors.tokenExpired'), { key: 'programs.errors.tokenExpired' });
       const d = row.details as Record<string, string | number>;
       const str = (k: string) => (typeof d[k] === 'string' ? { [k]: d[k] as string } : {});
       const int = (k: string) => (typeof d[k] === 'number' ? { [k]: d[k] as number } : {});

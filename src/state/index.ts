@@ -35,6 +35,22 @@ const sessionStorage = {
  * keeps its own (the session its hand-off keyelement was redeemed into) under 'pa.session'.
  */
 export const SESSION_STORAGE_KEY = typeof window !== 'undefined' && productOfPath(window.location.pathname) === 'parentapplication' ? 'pa.session' : 'pp.session';
+
+/**
+ * The token of the portal session this browser is signed in with (under 'pp.session'), or null. The
+ * parent application sends it when it redeems a hand-off keyelement: the server redeems a keyelement
+ * only for the portal session that asked for it, so a link asked for in another browser signs this
+ * one into nothing.
+ */
+export function storedPortalToken(): string | null {
+  if (typeof localStorage === 'undefined') return null;
+  try {
+    const token = reviveSession(JSON.parse(localStorage.getItem('pp.session') ?? 'null')).token;
+    return typeof token === 'string' && token ? token : null;
+  } catch {
+    return null;
+  }
+}
 export const sessionAtom = atomWithStorage<SessionState>(SESSION_STORAGE_KEY, defaultSession, sessionStorage, { getOnInit: true });
 
 /** Signed in means a token is present (spec 2.2). */

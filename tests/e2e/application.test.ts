@@ -3,7 +3,7 @@
 // with its place), a sibling fee, an optional fee and the account's credit; leaving mid-application
 // and going on in a new browser; exit with return; financial assistance waiting as Approval Pending
 // until the provider approves it with `npm run provider -- applications approve`. 375 px in English,
-// 1280 px in Spanish; axe on every step.
+// 1280 px in Spanish; axe on every step. A keyelement another parent asked for opens nothing here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -286,4 +286,46 @@ describe('the parent application', () => {
       await ctx.close();
     }
   }, 300_000);
+
+  it('a keyelement another parent asked for, opened in a signed-in browser, is refused with a translated message and switches no account', async () => {
+    const ctx = await newContext(browser, 375, 'en-US');
+    const page = await ctx.newPage();
+    try {
+      await signIn(page, 'maria.garcia@example.com');
+      const stored = (key: string) => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? '{}') as { token?: string | null; accountID?: number }, key);
+      const maria = await stored('pp.session');
+      // karen asks for a keyelement for her own account over HTTP and lures maria's browser to it
+      const post = async (path: string, body: unknown, token?: string) =>
+        (
+          await fetch(`${server.url}${path}`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+            body: JSON.stringify(body),
+          })
+        ).json();
+      const karen = await post('/api/Authentication/login', { appName: 'brightpath', email: 'karen.johnson@example.com', password: 'Sunshine#2026' });
+      const accountID = karen.session.accountID as number;
+      expect(accountID).not.toBe(maria.accountID);
+      const programs = (await (await fetch(`${server.url}/api/Registration/programperiods/list?AccountID=${accountID}`, { headers: { authorization: `Bearer ${karen.token}` } })).json()) as { programPeriodID: number }[];
+      const programPeriodID = programs[0].programPeriodID;
+      const { keyelement } = await post(
+        '/api/Registration/program/application-token',
+        { product: 'parentapplication', programPeriodID, accountID, ApplicationTokenString: JSON.stringify({ applicationName: 'brightpath', programPeriodID, accountID, menu: '/programlist' }) },
+        karen.token,
+      );
+      expect(keyelement).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await page.goto(`${server.url}/parentapplication/?appName=brightpath&programPeriodID=${programPeriodID}&keyelement=${keyelement}&_=1`);
+      const refused = page.locator('[data-testid=application-entry-error]');
+      await refused.waitFor({ timeout: 30_000 });
+      expect(await refused.innerText()).toContain(L('en', 'programs', 'errors.tokenOtherSession'));
+      expect(page.url()).not.toContain('keyelement');
+      await expectNoAxeViolations(page, 'application entry refused');
+      await shot(page, 'application-entry-other-session-375-en');
+      // the application holds no session of karen's, and the portal is still maria's
+      expect((await stored('pa.session')).token ?? null).toBeNull();
+      expect(await stored('pp.session')).toMatchObject({ token: maria.token, accountID: maria.accountID });
+    } finally {
+      await ctx.close();
+    }
+  }, 120_000);
 });

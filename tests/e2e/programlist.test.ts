@@ -308,6 +308,9 @@ describe('registration programs list', () => {
     // the drop-in punch pass program is open and none of the account's children is in it
     const withRegister = cards(page).filter({ has: page.getByRole('button', { name: TEXT.en.register, exact: true }) }).first();
     await withRegister.waitFor();
+    // the keyelement is redeemed below, with the portal session that asked for it, instead of by the application page
+    const portalToken = await page.evaluate(() => JSON.parse(localStorage.getItem('pp.session') ?? '{}').token as string);
+    await page.route('**/api/Registration/program/application-token/details', (route) => route.abort());
     await withRegister.getByRole('button', { name: TEXT.en.register, exact: true }).click();
     // while the provider's year-end grade roll-up is open (provider.json; CI's PORTAL_TODAY is inside
     // its window) the parent confirms next year's grades before she is handed off; outside it, Register
@@ -329,15 +332,22 @@ describe('registration programs list', () => {
     expect(url.searchParams.get('_')).toMatch(/^\d+$/);
     const keyelement = url.searchParams.get('keyelement') ?? '';
     expect(keyelement).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    const redeem = () =>
-      fetch(`${server.url}/api/Registration/program/application-token/details`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ appName: 'brightpath', keyelement }) });
-    const first = await redeem();
+    const redeem = (token?: string) =>
+      fetch(`${server.url}/api/Registration/program/application-token/details`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+        body: JSON.stringify({ appName: 'brightpath', keyelement }),
+      });
+    // a browser without the session that asked for it is refused (and does not use it up)
+    expect((await redeem()).status).toBe(403);
+    const first = await redeem(portalToken);
     expect(first.status).toBe(200);
     const details = (await first.json()) as Record<string, unknown>;
     expect(details.product).toBe('parentapplication');
     expect(details.userName).toBe('maria.garcia@example.com');
     expect(details.returnUrl).toBe(`${server.url}/parentportal/programlist`);
-    expect((await redeem()).status).toBe(410);
+    expect((await redeem(portalToken)).status).toBe(410);
+    await page.unroute('**/api/Registration/program/application-token/details');
     // confirmed once this season: Register hands off without asking again
     await page.goto(portal('/programlist'));
     await openList(page);

@@ -3,9 +3,9 @@
 //
 //   npx tsx tests/replay/defects.ts http://127.0.0.1:8080
 //
-// It signs in as the demo parent Maria Garcia (brightpath), so the server needs the demo data; the
-// contacts it creates to reach the limit are dropped again. tests/e2e/replay.test.ts runs it in
-// `npm test` against a server started as the README starts it (no DEV_ROUTES, no PUBLIC_URL).
+// It signs in as the demo parents Maria Garcia and Karen Johnson (brightpath), so the server needs the
+// demo data; the contacts it creates to reach the limit are dropped again. tests/e2e/replay.test.ts
+// runs it in `npm test` against a server started as the README starts it (no DEV_ROUTES, no PUBLIC_URL).
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { multipart, pngBomb } from '../fixtures/images/index';
@@ -171,6 +171,28 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
     const mine = history.find((h) => h.communicationID === r.json().communicationID);
     const oneLine = mine !== undefined && !/[\r\n]/.test(mine.subject);
     return { ok: oneLine, detail: `subject with CR/LF: ${r.status}, stored as ${JSON.stringify(mine?.subject)}` };
+  });
+
+  await check(12, 'a hand-off keyelement signs no other browser in (login CSRF)', async () => {
+    // karen asks for keyelements for her own account, as an attacker would, and lures browsers to open them
+    const karen = await send(base, 'POST', '/api/Authentication/login', json({ ...MARIA, email: 'karen.johnson@example.com' }));
+    if (karen.status !== 200) return { ok: false, detail: `cannot sign in as karen.johnson@example.com: ${karen.status}` };
+    const karenToken = karen.json().token as string;
+    const accountID = karen.json().session.accountID as number;
+    const programs = (await send(base, 'GET', `/api/Registration/programperiods/list?AccountID=${accountID}`, { headers: { authorization: `Bearer ${karenToken}` } })).json() as { programPeriodID: number }[];
+    const programPeriodID = programs[0].programPeriodID;
+    const keyelement = async () => {
+      const tokenString = JSON.stringify({ applicationName: 'brightpath', programPeriodID, accountID, menu: '/programlist' });
+      const r = await send(base, 'POST', '/api/Registration/program/application-token', json({ product: 'parentapplication', programPeriodID, accountID, ApplicationTokenString: tokenString }, karenToken));
+      if (r.status !== 200) throw new Error(`karen's keyelement: ${r.status} ${r.text}`);
+      return r.json().keyelement as string;
+    };
+    const redeem = async (browserToken?: string) => send(base, 'POST', '/api/Registration/program/application-token/details', json({ appName: 'brightpath', keyelement: await keyelement() }, browserToken));
+    const say = (a: Answer) => (a.status === 200 ? `200, signed in to account ${a.json().accountID}` : `${a.status} (${a.json().key ?? ''})`);
+    // opened in maria's browser (the application page sends her portal session), then in one signed in nowhere
+    const inMarias = await redeem(token);
+    const inNone = await redeem();
+    return { ok: is4xx(inMarias.status) && is4xx(inNone.status), detail: `karen's keyelement in maria's browser: ${say(inMarias)}; in a signed-out browser: ${say(inNone)}` };
   });
 
   return results;

@@ -1,7 +1,8 @@
 // The hand-off to the provider's other products (spec 4 redirect flows, 7.3; amendment 4): products and
 // their hosts, the parent application's address, and the one-time keyelement: random, stored only as
-// its SHA-256, single use, expiring within a minute, redeemed only by its own provider; every id is
-// checked against the signed-in account and provider. Also the programs list's report download.
+// its SHA-256, single use, expiring within a minute, redeemed only by its own provider and only with
+// the portal session that asked for it (no other browser is signed in by it); every id is checked
+// against the signed-in account and provider. Also the programs list's report download.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
 import { execFileSync } from 'node:child_process';
@@ -48,8 +49,9 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
       headers: as(token),
       payload: { product: 'parentapplication', programPeriodID: maria.programPeriod, accountID: maria.account, ApplicationTokenString: tokenString(), ...body },
     });
-  const redeem = (keyelement: string, appName = 'brightpath', lang = 'en') =>
-    t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token/details', headers: { 'accept-language': lang }, payload: { appName, keyelement } });
+  // the browser that asked for the keyelement redeems it with the session it asked with (maria's unless given)
+  const redeem = (keyelement: string, appName = 'brightpath', lang = 'en', token: string | null = tokens.maria) =>
+    t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token/details', headers: { 'accept-language': lang, ...as(token) }, payload: { appName, keyelement } });
 
   it('tells where each product is served: the parent application here, the others not configured', async () => {
     const get = async (productname: string) => (await t.app.inject({ method: 'GET', url: `/api/Customer/product?productname=${productname}`, headers: as(tokens.maria) })).json();
@@ -108,6 +110,40 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
     expect(again.json().message).toBe('Este enlace ya se usó. Ábralo de nuevo desde el portal para padres.');
   });
 
+  it('a keyelement asked for by one parent does not sign another browser in (login CSRF)', async () => {
+    // karen asks for a keyelement for her own account, then lures maria's browser to open it
+    const karenBody = {
+      accountID: karenAccount,
+      ApplicationTokenString: tokenString({ accountID: karenAccount, userName: KAREN[1] }),
+    };
+    const res = await issue(tokens.karen, karenBody);
+    expect(res.statusCode, res.body).toBe(200);
+    const { keyelement } = res.json();
+    const karenSessions = async () => (await t.db.handle.db.select().from(s.sessions).where(eq(s.sessions.accountId, karenAccount))).length;
+    const before = await karenSessions();
+    const refusals = [
+      // maria's browser, signed in to her own account: nothing switches to karen's
+      await redeem(keyelement, 'brightpath', 'es', tokens.maria),
+      // a browser signed in nowhere is not signed in to karen's account either
+      await redeem(keyelement, 'brightpath', 'en', null),
+      // another session of the same login is not the one that asked for it
+      await redeem(keyelement, 'brightpath', 'en', await tokenFor(t.app, ...KAREN)),
+    ];
+    expect(refusals.map((r) => r.statusCode)).toEqual([403, 403, 403]);
+    for (const r of refusals) {
+      expect(r.json().key).toBe('programs.errors.tokenOtherSession');
+      expect(r.json().token).toBeUndefined();
+    }
+    expect(refusals[0].json().message).toBe('Este enlace pertenece a otra sesión, así que no se abrió y nada cambió. Inicie sesión en el portal para padres en este navegador y ábralo de nuevo desde allí.');
+    // no session of karen's account was made for the browsers it was refused to (the one more is the sign-in above)
+    expect(await karenSessions()).toBe(before + 1);
+    // the refusals did not use it up: the session that asked for it still redeems it, once
+    const own = await redeem(keyelement, 'brightpath', 'en', tokens.karen);
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ accountID: karenAccount, userName: KAREN[1] });
+    expect((await redeem(keyelement, 'brightpath', 'en', tokens.karen)).statusCode).toBe(410);
+  });
+
   it('two redeems at the same time: exactly one succeeds', async () => {
     const { keyelement } = (await issue(tokens.maria)).json();
     const answers = await Promise.all([redeem(keyelement), redeem(keyelement), redeem(keyelement)]);
@@ -139,7 +175,7 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
     const own = await tokenFor(t.app, ...MARIA);
     const { keyelement } = (await issue(own)).json();
     await t.app.inject({ method: 'POST', url: '/api/Authentication/logout', headers: as(own) });
-    const res = await redeem(keyelement);
+    const res = await redeem(keyelement, 'brightpath', 'en', own);
     expect(res.statusCode).toBe(410);
   });
 

@@ -2,14 +2,18 @@
 // the keyelement in the address is redeemed once into the application's own session, the address bar
 // forgets it at once, and the account's in-progress application for the program is started or resumed
 // (ParentApplication.start: its `key` names the draft the server keeps). The parent goes on at the step
-// she stopped at, on this device or another one.
+// she stopped at, on this device or another one. The redeem carries the token of the portal session
+// this browser is signed in with: the server redeems a keyelement only for the portal session that
+// asked for it, so a link asked for in another browser is refused with its message and no account
+// switches.
 import { Alert, Center, Link, Spinner, Text, VStack } from '@chakra-ui/react';
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { PRODUCT_BASES } from '../../engine/screen';
-import { apiAtom, setFlowValues, signedOutSession } from '../../state';
+import { createApiClient } from '../../api/client';
+import { apiAtom, setFlowValues, signedOutSession, storedPortalToken } from '../../state';
 import { useSession } from '../hooks';
 import { providerSessionFields } from './ProviderEntry';
 
@@ -48,7 +52,9 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
     void (async () => {
       try {
         const provider = await api.call('Customer.program', { query: { appName: name }, silent: true });
-        const answer = await api.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement }, silent: true });
+        // with the portal's session, not the application's (which may be another account's, or none)
+        const portal = createApiClient({ getToken: storedPortalToken, getLocale: () => session.locale, releaseVersion: session.releaseVersion });
+        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement }, silent: true });
         setSession((s) => ({
           ...signedOutSession(s),
           ...providerSessionFields(provider),
@@ -64,7 +70,7 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
         setPhase({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
       }
     })();
-  }, [phase.kind, keyelement, appName, api, setSession]);
+  }, [phase.kind, keyelement, appName, api, setSession, session.locale, session.releaseVersion]);
 
   // 2. with the application's session: the draft for this program, started or resumed
   useEffect(() => {
