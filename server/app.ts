@@ -73,6 +73,8 @@ export interface BuildAppOptions {
    * machine (npm run bench:checkout), never parents' addresses
    */
   rateLimitAllowList?: string[];
+  /** the payment reconciler: asks about attempts open longer than afterMs, every everyMs (5 min, 1 min) */
+  reconcile?: { afterMs?: number; everyMs?: number };
 }
 
 export interface App extends FastifyInstance {
@@ -196,7 +198,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // seats held for a payment go back when the hold ends unpaid
   const stopSweeper = startHoldSweeper(deps);
   // payments the portal missed (notifications lost while it was down, a parent who never came back)
-  const stopReconciler = startReconciler(deps);
+  const stopReconciler = startReconciler(deps, opts.reconcile);
   app.addHook('onClose', async () => {
     stopSweeper();
     stopReconciler();

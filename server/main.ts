@@ -62,6 +62,11 @@ const app = await buildApp({
   // a load test's own address, which the per-address limits do not count (never parents' addresses)
   rateLimitAllowList: process.env.RATE_LIMIT_ALLOW_LIST?.split(',').map((a) => a.trim()).filter(Boolean),
   gateways,
+  // how soon the reconciler asks a gateway about a payment left open (a benchmark shortens it)
+  reconcile: {
+    afterMs: Number(process.env.PAYMENT_RECONCILE_AFTER_SECONDS) * 1000 || undefined,
+    everyMs: Number(process.env.PAYMENT_RECONCILE_EVERY_SECONDS) * 1000 || undefined,
+  },
 });
 
 if (await isEmptyDatabase(handle.db)) {

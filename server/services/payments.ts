@@ -566,15 +566,15 @@ export async function reconcilePayments(deps: AppDeps, opts: { olderThanMs?: num
 }
 
 /** Every minute: the reconciler (one run at a time per process; its UPDATEs are conditional). */
-export function startReconciler(deps: AppDeps, everyMs = 60_000): () => void {
+export function startReconciler(deps: AppDeps, opts: { afterMs?: number; everyMs?: number } = {}): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    reconcilePayments(deps)
+    reconcilePayments(deps, { olderThanMs: opts.afterMs })
       .catch((err) => deps.log?.error({ err }, 'reconciling payments failed'))
       .finally(() => (running = false));
-  }, everyMs);
+  }, opts.everyMs ?? 60_000);
   timer.unref();
   return () => clearInterval(timer);
 }
