@@ -29,6 +29,11 @@ export interface PaymentSettings {
   seatHoldMinutes: number;
   /** spec 2.12 driver licence input on the payer page: M mandatory, O optional, H not asked */
   driverLicence: 'M' | 'O' | 'H';
+  /**
+   * the most one payment may be, in cents (Pay now's other amount, and the balance paid at once):
+   * with the processing fee it must stay within what the gateway takes in one payment
+   */
+  maxPaymentCents: number;
 }
 
 const NO_FEE: ProcessingFee = { percent: 0, fixedCents: 0, minimumCents: 0 };
@@ -44,7 +49,14 @@ export const DEFAULT_PAYMENTS: PaymentSettings = {
   processingFee: { CCD: NO_FEE, ECH: NO_FEE },
   seatHoldMinutes: 15,
   driverLicence: 'H',
+  maxPaymentCents: 9_999_999,
 };
+
+/**
+ * The largest maxPaymentCents a provider may set: $500,000.00, which with the largest processing fee
+ * allowed (10% and $100.00) stays within a gateway's one payment ($1,000,000.00, the sandbox's too).
+ */
+export const MAX_PAYMENT_CENTS_LIMIT = 50_000_000;
 
 const FLAGS = ['paymentEnabled', 'autoPaymentForCCEnabled', 'autoPaymentForECheckEnabled', 'telephoneRequiredForPayment', 'emailRequiredForPayment', 'zipCodeRequiredForPayment'] as const;
 
@@ -80,6 +92,9 @@ export function paymentsOf(name: string, given: unknown): PaymentSettings {
     } else if (k === 'seatHoldMinutes') {
       if (!Number.isInteger(v) || (v as number) < 1 || (v as number) > 120) throw new Error(`${where}.seatHoldMinutes must be a whole number from 1 to 120`);
       out.seatHoldMinutes = v as number;
+    } else if (k === 'maxPaymentCents') {
+      if (!Number.isInteger(v) || (v as number) < 100 || (v as number) > MAX_PAYMENT_CENTS_LIMIT) throw new Error(`${where}.maxPaymentCents must be a whole number of cents from 100 to ${MAX_PAYMENT_CENTS_LIMIT}`);
+      out.maxPaymentCents = v as number;
     } else if (k === 'driverLicence') {
       if (v !== 'M' && v !== 'O' && v !== 'H') throw new Error(`${where}.driverLicence must be M, O or H`);
       out.driverLicence = v;

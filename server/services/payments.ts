@@ -92,15 +92,19 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
  */
 async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other: string | undefined): Promise<number> {
   const [acc] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+  const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
+  // the most one payment may be (the provider's maxPaymentCents): a larger balance is paid in parts
+  const maxCents = deps.settings(rc.appName).payments.maxPaymentCents;
   if (choice === 'balance') {
     const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
-    return money.balanceCents > 0 ? money.balanceCents : NaN;
+    return money.balanceCents > 0 && money.balanceCents <= maxCents ? money.balanceCents : NaN;
   }
   if (acc.hideOtherAmount) return NaN;
-  const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
   const decl = deps.declarations.get(rc.appName);
   if (!decl) return NaN;
-  const checked = decl.engine.validate('payNow', { amountChoice: choice, otherAmount: other ?? '' }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today) });
+  // the same data the Pay now screen gives the form (Billing.paymentOptions)
+  const data = { paymentOptions: { maxPaymentAmount: dollars(maxCents) } };
+  const checked = decl.engine.validate('payNow', { amountChoice: choice, otherAmount: other ?? '' }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), data });
   if (!checked.valid) return NaN;
   const cents = centsOfText(other ?? '');
   return cents > 0 ? cents : NaN;
@@ -108,7 +112,7 @@ async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other:
 
 export const payments_ = {
   'Billing.paymentOptions': {
-    handler: async ({ deps, session }) => {
+    handler: async ({ deps, session, lang }) => {
       const { settings, provider } = await settingsOfSession(deps, session);
       return {
         paymentEnabled: settings.paymentEnabled,
@@ -120,6 +124,8 @@ export const payments_ = {
         methods: METHOD_KINDS.filter((k) => settings.gateways[k] > 0).map((k) => ({ paymentMethodCode: k, gatewayCode: settings.gateways[k] })),
         driverLicence: settings.driverLicence,
         countryCode: provider.countryCode,
+        maxPaymentAmount: dollars(settings.maxPaymentCents),
+        maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
       };
     },
   },

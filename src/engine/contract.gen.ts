@@ -364,6 +364,14 @@ export interface BillingPaymentOptionsResponse {
   }[];
   driverLicence: 'M' | 'O' | 'H';
   countryCode: string;
+  /**
+   * the most one payment may be, in dollars (the provider's maxPaymentCents): the Pay now form's other amount is checked against it
+   */
+  maxPaymentAmount: number;
+  /**
+   * the same amount as the parent reads it, in the request's language and the provider's currency
+   */
+  maxPaymentText: string;
 }
 
 /** Billing.configuration: response */
