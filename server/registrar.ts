@@ -86,6 +86,11 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
     }
     const checkResponse = deps.production ? null : responseValidator(op);
     const def = table[op.id];
+    // the query's lists: one value, the name repeated (the schemas' coercion makes both a list), or
+    // one empty value for an empty list (what the browser's client sends for one)
+    const lists = Object.entries(((op.query as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties) ?? {})
+      .filter(([, p]) => p.type === 'array')
+      .map(([name]) => name);
     const schema: Record<string, unknown> = { operationId: op.id, tags: [op.service] };
     if (op.summary) schema.summary = op.summary;
     // an integer without a declared range is an int4 column's value
@@ -103,6 +108,11 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
       // text that is not well-formed Unicode (a lone surrogate) is bad input everywhere, before the
       // schemas look at it: PostgreSQL's text and jsonb refuse it
       preValidation: async (req) => {
+        const query = req.query as Record<string, unknown>;
+        for (const name of lists) {
+          const v = query[name];
+          if (v === '' || (Array.isArray(v) && v.every((x) => x === ''))) query[name] = [];
+        }
         for (const part of [req.params, req.query, req.body]) {
           if (findIllFormedText(part) !== null) {
             throw new HttpError(400, deps.t(pickLang(req.headers['accept-language']), 'errors.invalidText'), { key: 'server.errors.invalidText' });

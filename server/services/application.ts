@@ -425,7 +425,7 @@ export const application = {
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const data = { ...(d.data as DraftData) };
       // the fee form's current choices, to show the total before it is saved
-      if (typeof query.miscCharges === 'string') data.miscCharges = query.miscCharges.split(',').filter(Boolean).map(Number);
+      if (query.miscCharges) data.miscCharges = query.miscCharges;
       if (typeof query.isCreditBalanceApplied === 'boolean') data.isCreditBalanceApplied = query.isCreditBalanceApplied;
       const acts: FeeActivity[] = await activitiesOf(deps, s, pp, lang);
       const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id))).orderBy(asc(miscCharges.id));

@@ -117,7 +117,12 @@ export function buildQuery(query: Record<string, unknown> = {}): string {
   const sp = new URLSearchParams();
   for (const [k, v] of Object.entries(query)) {
     if (v === undefined || v === null) continue;
-    if (Array.isArray(v)) for (const item of v) sp.append(k, String(item));
+    // a list: its name once per item, and once with no value when it is empty (the server's list
+    // parameters read that as an empty list, not as absent)
+    if (Array.isArray(v)) {
+      if (v.length === 0) sp.append(k, '');
+      for (const item of v) sp.append(k, String(item));
+    }
     else sp.append(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
   }
   const s = sp.toString();

@@ -1958,7 +1958,12 @@ export interface ParentApplicationFeesQuery {
    * the in-progress application (spec 2.1; its ids travel as headers, spec 7)
    */
   key: string;
-  miscCharges?: string;
+  /**
+   * the optional fees ticked (miscChargeID), the name repeated per fee; one empty value: none ticked
+   *
+   * @maxItems 50
+   */
+  miscCharges?: number[];
   isCreditBalanceApplied?: boolean;
 }
 
