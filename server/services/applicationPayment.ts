@@ -39,7 +39,10 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
   };
   const fees = await applicationFees(deps, s, seated, pp, lang);
   const charged = pending ? 0 : fees.totalCost;
-  const due = pending ? 0 : fees.totalDue;
+  // what the parent pays now is what the account will owe, never more: the ledger applies a credit on
+  // the account to these charges whether or not the fee step applied it (the balance shows the same)
+  const owedBefore = (await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()))).balanceCents;
+  const due = pending ? 0 : Math.max(0, Math.min(fees.totalDue, owedBefore + charged));
   const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, s.providerId));
   const holdMinutes = deps.settings(p.appName).payments.seatHoldMinutes;
   const payNow = pp.paymentOption === 'O' && due > 0;

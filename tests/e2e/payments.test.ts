@@ -272,15 +272,16 @@ describe('pay now', () => {
       await page.getByRole('heading', { name: L('application', 'payment.heading') }).waitFor({ timeout: 30_000 });
       await expect.poll(() => page.getByTestId('countdown').innerText()).toMatch(/1[45]:\d\d/);
       await page.waitForSelector('section[data-section=methods] [data-action=choose]');
-      expect(await page.textContent('section[data-section=amountDue]')).toContain('$730.00');
+      // $730.00 of fees less the account's $40.00 credit, which the ledger applies to them
+      expect(await page.textContent('section[data-section=amountDue]')).toContain('$690.00');
       expect(await page.textContent('main')).toContain(L('application', 'payment.payLater'));
       await expectNoAxeViolations(page, 'application confirmation awaiting payment');
       await shot(page, 'application-pay-375-en');
       await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card/i }).first().locator('[data-action=choose]').click();
       await page.waitForURL(/\/parentapplication\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
       await page.waitForSelector('section[data-section=payment] dl');
-      // $730.00 and the card fee of 2.95%: $21.54
-      expect(await page.textContent('section[data-section=payment]')).toContain('$751.54');
+      // $690.00 and the card fee of 2.95%: $20.36
+      expect(await page.textContent('section[data-section=payment]')).toContain('$710.36');
       await expectNoAxeViolations(page, 'application payer information');
       await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
       await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Amara Mensah' });
@@ -293,7 +294,7 @@ describe('pay now', () => {
       await expectNoAxeViolations(page, 'application confirmation paid');
       await shot(page, 'application-paid-375-en');
       const mails = (await outbox(server)).filter((m) => /Payment receipt/.test(m.subject) && m.to === 'amara.mensah@example.com');
-      expect(mails.some((m) => m.text.includes('$751.54'))).toBe(true);
+      expect(mails.some((m) => m.text.includes('$710.36'))).toBe(true);
 
       // the second child, paid later: the seat stays and the fees go on the balance
       await page.goto(portal('/paynow'));
@@ -312,8 +313,8 @@ describe('pay now', () => {
       await page.goto(portal('/paynow'));
       await page.waitForSelector('section[data-section=summary] dl');
       await expect.poll(() => page.textContent('section[data-section=summary]')).not.toBe(balanceBefore);
-      // $730.00 of fees less the account's $40.00 credit
-      expect(await page.textContent('section[data-section=summary]')).toContain('$690.00');
+      // Ben's $730.00 of fees (the account's credit went to Ada's)
+      expect(await page.textContent('section[data-section=summary]')).toContain('$730.00');
     } catch (err) {
       await shot(page, 'application-pay-failed');
       throw err;

@@ -99,8 +99,8 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
   it('the submit charges the fees and holds the seat; pay later keeps it; paying then marks it paid', async () => {
     const before = await balance();
     const { key, confirmation } = await submitted(kids.ada);
-    // registration $40 + tuition $690 (the $40 credit stays on the account: not applied here)
-    expect(confirmation.payment).toMatchObject({ paymentStatus: 'AWAITING', amountDue: 73000, secondsLeft: 900 });
+    // registration $40 + tuition $690, less the $40 credit the account's ledger applies to them
+    expect(confirmation.payment).toMatchObject({ paymentStatus: 'AWAITING', amountDue: 69000, secondsLeft: 900 });
     expect(await balance()).toBe(before + 730);
     const later = (await call('POST', `/api/ParentApplication/application/pay-later?key=${key}`)).json();
     expect(later.payment).toMatchObject({ paymentStatus: 'LATER', holdUntil: null });
@@ -112,7 +112,7 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     const result = await onPage(await pay(key));
     expect(result).toMatchObject({ status: 'APPROVED', purpose: 'APPLICATION', referrer: `/confirmation?key=${key}` });
     expect((await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus).toBe('PAID');
-    // the checkout takes what the account owes, never more: the $40 credit went to the registration (730 - 40)
+    // the checkout took what the account owed, never more: the $40 credit went to the registration
     expect(await balance()).toBe(0);
     // paid once: a second payment is refused
     expect((await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' })).statusCode).toBe(409);
