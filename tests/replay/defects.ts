@@ -195,6 +195,45 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
     return { ok: is4xx(inMarias.status) && is4xx(inNone.status), detail: `karen's keyelement in maria's browser: ${say(inMarias)}; in a signed-out browser: ${say(inNone)}` };
   });
 
+  await check(13, 'a lone surrogate in a payer name, a street or a message is bad input', async () => {
+    const payer = { paidByFamilyMemberID: -1, firstName: 'Ana\ud800', lastName: 'Garcia', streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' };
+    const pay = await send(base, 'POST', '/api/Billing/payment/checkout', json({ ...payer, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '1.00', idempotencyKey: 'f'.repeat(32) }, token));
+    const street = await send(base, 'POST', '/api/Billing/payment/checkout', json({ ...payer, firstName: 'Ana', streetAddress: '\udc00 Oak', paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '1.00', idempotencyKey: 'e'.repeat(32) }, token));
+    const mail = await send(base, 'POST', '/api/Communication/sendmail', json({ subjectID: '1', message: 'Hello \ud83d' }, token));
+    const all = [pay, street, mail];
+    return { ok: all.every((a) => a.status === 400), detail: `payer name ${pay.status}, street ${street.status}, message ${mail.status} (${mail.json().key ?? ''})` };
+  });
+
+  await check(14, '"Infinity", "1e999" and 9999999999999 as an id are bad input', async () => {
+    const h = { headers: { authorization: `Bearer ${token}` } };
+    const answers = await Promise.all([
+      send(base, 'GET', '/api/Billing/payment/receipt/Infinity', h),
+      send(base, 'GET', '/api/Billing/payment/receipt/1e999', h),
+      send(base, 'GET', '/api/Billing/payment/receipt/9999999999999', h),
+      send(base, 'GET', '/api/Demographics/adults?AdultID=-Infinity', h),
+      send(base, 'POST', '/api/ParentApplication/application/start', json({ programPeriodID: 'Infinity' }, token)),
+      send(base, 'POST', '/api/ParentApplication/application/start', { headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: '{"programPeriodID":1e999}' }),
+    ]);
+    return { ok: answers.every((a) => a.status === 400), detail: `receipt Infinity, 1e999, 9999999999999; adults -Infinity; start "Infinity", 1e999: ${answers.map((a) => a.status).join(', ')}` };
+  });
+
+  await check(15, 'a list query parameter takes its name repeated (both optional fees ticked)', async () => {
+    // no application has this key: the answer is 404 once the list is read, 400 when it was refused
+    const key = '0'.repeat(32);
+    const h = { headers: { authorization: `Bearer ${token}` } };
+    const two = await send(base, 'GET', `/api/ParentApplication/fee/charges?key=${key}&miscCharges=1&miscCharges=2`, h);
+    const one = await send(base, 'GET', `/api/ParentApplication/fee/charges?key=${key}&miscCharges=1`, h);
+    return { ok: two.status === 404 && one.status === 404, detail: `miscCharges twice: ${two.status} (${two.json().key ?? ''}), once: ${one.status}` };
+  });
+
+  await check(16, 'an other amount above the provider\'s maximum is refused before the gateway', async () => {
+    const h = { headers: { authorization: `Bearer ${token}` } };
+    const fee = (amount: string) => send(base, 'GET', `/api/Billing/payment/processing-fee?AmountChoice=other&Amount=${amount}`, h);
+    const [big, small] = [await fee('1000000.00'), await fee('25.00')];
+    const max = (await send(base, 'GET', '/api/Billing/payment-options', h)).json().maxPaymentText;
+    return { ok: big.status === 200 && big.json().valid === false && small.json().valid === true, detail: `1,000,000.00 payable: ${big.json().valid}; 25.00 payable: ${small.json().valid}; the most: ${max}` };
+  });
+
   return results;
 }
 
