@@ -881,6 +881,11 @@ export const applicationDrafts = pgTable(
     amountDueCents: integer('amount_due_cents').notNull().default(0),
     /** the charges the submit put on the ledger */
     chargedCents: integer('charged_cents').notNull().default(0),
+    /** the parent told of the hold (the submitter's address and language): warned before it ends, told when it ended */
+    noticeEmail: text('notice_email'),
+    noticeLocale: text('notice_locale'),
+    /** when the warning that the hold is about to end was queued (once: a conditional UPDATE claims it) */
+    holdWarnedAt: ts('hold_warned_at'),
   },
   (t) => [index('application_drafts_account').on(t.providerId, t.accountId, t.programPeriodId), index('application_drafts_hold').on(t.paymentStatus, t.holdUntil)],
 );
