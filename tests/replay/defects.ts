@@ -9,6 +9,7 @@
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { multipart, pngBomb } from '../fixtures/images/index';
+import { replayPaymentDefects } from './paymentDefects';
 
 export interface DefectResult {
   defect: number;
@@ -179,7 +180,9 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
     if (karen.status !== 200) return { ok: false, detail: `cannot sign in as karen.johnson@example.com: ${karen.status}` };
     const karenToken = karen.json().token as string;
     const accountID = karen.json().session.accountID as number;
-    const programs = (await send(base, 'GET', `/api/Registration/programperiods/list?AccountID=${accountID}`, { headers: { authorization: `Bearer ${karenToken}` } })).json() as { programPeriodID: number }[];
+    const list = await send(base, 'GET', `/api/Registration/programperiods/list?AccountID=${accountID}`, { headers: { authorization: `Bearer ${karenToken}` } });
+    const programs = list.status === 200 ? (list.json() as { programPeriodID: number }[]) : [];
+    if (!programs.length) throw new Error(`karen's programs list: ${list.status} ${list.text.slice(0, 200)}`);
     const programPeriodID = programs[0].programPeriodID;
     const keyelement = async () => {
       const tokenString = JSON.stringify({ applicationName: 'brightpath', programPeriodID, accountID, menu: '/programlist' });
@@ -233,6 +236,9 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
     const max = (await send(base, 'GET', '/api/Billing/payment-options', h)).json().maxPaymentText;
     return { ok: big.status === 200 && big.json().valid === false && small.json().valid === true, detail: `1,000,000.00 payable: ${big.json().valid}; 25.00 payable: ${small.json().valid}; the most: ${max}` };
   });
+
+  // the money defects: a charge without a posting, a debt charged twice
+  await replayPaymentDefects(base, check, 17);
 
   return results;
 }
