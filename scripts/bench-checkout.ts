@@ -276,6 +276,8 @@ try {
 } catch (e) {
   failed = true;
   console.error(e);
+  // the server's own account of it
+  console.error(portal.log?.().split('\n').filter((l) => /"level":(50|60)|Error/.test(l)).slice(0, 5).join('\n'));
 } finally {
   await portal.stop();
   await gw.close();

@@ -23,6 +23,8 @@ export interface Running {
   stop(): Promise<void>;
   /** the server process's CPU time so far (user + system), in ms; null where /proc is not there */
   cpuMs?: () => number | null;
+  /** what the server printed so far */
+  log?: () => string;
 }
 
 /** A process's CPU time (user + system) in ms, from /proc (Linux). */
@@ -108,6 +110,6 @@ export async function startPortal(env: Record<string, string>, cleanup?: () => P
   child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/Customer/version?sourceApp=parentportal`, child, () => output);
-  return { url, stop: stopper(child, cleanup), cpuMs: () => processCpuMs(child.pid) };
+  return { url, stop: stopper(child, cleanup), cpuMs: () => processCpuMs(child.pid), log: () => output };
 }
 
