@@ -6,11 +6,11 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import { prepared } from '../db/prepared';
 import { ledgerEntries } from '../db/schema';
+import { moneyInLanguage } from '../../src/engine/formats';
 
-/** An amount as the parent reads it, in the language's conventions and the provider's currency. */
-export function moneyText(cents: number, lang: string, country: string): string {
-  const f = new Intl.NumberFormat(`${lang}-${country === 'CA' ? 'CA' : 'US'}`, { style: 'currency', currency: country === 'CA' ? 'CAD' : 'USD', currencyDisplay: 'narrowSymbol' });
-  return f.format(cents / 100);
+/** An amount as the parent reads it, as the portal shows it (moneyInLanguage; $ for US and Canadian dollars). */
+export function moneyText(cents: number, lang: string, _country?: string): string {
+  return moneyInLanguage(cents / 100, lang);
 }
 
 export type LedgerKind = 'CHARGE' | 'LATE_FEE' | 'REFUND' | 'PAYMENT' | 'CREDIT';

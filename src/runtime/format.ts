@@ -1,6 +1,6 @@
 // Display formats of values in summaries, tables and cards (spec 2.13 and 9: amounts with 2 decimals,
 // negative balances in brackets, currency $; phones (ddd)ddd-dddd as typed; dates mm/dd/yyyy).
-import { displayPhone, displayZip, isoToMdy } from '../engine/formats';
+import { displayPhone, displayZip, isoToMdy, moneyInLanguage } from '../engine/formats';
 
 /** `cents`: an amount in integer cents (the parent application's fees), shown like `money` */
 export type ValueFormat = 'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
@@ -32,12 +32,16 @@ function twoDecimals(n: number, locale: string): string {
   return f.format(n);
 }
 
-/** $1,234.50; negative amounts in brackets: ($12.00). */
+/** $1,234.50 in the reader's language's conventions (engine moneyInLanguage); negative amounts in brackets: ($12.00). */
 export function formatMoney(value: unknown, locale = 'en'): string {
   const n = typeof value === 'number' ? value : Number(String(value ?? '').replace(/[$,\s]/g, ''));
   if (value === null || value === undefined || value === '' || !Number.isFinite(n)) return '';
-  const text = twoDecimals(Math.abs(n), locale);
-  return n < 0 ? `($${text})` : `$${text}`;
+  // English keeps the exact half-up rounding of its shortest decimal form (1.005 shows 1.01)
+  if (locale === 'en') {
+    const text = twoDecimals(Math.abs(n), locale);
+    return n < 0 ? `($${text})` : `$${text}`;
+  }
+  return moneyInLanguage(n, locale);
 }
 
 /** ISO dates (API) and mm/dd/yyyy (already shown form) both show as mm/dd/yyyy. */

@@ -191,7 +191,7 @@ describe('pay now', () => {
     await page.click('[data-action=retry]');
     await chooseMethod(page, 'ECH', '25.00');
     await page.waitForSelector('section[data-section=payment] dl');
-    expect(await page.textContent('section[data-section=payment]')).toContain('$25,50');
+    expect(await page.textContent('section[data-section=payment]')).toContain('$25.50');
     expect(await page.textContent('main')).toContain('3 a 5 días hábiles');
     await expectNoAxeViolations(page, 'payer information (es, bank)');
     await payerAndGo(page, 'David Garcia');

@@ -168,6 +168,8 @@ describe('sandbox gateway outcomes (pure rules)', () => {
     expect(ok).toEqual({ ok: true, value: { holderName: 'Linh Nguyen', number: '4111111111111111', expiry: '03/30', brand: 'VISA', last4: '1111' } });
     expect(checkCardForm({ name: 'A', number: '4111111111111111', expiry: '02/30', cvv: '123' }, at)).toEqual({ ok: false, errors: { expiry: 'expiryPast' } });
     expect(checkCardForm({ name: 'A', number: '4111111111111111', expiry: '13/30', cvv: '123' }, at)).toEqual({ ok: false, errors: { expiry: 'expiryFormat' } });
+    // as typed on a phone's number pad, without the slash
+    for (const expiry of ['0330', '03 30', '03-30', '330']) expect(checkCardForm({ name: 'A', number: '4111111111111111', expiry, cvv: '123' }, at)).toMatchObject({ ok: true, value: { expiry: '03/30' } });
     expect(checkCardForm({ name: 'A', number: '378282246310005', expiry: '04/31', cvv: '123' }, at)).toEqual({ ok: false, errors: { cvv: 'cvvAmex' } });
     expect(checkCardForm({ name: 'A', number: '4111111111111111', expiry: '04/31', cvv: '1234' }, at)).toEqual({ ok: false, errors: { cvv: 'cvvInvalid' } });
     expect(checkCardForm({ name: 'A', number: '4111111111111112', expiry: '04/31', cvv: '123' }, at)).toEqual({ ok: false, errors: { number: 'numberInvalid' } });
@@ -415,17 +417,19 @@ describe('sandbox gateway', () => {
     const esHtml = await (await fetch(base + pagePath(es))).text();
     expect(esHtml).toMatch(/<html lang="es">/);
     expect(esHtml).toContain('<h1>Pago seguro</h1>');
-    expect(esHtml).toContain('125,00\u00a0US$');
+    expect(esHtml).toContain('$125.00');
     expect(esHtml).toContain('<label for="routing-number">Número de ruta bancaria</label>');
     expect(esHtml).toContain('<label for="account-number">Número de cuenta</label>');
     expect(esHtml).toMatch(/type="radio" id="account-type-checking" value="checking"/);
     expect(esHtml).toContain('Cuenta de ahorros');
+    // a bank debit says what the parent authorises
+    expect(esHtml).toContain('usted autoriza a');
 
     const vi = await openCheckout({ amountCents: 5_000, currency: 'CAD', locale: 'vi' });
     const viHtml = await (await fetch(base + pagePath(vi))).text();
     expect(viHtml).toMatch(/<html lang="vi">/);
     expect(viHtml).toContain('Thanh toán an toàn');
-    expect(viHtml).toContain('50,00\u00a0CA$');
+    expect(viHtml).toContain('50,00\u00a0$');
 
     // an unknown locale falls back to English
     const fr = await openCheckout({ locale: 'fr-CA' });

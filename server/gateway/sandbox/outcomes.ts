@@ -202,7 +202,8 @@ function checkName(typed: string, requiredError: FieldError): FieldError | null 
 
 /** MM/YY (spaces around the slash allowed) → [month, two-digit year], or null. */
 export function parseExpiry(typed: string): [number, number] | null {
-  const m = /^(\d{1,2})\s*\/\s*(\d{2})$/.exec(typed.trim());
+  // MM/YY, and as typed on a phone's number pad: 1130, 11 30, 11-30
+  const m = /^(\d{1,2})\s*[/\-\s]?\s*(\d{2})$/.exec(typed.trim());
   if (!m) return null;
   const month = Number(m[1]);
   if (month < 1 || month > 12) return null;

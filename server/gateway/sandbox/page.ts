@@ -81,6 +81,7 @@ button:hover{background:#1e40af}
 .cancel{display:block;text-align:center;margin:1rem 0 0;color:#1d4ed8;font-weight:600;text-underline-offset:.2em}
 .cancel:hover{color:#1e3a8a}
 .privacy{margin:1.25rem 0 0;font-size:.875rem;color:#4b5563}
+.authorisation{margin:1rem 0 0;font-size:.875rem;color:#374151}
 .problem{border:3px solid #b91c1c;border-radius:10px;padding:.875rem 1rem;margin:0 0 1.25rem}
 .problem h2{margin:0 0 .5rem;font-size:1.125rem}
 .problem ul{margin:0;padding-left:1.25rem}
@@ -234,6 +235,7 @@ ${m.payerName ? `<div><dt>${escapeHtml(t.payer)}</dt><dd>${escapeHtml(m.payerNam
 <form method="post" action="${escapeHtml(m.actionPath)}" accept-charset="utf-8">
 <h2>${escapeHtml(m.method === 'CARD' ? t.cardDetails : t.bankDetails)}</h2>
 ${m.method === 'CARD' ? cardFields(m) : bankFields(m)}
+${m.method === 'BANK' ? `<p class="authorisation" id="debit-authorisation">${escapeHtml(fill(t.debitAuthorisation, { merchant, amount: m.amountText }))}</p>` : ''}
 <div class="actions">
 <button type="submit">${escapeHtml(fill(t.pay, { amount: m.amountText }))}</button>
 <a class="cancel" href="${escapeHtml(m.cancelPath)}">${escapeHtml(fill(t.cancel, { merchant }))}</a>

@@ -28,6 +28,8 @@ export interface PageTexts {
   accountType: string;
   checking: string;
   savings: string;
+  /** {merchant}, {amount}: the debit authorisation shown above Pay on the bank page */
+  debitAuthorisation: string;
   /** the button: {amount} */
   pay: string;
   /** the link back without paying: {merchant} */
@@ -73,6 +75,7 @@ const en: PageTexts = {
   accountType: 'Account type',
   checking: 'Checking',
   savings: 'Savings',
+  debitAuthorisation: 'By selecting Pay, you authorise {merchant} to debit {amount} from this bank account once, on or after today, through the ACH network. The debit can take 3 to 5 business days. To revoke this authorisation, contact {merchant} before the debit is made; you may ask your bank to return a debit you did not authorise.',
   pay: 'Pay {amount}',
   cancel: 'Cancel and go back to {merchant}',
   privacy: 'Your details go only to this payment page. {merchant} never sees your full card or account number.',
@@ -129,6 +132,7 @@ const es: PageTexts = {
   accountType: 'Tipo de cuenta',
   checking: 'Cuenta de cheques',
   savings: 'Cuenta de ahorros',
+  debitAuthorisation: 'Al seleccionar Pagar, usted autoriza a {merchant} a debitar {amount} de esta cuenta bancaria una sola vez, a partir de hoy, a través de la red ACH. El débito puede tardar de 3 a 5 días hábiles. Para revocar esta autorización, comuníquese con {merchant} antes de que se realice el débito; puede pedir a su banco que devuelva un débito que usted no autorizó.',
   pay: 'Pagar {amount}',
   cancel: 'Cancelar y volver a {merchant}',
   privacy: 'Sus datos se envían solo a esta página de pago. {merchant} nunca ve el número completo de su tarjeta o cuenta.',
@@ -185,6 +189,7 @@ const pt: PageTexts = {
   accountType: 'Tipo de conta',
   checking: 'Conta corrente',
   savings: 'Conta poupança',
+  debitAuthorisation: 'Ao selecionar Pagar, você autoriza {merchant} a debitar {amount} desta conta bancária uma única vez, a partir de hoje, pela rede ACH. O débito pode levar de 3 a 5 dias úteis. Para revogar esta autorização, entre em contato com {merchant} antes que o débito seja feito; você pode pedir ao seu banco que devolva um débito que não autorizou.',
   pay: 'Pagar {amount}',
   cancel: 'Cancelar e voltar para {merchant}',
   privacy: 'Seus dados vão somente para esta página de pagamento. {merchant} nunca vê o número completo do seu cartão ou da sua conta.',
@@ -241,6 +246,7 @@ const vi: PageTexts = {
   accountType: 'Loại tài khoản',
   checking: 'Tài khoản thanh toán (checking)',
   savings: 'Tài khoản tiết kiệm (savings)',
+  debitAuthorisation: 'Khi chọn Thanh toán, quý vị cho phép {merchant} trừ {amount} từ tài khoản ngân hàng này một lần, vào hôm nay hoặc sau đó, qua mạng lưới ACH. Khoản trừ có thể mất 3 đến 5 ngày làm việc. Để thu hồi sự cho phép này, vui lòng liên hệ {merchant} trước khi khoản trừ được thực hiện; quý vị có thể yêu cầu ngân hàng hoàn lại khoản trừ mà quý vị không cho phép.',
   pay: 'Thanh toán {amount}',
   cancel: 'Hủy và quay lại {merchant}',
   privacy: 'Thông tin của quý vị chỉ được gửi đến trang thanh toán này. {merchant} không bao giờ thấy đầy đủ số thẻ hoặc số tài khoản của quý vị.',
@@ -291,18 +297,15 @@ export function fill(template: string, vars: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => (Object.hasOwn(vars, name) ? vars[name] : whole));
 }
 
-/** The amount for the page: the checkout's locale when it is of the page's language, else the language. */
+/**
+ * The amount for the page in the page's language, as the merchant's portal writes it: the language's
+ * conventions for a dollar amount (`<lang>-US`), the narrow symbol $ for US and Canadian dollars.
+ */
 export function formatAmount(amountCents: number, currency: string, locale: string | undefined): string {
   const lang = pageLanguage(locale);
-  const tag = (locale ?? '').trim().replace(/_/g, '-');
-  // the checkout's own tag (en-CA, pt-PT …) when it is of the page's language, else the language
-  const candidates = tag.toLowerCase().split('-')[0] === lang ? [tag, lang] : [lang];
-  for (const candidate of candidates) {
-    try {
-      return new Intl.NumberFormat(candidate, { style: 'currency', currency }).format(amountCents / 100);
-    } catch {
-      // an unknown locale tag: try the next
-    }
+  try {
+    return new Intl.NumberFormat(`${lang}-US`, { style: 'currency', currency, currencyDisplay: 'narrowSymbol' }).format(amountCents / 100);
+  } catch {
+    return `${(amountCents / 100).toFixed(2)} ${currency}`;
   }
-  return `${(amountCents / 100).toFixed(2)} ${currency}`;
 }

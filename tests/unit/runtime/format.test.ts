@@ -20,6 +20,20 @@ describe('display formats', () => {
     expect(fixedTwo(1e21)).toBeNull(); // exponent form: Intl writes it
     expect(formatMoney(1e21)).toBe(`$${intl.format(1e21)}`);
   });
+  it('money in Spanish, Portuguese and Vietnamese follows the language (Intl), as e-mails and the gateway write it', async () => {
+    const { moneyText } = await import('../../../server/services/ledger');
+    const { formatAmount } = await import('../../../server/gateway/sandbox/texts');
+    expect(formatMoney(1305, 'es')).toBe('$1,305.00');
+    expect(formatMoney(1305, 'pt')).toBe('$\u00a01.305,00');
+    expect(formatMoney(1305, 'vi')).toBe('1.305,00\u00a0$');
+    expect(formatMoney(-12, 'es')).toBe('($12.00)');
+    for (const lang of ['en', 'es', 'pt', 'vi']) {
+      expect(moneyText(130500, lang, 'US')).toBe(formatMoney(1305, lang));
+      expect(moneyText(130500, lang, 'CA')).toBe(formatMoney(1305, lang));
+      expect(formatAmount(130500, 'USD', lang)).toBe(formatMoney(1305, lang));
+      expect(formatAmount(130500, 'CAD', lang)).toBe(formatMoney(1305, lang));
+    }
+  });
   it('dates: ISO and mm/dd/yyyy both show as mm/dd/yyyy; times only when not midnight', () => {
     expect(formatDate('2026-03-07')).toBe('03/07/2026');
     expect(formatDate('2026-03-07T10:00:00Z')).toBe('03/07/2026');
