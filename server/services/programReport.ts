@@ -65,7 +65,8 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
     doc.text(t('programs.report.period', { start: isoToMdy(input.program.startDate), end: isoToMdy(input.program.endDate) }));
     doc.text(t('programs.report.category', { category: t(`programs.category.${input.program.category}`) }));
     doc.text(t('programs.report.account', { accountNo: input.accountNo }));
-    doc.text(t('programs.report.type', { type: input.program.reportType }));
+    // the report's kind in words, not its code (W, T, D, C or ChangeSchedule)
+    doc.text(t('programs.report.type', { type: t(`programs.report.types.${input.program.reportType === 'ChangeSchedule' ? 'changeSchedule' : 'enrollment'}`) }));
     doc.moveDown();
     doc.moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#888888').lineWidth(0.75).stroke();
     doc.moveDown(0.5);

@@ -240,6 +240,9 @@ describe.each(BACKENDS)('program report on %s', (backend) => {
     expect(text).toContain('Sofia Garcia');
     expect(text).toContain('Lucas Garcia');
     expect(text).toContain('BP-10234');
+    // the report's kind in words, not its code
+    expect(text).toContain('Tipo de informe: Inscripción');
+    expect(text).not.toMatch(/Tipo de informe: T\b/);
     expect(text).not.toContain('Tyler');
   });
 
