@@ -8,9 +8,9 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import QRCode from 'qrcode';
-import { asc, desc } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import type { Db } from './db/index';
-import { providers, outbox } from './db/schema';
+import { applicationDrafts, providers, outbox } from './db/schema';
 import { businessClock, systemClock, type Clock } from './clock';
 import { fixedToday } from '../src/engine/today';
 import { Passwords, PRODUCTION_ARGON2, type Argon2Options } from './auth';
@@ -29,7 +29,7 @@ import { providerRollup } from './gradeRollup';
 import { PRODUCT_BASES } from '../src/engine/screen';
 import type { PaymentGateway } from './payments/gateway';
 import { handleNotification, startReconciler } from './services/payments';
-import { startHoldSweeper } from './services/applicationPayment';
+import { startHoldSweeper, sweepHolds } from './services/applicationPayment';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 import { bootData, entryAppName, signInLoads, withBootData } from './boot';
@@ -288,6 +288,19 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
         createdAt: r.createdAt.toISOString(),
         sentAt: r.sentAt ? r.sentAt.toISOString() : null,
       }));
+    });
+    // a seat hold's end moved to `secondsLeft` from now, then one sweep (its warning, its release):
+    // the browser tests see a 15-minute hold end without waiting for it
+    app.post<{ Body: { key?: string; secondsLeft?: number } }>('/api/dev/application-hold', { schema: { hide: true } }, async (req) => {
+      const { key, secondsLeft } = req.body ?? {};
+      if (typeof key !== 'string' || typeof secondsLeft !== 'number') throw new HttpError(400, 'key and secondsLeft');
+      await opts.db
+        .update(applicationDrafts)
+        .set({ holdUntil: new Date(deps.clock().getTime() + secondsLeft * 1000) })
+        .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.paymentStatus, 'AWAITING')));
+      await sweepHolds(deps);
+      const [d] = await opts.db.select({ paymentStatus: applicationDrafts.paymentStatus }).from(applicationDrafts).where(eq(applicationDrafts.key, key));
+      return { paymentStatus: d?.paymentStatus ?? null };
     });
   }
 

@@ -17,6 +17,7 @@ import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
 import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts } from './seats';
 import { batchLoader, prepared } from '../db/prepared';
+import { recordInHistory } from '../history';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -391,6 +392,8 @@ export const application = {
           photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
           inApplication: chosen.has(c.id),
           status: r?.status ?? null,
+          // registered, waitlisted or pending here already: the step offers it, disabled (setChildren refuses it)
+          alreadyIn: regs.some((x) => x.childId === c.id && IN_PROGRAM.includes(x.status)),
           waitlistPosition: places.get(`${d.programPeriodId}/${c.id}`) ?? null,
         };
       });
@@ -464,8 +467,15 @@ export const application = {
       const ctx = await submitContext(deps, s, query.key);
       if (!ctx || ctx.draft.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
       const { draft: d, program: pp } = ctx;
-      const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(deps, s, pp, lang, ctx) : undefined);
-      if (result.fresh && result.confirmation.emailSent) deps.mailQueued();
+      const facts = d.status === 'open' ? submitFacts(deps, s, pp, lang, ctx) : undefined;
+      const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, facts);
+      if (result.fresh && result.confirmation.emailSent && facts?.mail) {
+        deps.mailQueued();
+        // the confirmation e-mail in the account's Emails/Texts history, with the same text
+        const { mail } = facts;
+        const text = mail.before + result.confirmation.children.map((c) => mail.line(c.fullName, c.status)).join('\n') + mail.after;
+        await recordInHistory(deps.db, deps.today(), { providerId: s.providerId, accountId: s.accountId, subject: mail.subject, text, from: ctx.programName });
+      }
       // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
       // when the confirmation is read or by the sweeper, off a registration rush's hot path
       const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };

@@ -3,12 +3,13 @@
 // the provider's minutes while the parent pays. Pay later keeps them. An abandoned payment releases
 // them when the hold ends; a payment that completes after that, with its seats gone, is refunded in
 // full through the gateway.
-import { and, eq, inArray, isNull, lt } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, lte } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
 import { activities, adults, applicationDrafts, enrollments, ledgerEntries, logins, miscCharges, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../db/schema';
 import { enqueueMail } from '../outbox';
+import { recordInHistory } from '../history';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { activitiesOf, type DraftData, type DraftRow } from './application';
@@ -49,7 +50,14 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
   return deps.db.transaction(async (tx) => {
     const [moved] = await tx
       .update(applicationDrafts)
-      .set({ paymentStatus: payNow ? 'AWAITING' : 'NONE', holdUntil: payNow ? new Date(deps.clock().getTime() + holdMinutes * 60_000) : null, amountDueCents: payNow ? due : 0, chargedCents: charged })
+      .set({
+        paymentStatus: payNow ? 'AWAITING' : 'NONE',
+        holdUntil: payNow ? new Date(deps.clock().getTime() + holdMinutes * 60_000) : null,
+        amountDueCents: payNow ? due : 0,
+        chargedCents: charged,
+        // who is warned before the hold ends and told when it ended: the parent who submitted, in her language
+        ...(payNow ? { noticeEmail: s.email || null, noticeLocale: lang } : {}),
+      })
       .where(and(eq(applicationDrafts.id, d.id), isNull(applicationDrafts.paymentStatus)))
       .returning();
     if (!moved) return (await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id)))[0];
@@ -132,11 +140,87 @@ export async function releaseExpiredHolds(deps: AppDeps, only?: { draftId: numbe
         .returning();
       if (!d) return false;
       await releaseApplication(tx, d, deps);
+      await holdNotice(deps, tx, d, 'ended', now);
       return true;
     });
     if (done) released++;
   }
+  if (released) deps.mailQueued();
   return released;
+}
+
+/** The warning goes when this much of a hold is left (a hold of the provider's minutes, 15 by default). */
+export const HOLD_WARNING_MS = 5 * 60_000;
+
+/**
+ * Warns the parents whose seats are held and whose hold ends within five minutes, unpaid: one e-mail
+ * per application, in the parent's language, recorded in her history. The warning is claimed by a
+ * conditional UPDATE of hold_warned_at in the transaction that queues it, so two sweeps (or two
+ * servers) never send it twice. Answers how many it warned.
+ */
+export async function warnEndingHolds(deps: AppDeps): Promise<number> {
+  const now = deps.clock();
+  const soon = new Date(now.getTime() + HOLD_WARNING_MS);
+  const due = await deps.db
+    .select({ id: applicationDrafts.id })
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.paymentStatus, 'AWAITING'), isNull(applicationDrafts.holdWarnedAt), gt(applicationDrafts.holdUntil, now), lte(applicationDrafts.holdUntil, soon)))
+    .limit(50);
+  let warned = 0;
+  for (const { id } of due) {
+    const sent = await deps.db.transaction(async (tx) => {
+      const [d] = await tx
+        .update(applicationDrafts)
+        .set({ holdWarnedAt: now })
+        .where(and(eq(applicationDrafts.id, id), eq(applicationDrafts.paymentStatus, 'AWAITING'), isNull(applicationDrafts.holdWarnedAt), gt(applicationDrafts.holdUntil, now)))
+        .returning();
+      if (!d) return false;
+      return holdNotice(deps, tx, d, 'warning', now);
+    });
+    if (sent) warned++;
+  }
+  if (warned) deps.mailQueued();
+  return warned;
+}
+
+/**
+ * The parent's e-mail about her held seats, inside the caller's transaction: 'warning' (a few
+ * minutes left, pay now or later to keep them) or 'ended' (released, the charges taken back). To
+ * the address and in the language of the submit (the primary holder's sign-in address when the
+ * submit had none), with a row in the account's Emails/Texts history.
+ */
+async function holdNotice(deps: AppDeps, tx: Tx, d: DraftRow, which: 'warning' | 'ended', now: Date): Promise<boolean> {
+  const [p] = await tx.select().from(providers).where(eq(providers.id, d.providerId));
+  const [pp] = await tx.select().from(programPeriods).where(eq(programPeriods.id, d.programPeriodId));
+  if (!p || !pp) return false;
+  const lang = d.noticeLocale || p.languages[0]?.code || 'en';
+  let to = d.noticeEmail;
+  if (!to) {
+    const [primary] = await tx
+      .select({ email: logins.email })
+      .from(adults)
+      .innerJoin(logins, eq(logins.adultId, adults.id))
+      .where(and(eq(adults.accountId, d.accountId), eq(adults.accountHolder, 1)));
+    to = primary?.email ?? null;
+  }
+  if (!to) return false;
+  const conf = d.result as unknown as Confirmation | null;
+  // the children whose seats are (were) held
+  const names = (conf?.children ?? []).filter((c) => c.activities.some((a) => a.state === 'A')).map((c) => c.fullName);
+  const params = {
+    program: textIn(pp, 'programPeriod', lang),
+    children: names.join(', '),
+    amount: moneyText(d.amountDueCents, lang, p.countryCode),
+    minutes: Math.max(1, Math.ceil(((d.holdUntil?.getTime() ?? now.getTime()) - now.getTime()) / 60_000)),
+    organisation: p.organisation,
+  };
+  const k = (key: string) => deps.t(lang, `application.email.hold.${which}.${key}`, params);
+  const subject = k('subject');
+  const text = [deps.t(lang, 'application.email.intro', { name: conf?.parentName ?? '' }), '', k('body'), '', k('next'), '', deps.t(lang, 'application.email.footer')].join('\n');
+  const from = `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`;
+  await enqueueMail(tx as unknown as Db, deps.clock, { providerId: d.providerId, kind: `application-hold-${which}`, to, from, subject, text });
+  await recordInHistory(tx as unknown as Db, deps.today(), { providerId: d.providerId, accountId: d.accountId, subject, text, from: p.programName });
+  return true;
 }
 
 async function releaseApplication(tx: Tx, d: DraftRow, deps: AppDeps): Promise<void> {
@@ -220,7 +304,9 @@ export async function refundPayment(deps: AppDeps, attemptId: number): Promise<b
     // the payment lowered the balance by the amount (the fee is not the account's): the refund raises it back
     await tx.insert(ledgerEntries).values({ providerId: a.providerId, accountId: a.accountId, kind: 'REFUND', amountCents: a.amountCents, entryDate: isoDay(deps.today()), paymentId: a.paymentId, refundId: refund.refundId, description: REFUND_TEXTS[a.refundReason] ?? 'Refund', createdAt: deps.clock() });
     if (a.draftId && a.refundReason === 'SEATS_RELEASED') await tx.update(applicationDrafts).set({ paymentStatus: 'REFUNDED' }).where(eq(applicationDrafts.id, a.draftId));
-    for (const mail of await refundMails(deps, tx, a, refund.amountCents)) await enqueueMail(tx as unknown as Db, deps.clock, mail);
+    const mails = await refundMails(deps, tx, a, refund.amountCents);
+    for (const mail of mails) await enqueueMail(tx as unknown as Db, deps.clock, mail);
+    if (mails[0]) await recordInHistory(tx as unknown as Db, deps.today(), { providerId: a.providerId, accountId: a.accountId, subject: mails[0].subject, text: mails[0].text, from: mails[0].programName });
     deps.mailQueued();
     return true;
   });
@@ -241,6 +327,7 @@ async function refundMails(deps: AppDeps, tx: Tx, a: typeof paymentAttempts.$inf
   if (payer.email) to.add(payer.email.toLowerCase());
   if (primary?.email) to.add(primary.email.toLowerCase());
   return [...to].map((address) => ({
+    programName: p.programName,
     providerId: a.providerId,
     kind: 'payment-refund',
     to: address,
@@ -276,14 +363,20 @@ export async function settlePending(deps: AppDeps): Promise<number> {
   return rows.length;
 }
 
-/** Every half minute: releases expired holds and settles what is left (one runner at a time per process; the UPDATEs are conditional). */
+/** One sweep: warns of holds about to end, releases the ended ones, settles what is left. */
+export async function sweepHolds(deps: AppDeps): Promise<void> {
+  await warnEndingHolds(deps);
+  await releaseExpiredHolds(deps);
+  await settlePending(deps);
+}
+
+/** Every half minute, a sweep (one runner at a time per process; the UPDATEs are conditional). */
 export function startHoldSweeper(deps: AppDeps): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    releaseExpiredHolds(deps)
-      .then(() => settlePending(deps))
+    sweepHolds(deps)
       .catch((err) => deps.log?.error({ err }, 'releasing expired seat holds failed'))
       .finally(() => (running = false));
   }, 30_000);

@@ -8,6 +8,7 @@ import type { Db } from '../db/index';
 import { activities, adults, applicationDrafts, children, enrollments, logins, programPeriods, providers, registrations, seatTakes, seats, waitlistEntries } from '../db/schema';
 import { isoDay } from '../clock';
 import { enqueueMail } from '../outbox';
+import { recordInHistory } from '../history';
 import { textIn } from '../providerTexts';
 import { seatWeek, type DraftData, type Selection } from './application';
 import { applicationFees, postCharges } from './applicationPayment';
@@ -233,6 +234,8 @@ export async function approveApplication(deps: ApprovalDeps, appName: string, re
         text: lines.join('\n'),
       });
     }
+    // and in the account's Emails/Texts history, once
+    if (to.length) await recordInHistory(db, deps.today(), { providerId: reg.providerId, accountId: reg.accountId, subject: t('subject', params), text: lines.join('\n'), from: p.programName });
     return {
       enrolled: enrolledIn.length,
       chargedCents,

@@ -13,6 +13,7 @@ import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledger
 import { HttpError } from '../errors';
 import { isoDay, todayMdy } from '../clock';
 import { enqueueMail } from '../outbox';
+import { recordInHistory } from '../history';
 import { textIn } from '../providerTexts';
 import { ruleContextOf, safeHtml } from './common';
 import { accountMoney, dollars, moneyText } from './ledger';
@@ -499,7 +500,10 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
       .returning();
     if (!wasLive) deps.log?.warn({ attempt: attempt.publicId, was: claimed.status }, 'the gateway took a payment on a closed attempt: posted and refunded');
     const mailIds: number[] = [];
-    for (const mail of await receiptMails(deps, t, attempt, payment, tx)) mailIds.push(await enqueueMail(t as unknown as Db, deps.clock, mail));
+    const receipts = await receiptMails(deps, t, attempt, payment, tx);
+    for (const mail of receipts) mailIds.push(await enqueueMail(t as unknown as Db, deps.clock, mail));
+    // the receipt in the account's Emails/Texts history, once whatever the number of its recipients
+    if (receipts[0]) await recordInHistory(t as unknown as Db, deps.today(), { providerId: attempt.providerId, accountId: attempt.accountId, subject: receipts[0].subject, text: receipts[0].text, from: receipts[0].programName });
     await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
     return done;
   };
@@ -617,6 +621,7 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
   if (payment.payerEmail) to.add(payment.payerEmail.toLowerCase());
   if (primary?.email) to.add(primary.email.toLowerCase());
   return [...to].map((address) => ({
+    programName: p.programName,
     providerId: attempt.providerId,
     kind: 'payment-receipt',
     to: address,

@@ -1,9 +1,9 @@
 // Registration service: program periods with the account's children rows (programs list, home
 // Registration section) and enrolled activities per child (home Childcare / Enrichment sections).
-import { and, asc, eq, gte, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, gt, gte, inArray, isNull, or } from 'drizzle-orm';
 import type { Handlers, AppDeps } from '../context';
 import type { RegistrationChildrenActivitiesResponse } from '../../src/engine/contract.gen';
-import { activities, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
+import { activities, applicationDrafts, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
@@ -41,6 +41,9 @@ export async function checkChild(deps: AppDeps, s: { providerId: number; account
   if (!enrolled) notFound(deps, lang);
 }
 
+/** A registration in these states holds the child's place in the program (the application refuses the child again). */
+const IN_PROGRAM = ['REGISTERED', 'WAITLISTED', 'PENDING', 'PROCESSED'];
+
 export const registration = {
   'Registration.programPeriods': {
     handler: async ({ deps, session, query, lang }) => {
@@ -75,6 +78,22 @@ export const registration = {
         .from(activities)
         .where(and(eq(activities.providerId, s.providerId), inArray(activities.programPeriodId, ids)));
 
+      // Register and Add child need a child of the account not in the program yet (spec 4: the
+      // application refuses one registered, waitlisted or pending)
+      const kidIds = (await deps.db.select({ id: children.id }).from(children).where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))).map((c) => c.id);
+      const inProgram = (ppId: number) => new Set(regs.filter((r) => r.r.programPeriodId === ppId && IN_PROGRAM.includes(r.r.status)).map((r) => r.r.childId));
+      // seats held while the parent pays (amendment 7): Home and the card say until when
+      const held = await deps.db
+        .select({ pp: applicationDrafts.programPeriodId, holdUntil: applicationDrafts.holdUntil, amountDueCents: applicationDrafts.amountDueCents, result: applicationDrafts.result })
+        .from(applicationDrafts)
+        .where(and(eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId), inArray(applicationDrafts.programPeriodId, ids), eq(applicationDrafts.paymentStatus, 'AWAITING'), gt(applicationDrafts.holdUntil, deps.clock())))
+        .orderBy(asc(applicationDrafts.holdUntil));
+      const seatHold = (ppId: number) => {
+        const h = held.find((x) => x.pp === ppId);
+        if (!h?.holdUntil) return null;
+        const kids = ((h.result as { children?: { fullName: string; activities: { state: string }[] }[] } | null)?.children ?? []).filter((c) => c.activities.some((a) => a.state === 'A'));
+        return { holdUntil: h.holdUntil.toISOString(), amountDue: h.amountDueCents / 100, children: kids.map((c) => c.fullName).join(', ') };
+      };
       // the place on the waitlist shows on the programs list and Home (spec 4 enrolment and seats)
       const places = regs.some((r) => r.r.status === 'WAITLISTED' || r.r.status === 'REGISTERED' || r.r.status === 'PENDING') ? await accountWaitlistPlaces(deps, s) : new Map<string, number>();
       return pps.map((p) => {
@@ -122,6 +141,8 @@ export const registration = {
           haveRegistrationStartDate: opensLater,
           isOneTimeActivitiesExists: acts.some((a) => a.pp === p.id && a.isOneTime),
           isOtherDistrict: p.isOtherDistrict,
+          childrenToRegister: kidIds.filter((id) => !inProgram(p.id).has(id)).length,
+          seatHold: seatHold(p.id),
           children: rows.map((r) => ({
             childID: r.r.childId,
             childName: `${r.firstName} ${r.lastName}`,

@@ -59,6 +59,10 @@ const KEYWORD_META: Record<string, object> = {
       label: { type: 'string' },
       /** translation key of the leading 'Select' entry, when the list has one */
       empty: { type: 'string' },
+      /** path of a row field: a row where it is true is offered disabled (shown, not chosen: the server refuses it) */
+      disabled: { type: 'string' },
+      /** translation key said beside a disabled option (why it cannot be chosen) */
+      disabledNote: { type: 'string' },
     },
   },
   /** options of a field inside a row list, from a list the row itself carries (e.g. a medical question's standard values) */

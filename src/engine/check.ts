@@ -415,6 +415,7 @@ export function usedKeys(d: BaseDeclarations, namespaces: string[], rules: Recor
       }
       const options = node['x-options'];
       if (isObject(options) && typeof options.empty === 'string') out.push({ key: options.empty, file: f.file, path: `${pointer}/x-options/empty` });
+      if (isObject(options) && typeof options.disabledNote === 'string') out.push({ key: options.disabledNote, file: f.file, path: `${pointer}/x-options/disabledNote` });
       const rowOther = isObject(node['x-rowOptions']) ? node['x-rowOptions'].other : undefined;
       if (isObject(rowOther) && typeof rowOther.label === 'string') out.push({ key: rowOther.label, file: f.file, path: `${pointer}/x-rowOptions/other/label` });
       if (Array.isArray(node['x-titleWhen'])) {

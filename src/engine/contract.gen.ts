@@ -1897,6 +1897,10 @@ export type ParentApplicationChildrenResponse = {
   photoUrl: string | null;
   inApplication: boolean;
   status: string | null;
+  /**
+   * registered, waitlisted or pending in this program already: it cannot be chosen
+   */
+  alreadyIn: boolean;
   waitlistPosition: number | null;
 }[];
 
@@ -2182,6 +2186,18 @@ export type RegistrationProgramPeriodsResponse = {
   isOneTimeActivitiesExists: boolean;
   isOtherDistrict: boolean;
   image?: string;
+  /**
+   * the account's children not registered, waitlisted or pending in this program: Register and Add child need one
+   */
+  childrenToRegister: number;
+  /**
+   * seats of this program held while the parent pays (amendment 7): until when, the amount due in dollars and the children; null without a running hold
+   */
+  seatHold: {
+    holdUntil: string;
+    amountDue: number;
+    children: string;
+  } | null;
   children: {
     childID: number;
     childName: string;

@@ -196,12 +196,17 @@ interface OptionsSource {
   value: string;
   label: string;
   empty?: string;
+  /** path of a row field: true offers the row disabled */
+  disabled?: string;
+  /** translation key said beside a disabled option */
+  disabledNote?: string;
 }
 
-/** One entry of a list: its value and its label. */
+/** One entry of a list: its value and its label (disabled: shown, not to be chosen). */
 interface Choice {
   value: unknown;
   label: string;
+  disabled?: boolean;
 }
 
 /** x-rowOptions: the choices come from a list the row carries, by the paths of their value and label. */
@@ -230,7 +235,7 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isOptionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string';
 
 function isOptionsSource(v: unknown): v is OptionsSource {
-  return isRecord(v) && isString(v.op) && isString(v.value) && isString(v.label) && (v.params === undefined || isRecord(v.params)) && isOptionalString(v.items) && isOptionalString(v.empty);
+  return isRecord(v) && isString(v.op) && isString(v.value) && isString(v.label) && (v.params === undefined || isRecord(v.params)) && isOptionalString(v.items) && isOptionalString(v.empty) && isOptionalString(v.disabled) && isOptionalString(v.disabledNote);
 }
 
 const isChoice = (v: unknown): v is Choice => isRecord(v) && isString(v.label);
@@ -276,7 +281,7 @@ function useRemoteOptions(source: OptionsSource | undefined, fc: PortalFormConte
         const answer = await fc.api.call(operationId(source!.op), { ...splitParams(source!.op, params) });
         const items = source!.items ? pathOf(answer, source!.items) : fieldOf(answer, 'items');
         const rows: unknown[] = Array.isArray(answer) ? answer : Array.isArray(items) ? items : [];
-        return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? ''), row }));
+        return rows.map((row) => ({ value: pick(row, source!.value), label: String(pick(row, source!.label) ?? ''), disabled: source!.disabled ? pick(row, source!.disabled) === true : false, row }));
       },
     },
     client,
@@ -450,23 +455,28 @@ export function CheckboxesWidget(props: PortalWidgetProps) {
       <Stack gap="2">
         {list.map((o, i) => {
           const checked = selected.some((v) => v === o.value);
+          // an option the server would refuse (x-options disabled) is shown, not offered
+          const off = o.disabled === true;
           return (
             <HStack key={String(o.value)} gap="2" align="flex-start">
               <NativeCheckbox
                 type="checkbox"
                 id={`${id}-${i}`}
                 name={`${id}-${i}`}
-                checked={checked}
-                disabled={disabled || readonly}
+                checked={checked && !off}
+                disabled={disabled || readonly || off}
                 onChange={(e: ChangeEvent<HTMLInputElement>) => {
                   fc.touch(id);
                   const next = e.target.checked ? [...selected, o.value] : selected.filter((v) => v !== o.value);
                   // keep the options' order, whatever order they were ticked in
-                  onChange(list.map((x) => x.value).filter((v) => next.includes(v)));
+                  onChange(list.filter((x) => !x.disabled).map((x) => x.value).filter((v) => next.includes(v)));
                 }}
                 onBlur={() => fc.touch(id)}
               />
-              <chakra.label htmlFor={`${id}-${i}`}>{o.label}</chakra.label>
+              <chakra.label htmlFor={`${id}-${i}`} color={off ? 'fg.muted' : undefined}>
+                {o.label}
+                {off && source?.disabledNote ? ` (${fc.tk(source.disabledNote)})` : null}
+              </chakra.label>
             </HStack>
           );
         })}
