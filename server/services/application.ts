@@ -17,7 +17,7 @@ import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
 import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts } from './seats';
 import { batchLoader, prepared } from '../db/prepared';
-import { recordInHistory } from '../history';
+import { chargesOf } from './applicationCharges';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -216,9 +216,10 @@ async function save(deps: AppDeps, d: DraftRow, data: DraftData, step: Step): Pr
   return row ?? d;
 }
 
-/** The fee form's server facts: the account's credit and the program's agencies. */
+/** The fee form's server facts: the account's credit, the program's agencies and optional fees. */
 async function feeFacts(deps: AppDeps, s: SessionInfo, ppId: number) {
-  return { creditBalance: await creditOf(deps, s), agencyCount: (await agencyIDs(deps, s, ppId)).length };
+  const misc = await deps.db.select({ id: miscCharges.id }).from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, ppId)));
+  return { creditBalance: await creditOf(deps, s), agencyCount: (await agencyIDs(deps, s, ppId)).length, miscCount: misc.length };
 }
 
 export const application = {
@@ -434,16 +435,24 @@ export const application = {
       const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id))).orderBy(asc(miscCharges.id));
       const seatRows = await seatAvailability(deps, s, pp, acts, [...new Set((data.children ?? []).flatMap((c) => c.selections.map((x) => x.weekStart ?? '')).filter(Boolean))]);
       const full = (sel: Selection) => pp.capacityCheck !== 'N' && Boolean(seatRows.find((r) => r.activityID === sel.activityID && (r.weekStart ?? null) === (isWeekly(pp) ? sel.weekStart : null))?.isFull);
-      return feesOf({
-        program: pp,
-        lang,
-        t: deps.t,
-        data,
-        activities: acts,
-        misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
-        credit: await creditOf(deps, s),
-        isFull: full,
-      });
+      const chosen = data.isOptedFinancialAssistance ? (data.agencies ?? []) : [];
+      const agencies = chosen.length
+        ? (await deps.db.select().from(assistanceAgencies).where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, pp.id), inArray(assistanceAgencies.id, chosen))).orderBy(asc(assistanceAgencies.id))).map((r) => textIn(r, 'agency', lang))
+        : [];
+      return {
+        ...feesOf({
+          program: pp,
+          lang,
+          t: deps.t,
+          data,
+          activities: acts,
+          misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
+          credit: await creditOf(deps, s),
+          isFull: full,
+        }),
+        // the financial assistance asked for (the review shows it): the agencies named, in the reader's language
+        assistance: new Intl.ListFormat(lang, { type: 'conjunction' }).format(agencies),
+      };
     },
   },
 
@@ -467,20 +476,14 @@ export const application = {
       const ctx = await submitContext(deps, s, query.key);
       if (!ctx || ctx.draft.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
       const { draft: d, program: pp } = ctx;
-      const facts = d.status === 'open' ? submitFacts(deps, s, pp, lang, ctx) : undefined;
-      const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, facts);
-      if (result.fresh && result.confirmation.emailSent && facts?.mail) {
-        deps.mailQueued();
-        // the confirmation e-mail in the account's Emails/Texts history, with the same text
-        const { mail } = facts;
-        const text = mail.before + result.confirmation.children.map((c) => mail.line(c.fullName, c.status)).join('\n') + mail.after;
-        await recordInHistory(deps.db, deps.today(), { providerId: s.providerId, accountId: s.accountId, subject: mail.subject, text, from: ctx.programName });
-      }
+      const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(s) : undefined);
       // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
       // when the confirmation is read or by the sweeper, off a registration rush's hot path
       const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };
       // the places are counted when the confirmation is read (the page after this one), not in a rush's hot path
-      return { ...publicConfirmation(await withPositions(deps, result.confirmation, false)), payment: paymentOf(settled, deps.clock()) };
+      const answer = publicConfirmation(await withPositions(deps, result.confirmation, false));
+      // the confirmation e-mail goes to her address with the charges (settleSubmitted), itemised
+      return { ...answer, emailSent: answer.emailSent || Boolean(s.email), charged: await chargesOf(deps, s, settled, pp, lang), payment: paymentOf(settled, deps.clock()) };
     },
   },
 
@@ -491,7 +494,7 @@ export const application = {
       if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
       await releaseExpiredHolds(deps, { draftId: d.id });
       const later = await payLater(deps, await draftOf(deps, s, query.key, lang));
-      return { ...publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation)), payment: paymentOf(later, deps.clock()) };
+      return { ...publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation)), charged: await chargesOf(deps, s, later, await programOf(deps, s, d.programPeriodId, lang), lang), payment: paymentOf(later, deps.clock()) };
     },
   },
 
@@ -505,7 +508,7 @@ export const application = {
       await settleSubmitted(deps, s, d, pp, lang);
       await releaseExpiredHolds(deps, { draftId: d.id });
       const now = await draftOf(deps, s, query.key, lang);
-      return { ...publicConfirmation(await withPositions(deps, now.result as unknown as Confirmation)), payment: paymentOf(now, deps.clock()) };
+      return { ...publicConfirmation(await withPositions(deps, now.result as unknown as Confirmation)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
     },
   },
 } satisfies Partial<Handlers>;
@@ -586,23 +589,8 @@ async function submitContext(deps: AppDeps, s: SessionInfo, key: string) {
   return row && row.draft.providerId === s.providerId && row.draft.accountId === s.accountId ? row : undefined;
 }
 
-function submitFacts(deps: AppDeps, s: SessionInfo, pp: ProgramRow, lang: string, provider: { programName: string; supportEmail: string }): SubmitFacts {
-  const program = textIn(pp, 'programPeriod', lang);
-  const parentName = `${s.firstName} ${s.lastName}`;
-  return {
-    parentName,
-    // the confirmation e-mail: its fixed parts, and a line per child for the status the submit decides
-    mail: s.email
-      ? {
-          providerId: s.providerId,
-          kind: 'application-confirmation',
-          to: s.email,
-          from: `"${provider.programName}" <${provider.supportEmail || 'no-reply@parentportal.example'}>`,
-          subject: deps.t(lang, 'application.email.subject', { program }),
-          before: [deps.t(lang, 'application.email.intro', { name: parentName }), '', deps.t(lang, 'application.email.body', { program }), '', ''].join('\n'),
-          after: ['', '', deps.t(lang, 'application.email.footer')].join('\n'),
-          line: (child, status) => deps.t(lang, 'application.email.line', { child, status: deps.t(lang, `application.confirmation.status.${status}`) }),
-        }
-      : null,
-  };
+function submitFacts(s: SessionInfo): SubmitFacts {
+  // the confirmation e-mail is written when the charges go on the ledger (settleSubmitted): it lists
+  // what was charged and each waitlisted week with its place, which the submit does not decide
+  return { parentName: `${s.firstName} ${s.lastName}`, mail: null };
 }

@@ -3,7 +3,7 @@
 // the provider's minutes while the parent pays. Pay later keeps them. An abandoned payment releases
 // them when the hold ends; a payment that completes after that, with its seats gone, is refunded in
 // full through the gateway.
-import { and, eq, gt, inArray, isNull, lt, lte } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
@@ -17,6 +17,7 @@ import { feesOf } from './fees';
 import { accountMoney, moneyText } from './ledger';
 import { releaseSeat, type Confirmation } from './seats';
 import { newKey } from '../payments/gateway';
+import { confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -28,17 +29,12 @@ type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
  */
 export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, lang: string): Promise<DraftRow> {
   if (d.status !== 'submitted' || !d.result || d.paymentStatus !== null) return d;
-  const conf = d.result as unknown as Confirmation;
-  const data = d.data as DraftData;
-  const pending = conf.children.some((c) => c.status === 'PENDING');
-  const got = (childId: number, activityID: number, weekStart: string | null) =>
-    conf.children.find((c) => c.prChildID === childId)?.activities.some((a) => a.activityID === activityID && (a.weekStart ?? null) === (weekStart ?? null) && a.state === 'A') ?? false;
+  const pending = isPending(d);
   // only what got a seat is charged (a waitlisted child pays nothing yet)
-  const seated: DraftData = {
-    ...data,
-    children: (data.children ?? []).map((c) => ({ ...c, selections: c.selections.filter((x) => got(c.prChildID, x.activityID, x.weekStart ?? null)) })).filter((c) => c.selections.length > 0),
-  };
-  const fees = await applicationFees(deps, s, seated, pp, lang);
+  const fees = await applicationFees(deps, s, seatedData(d), pp, lang);
+  // the confirmation e-mail, itemised with these charges and the waitlist places, goes with them
+  const mail = await confirmationMail(deps, d, pp, fees, { email: s.email, firstName: s.firstName, lastName: s.lastName, lang });
+  let queued = false;
   const charged = pending ? 0 : fees.totalCost;
   // what the parent pays now is what the account will owe, never more: the ledger applies a credit on
   // the account to these charges whether or not the fee step applied it (the balance shows the same)
@@ -55,6 +51,7 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
         holdUntil: payNow ? new Date(deps.clock().getTime() + holdMinutes * 60_000) : null,
         amountDueCents: payNow ? due : 0,
         chargedCents: charged,
+        ...(mail ? { result: sql`jsonb_set(${applicationDrafts.result}, '{emailSent}', 'true'::jsonb)` } : {}),
         // who is warned before the hold ends and told when it ended: the parent who submitted, in her language
         ...(payNow ? { noticeEmail: s.email || null, noticeLocale: lang } : {}),
       })
@@ -62,7 +59,14 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
       .returning();
     if (!moved) return (await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id)))[0];
     if (!pending) await postCharges(tx, deps, s, fees.rows);
+    if (mail) {
+      await queueConfirmationMail(tx, deps, mail);
+      queued = true;
+    }
     return moved;
+  }).then((row) => {
+    if (queued) deps.mailQueued();
+    return row;
   });
 }
 

@@ -199,7 +199,8 @@ export async function submitApplication(
     claims: data.isOptedFinancialAssistance === true && pp.discountsNeedReview,
     parentName: facts?.parentName ?? '',
     pauseSeconds: deps.hooks?.pauseBeforeSeatTakeMs ? deps.hooks.pauseBeforeSeatTakeMs / 1000 : 0,
-    mail: mail ? { kind: mail.kind, to: singleLine(mail.to), from: singleLine(mail.from), subject: singleLine(mail.subject), before: mail.before, after: mail.after } : null,
+    // without a mail the key is left out: a JSON null is not SQL's NULL to submit_application
+    ...(mail ? { mail: { kind: mail.kind, to: singleLine(mail.to), from: singleLine(mail.from), subject: singleLine(mail.subject), before: mail.before, after: mail.after } } : {}),
     children: (data.children ?? []).map((child) => ({
       prChildID: child.prChildID,
       childName: child.childName,

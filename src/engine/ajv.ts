@@ -22,6 +22,7 @@ export const ANNOTATION_KEYWORDS = [
   'x-order',
   'x-requiredMessage',
   'x-titleFrom',
+  'x-titleParams',
   'x-titleByCountry',
   'x-formatMessageByCountry',
   'x-clearOnHide',
@@ -105,6 +106,19 @@ const KEYWORD_META: Record<string, object> = {
   'x-requiredMessage': { type: 'string' },
   /** sibling property whose value is the field's display title (user-defined fields: caption) */
   'x-titleFrom': { type: 'string' },
+  /**
+   * values of the title's {{placeholders}}: a binding into the screen context, or { value, format } for
+   * a value in a display format (the credit box's amount: { "value": "$data.app.creditBalance", "format": "cents" })
+   */
+  'x-titleParams': {
+    type: 'object',
+    additionalProperties: {
+      anyOf: [
+        { type: 'string' },
+        { type: 'object', required: ['value'], additionalProperties: false, properties: { value: { type: 'string' }, format: { type: 'string' } } },
+      ],
+    },
+  },
   /** the field's title key in a country's words, by country code (Canada: Province, Postal code) */
   'x-titleByCountry': { type: 'object', propertyNames: { enum: ['US', 'CA'] }, additionalProperties: { type: 'string' } },
   /** the format message key in a country's words, by country code (Canada: not a valid postal code) */

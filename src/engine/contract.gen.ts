@@ -1732,6 +1732,10 @@ export interface ParentApplicationDraftResponse {
   };
   creditBalance: number;
   agencyCount: number;
+  /**
+   * the program's optional fees: the fee form shows the field only when there are some
+   */
+  miscCount: number;
 }
 
 /** ParentApplication.discard: query */
@@ -1982,11 +1986,19 @@ export interface ParentApplicationFeesResponse {
     regularFee: number;
     miscChargeID: number | null;
     isSelected: boolean;
+    /**
+     * CHARGED in the totals; WAITLIST the choice's seat is full now: it goes on the waitlist, not charged (spec 4); FULL refused (capacity check C), not charged
+     */
+    status: 'CHARGED' | 'WAITLIST' | 'FULL';
   }[];
   miscOptions: {
     miscChargeID: number;
     feeName: string;
     amount: number;
+    /**
+     * the fee's name with its price, in the request's language
+     */
+    label: string;
   }[];
   totalCost: number;
   creditBalance: number;
@@ -1994,6 +2006,10 @@ export interface ParentApplicationFeesResponse {
   isCreditBalanceApplied: boolean;
   totalDue: number;
   feeWaived: boolean;
+  /**
+   * the financial assistance agencies asked for, named in the request's language ('' when not asked for)
+   */
+  assistance: string;
 }
 
 /** ParentApplication.financialAssistance: params */
@@ -2039,6 +2055,21 @@ export interface ParentApplicationSubmitResponse {
      */
     displayState: 'A' | 'W' | 'AW' | null;
   }[];
+  /**
+   * what the application was charged (the fees of the choices that got a seat, in cents), per child; nothing while it waits for the provider's approval or once its seats were released
+   */
+  charged: {
+    rows: {
+      /**
+       * 0 for an optional fee of the application
+       */
+      prChildID: number;
+      firstName: string;
+      feeName: string;
+      amount: number;
+    }[];
+    total: number;
+  };
   /**
    * paying the fees now (amendment 7): NONE nothing to pay now; AWAITING the seats are held until holdUntil; PAID; LATER; EXPIRED the hold ended and the seats went back; REFUNDED a payment after that, refunded
    */
@@ -2086,6 +2117,21 @@ export interface ParentApplicationConfirmationResponse {
     displayState: 'A' | 'W' | 'AW' | null;
   }[];
   /**
+   * what the application was charged (the fees of the choices that got a seat, in cents), per child; nothing while it waits for the provider's approval or once its seats were released
+   */
+  charged: {
+    rows: {
+      /**
+       * 0 for an optional fee of the application
+       */
+      prChildID: number;
+      firstName: string;
+      feeName: string;
+      amount: number;
+    }[];
+    total: number;
+  };
+  /**
    * paying the fees now (amendment 7): NONE nothing to pay now; AWAITING the seats are held until holdUntil; PAID; LATER; EXPIRED the hold ended and the seats went back; REFUNDED a payment after that, refunded
    */
   payment: {
@@ -2131,6 +2177,21 @@ export interface ParentApplicationPayLaterResponse {
      */
     displayState: 'A' | 'W' | 'AW' | null;
   }[];
+  /**
+   * what the application was charged (the fees of the choices that got a seat, in cents), per child; nothing while it waits for the provider's approval or once its seats were released
+   */
+  charged: {
+    rows: {
+      /**
+       * 0 for an optional fee of the application
+       */
+      prChildID: number;
+      firstName: string;
+      feeName: string;
+      amount: number;
+    }[];
+    total: number;
+  };
   /**
    * paying the fees now (amendment 7): NONE nothing to pay now; AWAITING the seats are held until holdUntil; PAID; LATER; EXPIRED the hold ended and the seats went back; REFUNDED a payment after that, refunded
    */

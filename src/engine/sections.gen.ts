@@ -153,10 +153,18 @@ export interface LinkItem {
   effect?: Effect;
 }
 export interface TableOptions {
-  columns: LabelledValue[];
+  columns: TableColumn[];
   items?: string;
   caption?: string;
   rowActions?: ActionDecl[];
+}
+export interface TableColumn {
+  label: string;
+  value: Binding;
+  format?:
+    'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+  show?: RuleRef;
+  otherwise?: Binding;
 }
 export interface ProgressOptions {}
 export interface AlertOptions {

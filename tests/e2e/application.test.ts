@@ -158,18 +158,19 @@ describe('the parent application', () => {
       await expect.poll(() => rows.innerText()).toContain('Camp T-shirt');
       await expect.poll(() => rows.getAttribute('aria-busy')).toBeNull();
       expect(await rows.getAttribute('inert')).toBeNull();
-      await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit') }).check();
+      await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit', { amount: '$40.00' }) }).check();
       // the totals with the credit are in before she goes on
-      await expect.poll(() => page.locator('[data-section=totals]').innerText()).toContain('$450.00');
+      await expect.poll(() => page.locator('[data-section=totals]').innerText()).toContain('$260.00');
       await continueButton(page, lang).click();
 
       await page.waitForURL(/\/parentapplication\/review/);
       await step(page, lang, 'review.title', 'application-review-375-en');
       const fees = await page.locator('[data-section=feeRows]').innerText();
-      // Ada: registration $75.00 and her week $210.00; Ben, waitlisted: no registration fee, his week at the sibling rate $190.00; T-shirt $15.00
-      for (const text of ['$75.00', '$210.00', '$190.00', 'Camp T-shirt', '$15.00']) expect(fees).toContain(text);
+      // Ada: registration $75.00 and her week $210.00; Ben, waitlisted: no registration fee and his full week not charged (spec 4); T-shirt $15.00
+      for (const text of ['$75.00', '$210.00', L(lang, 'application', 'fee.notCharged.WAITLIST'), 'Camp T-shirt', '$15.00']) expect(fees).toContain(text);
+      expect(fees).not.toContain('$190.00');
       const totals = await page.locator('[data-section=totals]').innerText();
-      for (const text of ['$490.00', '$40.00', '$450.00']) expect(totals).toContain(text);
+      for (const text of ['$300.00', '$40.00', '$260.00']) expect(totals).toContain(text);
       await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
 
       await page.waitForURL(/\/parentapplication\/confirmation/);
@@ -178,7 +179,7 @@ describe('the parent application', () => {
       const ben = page.locator('[data-section=children] article').filter({ hasText: 'Ben Mensah' });
       expect(await ada.innerText()).toContain(L(lang, 'application', 'confirmation.status.REGISTERED'));
       expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.status.WAITLISTED'));
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.position', { position: 1 }));
+      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.activityWPosition', { position: 1 }));
       // no exit bar once submitted
       expect(await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).count()).toBe(0);
       const mails = await outbox(server);
@@ -252,6 +253,8 @@ describe('the parent application', () => {
 
       await page.waitForURL(/\/parentapplication\/review/);
       await step(page, lang, 'review.title', 'application-review-1280-es');
+      // the review names the financial assistance asked for
+      expect(await page.locator('[data-section=choices]').innerText()).toContain(L(lang, 'application', 'review.faRequested', { agencies: '' }).trim());
       await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
       await page.waitForURL(/\/parentapplication\/confirmation/);
       await step(page, lang, 'confirmation.title', 'application-confirmation-1280-es');

@@ -104,9 +104,9 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     const fee = await call(amara, 'PUT', `/application/fee?key=${key}`, { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: true, isOptedFinancialAssistance: false, agencies: [] });
     expect(fee.statusCode, fee.body).toBe(200);
     const fees = (await call(amara, 'GET', `/fee/charges?key=${key}`)).json();
-    // Ada: 1st child registration $75 + week $210; Ben waitlisted: no registration fee, his week at the sibling rate $190; T-shirt $15
-    expect(fees.rows.map((r: { kind: string; regularFee: number }) => `${r.kind} ${r.regularFee}`)).toEqual(['registration 7500', 'tuition 21000', 'sibling 19000', 'misc 1500']);
-    expect(fees).toMatchObject({ totalCost: 49000, creditBalance: 4000, creditBalanceApplied: 4000, isCreditBalanceApplied: true, totalDue: 45000 });
+    // Ada: 1st child registration $75 + week $210; Ben's week is full: waitlisted, no registration fee and his week not charged (spec 4); T-shirt $15
+    expect(fees.rows.map((r: { kind: string; regularFee: number; status: string }) => `${r.kind} ${r.status} ${r.regularFee}`)).toEqual(['registration CHARGED 7500', 'tuition CHARGED 21000', 'tuition WAITLIST 0', 'misc CHARGED 1500']);
+    expect(fees).toMatchObject({ totalCost: 30000, creditBalance: 4000, creditBalanceApplied: 4000, isCreditBalanceApplied: true, totalDue: 26000 });
 
     const seatOf = async (week: string) => (await t.db.handle.db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week))))[0];
     const takenBefore = (await seatOf(weeks[1]))?.taken ?? 0;

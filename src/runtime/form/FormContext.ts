@@ -21,8 +21,8 @@ export interface PortalFormContext {
   stateOf: (id: string) => FieldState | undefined;
   /** the row (object) a field id belongs to, for widgets whose look depends on their row */
   rowOf: (id: string) => Record<string, unknown> | undefined;
-  /** a label: translated when it is a key, else shown as given (captions from data) */
-  text: (value: unknown) => string;
+  /** a label: translated when it is a key (with the field's x-titleParams, given its schema), else shown as given (captions from data) */
+  text: (value: unknown, schema?: RJSFSchema) => string;
   /** set several top-level fields at once (x-fill: a chosen payer's name and address) */
   setFields: (values: Record<string, unknown>) => void;
   /** the field states (shown, required, enabled) in one string: a change re-renders the fields */

@@ -22,7 +22,22 @@ import { templates } from './templates';
 import { baseWidgets } from './widgets';
 import DateWidget from './DateWidget';
 import type { PortalFormContext } from './FormContext';
-import type { FieldState } from '../../engine/form';
+import type { FieldState, RuleContext } from '../../engine/form';
+import { resolveBinding } from '../../engine/screen';
+import type { Binding } from '../../engine/types';
+import { formatValue, type ValueFormat } from '../format';
+
+/** The values of a field title's {{placeholders}} (x-titleParams): bindings, or values in a display format. */
+function titleParams(schema: RJSFSchema | undefined, ctx: RuleContext, locale: string, country: 'US' | 'CA', t: (key: string, params?: Record<string, unknown>) => string): Record<string, unknown> | undefined {
+  const spec = schema?.['x-titleParams'];
+  if (!isRecord(spec)) return undefined;
+  const out: Record<string, unknown> = {};
+  for (const [name, p] of Object.entries(spec)) {
+    if (isRecord(p)) out[name] = formatValue(resolveBinding(p.value as Binding, ctx), p.format as ValueFormat | undefined, { locale, country, t });
+    else out[name] = resolveBinding(p as Binding, ctx);
+  }
+  return out;
+}
 
 // RJSF core's defaults cover the widgets no declaration uses; ours replace the rest
 const widgets: RegistryWidgetsType = { ...baseWidgets, date: DateWidget, DateWidget };
@@ -118,7 +133,7 @@ export default function FormKind({ section, data, host: given }: FormKindProps) 
         const row = pointerSegments(pointer).slice(0, -1).reduce<unknown>((cur, k) => fieldOf(cur, k), valuesRef.current);
         return isRecord(row) ? row : undefined;
       },
-      text: (value) => textOf(value, tk, locale),
+      text: (value, schema) => textOf(value, tk, locale, titleParams(schema, { ...ctxRef.current, form: valuesRef.current }, locale, country, t)),
       setFields: (patch) => host.setValues((prev) => ({ ...prev, ...patch })),
     }),
     // t and tk keep their identity until the language changes

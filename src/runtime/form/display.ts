@@ -113,7 +113,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
     const { schema: s, docId: doc } = derefSchema(set, raw, docId);
     const ui: Record<string, unknown> = {};
     const out: Record<string, unknown> = {};
-    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels', 'x-titleFrom', 'x-titleByCountry']) {
+    for (const k of ['type', 'title', 'description', 'enum', 'const', 'format', 'maxLength', 'minLength', 'minimum', 'maximum', 'default', 'x-options', 'x-enumLabels', 'x-titleFrom', 'x-titleParams', 'x-titleByCountry']) {
       if (s[k] !== undefined) out[k] = s[k];
     }
     const widget = widgetFor(s);

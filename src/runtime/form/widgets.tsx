@@ -376,7 +376,7 @@ export function CheckboxWidget(props: PortalWidgetProps) {
       {/* a single tick box is a choice, never a value left out: no 'optional' suffix (spec 5.1's
           suffix is for fields that can stay empty) */}
       <chakra.label htmlFor={id} cursor="pointer">
-        {fc.text(label)}
+        {fc.text(label, props.schema)}
       </chakra.label>
     </HStack>
   );

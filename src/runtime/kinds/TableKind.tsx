@@ -1,5 +1,7 @@
 // table: rows of the section's data. Options: columns [{label (key), value (binding with $item),
-// format}], items (path of the rows inside the data), caption (key), rowActions (actions per row).
+// format, show, otherwise}], items (path of the rows inside the data), caption (key), rowActions
+// (actions per row). A column's show rule is read per row: where it is false the cell shows
+// `otherwise` (a key or {value, labels}) instead of the value.
 import { Table, VisuallyHidden } from '@chakra-ui/react';
 import { useScreenRuntime } from '../context';
 import { useRuntimeT } from '../i18n';
@@ -13,6 +15,7 @@ interface Column {
   value: unknown;
   format?: ValueFormat;
   visible?: boolean;
+  otherwise?: unknown;
 }
 
 const isAmount = (f: ValueFormat | undefined) => f === 'cents' || f === 'money';
@@ -49,7 +52,7 @@ export default function TableKind({ section, data }: KindProps<'table'>) {
               <Table.Row key={r}>
                 {cells.map((c, i) => (
                   // text wraps so a narrow screen shows every column; amounts stay whole, aligned at the end
-                  <Table.Cell key={i} whiteSpace={isAmount(c.format) ? 'nowrap' : 'normal'} textAlign={isAmount(c.format) ? 'end' : undefined}>{c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t }) : textOf(c.value, tk, locale)}</Table.Cell>
+                  <Table.Cell key={i} whiteSpace={isAmount(c.format) && c.visible !== false ? 'nowrap' : 'normal'} textAlign={isAmount(c.format) ? 'end' : undefined}>{c.visible === false ? textOf(c.otherwise, tk, locale) : c.format ? formatValue(c.value, c.format, { locale, country: rt.country, t }) : textOf(c.value, tk, locale)}</Table.Cell>
                 ))}
                 {rowActions?.length ? (
                   <Table.Cell>
