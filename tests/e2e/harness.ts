@@ -171,6 +171,19 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
     );
     throw new Error(`axe found ${result.violations.length} violation(s) on ${label}:\n${lines.join('\n')}`);
   }
+  // axe leaves an aria-describedby or aria-labelledby naming an id nothing carries alone (it still
+  // reads the ids that exist): a screen reader then reads less than the page meant
+  const dangling = await page.evaluate(() =>
+    [...document.querySelectorAll('[aria-describedby], [aria-labelledby]')].flatMap((el) =>
+      ['aria-describedby', 'aria-labelledby'].flatMap((attr) =>
+        (el.getAttribute(attr) ?? '')
+          .split(/\s+/)
+          .filter((id) => id && !document.getElementById(id))
+          .map((id) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ''} ${attr}=${id}`),
+      ),
+    ),
+  );
+  if (dangling.length > 0) throw new Error(`ids named but not on the page, on ${label}:\n${dangling.slice(0, 10).join('\n')}`);
 }
 
 /** Screenshots land in test-results/screens for people to look at. */

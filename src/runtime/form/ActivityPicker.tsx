@@ -9,11 +9,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { useState, type ChangeEvent } from 'react';
-import { ariaDescribedByIds } from '@rjsf/utils';
 import { localeAtom } from '../../state';
 import { isoToMdy } from '../../engine/formats';
 import { formatMoney } from '../format';
 import type { PortalWidgetProps } from './FormContext';
+import { describedBy } from './describedBy';
 import type { Response } from '../../api/client';
 
 export interface Selection {
@@ -134,7 +134,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
     onChange(next);
   };
   const invalid = Boolean(rawErrors?.length);
-  const describedBy = ariaDescribedByIds(id, false);
+  const describedByIds = describedBy(props);
 
   if (q.isPending) return <SkeletonText id={id} noOfLines={4} aria-busy="true" />;
   if (q.isError || !q.data) {
@@ -169,7 +169,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
   const seatState = !chosenFull.length ? null : chosenFull.every(Boolean) ? 'W' : chosenFull.some(Boolean) ? 'AW' : 'A';
 
   return (
-    <Stack id={id} gap="4" aria-describedby={describedBy} aria-invalid={invalid || undefined} data-testid={`activity-picker-${prChildID}`}>
+    <Stack id={id} gap="4" aria-describedby={describedByIds} aria-invalid={invalid || undefined} data-testid={`activity-picker-${prChildID}`}>
       <Box role="status" aria-live="polite" data-seat-state={seatState ?? undefined}>
         {seatState ? (
           <Badge colorPalette={seatState === 'A' ? 'green' : 'orange'} variant="subtle" whiteSpace="normal">

@@ -3,11 +3,11 @@
 // gives focus back to the calendar button.
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
 import { Box, HStack, IconButton, Input, chakra } from '@chakra-ui/react';
-import { ariaDescribedByIds } from '@rjsf/utils';
 import { formatMdy, parseMdy } from '../../engine/formats';
 import { businessDate } from '../../engine/today';
 import { DATE_MASK, maskInput } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
+import { describedBy } from './describedBy';
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 const addDays = (d: Date, n: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + n);
@@ -171,7 +171,7 @@ export default function DateWidget(props: PortalWidgetProps) {
           disabled={disabled || readonly}
           aria-invalid={(rawErrors && rawErrors.length > 0) || undefined}
           aria-required={required || undefined}
-          aria-describedby={ariaDescribedByIds(id, false)}
+          aria-describedby={describedBy(props)}
           onChange={(e: ChangeEvent<HTMLInputElement>) => {
             const el = e.target;
             const { value: masked, caret } = maskInput(DATE_MASK, el.value, el.selectionStart ?? el.value.length);

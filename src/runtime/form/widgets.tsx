@@ -9,7 +9,8 @@ import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { localeAtom } from '../../state';
-import { ariaDescribedByIds, type RegistryWidgetsType, type Widget } from '@rjsf/utils';
+import { type RegistryWidgetsType, type Widget } from '@rjsf/utils';
+import { describedBy } from './describedBy';
 import type { FieldWidget } from '../../engine/widgets';
 import { resolveParams } from '../../engine/screen';
 import { splitParams } from '../../api/client';
@@ -25,7 +26,7 @@ function a11y(props: PortalWidgetProps) {
   return {
     'aria-invalid': invalid || undefined,
     'aria-required': props.required || undefined,
-    'aria-describedby': ariaDescribedByIds(props.id, false),
+    'aria-describedby': describedBy(props),
   };
 }
 
