@@ -1,7 +1,7 @@
 // One section of a screen with the four states of spec 4 / 8.1: loading (skeleton), loaded, empty
 // ('no content' text) and error (a retry panel 'Unable to retrieve {section}' that reloads only this
 // section's data; a network error hides its message).
-import { Suspense } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
 import { Alert, Box, Button, Heading, Skeleton, SkeletonText, Stack, Text } from '@chakra-ui/react';
 import { ApiError } from '../api/client';
 import { useScreenRuntime } from './context';
@@ -54,14 +54,53 @@ export function RetryPanel({ label, error, onRetry }: { label: string; error: un
 
 // A section showing its last answer while a changed form value is asked about (context.ts
 // `refreshing`): dimmed, and not to be acted on (a payment method's old total, an old program list).
+// A Tab pressed meanwhile passes it by; useTabCatchUp brings the focus back once the answer is in.
 const BUSY = { 'aria-busy': true, inert: true, opacity: 0.6 } as const;
+
+/** The last Tab pressed on the page: when, and from which element. */
+let lastTab: { at: number; from: Element | null } = { at: 0, from: null };
+if (typeof document !== 'undefined') {
+  document.addEventListener('keydown', (e) => {
+    if (e.key === 'Tab' && !e.shiftKey) lastTab = { at: Date.now(), from: document.activeElement };
+  }, true);
+}
+/** How long after a Tab a section that appears still takes the focus the Tab meant for it. */
+const TAB_CATCH_UP_MS = 1500;
+const FOCUSABLE = 'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
+
+/**
+ * A section whose content appears just after the parent pressed Tab on a field before it (a payment
+ * method list answering a typed amount): the Tab went past where it now is, so the focus comes back
+ * to its first control, as if it had been there when Tab was pressed.
+ */
+function useTabCatchUp(ref: React.RefObject<HTMLElement | null>, ready: boolean) {
+  // a section that mounts ready (shown by its rule once the answer is in) counts as appearing
+  const wasReady = useRef(false);
+  useEffect(() => {
+    const became = ready && !wasReady.current;
+    wasReady.current = ready;
+    const el = ref.current;
+    if (!became || !el || Date.now() - lastTab.at > TAB_CATCH_UP_MS) return;
+    const from = lastTab.from;
+    if (!from || !(from instanceof HTMLElement) || !from.isConnected || el.contains(from)) return;
+    // the Tab started before this section, and the focus is now past it (or nowhere)
+    if (!(from.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_FOLLOWING)) return;
+    const active = document.activeElement;
+    const past = !active || active === document.body || Boolean(el.compareDocumentPosition(active) & Node.DOCUMENT_POSITION_FOLLOWING);
+    if (!past) return;
+    el.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    lastTab = { at: 0, from: null };
+  }, [ready, ref]);
+}
 
 export function SectionView({ section }: { section: RenderSection }) {
   const rt = useScreenRuntime();
   const { t, tk } = useRuntimeT();
-  if (!section.visible) return null;
   const source = section.source;
   const state = source ? rt.data[source] : undefined;
+  const ref = useRef<HTMLElement | null>(null);
+  useTabCatchUp(ref, section.visible && (!source || (state?.status === 'success' && !state.refreshing)));
+  if (!section.visible) return null;
   const load = source ? rt.screen.data?.[source] : undefined;
 
   let body: React.ReactNode;
@@ -89,7 +128,7 @@ export function SectionView({ section }: { section: RenderSection }) {
   }
 
   return (
-    <Box as="section" id={`section-${section.id}`} aria-labelledby={section.title ? `${section.id}-title` : undefined} data-section={section.id} data-kind={section.kind} {...(state?.refreshing ? BUSY : undefined)}>
+    <Box as="section" ref={ref} id={`section-${section.id}`} aria-labelledby={section.title ? `${section.id}-title` : undefined} data-section={section.id} data-kind={section.kind} {...(state?.refreshing ? BUSY : undefined)}>
       {section.title ? (
         <Heading as="h2" size="md" id={`${section.id}-title`} mb="3">
           {tk(section.title)}

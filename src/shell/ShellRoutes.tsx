@@ -86,9 +86,11 @@ export function ShellRoutes() {
   }, [screens, location]);
 
   const screen = match?.screen;
-  const query = useMemo(() => {
-    if (!match) return {};
-    return { ...match.params, ...parseQuery(match.screen, search).query };
+  const [query, badLink] = useMemo(() => {
+    if (!match) return [{}, false];
+    const parsed = parseQuery(match.screen, search);
+    // a required value missing, or text where a number is expected: the link is broken, nothing is loaded for it
+    return [{ ...match.params, ...parsed.query }, parsed.errors.length > 0];
   }, [match, search]);
 
   const signedIn = Boolean(session.token);
@@ -158,6 +160,8 @@ export function ShellRoutes() {
           )}
           {refused ? (
             <NotForLogin />
+          ) : badLink ? (
+            <BadLink />
           ) : (
             <>
               <Suspense fallback={<PageLoader />}>
@@ -169,6 +173,20 @@ export function ShellRoutes() {
         </Layout>
       </RuntimeHostContext.Provider>
     </ErrorBoundary>
+  );
+}
+
+/** A link that lacks a value its page needs, or holds one of the wrong kind: said once, with the way home. */
+function BadLink() {
+  const { t } = useTranslation('common');
+  return (
+    <Alert.Root status="warning" role="alert" data-testid="bad-link">
+      <Alert.Indicator />
+      <Alert.Content>
+        <Alert.Description>{t('badLink.text')}</Alert.Description>
+        {CURRENT_PRODUCT === 'parentapplication' ? null : <RouteLink href="/home">{t('badLink.home')}</RouteLink>}
+      </Alert.Content>
+    </Alert.Root>
   );
 }
 

@@ -503,7 +503,11 @@ export function NoteWidget(props: PortalWidgetProps) {
   );
 }
 
-/** An amount of money: digits and one decimal point, at most 2 decimals (spec 9). */
+/**
+ * An amount of money (spec 9: at most 2 decimals). What the parent typed is kept as typed (only
+ * surrounding spaces and a leading $ go), so that a minus sign, a comma or a third decimal is refused with the
+ * field's message instead of silently becoming another amount ("-5" is not 5).
+ */
 export function AmountWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, schema } = props;
   const fc = ctxOf(props);
@@ -519,8 +523,7 @@ export function AmountWidget(props: PortalWidgetProps) {
         disabled={disabled || readonly}
         onChange={(e: ChangeEvent<HTMLInputElement>) => {
           fc.touch(id);
-          const m = /^\d*(\.\d{0,2})?/.exec(e.target.value.replace(/[^\d.]/g, ''));
-          const v = m ? m[0] : '';
+          const v = e.target.value.trim().replace(/^\$/, '');
           onChange(v === '' ? undefined : v);
         }}
         {...blurHandlers(props)}

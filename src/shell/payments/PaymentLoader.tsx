@@ -57,3 +57,29 @@ export function PaymentLateView({ onHome }: { onHome: () => void }) {
     </Stack>
   );
 }
+
+/**
+ * A return page opened without a gateway's answer (a bookmark, a typed or forged address: nothing to
+ * wait for), or with one the portal could not check just now (the parent may check again).
+ */
+export function PaymentReturnProblemView({ kind, onPayNow, onRetry }: { kind: 'invalid' | 'unchecked'; onPayNow?: () => void; onRetry?: () => void }) {
+  const { t } = useTranslation('payment');
+  return (
+    <Stack gap="4" align="center" textAlign="center" py="10" px="4" maxW="32rem" mx="auto" data-testid="payment-return-problem" role="alert">
+      <Heading as="h2" size="lg">
+        {t(kind === 'invalid' ? 'return.title' : 'return.uncheckedTitle')}
+      </Heading>
+      <Text>{t(kind === 'invalid' ? 'return.text' : 'return.uncheckedText')}</Text>
+      {onRetry ? (
+        <Button variant="solid" colorPalette="brand" onClick={onRetry} data-action="paymentReturnRetry">
+          {t('return.retry')}
+        </Button>
+      ) : null}
+      {onPayNow ? (
+        <Button variant={onRetry ? 'outline' : 'solid'} colorPalette="brand" onClick={onPayNow} data-action="paymentReturnPayNow">
+          {t('return.toPayNow')}
+        </Button>
+      ) : null}
+    </Stack>
+  );
+}

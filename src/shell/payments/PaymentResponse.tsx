@@ -1,13 +1,17 @@
 // Spec 2.1 /bluepayresponse and /ezceredirection: the parent is back from the gateway's page. The
 // server checks the gateway's signature on the return, asks the gateway for the transaction and
 // applies it once (Billing.paymentResult); the loader shows meanwhile. Approved: the receipt; declined
-// or failed: the payment error page with the reason; cancelled: back where the payment started. A
-// refresh or a second visit asks again and gets the same answer: nothing is paid twice.
+// or failed: the payment error page with the reason; cancelled: back where the payment started, which
+// says so (?payment=cancelled). A refresh or a second visit asks again and gets the same answer:
+// nothing is paid twice. A visit that is no gateway's return (no or a forged answer: a bookmark, a
+// typed address) asks nothing or is refused, and says there is no payment here instead of waiting.
 import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
-import { apiAtom } from '../../state';
-import { PaymentLateView, PaymentLoaderView } from './PaymentLoader';
+import { ApiError } from '../../api/client';
+import { apiAtom, apiErrorHandlerAtom } from '../../state';
+import { CURRENT_PRODUCT } from '../screens';
+import { PaymentLateView, PaymentLoaderView, PaymentReturnProblemView } from './PaymentLoader';
 
 /** The gateway code each return route stands for (server/payments/gateway.ts RETURN_ROUTES). */
 const GATEWAY_OF_ROUTE: Record<string, number> = { '/bluepayresponse': 1, '/ezceredirection': 2 };
@@ -19,6 +23,12 @@ export const KNOWN_REASONS = new Set([
 ]);
 
 const PENDING_RETRY_MS = 2000;
+const RESULT_STATUSES = new Set(['APPROVED', 'DECLINED', 'ERROR', 'CANCELLED']);
+
+/** Where the parent lands after cancelling on the gateway's page: where the payment started, told so. */
+export function cancelledReturn(referrer: string): string {
+  return `${referrer}${referrer.includes('?') ? '&' : '?'}payment=cancelled`;
+}
 /** Asks after which a return the gateway signed as approved, still not applied, is 'recorded late' (spec 8.2). */
 const LATE_AFTER_ASKS = 5;
 
@@ -29,11 +39,19 @@ export function PaymentResponse() {
   const asked = useRef(false);
   const [referrer, setReferrer] = useState('/paynow');
   const [late, setLate] = useState(false);
+  // no gateway's return here (invalid), or its answer could not be checked now (unchecked)
+  const [problem, setProblem] = useState<'invalid' | 'unchecked' | null>(null);
+  const [round, setRound] = useState(0);
+  const errorHandler = useAtomValue(apiErrorHandlerAtom);
 
   useEffect(() => {
     if (asked.current) return;
     asked.current = true;
     const q = new URLSearchParams(search);
+    if (!q.get('checkout') || !q.get('sig') || !RESULT_STATUSES.has(q.get('status') ?? '')) {
+      setProblem('invalid');
+      return;
+    }
     const body = {
       gatewayCode: GATEWAY_OF_ROUTE[location] ?? 1,
       checkout: q.get('checkout') ?? '',
@@ -48,10 +66,10 @@ export function PaymentResponse() {
       // the gateway says it took the payment, the portal could not apply it yet: the reconciler will
       if (body.status === 'APPROVED' && asks > LATE_AFTER_ASKS) setLate(true);
       try {
-        const r = await api.call('Billing.paymentResult', { body });
+        const r = await api.call('Billing.paymentResult', { body, silent: true });
         setReferrer(r.referrer);
         const application = r.purpose === 'APPLICATION';
-        if (r.status === 'CANCELLED') return navigate(r.referrer, { replace: true });
+        if (r.status === 'CANCELLED') return navigate(cancelledReturn(r.referrer), { replace: true });
         if (r.status === 'APPROVED' && r.accountPaymentID) {
           // an application's payment goes on at its confirmation, a balance's at the receipt
           return navigate(application ? r.referrer : `/paymentreceipt?accountPaymentID=${r.accountPaymentID}`, { replace: true });
@@ -62,14 +80,32 @@ export function PaymentResponse() {
         }
         // the gateway has no answer yet: ask again (the loader warns after 30 seconds), less often once late
         timer = setTimeout(() => void ask(), asks > LATE_AFTER_ASKS ? PENDING_RETRY_MS * 5 : PENDING_RETRY_MS);
-      } catch {
-        // shown by the API error handler (a return that fails its signature check, a lost session)
+      } catch (e) {
+        // a return that fails its signature check or names no payment of this account: none here
+        if (e instanceof ApiError && (e.status === 400 || e.status === 404 || e.status === 422)) return setProblem('invalid');
+        // a lost session goes to its page; anything else may pass: the parent can check again
+        if (e instanceof ApiError) errorHandler.handle?.(e);
+        setProblem('unchecked');
       }
     };
     void ask();
     return () => clearTimeout(timer);
-  }, [api, location, navigate, search]);
+  }, [api, location, navigate, search, round, errorHandler]);
 
+  if (problem) {
+    const again = () => {
+      asked.current = false;
+      setProblem(null);
+      setRound((n) => n + 1);
+    };
+    return (
+      <PaymentReturnProblemView
+        kind={problem}
+        onPayNow={problem === 'invalid' && CURRENT_PRODUCT !== 'parentapplication' ? () => navigate('/paynow') : undefined}
+        onRetry={problem === 'unchecked' ? again : undefined}
+      />
+    );
+  }
   if (late) return <PaymentLateView onHome={() => navigate('/home')} />;
   return <PaymentLoaderView onBack={() => navigate(referrer)} />;
 }
