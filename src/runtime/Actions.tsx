@@ -14,7 +14,7 @@ const VARIANTS: Record<string, { variant: 'solid' | 'outline' | 'plain'; colorPa
   danger: { variant: 'solid', colorPalette: 'red' },
 };
 
-export function ActionButton({ action, extra, onRun }: { action: RenderAction; extra?: Partial<RuleContext>; onRun?: (a: RenderAction) => Promise<void> }) {
+export function ActionButton({ action, extra, onRun, about }: { action: RenderAction; extra?: Partial<RuleContext>; onRun?: (a: RenderAction) => Promise<void>; /** id of what it acts on */ about?: string }) {
   const rt = useScreenRuntime();
   const { tk } = useRuntimeT();
   const [running, setRunning] = useState(false);
@@ -33,6 +33,8 @@ export function ActionButton({ action, extra, onRun }: { action: RenderAction; e
       loading={running}
       // a busy button shows only its spinner; it keeps its name for screen readers
       aria-label={tk(action.label)}
+      // what it acts on, when the page repeats it: each card's Register is read with its program's name
+      aria-describedby={about}
       onClick={async () => {
         setRunning(true);
         try {
@@ -49,13 +51,13 @@ export function ActionButton({ action, extra, onRun }: { action: RenderAction; e
   );
 }
 
-export function ActionBar({ actions, extra, justify = 'flex-start' }: { actions: RenderAction[]; extra?: Partial<RuleContext>; justify?: string }) {
+export function ActionBar({ actions, extra, justify = 'flex-start', about }: { actions: RenderAction[]; extra?: Partial<RuleContext>; justify?: string; /** the id of the element naming what the actions act on (a card's title) */ about?: string }) {
   const visible = actions.filter((a) => a.visible);
   if (!visible.length) return null;
   return (
     <Wrap gap="3" justify={justify} mt="2" className="pp-actions">
       {visible.map((a) => (
-        <ActionButton key={a.id} action={a} extra={extra} />
+        <ActionButton key={a.id} action={a} extra={extra} about={about} />
       ))}
     </Wrap>
   );

@@ -161,6 +161,10 @@ describe('registration programs list', () => {
       // a registered program with children: View or enrol, Add child (open for registration), download
       const school = await buttons(card(page, T.school));
       expect(school).toEqual([T.addChild, T.download, ...(HAS_VIEW ? [T.view] : [])].sort());
+      // a button every card repeats is read with its card's name (described by the card's title)
+      const addChild = card(page, T.school).getByRole('button', { name: T.addChild, exact: true });
+      expect(await addChild.getAttribute('aria-describedby')).toBeTruthy();
+      expect(await page.locator(`[id="${await addChild.getAttribute('aria-describedby')}"]`).textContent()).toContain(T.school);
       // option C: the calendar variant; the punch pass program: the punch pass button
       const punch = cards(page).filter({ has: page.getByRole('button', { name: T.punch }) });
       expect(await punch.count()).toBe(1);

@@ -176,7 +176,7 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
       </Card.Body>
       {rawActions?.length ? (
         <Card.Footer>
-          <ActionBar actions={itemActions(rt, rawActions, { item })} extra={{ item }} />
+          <ActionBar actions={itemActions(rt, rawActions, { item })} extra={{ item }} about={title ? titleId : undefined} />
         </Card.Footer>
       ) : null}
     </Card.Root>
