@@ -334,11 +334,22 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
     return () => void formsRef.current.delete(id);
   }, []);
   const readsForm = useMemo(() => screenReadsForm(set, screen), [set, screen]);
+  // the page's 'please correct' message goes once every form on the page is valid again (not only at
+  // the next submit: a message left above fields already corrected says they are not)
+  const pageErrorRef = useRef(pageError);
+  pageErrorRef.current = pageError;
+  const engineRef = useRef(engine);
+  engineRef.current = engine;
   const setFormValues = useCallback<ScreenRuntime['setFormValues']>(
     (id, values) => {
       if (latestForms.current[id] === values) return;
       latestForms.current = { ...latestForms.current, [id]: values };
       if (readsForm) setFormValuesState(latestForms.current);
+      const checker = engineRef.current;
+      if (pageErrorRef.current && checker) {
+        const c = { ...ctxRef.current, form: mergeForms(latestForms.current) };
+        if ([...formsRef.current.values()].every((f) => checker.validate(f.schemaId, f.getValues(), c).valid)) setPageError(null);
+      }
     },
     [readsForm],
   );

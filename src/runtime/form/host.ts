@@ -85,12 +85,21 @@ export function initialValues(rt: Pick<ScreenRuntime, 'resolveOne'>, section: Pi
   return isRecord(start) ? { ...start } : {};
 }
 
-/** Focuses the first field marked invalid; a group (checkboxes, radios) focuses its first choice. */
+/**
+ * Focuses the first field marked invalid; a group (checkboxes, radios, a picker) focuses its first
+ * control, or the group itself when it has none, so focus never stays on the page's body.
+ */
 export function focusFirstInvalid(root: ParentNode | null | undefined): boolean {
   const first = root?.querySelector<HTMLElement>('[aria-invalid="true"]');
-  const target = first && first.tagName === 'FIELDSET' ? first.querySelector<HTMLElement>('input, select, textarea') : first;
-  target?.focus();
-  return Boolean(target);
+  if (!first) return false;
+  const native = ['INPUT', 'SELECT', 'TEXTAREA', 'BUTTON'].includes(first.tagName);
+  let target: HTMLElement | null = native ? first : first.querySelector<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled]), button:not([disabled])');
+  if (!target) {
+    first.tabIndex = -1;
+    target = first;
+  }
+  target.focus();
+  return true;
 }
 
 /** Values of top-level fields marked `x-clearOnHide` are dropped while the field is hidden. */
