@@ -224,7 +224,9 @@ async function inspect(p: Page, url: string, settled: boolean): Promise<Finding[
 
 /** Maria's portal session is still there (a page may sign out, e.g. the session-ended page): else sign in again. */
 async function ensureSignedIn(p: Page) {
-  const signedIn = p.url().startsWith(`${server.url}/parentportal/`) && await p.evaluate(() => {
+  // the portal's session is read on a portal page (the parent application keeps its own)
+  if (!p.url().startsWith(`${server.url}/parentportal/`)) await p.goto(`${server.url}/parentportal/home`);
+  const signedIn = await p.evaluate(() => {
     const raw = localStorage.getItem('pp.session');
     return !!raw && raw.includes('"token"') && !raw.includes('"token":""') && !raw.includes('"sessionExpired":true');
   });
@@ -264,6 +266,22 @@ describe('route walk', () => {
         findings.push(...f);
       }
     }
+    // what the fixed pages show now, at both widths, for people to look at
+    for (const [name, url] of [
+      ['bad-link', `/editchild?ChildID=abc`],
+      ['gateway-return-bare', '/bluepayresponse'],
+      ['receipt-foreign', `/paymentreceipt?accountPaymentID=${foreign.payment[0]}`],
+      ['failed-no-reason', '/paymentfailed'],
+    ] as const) {
+      for (const width of [375, 1280]) {
+        await ensureSignedIn(page);
+        await page.setViewportSize({ width, height: width < 500 ? 780 : 900 });
+        await page.goto(`${server.url}/parentportal${url}`);
+        await settle(page);
+        await shot(page, `route-walk-${name}-${width}`);
+      }
+    }
+    await page.setViewportSize({ width: 1280, height: 900 });
     // the parent application, with a session of its own: the portal's hand-off to it for one of Maria's programs
     await ensureSignedIn(page);
     const handOff = await page.evaluate(async () => {
