@@ -1,7 +1,7 @@
 // Spec 2.3: the profile panel — full name, e-mail, Change password and Sign out (loaded when the
 // header's profile button is first used, see ProfilePanel.tsx). The button is the popover's trigger
 // through its id: the panel is placed at it, a click on it is not "outside" and focus returns to it.
-import { Box, Button, Popover, Portal, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Popover, Portal, Stack } from '@chakra-ui/react';
 import { useTranslation } from '../runtime/texts';
 import { Link } from 'wouter';
 import { useHasScreen, useSession } from './hooks';
@@ -22,9 +22,10 @@ export default function ProfilePopover(props: { open: boolean; onOpenChange: (op
               <Stack gap="3">
                 <Box>
                   <Popover.Title fontWeight="bold">{fullName}</Popover.Title>
-                  <Text fontSize="sm" color="fg.muted" wordBreak="break-all">
+                  {/* the panel is described by the address signed in (the content names its description part) */}
+                  <Popover.Description fontSize="sm" color="fg.muted" wordBreak="break-all">
                     {session.email}
-                  </Text>
+                  </Popover.Description>
                 </Box>
                 {hasScreen('/changepassword') ? (
                   <Link href="/changepassword" onClick={() => onOpenChange(false)}>
