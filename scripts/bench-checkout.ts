@@ -29,6 +29,7 @@ import { readProviderRecords, syncProviders } from '../server/providers';
 import { isEmptyDatabase, seedDemo } from '../server/seed/index';
 import { buildSandboxGateway } from '../server/gateway/sandbox/app';
 import { freePort, startPortal } from './lib/portal';
+import { testCardNumber } from './lib/cards';
 
 const PAYMENTS = Number(process.env.CHECKOUT_PAYMENTS || 200);
 const CONCURRENCY = Number(process.env.CHECKOUT_CONCURRENCY || 20);
@@ -38,20 +39,8 @@ const SECRET = randomBytes(24).toString('hex');
 const RETRIES_MS = [200, 500, 1000];
 const OUTAGE_MS = 3000;
 
-/** A Luhn-valid Visa number of its own per payment (one card would trip the gateway's velocity filter). */
 let cards = 0;
-function cardNumber(): string {
-  // 4242...: clear of the sandbox's special test numbers (4000...)
-  const body = `4242${String(100000000000 + ++cards).slice(-11)}`;
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) d *= 2;
-    if (d > 9) d -= 9;
-    sum += d;
-  }
-  return body + String((10 - (sum % 10)) % 10);
-}
+const cardNumber = () => testCardNumber(++cards);
 let banks = 0;
 const bankAccount = () => String(100000000 + ++banks);
 

@@ -23,6 +23,15 @@ type ProgramRow = typeof programPeriods.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
+ * What an application still asks the parent to pay: its amount due, but never more than what the
+ * account owes on its ledger (a credit on the account goes to its charges; a parent who paid later, or
+ * paid the whole balance, owes it no more). The submit, the checkout and the hold sweeper all ask this.
+ */
+export function applicationOwes(amountDueCents: number, balanceCents: number): number {
+  return Math.max(0, Math.min(amountDueCents, balanceCents));
+}
+
+/**
  * Puts a submitted application's charges on the ledger, once (a conditional UPDATE claims the draft),
  * and decides whether the parent pays now: an application waiting for the provider's review (a
  * discount claimed) is charged when approved, not here.
@@ -39,7 +48,7 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
   // what the parent pays now is what the account will owe, never more: the ledger applies a credit on
   // the account to these charges whether or not the fee step applied it (the balance shows the same)
   const owedBefore = (await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()))).balanceCents;
-  const due = pending ? 0 : Math.max(0, Math.min(fees.totalDue, owedBefore + charged));
+  const due = pending ? 0 : applicationOwes(fees.totalDue, owedBefore + charged);
   const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, s.providerId));
   const holdMinutes = deps.settings(p.appName).payments.seatHoldMinutes;
   const payNow = pp.paymentOption === 'O' && due > 0;
@@ -129,7 +138,7 @@ export async function releaseExpiredHolds(deps: AppDeps, only?: { draftId: numbe
   for (const { id, providerId, accountId, amountDueCents } of due) {
     // a hold whose amount the account paid another way (the whole balance by Pay now) keeps its seats
     const money = await accountMoney(deps.db, providerId, accountId, isoDay(deps.today()));
-    if (Math.min(amountDueCents, money.balanceCents) <= 0) {
+    if (applicationOwes(amountDueCents, money.balanceCents) === 0) {
       await deps.db
         .update(applicationDrafts)
         .set({ paymentStatus: 'PAID', holdUntil: null, updatedAt: now })

@@ -21,7 +21,7 @@ import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings
 import { GatewayUnavailable, RETURN_ROUTES, type PaymentGateway } from '../payments/gateway';
 import type { GatewayNotification, GatewayTransaction } from '../gateway/protocol';
 import type { DraftRow } from './application';
-import { applicationPaid, refundPayment, releaseExpiredHolds } from './applicationPayment';
+import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from './applicationPayment';
 
 type Attempt = typeof paymentAttempts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -64,15 +64,11 @@ export function centsOfText(text: string): number {
   return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
 }
 
-/**
- * What an application still owes, read from the ledger: its amount due, but never more than the
- * account's balance (a parent who paid later, or paid the whole balance, owes the application no
- * more than what is left).
- */
-async function applicationOwes(deps: AppDeps, d: DraftRow): Promise<number> {
+/** What an application still owes now, from its amount due and the account's ledger (applicationOwes). */
+async function applicationOwesNow(deps: AppDeps, d: DraftRow): Promise<number> {
   if ((d.paymentStatus !== 'AWAITING' && d.paymentStatus !== 'LATER') || d.amountDueCents <= 0) return 0;
   const money = await accountMoney(deps.db, d.providerId, d.accountId, isoDay(deps.today()));
-  return Math.max(0, Math.min(d.amountDueCents, money.balanceCents));
+  return applicationOwes(d.amountDueCents, money.balanceCents);
 }
 
 /** What a submitted application of the account has to pay now; NaN when nothing (or not the account's). */
@@ -82,7 +78,7 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
     .from(applicationDrafts)
     .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
   if (!d) fail(deps, lang, 404, 'payment.errors.notFound');
-  const owes = await applicationOwes(deps, d);
+  const owes = await applicationOwesNow(deps, d);
   return owes > 0 ? owes : NaN;
 }
 
@@ -210,7 +206,7 @@ export const payments_ = {
         if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail(deps, lang, 409, 'payment.errors.holdEnded');
         if (application.paymentStatus === 'PAID') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
         if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail(deps, lang, 409, 'payment.errors.nothingToPay');
-        amountCents = await applicationOwes(deps, application);
+        amountCents = await applicationOwesNow(deps, application);
         if (amountCents <= 0) {
           // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
           await deps.db

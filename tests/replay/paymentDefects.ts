@@ -4,6 +4,7 @@
 // pay-now, and the whole balance from two tabs. Each must end with one charge (or none), every charge
 // posted. Uses the demo parents Amara Mensah (Little Sprouts Preschool, paid now or later) and Linh
 // Nguyen (a balance to pay).
+import { testCardNumber } from '../../scripts/lib/cards';
 
 type Result = { ok: boolean; detail: string };
 type Json = Record<string, any>;
@@ -11,19 +12,9 @@ type Json = Record<string, any>;
 const AMARA = { appName: 'brightpath', email: 'amara.mensah@example.com', password: 'Sunshine#2026' };
 const LINH = { appName: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' };
 
-/** A Luhn-valid Visa number of its own per payment (one card would trip the gateway's velocity filter). */
+// a run of its own card numbers, so that a replay against the same server twice trips no velocity filter
 let cards = Math.floor(Math.random() * 1e6);
-function cardNumber(): string {
-  const body = `4242${String(100000000000 + ++cards).slice(-11)}`;
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) d *= 2;
-    if (d > 9) d -= 9;
-    sum += d;
-  }
-  return body + String((10 - (sum % 10)) % 10);
-}
+const cardNumber = () => testCardNumber(++cards);
 const key = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 class Parent {

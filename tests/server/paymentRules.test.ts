@@ -13,6 +13,7 @@ import { signReturn } from '../../server/gateway/protocol';
 import { sandboxGateway } from '../../server/payments/gateway';
 import * as paymentsService from '../../server/services/payments';
 import { BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
+import { testCardNumber } from '../../scripts/lib/cards';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 const LINH = ['northridge', 'linh.nguyen@example.ca', 'Maple#Leaf2026'] as const;
@@ -21,19 +22,8 @@ const { applyTransaction } = paymentsService;
 const reconcilePayments = (...a: Parameters<typeof paymentsService.reconcilePayments>) => paymentsService.reconcilePayments(...a);
 const RECONCILE_AFTER_MS = 5 * 60_000;
 const newKey = () => randomBytes(16).toString('hex');
-/** A Luhn-valid Visa number of its own per payment (one card would trip the gateway's velocity filter). */
 let cards = 0;
-function cardNumber(): string {
-  const body = `4242${String(100000000000 + ++cards).slice(-11)}`;
-  let sum = 0;
-  for (let i = 0; i < body.length; i++) {
-    let d = Number(body[body.length - 1 - i]);
-    if (i % 2 === 0) d *= 2;
-    if (d > 9) d -= 9;
-    sum += d;
-  }
-  return body + String((10 - (sum % 10)) % 10);
-}
+const cardNumber = () => testCardNumber(++cards);
 const card = () => ({ name: 'Amara Mensah', number: cardNumber(), expiry: '12/30', cvv: '123' });
 const BANK = { name: 'Amara Mensah', routing: '021000021', account: '000123456789', accountType: 'checking' };
 
