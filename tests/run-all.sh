@@ -39,6 +39,13 @@ for (const f of ["test-results/unit.json", "test-results/e2e.json"]) {
   const r = JSON.parse(fs.readFileSync(f, "utf8"));
   passed += r.numPassedTests; failed += r.numFailedTests; skipped += r.numPendingTests + (r.numTodoTests || 0);
   if (r.numTotalTests === 0) failed++;
+  // the failures again at the very end, where a log cut to its tail still shows them
+  for (const file of r.testResults)
+    for (const t of file.assertionResults)
+      if (t.status === "failed")
+        console.log(`FAILED ${file.name.replace(process.cwd() + "/", "")} > ${t.fullName}\n  ${String((t.failureMessages || [])[0] || "").split("\n").slice(0, 6).join("\n  ")}`);
+  if (r.numFailedTestSuites && !r.numFailedTests)
+    for (const file of r.testResults) if (file.status === "failed") console.log(`FAILED ${file.name.replace(process.cwd() + "/", "")}: ${String(file.message || "").split("\n")[0]}`);
 }
 console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 '

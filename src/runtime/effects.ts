@@ -21,6 +21,8 @@ export interface EffectDeps {
   forms: () => FormHandle[];
   /** resolves when a form registers (a modal's form can still be loading when its button is pressed) */
   formRegistered?: () => Promise<void>;
+  /** how long an effect waits for its named form to register (15 s: a lazy modal on a slow phone) */
+  formWaitMs?: number;
   navigate: (to: string, query: Record<string, unknown>, replace: boolean) => void;
   openModal: (id: string, pending?: { effect: Effect; extra: Partial<RuleContext> }) => void;
   closeModal: () => void;
@@ -62,7 +64,7 @@ export function createEffectRunner(deps: EffectDeps) {
   /** The named form, waiting up to 15 s for it to register when it is not there yet. */
   async function formNamed(name: string | undefined): Promise<FormHandle | undefined> {
     let form = findForm(deps.forms(), name);
-    const until = Date.now() + 15_000;
+    const until = Date.now() + (deps.formWaitMs ?? 15_000);
     while (!form && name && deps.formRegistered && Date.now() < until) {
       await Promise.race([deps.formRegistered(), new Promise((r) => setTimeout(r, until - Date.now()))]);
       form = findForm(deps.forms(), name);

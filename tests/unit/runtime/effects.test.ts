@@ -54,6 +54,7 @@ function harness(values: Record<string, unknown>, ctxExtra: Partial<RuleContext>
     getCtx: () => ({ query: {}, session: log.session as unknown as Record<string, unknown>, provider: {}, data: {}, form: log.values, flow: {}, ...ctxExtra }),
     forms: () => ((typeof withForm === 'function' ? withForm() : withForm) ? [form] : []),
     formRegistered: () => new Promise<void>((r) => waiters.push(r)),
+    formWaitMs: 500,
     navigate: (to, query, replace) => log.calls.push(`navigate:${to}:${JSON.stringify(query)}:${replace}`),
     openModal: (id, pending) => log.calls.push(`modal:${id}:${pending ? pending.effect.type : ''}`),
     closeModal: () => log.calls.push('closeModal'),
