@@ -20,6 +20,8 @@ export interface RuleContext {
   data?: Record<string, unknown>;
   item?: unknown;
   flow?: Record<string, unknown>;
+  /** what the page that navigated here told this one (a navigate effect's `notice`, kept in history state) */
+  notice?: Record<string, unknown>;
   /** mm/dd/yyyy; rules use it as today instead of the clock when given */
   today?: string;
   [extra: string]: unknown;

@@ -126,7 +126,7 @@ export function resolveParams(params: Record<string, Binding> | undefined, ctx: 
 /** An effect with its bindings resolved (params, query, body, url, fileName, values), following `then`. */
 export function resolveEffect(effect: Effect, ctx: RuleContext): Effect {
   const e = { ...effect } as Record<string, unknown>;
-  for (const k of ['params', 'query', 'values', 'body']) if (isObject(e[k])) e[k] = resolveParams(e[k] as Record<string, Binding>, ctx);
+  for (const k of ['params', 'query', 'notice', 'values', 'body']) if (isObject(e[k])) e[k] = resolveParams(e[k] as Record<string, Binding>, ctx);
   for (const k of ['url', 'fileName']) if (k in e) e[k] = resolveBinding(e[k], ctx);
   if (isObject(e.then)) e.then = resolveEffect(e.then as Effect, ctx);
   return e as Effect;

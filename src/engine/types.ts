@@ -83,7 +83,17 @@ export type Effect =
    * `queryRules`: query values that are rules' values (e.g. a pending flag 1/0), beside the bound `query`;
    * `product`: a route of another product this deployment serves (a full navigation to its base path)
    */
-  | { type: 'navigate'; to: string; query?: Record<string, Binding>; queryRules?: Record<string, string>; replace?: boolean; product?: 'parentportal' | 'parentapplication' }
+  | {
+      type: 'navigate';
+      to: string;
+      query?: Record<string, Binding>;
+      queryRules?: Record<string, string>;
+      /** what the next page tells the parent (a name dropped, ...): kept in the history entry, never in the
+       * address, so a crafted link cannot make the portal say it; the next screen reads it as $notice */
+      notice?: Record<string, Binding>;
+      replace?: boolean;
+      product?: 'parentportal' | 'parentapplication';
+    }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }
   /** `form`: validate that form first (a report's dates); params then bind to `$form.*`; `paramRules`: parameters that are rules' values */

@@ -5,6 +5,7 @@ import { atom, useAtom, useAtomValue, useSetAtom, useStore } from 'jotai';
 import { loadable } from 'jotai/utils';
 import { atomWithQuery, queryClientAtom } from 'jotai-tanstack-query';
 import { useLocation } from 'wouter';
+import { useHistoryState } from 'wouter/use-browser-location';
 import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
 import { flowData, resolveBinding, resolveParams, screenModel, screenReadsForm, type ModalModel } from '../engine/screen';
@@ -228,13 +229,15 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const topRef = useRef<HTMLDivElement>(null);
 
   const stableQuery = useStableValue(query);
+  const historyState = useHistoryState<{ notice?: Record<string, unknown> } | null>();
+  const notice = useStableValue(historyState && typeof historyState.notice === 'object' && historyState.notice ? historyState.notice : {});
   const providerData = useMemo<Record<string, unknown>>(() => ({ ...provider.data }), [provider.data]);
   const sessionData = useMemo<Record<string, unknown>>(() => ({ ...session }), [session]);
   const flow = useMemo(() => flowData({ ...session.applications }, stableQuery), [session.applications, stableQuery]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
   const form = useMemo(() => mergeForms(deferredForms), [deferredForms]);
-  const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, sessionData, providerData, flow, form]);
+  const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, notice, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, notice, sessionData, providerData, flow, form]);
 
   // data loads resolve against query, session, provider and flow (not against other loads)
   const loads = loadSpecsOf(set, screen.data, baseCtx);
@@ -242,7 +245,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const dataValues = useMemo(() => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data])), [data]);
   // a form's own rules see its values as $form: their context leaves the screen's forms out, so it
   // keeps its identity while the parent types
-  const formCtx = useMemo<RuleContext>(() => ({ query: stableQuery, session: sessionData, provider: providerData, flow, form: {}, data: dataValues }), [stableQuery, sessionData, providerData, flow, dataValues]);
+  const formCtx = useMemo<RuleContext>(() => ({ query: stableQuery, notice, session: sessionData, provider: providerData, flow, form: {}, data: dataValues }), [stableQuery, notice, sessionData, providerData, flow, dataValues]);
   const ctx = useMemo<RuleContext>(() => ({ ...formCtx, form }), [formCtx, form]);
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;
@@ -283,7 +286,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         getCtx: () => ({ ...ctxRef.current, form: mergeForms(latestForms.current) }),
         forms: () => [...formsRef.current.values()],
         formRegistered: () => new Promise<void>((r) => void formWaiters.current.push(r)),
-        navigate: (to, q, replace) => navigate(`${to}${toSearch(q)}`, { replace }),
+        navigate: (to, q, replace, notice) => navigate(`${to}${toSearch(q)}`, { replace, state: notice ? { notice } : undefined }),
         openModal: (id, pending) => {
           // the form runtime and validators load with the first modal that holds a form
           if ((screen.modals ?? []).find((m) => m.id === id)?.sections?.some(isFullForm)) setEngineWanted(true);

@@ -23,7 +23,7 @@ export interface EffectDeps {
   formRegistered?: () => Promise<void>;
   /** how long an effect waits for its named form to register (15 s: a lazy modal on a slow phone) */
   formWaitMs?: number;
-  navigate: (to: string, query: Record<string, unknown>, replace: boolean) => void;
+  navigate: (to: string, query: Record<string, unknown>, replace: boolean, notice?: Record<string, unknown>) => void;
   openModal: (id: string, pending?: { effect: Effect; extra: Partial<RuleContext> }) => void;
   closeModal: () => void;
   signOut: () => void;
@@ -125,7 +125,7 @@ export function createEffectRunner(deps: EffectDeps) {
           deps.assignLocation(`${PRODUCT_BASES[effect.product]}${effect.to}${search ? `?${search}` : ''}`);
           return;
         }
-        deps.navigate(effect.to, query, Boolean(effect.replace));
+        deps.navigate(effect.to, query, Boolean(effect.replace), effect.notice ? params(effect.notice) : undefined);
         return;
       }
       case 'print':

@@ -242,6 +242,12 @@ describe('defects of the first screens', () => {
     expect(await page.locator('section[data-section=otherContacts]').textContent()).not.toContain('Rosa');
     await expectNoAxeViolations(page, 'myaccount dropped');
     await shot(page, 'first-myaccount-dropped-375');
+    // a crafted link cannot make the page say something was dropped: the notice is never in the address
+    expect(page.url()).not.toContain('Rosa');
+    await open(page, '/myaccount?dropped=Your%20account%20is%20closed.%20Call%20555-0100');
+    await page.waitForSelector('section[data-section=otherContacts] article');
+    expect(await page.getByText('Your account is closed', { exact: false }).count()).toBe(0);
+    expect(await page.locator('section[data-section=dropped]').count()).toBe(0);
     await ctx.close();
   });
 
