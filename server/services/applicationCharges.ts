@@ -14,6 +14,7 @@ import { textIn } from '../providerTexts';
 import type { DraftData, DraftRow } from './application';
 import { applicationFees } from './applicationPayment';
 import { moneyText } from './ledger';
+import { dateInLanguage } from '../../src/engine/formats';
 import { entryPositions, type Confirmation } from './seats';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -42,8 +43,6 @@ export async function chargesOf(deps: Pick<AppDeps, 'db' | 't' | 'today'>, s: Ow
   const rows = fees.rows.filter((r) => r.status === 'CHARGED' && r.regularFee > 0).map((r) => ({ prChildID: r.prChildID, firstName: r.firstName, feeName: r.feeName, amount: r.regularFee }));
   return { rows, total: rows.reduce((n, r) => n + r.amount, 0) };
 }
-
-const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 export interface ConfirmationMail {
   providerId: number;
@@ -106,7 +105,7 @@ export async function confirmationMail(
     lines.push(t('email.line', { child: child.fullName, status: t(`confirmation.status.${child.status}`) }));
     for (const r of charged.filter((x) => x.prChildID === child.prChildID)) lines.push(`  ${t('email.charged', { fee: r.feeName, amount: money(r.regularFee) })}`);
     for (const a of child.activities) {
-      const activity = a.weekStart ? t('fee.rows.week', { activity: a.activity, date: mdy(a.weekStart) }) : a.activity;
+      const activity = a.weekStart ? t('fee.rows.week', { activity: a.activity, date: dateInLanguage(a.weekStart, lang) }) : a.activity;
       if (a.state === 'W') {
         const place = placeOf(a);
         lines.push(`  ${place ? t('email.waitlisted', { activity, position: place }) : t('email.waitlistedNoPlace', { activity })}`);

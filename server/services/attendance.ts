@@ -5,7 +5,7 @@ import type { Handlers, FileResult } from '../context';
 import { attendance as attendanceTable, children, sites, absenceReasons, absenceNotices, adults, accounts, communications } from '../db/schema';
 import { HttpError } from '../errors';
 import { enqueueMail } from '../outbox';
-import { isoToMdy, mdyToIso } from '../../src/engine/index';
+import { dateInLanguage, isoToMdy, mdyToIso } from '../../src/engine/index';
 import { providerOf, ruleContextOf } from './common';
 import { isoDay, addDays, todayMdy } from '../clock';
 import { attendanceReportPdf } from './attendanceReport';
@@ -204,11 +204,14 @@ export const attendance = {
         .where(eq(adults.id, s.adultId));
       // staff read the note in the provider's first language
       const staffLang = provider.languages[0]?.code ?? 'en';
+      // the form's mm/dd/yyyy dates as each reader writes them (staff and parent may differ)
+      const dateIn = (d: string, l: string) => dateInLanguage(d, l) || d;
+      const datesIn = (l: string) => (endDate ? `${dateIn(v.startDate, l)} - ${dateIn(String(v.endDate), l)}` : dateIn(v.startDate, l));
       const params = {
         children: kids.map((k) => `${k.firstName} ${k.lastName}`).join(', '),
         parent: `${parent.firstName} ${parent.lastName}`,
         accountNo: parent.accountNo,
-        dates: endDate ? `${v.startDate} - ${v.endDate}` : v.startDate,
+        dates: datesIn(staffLang),
         when: deps.t(staffLang, `timeOffered.${v.timeOffered}`),
         reason: [reason, v.otherReason].filter(Boolean).join(': ') || '-',
         info: v.additionalInfo,
@@ -241,7 +244,7 @@ export const attendance = {
         mode: 'EMAIL',
         subject: deps.t(lang, 'mail.absenceNotice.historySubject'),
         fromName: provider.programName,
-        description: `<p>${escape(deps.t(lang, 'mail.absenceNotice.historyBody', params))}</p>`,
+        description: `<p>${escape(deps.t(lang, 'mail.absenceNotice.historyBody', { ...params, dates: datesIn(lang) }))}</p>`,
         createdOn: now,
         isAutomatic: true,
       });
@@ -278,6 +281,7 @@ export const attendance = {
       const reasonText = await reasonsIn(deps, s.providerId, lang);
       const file = await attendanceReportPdf({
         t: (key, params) => deps.t(lang, key, params),
+        lang,
         organisation: provider.organisation || provider.programName,
         programName: provider.programName,
         accountNo: acct.accountNo,

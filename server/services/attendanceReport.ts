@@ -2,7 +2,7 @@
 // per attendance record of the account's children between the two dates.
 import { existsSync } from 'node:fs';
 import PDFDocument from 'pdfkit';
-import { isoToMdy } from '../../src/engine/index';
+import { dateInLanguage, timeInLanguage } from '../../src/engine/index';
 
 // The standard PDF fonts cover Western European letters only; Vietnamese names and texts need a
 // Unicode font. DejaVu Sans (Debian's fonts-dejavu-core) is used when installed, else Helvetica.
@@ -35,6 +35,8 @@ export interface ReportRow {
 
 export interface ReportInput {
   t: (key: string, params?: Record<string, unknown>) => string;
+  /** the reader's language: dates and times are written its way (dd/mm/yyyy and 14:05 in Spanish) */
+  lang: string;
   organisation: string;
   programName: string;
   accountNo: string;
@@ -65,7 +67,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
     doc.moveDown(0.3);
     doc.fontSize(18).fillColor('#000000').text(t('communication.report.title'));
     doc.moveDown(0.3);
-    doc.fontSize(11).text(t('communication.report.period', { start: input.startDate, end: input.endDate }));
+    doc.fontSize(11).text(t('communication.report.period', { start: dateInLanguage(input.startDate, input.lang) || input.startDate, end: dateInLanguage(input.endDate, input.lang) || input.endDate }));
     doc.text(t('communication.report.account', { accountNo: input.accountNo }));
     doc.moveDown();
 
@@ -100,6 +102,8 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
       doc.y = y + height;
     };
 
+    // an attendance time ('2:05 PM' as recorded) the reader's way; anything else as recorded
+    const time = (v: string | null) => (v ? timeInLanguage(v, input.lang) || v : '');
     row(cols.map((c) => t(c.key)), true);
     if (!input.rows.length) {
       doc.moveDown();
@@ -109,13 +113,13 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
       const absent = Boolean(r.absentReason) && !r.timeIn && !r.timeOut;
       row(
         [
-          isoToMdy(r.date),
+          dateInLanguage(r.date, input.lang),
           r.child,
           r.site,
           t(OFFERING_KEY[r.timeOffered] ?? r.timeOffered),
-          r.timeIn ?? '',
+          time(r.timeIn),
           r.inBy ?? '',
-          r.timeOut ?? '',
+          time(r.timeOut),
           r.outBy ?? '',
           absent ? t('communication.attendance.absentBecause', { reason: r.absentReason }) : '',
         ],
@@ -123,7 +127,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
       );
     }
     doc.moveDown();
-    doc.font('body').fontSize(9).fillColor('#555555').text(t('communication.report.generated', { programName: input.programName, date: input.generatedOn.toISOString().slice(0, 10) }), left);
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('communication.report.generated', { programName: input.programName, date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left);
     doc.end();
   });
 }

@@ -9,7 +9,7 @@ import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { accountMoney } from './ledger';
 import type { FileResult, ServiceHandlers } from '../context';
-import { isoToMdy } from '../../src/engine/index';
+import { dateInLanguage } from '../../src/engine/index';
 import { registerReportFonts } from './attendanceReport';
 import { moneyText, receiptOf } from './payments';
 import { providerOf } from './common';
@@ -48,7 +48,7 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
     const rows: [string, string, boolean?][] = [
       [t('payment.receipt.number'), String(r.accountPaymentID)],
       [t('payment.receipt.account'), r.accountNo],
-      [t('payment.receipt.date'), isoToMdy(r.paymentDate)],
+      [t('payment.receipt.date'), dateInLanguage(r.paymentDate, input.lang)],
       [t('payment.receipt.amount'), money(r.amount)],
       ...(r.processingFee > 0 ? ([[t('payment.receipt.fee'), money(r.processingFee)]] as [string, string][]) : []),
       [t('payment.receipt.total'), money(r.total), true],
@@ -69,7 +69,7 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
     doc.moveDown(0.6);
     if (r.paymentMethodCode === 'ECH') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.bankDays'), left, doc.y, { width });
     doc.moveDown(1.2);
-    doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: isoToMdy(input.generatedOn.toISOString().slice(0, 10)) }), left, doc.y, { width });
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left, doc.y, { width });
     doc.end();
   });
 }
@@ -109,8 +109,8 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
     doc.moveDown(0.4);
     doc.font('body').fontSize(11);
     doc.text(`${t('payment.receipt.account')}: ${input.accountNo}`);
-    doc.text(`${t('payment.invoice.date')}: ${isoToMdy(input.invoiceDate)}`);
-    doc.text(`${t('payment.invoice.due')}: ${isoToMdy(input.paymentDueDate)}`);
+    doc.text(`${t('payment.invoice.date')}: ${dateInLanguage(input.invoiceDate, input.lang)}`);
+    doc.text(`${t('payment.invoice.due')}: ${dateInLanguage(input.paymentDueDate, input.lang)}`);
     doc.moveDown(0.6);
     const cols = [width * 0.22, width * 0.53, width * 0.25];
     const row = (cells: string[], bold: boolean) => {
@@ -127,7 +127,7 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
       doc.y = y + h;
     };
     row([t('payment.invoice.chargeDate'), t('payment.invoice.description'), t('payment.invoice.amount')], true);
-    for (const c of input.charges) row([isoToMdy(c.date), c.description, money(c.cents)], false);
+    for (const c of input.charges) row([dateInLanguage(c.date, input.lang), c.description, money(c.cents)], false);
     doc.moveDown(0.6);
     const total = (label: string, cents: number, strong = false) => {
       const y = doc.y;
@@ -141,7 +141,7 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
     total(t('payment.invoice.open'), input.openCents, true);
     total(t('payment.invoice.balance'), input.balanceCents);
     doc.moveDown(1.2);
-    doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: isoToMdy(input.generatedOn.toISOString().slice(0, 10)) }), left, doc.y, { width });
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left, doc.y, { width });
     doc.end();
   });
 }

@@ -7,13 +7,21 @@ import type { RegistrationActivitiesByWeekResponse, RegistrationEnrolledDatesRes
 import { activities, children, enrollmentDates, enrollments, registrations, sites } from '../db/schema';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
+import { dateInLanguage } from '../../src/engine/formats';
 import { checkChild, days, notFound, programPeriodOf } from './registration';
 
 type Week = RegistrationActivitiesByWeekResponse[number]['weeks'][number];
 type DatedRow = RegistrationEnrolledDatesResponse['enrolled'][number];
 
-/** yyyy-mm-dd as mm/dd/yyyy (spec 9 date format) */
-const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
+/**
+ * A week as the parent reads it: the enrolment's stored range (mm/dd/yyyy - mm/dd/yyyy), else its own
+ * first and last days, each date in her language (11/23/2026 in English, 23/11/2026 in Spanish).
+ */
+function weekRangeIn(stored: string | null, start: string, end: string, lang: string): string {
+  const m = /^(\d{2}\/\d{2}\/\d{4}) - (\d{2}\/\d{2}\/\d{4})$/.exec(stored ?? '');
+  if (m) return `${dateInLanguage(m[1], lang)} - ${dateInLanguage(m[2], lang)}`;
+  return stored || `${dateInLanguage(start, lang)} - ${dateInLanguage(end, lang)}`;
+}
 
 export const DATE_KINDS = ['enrolled', 'oneTime', 'scheduled', 'flex'] as const;
 
@@ -65,7 +73,7 @@ export const enrollmentView = {
         const weekEnd = r.e.deEnrollDate ?? r.a.endDate;
         const key = `${weekStart}/${weekEnd}`;
         let w = g.byWeek.get(key);
-        if (!w) g.byWeek.set(key, (w = { weekRange: r.e.weekRange || `${mdy(weekStart)} - ${mdy(weekEnd)}`, weekStart, weekEnd, activities: [] }));
+        if (!w) g.byWeek.set(key, (w = { weekRange: weekRangeIn(r.e.weekRange, weekStart, weekEnd, lang), weekStart, weekEnd, activities: [] }));
         w.activities.push({
           activityID: r.a.id,
           activity: textIn(r.a, 'activity', lang),

@@ -14,7 +14,7 @@
 //   FULL, nothing charged); a child with nothing charged pays no registration fee and takes no place
 //   in the child order. So the totals are what the submit bills while the seats stay as they are.
 import type { programPeriods } from '../db/schema';
-import { moneyInLanguage } from '../../src/engine/formats';
+import { dateInLanguage, moneyInLanguage } from '../../src/engine/formats';
 import type { Translator } from '../i18n';
 import type { DraftData, Selection } from './application';
 
@@ -35,7 +35,6 @@ export type FeeRowStatus = 'CHARGED' | 'WAITLIST' | 'FULL';
 type FeeRow = { prChildID: number; firstName: string; feeName: string; kind: 'registration' | 'tuition' | 'sibling' | 'misc'; regularFee: number; miscChargeID: number | null; isSelected: boolean; status: FeeRowStatus };
 
 
-const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 
 export function feesOf(o: {
   program: Pick<typeof programPeriods.$inferSelect, 'capacityCheck' | 'servicePeriodDefined' | 'discountsNeedReview'>;
@@ -72,7 +71,7 @@ export function feesOf(o: {
     }
     if (o.program.servicePeriodDefined) {
       chosen.forEach(({ s, a }, i) => {
-        const name = s.weekStart ? o.t(o.lang, 'application.fee.rows.week', { activity: a.activity, date: mdy(s.weekStart) }) : a.activity;
+        const name = s.weekStart ? o.t(o.lang, 'application.fee.rows.week', { activity: a.activity, date: dateInLanguage(s.weekStart, o.lang) }) : a.activity;
         if (statuses[i] !== 'CHARGED') {
           rows.push({ prChildID: child.prChildID, firstName, feeName: name, kind: 'tuition', regularFee: 0, miscChargeID: null, isSelected: false, status: statuses[i] });
           return;

@@ -17,6 +17,7 @@ import { recordInHistory } from '../history';
 import { textIn } from '../providerTexts';
 import { ruleContextOf, safeHtml } from './common';
 import { accountMoney, dollars, moneyText } from './ledger';
+import { dateInLanguage } from '../../src/engine/formats';
 import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../payments/settings';
 import { GatewayUnavailable, RETURN_ROUTES, type PaymentGateway } from '../payments/gateway';
 import type { GatewayNotification, GatewayTransaction } from '../gateway/protocol';
@@ -602,7 +603,7 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
     deps.t(lang, 'payment.email.intro', { organisation: p.organisation }),
     '',
     deps.t(lang, 'payment.email.account', { accountNo: acc.accountNo }),
-    deps.t(lang, 'payment.email.date', { date: payment.paymentDate }),
+    deps.t(lang, 'payment.email.date', { date: dateInLanguage(payment.paymentDate, lang) }),
     deps.t(lang, 'payment.email.amount', { amount: fmt(attempt.amountCents) }),
     ...(attempt.feeCents > 0 ? [deps.t(lang, 'payment.email.fee', { amount: fmt(attempt.feeCents) }), deps.t(lang, 'payment.email.total', { amount: fmt(attempt.amountCents + attempt.feeCents) })] : []),
     deps.t(lang, 'payment.email.method', { method, brand: tx.brand, last4: tx.last4 }),

@@ -6,7 +6,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { FileResult, Handlers } from '../context';
 import { accounts, activities, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
 import { HttpError } from '../errors';
-import { isoToMdy } from '../../src/engine/index';
+import { dateInLanguage } from '../../src/engine/index';
 import { textIn } from '../providerTexts';
 import { providerOf } from './common';
 import { registerReportFonts } from './attendanceReport';
@@ -22,6 +22,8 @@ export interface ProgramReportChild {
 
 export interface ProgramReportInput {
   t: (key: string, params?: Record<string, unknown>) => string;
+  /** the reader's language: dates are written its way (dd/mm/yyyy in Spanish) */
+  lang: string;
   organisation: string;
   programName: string;
   accountNo: string;
@@ -41,6 +43,7 @@ const STATUS_KEYS: Record<string, string> = {
 
 export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array> {
   const { t } = input;
+  const date = (value: string) => dateInLanguage(value, input.lang);
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'LETTER', margin: 48, info: { Title: `${t('programs.report.title')}: ${input.program.title}`, Author: input.organisation, CreationDate: input.generatedOn } });
     const chunks: Buffer[] = [];
@@ -62,7 +65,7 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
     doc.font('body').fontSize(11);
     if (input.program.description) doc.text(input.program.description, { width });
     doc.moveDown(0.4);
-    doc.text(t('programs.report.period', { start: isoToMdy(input.program.startDate), end: isoToMdy(input.program.endDate) }));
+    doc.text(t('programs.report.period', { start: date(input.program.startDate), end: date(input.program.endDate) }));
     doc.text(t('programs.report.category', { category: t(`programs.category.${input.program.category}`) }));
     doc.text(t('programs.report.account', { accountNo: input.accountNo }));
     // the report's kind in words, not its code (W, T, D, C or ChangeSchedule)
@@ -79,8 +82,8 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
       doc.font('bold').fontSize(13).fillColor('#000000').text(c.name, left);
       doc.font('body').fontSize(10.5);
       doc.text(`${t('programs.report.statusLabel')}: ${t(STATUS_KEYS[c.status] ?? c.status)}`);
-      if (c.registrationDate) doc.text(t('programs.child.registered', { date: isoToMdy(c.registrationDate) }));
-      if (c.submittedOn) doc.text(t('programs.child.submitted', { date: isoToMdy(c.submittedOn) }));
+      if (c.registrationDate) doc.text(t('programs.child.registered', { date: date(c.registrationDate) }));
+      if (c.submittedOn) doc.text(t('programs.child.submitted', { date: date(c.submittedOn) }));
       doc.moveDown(0.3);
       if (!c.enrolments.length) {
         doc.fillColor('#555555').text(t('programs.report.noEnrolments')).fillColor('#000000');
@@ -107,12 +110,12 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
           doc.y = y + h;
         };
         row(cols.map((c2) => t(c2.key)), true);
-        for (const e of c.enrolments) row([e.activity, e.site, e.days, isoToMdy(e.from), e.to ? isoToMdy(e.to) : '—'], false);
+        for (const e of c.enrolments) row([e.activity, e.site, e.days, date(e.from), e.to ? date(e.to) : '—'], false);
       }
       doc.moveDown(1);
     }
     doc.moveDown();
-    doc.font('body').fontSize(9).fillColor('#555555').text(t('programs.report.generated', { programName: input.programName, date: isoToMdy(input.generatedOn.toISOString().slice(0, 10)) }), left);
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('programs.report.generated', { programName: input.programName, date: date(input.generatedOn.toISOString().slice(0, 10)) }), left);
     doc.end();
   });
 }
@@ -154,6 +157,7 @@ export const programReport = {
       const title = textIn(pp, 'programPeriod', lang);
       const file = await programReportPdf({
         t: (key, params) => deps.t(lang, key, params),
+        lang,
         organisation: provider.organisation || provider.programName,
         programName: provider.programName,
         accountNo: acct?.accountNo ?? '',

@@ -10,6 +10,7 @@ import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import { activities, applicationDrafts, children, enrollments, registrations, seatTakes, seats, waitlistEntries, adults } from '../db/schema';
 import { isoDay } from '../clock';
+import { dateTimeInLanguage } from '../../src/engine/formats';
 import { textIn } from '../providerTexts';
 import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './application';
 import type { programPeriods } from '../db/schema';
@@ -176,7 +177,7 @@ export async function submitApplication(
 ): Promise<{ fresh: boolean; confirmation: Confirmation }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
-    if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail(deps, lang, 409, 'application.errors.notOpen', { date: pp.registrationStartAt.toISOString().slice(0, 16).replace('T', ' ') + ' UTC' });
+    if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail(deps, lang, 409, 'application.errors.notOpen', { date: `${dateTimeInLanguage(pp.registrationStartAt.toISOString().slice(0, 16), lang)} UTC` });
     fail(deps, lang, 409, 'application.errors.closed');
   }
   const data = d.data as DraftData;

@@ -170,3 +170,109 @@ export function moneyInLanguage(amount: number, lang: string): string {
   }
   return amount < 0 && text.replace(/[^1-9]/g, '') !== '' ? `(${text})` : text;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Dates and times in the reader's language, the same in the portal, the gateway's page, e-mails and
+// PDFs. English keeps spec 9's mm/dd/yyyy and hh:mm AM, written out by hand (building the first
+// Intl.DateTimeFormat loads the browser's calendar data, a long pause on a cheap phone at first
+// paint); every other language follows its own conventions through Intl (dd/mm/yyyy and 24-hour
+// 14:05 in Spanish, Portuguese and Vietnamese). The values stay as the API and the forms carry them
+// (ISO yyyy-mm-dd, the form's mm/dd/yyyy): only what is shown changes.
+
+const isEnglish = (lang: string | null | undefined) => !lang || lang === 'en' || lang.startsWith('en-');
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+const timeFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** The calendar day of an ISO yyyy-mm-dd (a date-time's date part too) or an mm/dd/yyyy value; null for anything else. */
+export function dayOfValue(value: unknown): Ymd | null {
+  if (typeof value !== 'string') return null;
+  const iso = /^(\d{4})-(\d{2})-(\d{2})(?![\d])/.exec(value);
+  if (iso) {
+    const parts = { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
+    return dateMdy(formatMdy(parts)) ? parts : null;
+  }
+  return /^\d{2}\/\d{2}\/\d{4}(?!\d)/.test(value) ? parseMdy(value.slice(0, 10)) : null;
+}
+
+/**
+ * A day as the reader writes it: 11/23/2026 in English, 23/11/2026 in Spanish, Portuguese and
+ * Vietnamese. Takes an ISO yyyy-mm-dd (or a date-time, its date part), an mm/dd/yyyy or date parts;
+ * '' when the value is not a real date.
+ */
+export function dateInLanguage(value: string | Ymd | null | undefined, lang: string): string {
+  const day = typeof value === 'string' ? dayOfValue(value) : (value ?? null);
+  if (!day) return '';
+  if (isEnglish(lang)) return formatMdy(day);
+  let f = dateFormats.get(lang);
+  if (!f) dateFormats.set(lang, (f = new Intl.DateTimeFormat(lang, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' })));
+  const d = new Date(Date.UTC(2000, day.month - 1, day.day));
+  d.setUTCFullYear(day.year);
+  return f.format(d);
+}
+
+/** Hours and minutes of a time of day: 24-hour "14:05" ("14:05:09" too) or "2:05 PM" / "02:05 pm"; null otherwise. */
+export function clockOfValue(value: unknown): { hour: number; minute: number } | null {
+  if (typeof value !== 'string') return null;
+  const twelve = /^\s*(\d{1,2}):(\d{2})\s*([AP])\.?\s*M\.?\s*$/i.exec(value);
+  if (twelve) {
+    const h = Number(twelve[1]);
+    const minute = Number(twelve[2]);
+    if (h < 1 || h > 12 || minute > 59) return null;
+    return { hour: (h % 12) + (twelve[3].toUpperCase() === 'P' ? 12 : 0), minute };
+  }
+  const day = /^\s*(\d{1,2}):(\d{2})(:\d{2}(\.\d+)?)?\s*$/.exec(value);
+  if (!day || Number(day[1]) > 23 || Number(day[2]) > 59) return null;
+  return { hour: Number(day[1]), minute: Number(day[2]) };
+}
+
+/**
+ * A time of day as the reader writes it: 02:05 PM in English, 14:05 in Spanish, Portuguese and
+ * Vietnamese. Takes a 24-hour "14:05" or a "2:05 PM" (attendance records keep times that way), or
+ * hours and minutes; '' when it is not a time.
+ */
+export function timeInLanguage(value: string | { hour: number; minute: number } | null | undefined, lang: string): string {
+  const c = typeof value === 'string' ? clockOfValue(value) : (value ?? null);
+  if (!c) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  if (isEnglish(lang)) return `${pad(c.hour % 12 === 0 ? 12 : c.hour % 12)}:${pad(c.minute)} ${c.hour < 12 ? 'AM' : 'PM'}`;
+  let f = timeFormats.get(lang);
+  if (!f) timeFormats.set(lang, (f = new Intl.DateTimeFormat(lang, { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' })));
+  return f.format(Date.UTC(2000, 0, 1, c.hour, c.minute));
+}
+
+/**
+ * A wall-clock date and time ("2026-11-23T14:05[:ss]", no zone: already the reader's local time) as
+ * the reader writes it: 11/23/2026 02:05 PM in English, 23/11/2026 14:05 in Spanish, Portuguese and
+ * Vietnamese; the date alone when the value has no time. '' when the date is not a real one.
+ */
+export function dateTimeInLanguage(value: string | null | undefined, lang: string): string {
+  const date = dateInLanguage(value, lang);
+  if (!date) return '';
+  const m = /[T ](\d{2}:\d{2}(:\d{2}(\.\d+)?)?(\s*[AP]M)?)/i.exec(value ?? '');
+  const time = m ? timeInLanguage(m[1], lang) : '';
+  return time ? `${date} ${time}` : date;
+}
+
+/**
+ * The order a parent types a date in (the date input's dd/mm/yyyy or mm/dd/yyyy): English types the
+ * month first, as the form stores it; Spanish, Portuguese and Vietnamese the day first, as they read it.
+ */
+export function typedDateOrder(lang: string | null | undefined): 'mdy' | 'dmy' {
+  return isEnglish(lang) ? 'mdy' : 'dmy';
+}
+
+/** Day and month swapped in a (partly) typed "aa/bb[/yyyy]"; shorter text is left as it is. */
+function swapDayMonth(text: string): string {
+  const m = /^(\d{2})\/(\d{2})(\/.*)?$/.exec(text);
+  return m ? `${m[2]}/${m[1]}${m[3] ?? ''}` : text;
+}
+
+/** The form's mm/dd/yyyy (or the part typed so far) as the date input shows it in the language. */
+export function mdyToTyped(mdy: string, lang: string | null | undefined): string {
+  return typedDateOrder(lang) === 'dmy' ? swapDayMonth(mdy) : mdy;
+}
+
+/** What the parent typed in the date input (dd/mm/yyyy in es, pt, vi) as the form's mm/dd/yyyy. */
+export function typedToMdy(typed: string, lang: string | null | undefined): string {
+  return typedDateOrder(lang) === 'dmy' ? swapDayMonth(typed) : typed;
+}

@@ -22,6 +22,9 @@ export {
   mdyDayNumber,
   isoToMdy,
   mdyToIso,
+  dateInLanguage,
+  timeInLanguage,
+  dateTimeInLanguage,
 } from './formats';
 export type { Country, FormatFn, Ymd } from './formats';
 export { businessDate, fixedToday, parseIsoDay, setFixedToday } from './today';

@@ -66,7 +66,17 @@ export interface LabelledValue {
   label: string;
   value: Binding;
   format?:
-    'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+    | 'text'
+    | 'date'
+    | 'datetime'
+    | 'time'
+    | 'money'
+    | 'cents'
+    | 'phone'
+    | 'zip'
+    | 'yesno'
+    | 'number'
+    | 'percent';
   show?: RuleRef;
 }
 export interface CardNotice {
@@ -162,7 +172,17 @@ export interface TableColumn {
   label: string;
   value: Binding;
   format?:
-    'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+    | 'text'
+    | 'date'
+    | 'datetime'
+    | 'time'
+    | 'money'
+    | 'cents'
+    | 'phone'
+    | 'zip'
+    | 'yesno'
+    | 'number'
+    | 'percent';
   show?: RuleRef;
   otherwise?: Binding;
 }

@@ -1,9 +1,10 @@
 // Display formats of values in summaries, tables and cards (spec 2.13 and 9: amounts with 2 decimals,
-// negative balances in brackets, currency $; phones (ddd)ddd-dddd as typed; dates mm/dd/yyyy).
-import { displayPhone, displayZip, isoToMdy, moneyInLanguage } from '../engine/formats';
+// negative balances in brackets, currency $; phones (ddd)ddd-dddd as typed; dates mm/dd/yyyy and times
+// hh:mm AM in English, each other language its own way: engine dateInLanguage, timeInLanguage).
+import { dateInLanguage, displayPhone, displayZip, moneyInLanguage, timeInLanguage } from '../engine/formats';
 
 /** `cents`: an amount in integer cents (the parent application's fees), shown like `money` */
-export type ValueFormat = 'text' | 'date' | 'datetime' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
+export type ValueFormat = 'text' | 'date' | 'datetime' | 'time' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
 
 const numberFormats = new Map<string, Intl.NumberFormat>();
 
@@ -44,30 +45,40 @@ export function formatMoney(value: unknown, locale = 'en'): string {
   return moneyInLanguage(n, locale);
 }
 
-/** ISO dates (API) and mm/dd/yyyy (already shown form) both show as mm/dd/yyyy. */
-export function formatDate(value: unknown): string {
+/**
+ * ISO dates (API) and mm/dd/yyyy (already shown form) in the reader's language (engine
+ * dateInLanguage): mm/dd/yyyy in English (spec 9), dd/mm/yyyy in Spanish, Portuguese and Vietnamese.
+ */
+export function formatDate(value: unknown, locale = 'en'): string {
   if (typeof value !== 'string' || !value) return '';
-  if (/^\d{2}\/\d{2}\/\d{4}/.test(value)) return value.slice(0, 10);
-  return isoToMdy(value) || value;
+  return dateInLanguage(value, locale) || value;
 }
 
-/** mm/dd/yyyy hh:mm A (spec 9: time hh:mm A); the time is left out at 12:00 AM. */
-export function formatDateTime(value: unknown): string {
+/**
+ * A date and time in the reader's language (engine dateTimeInLanguage): mm/dd/yyyy hh:mm AM in
+ * English (spec 9), dd/mm/yyyy HH:mm in Spanish, Portuguese and Vietnamese; the time is left out at
+ * midnight (12:00 AM, 00:00).
+ */
+export function formatDateTime(value: unknown, locale = 'en'): string {
   if (typeof value !== 'string' || !value) return '';
   // an instant with a zone (the API's createdOn, 2026-03-07T18:05:00.000Z) shows in the reader's local time
   if (/T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/i.test(value)) {
     const d = new Date(value);
     if (!Number.isNaN(d.getTime())) {
       const p = (n: number) => String(n).padStart(2, '0');
-      return formatDateTime(`${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`);
+      return formatDateTime(`${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`, locale);
     }
   }
-  const date = formatDate(value);
+  const date = formatDate(value, locale);
   const m = /T(\d{2}):(\d{2})/.exec(value);
   if (!m || (m[1] === '00' && m[2] === '00')) return date;
-  const h = Number(m[1]);
-  const h12 = h % 12 === 0 ? 12 : h % 12;
-  return `${date} ${String(h12).padStart(2, '0')}:${m[2]} ${h < 12 ? 'AM' : 'PM'}`;
+  return `${date} ${timeInLanguage({ hour: Number(m[1]), minute: Number(m[2]) }, locale)}`;
+}
+
+/** A time of day ("2:05 PM" as attendance keeps it, or 24-hour "14:05") in the reader's language: 02:05 PM in English, 14:05 otherwise. */
+export function formatTime(value: unknown, locale = 'en'): string {
+  if (typeof value !== 'string' || !value) return '';
+  return timeInLanguage(value, locale) || value;
 }
 
 export interface FormatOptions {
@@ -84,9 +95,11 @@ export function formatValue(value: unknown, format: ValueFormat | undefined, opt
     case 'cents':
       return typeof value === 'number' && Number.isFinite(value) ? formatMoney(value / 100, opts.locale) : '';
     case 'date':
-      return formatDate(value);
+      return formatDate(value, opts.locale);
     case 'datetime':
-      return formatDateTime(value);
+      return formatDateTime(value, opts.locale);
+    case 'time':
+      return formatTime(value, opts.locale);
     case 'phone':
       return displayPhone(value === null || value === undefined ? '' : String(value));
     case 'zip':

@@ -1,9 +1,13 @@
 // Attendance by period in a real browser: the last 4 weeks ending today by default, most recent
 // first; chosen dates reload the list; an end before the start is refused on the form (1280 and 375 px).
+// In Spanish the dates read and are typed dd/mm/yyyy and the times are 24-hour.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
 import { mdy } from '../today';
+import es from '../../locales/es/communication.json';
+import esErrors from '../../locales/es/errors.json';
+import esRuntime from '../../locales/es/runtime.json';
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,8 +22,8 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function signedIn(width: number) {
-  const ctx = await newContext(browser, width);
+async function signedIn(width: number, locale = 'en-US') {
+  const ctx = await newContext(browser, width, locale);
   const page = await ctx.newPage();
   await page.goto(`${server.url}/parentportal/brightpath/parent`);
   await page.waitForSelector('[data-testid=signin-form]');
@@ -62,4 +66,40 @@ describe('attendance by period', () => {
       await ctx.close();
     });
   }
+
+  it('in Spanish: dates read and are typed dd/mm/yyyy, times are 24-hour, the form keeps mm/dd/yyyy (375 px)', async () => {
+    const { ctx, page } = await signedIn(375, 'es-ES');
+    const dmy = (offset: number) => {
+      const d = mdy(offset);
+      return `${d.slice(3, 5)}/${d.slice(0, 2)}/${d.slice(6)}`;
+    };
+    const period_ = (a: number, b: number) => es.attendance.period.replace('{{start}}', dmy(a)).replace('{{end}}', dmy(b));
+    await period(page).getByText(period_(-27, 0)).waitFor();
+    await groups(page).first().waitFor();
+    // each day's heading carries its date dd/mm/yyyy, and no time shows AM or PM
+    const headings = await page.locator('[data-section=records] [data-group] h3').allTextContents();
+    expect(headings.length).toBeGreaterThan(0);
+    const days = new Set(Array.from({ length: 28 }, (_, i) => dmy(-i)));
+    for (const h of headings) expect(days.has(/ · (\d{2}\/\d{2}\/\d{4})$/.exec(h)?.[1] ?? '')).toBe(true);
+    const records = (await page.locator('[data-section=records]').textContent()) ?? '';
+    expect(records).not.toMatch(/\b(AM|PM)\b/);
+    expect(records).toMatch(new RegExp(`${es.attendance.in}\\s*\\d{2}:\\d{2}`));
+
+    // the date input: the placeholder and hint say day first; typed dd/mm/yyyy, it asks for those days
+    const start = page.locator('input[id$=_startDate]');
+    expect(await start.getAttribute('placeholder')).toBe(esRuntime.datePlaceholder);
+    const hint = await page.locator(`[id="${await start.getAttribute('id')}-format"]`).textContent();
+    expect(hint).toBe(esRuntime.dateHint.replace('{{example}}', dmy(0)));
+    await start.fill(dmy(-3));
+    await page.locator('input[id$=_endDate]').fill(dmy(0));
+    await period(page).getByText(period_(-3, 0)).waitFor();
+    expect(await start.inputValue()).toBe(dmy(-3));
+    await shot(page, 'attendance-period-es-375');
+
+    // an end before the start, typed day first, is refused as in English
+    await page.locator('input[id$=_endDate]').fill(dmy(-5));
+    await page.locator('input[id$=_endDate]').blur();
+    await page.getByText(esErrors.date.endBeforeStart).first().waitFor();
+    await ctx.close();
+  });
 });

@@ -280,6 +280,8 @@ describe('registration programs list', () => {
   }, 420_000);
 
   it('downloads the program report as a PDF in the parent’s language', async () => {
+    // the program's dates as the English report writes them (mm/dd/yyyy), to read back in Spanish as dd/mm/yyyy
+    let period: string[] = [];
     for (const locale of ['en-US', 'es-ES'] as const) {
       const lang = locale.slice(0, 2) as 'en' | 'es';
       const T = TEXT[lang];
@@ -297,6 +299,13 @@ describe('registration programs list', () => {
       expect(text).toContain(T.school);
       expect(text).toContain('Sofia Garcia');
       expect(text).toContain('Lucas Garcia');
+      if (lang === 'en') {
+        period = /Program dates: (\d{2}\/\d{2}\/\d{4}) to (\d{2}\/\d{2}\/\d{4})/.exec(text)?.slice(1) ?? [];
+        expect(period).toHaveLength(2);
+      } else {
+        const dmy = period.map((d) => `${d.slice(3, 5)}/${d.slice(0, 2)}/${d.slice(6)}`);
+        expect(text).toContain(`Fechas del programa: del ${dmy[0]} al ${dmy[1]}`);
+      }
       execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', file, join(tmp, `report-${lang}`)]);
       expect(existsSync(join(tmp, `report-${lang}-1.png`))).toBe(true);
       await ctx.close();

@@ -10,7 +10,7 @@ import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { useState, type ChangeEvent } from 'react';
 import { localeAtom } from '../../state';
-import { isoToMdy } from '../../engine/formats';
+import { dateInLanguage } from '../../engine/formats';
 import { formatMoney } from '../format';
 import type { PortalWidgetProps } from './FormContext';
 import { describedBy } from './describedBy';
@@ -69,7 +69,7 @@ function ActivityDetails({ a, sites, tk, locale, onClose }: { a: Activity; sites
   const rows: [string, string][] = [
     [tk('application.enrollment.sites'), sites.join(', ')],
     [tk('application.enrollment.timing'), a.timing],
-    [tk('application.enrollment.dates'), tk('application.enrollment.dateRange', { start: isoToMdy(a.startDate), end: isoToMdy(a.endDate) })],
+    [tk('application.enrollment.dates'), tk('application.enrollment.dateRange', { start: dateInLanguage(a.startDate, locale), end: dateInLanguage(a.endDate, locale) })],
     [tk('application.enrollment.tuition'), tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: cents(a.fee, locale) })],
     [tk('application.enrollment.registration'), registrationText(a, tk, locale) || cents(0, locale)],
     [tk('application.enrollment.sibling'), a.siblingFee > 0 ? cents(a.siblingFee, locale) : cents(a.fee, locale)],
@@ -148,7 +148,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
   const atSite = activities.filter((a) => !siteID || a.siteID === siteID);
   if (!atSite.length) return <Text id={id}>{fc.tk('application.enrollment.noActivities')}</Text>;
   const groups: { weekStart: string | null; label?: string }[] = weeks.length
-    ? weeks.map((w) => ({ weekStart: w.weekStart, label: fc.tk('application.enrollment.week', { date: isoToMdy(w.weekStart) }) }))
+    ? weeks.map((w) => ({ weekStart: w.weekStart, label: fc.tk('application.enrollment.week', { date: dateInLanguage(w.weekStart, locale) }) }))
     : [{ weekStart: null }];
 
   const tk: Tk = fc.tk;

@@ -1,9 +1,12 @@
-// Date input mm/dd/yyyy (spec 5.1) with a calendar popover. The calendar is a grid of day buttons:
-// arrows move a day/week, PageUp/PageDown a month, Home/End the week, Enter picks, Escape closes and
-// gives focus back to the calendar button.
+// Date input (spec 5.1) with a calendar popover. The form's value is always mm/dd/yyyy (the rules and
+// the server read it so); the parent types and reads it in her language's order: mm/dd/yyyy in
+// English, dd/mm/yyyy in Spanish, Portuguese and Vietnamese (engine typedToMdy / mdyToTyped), with a
+// placeholder and a hint that say which. The calendar is a grid of day buttons: arrows move a
+// day/week, PageUp/PageDown a month, Home/End the week, Enter picks, Escape closes and gives focus
+// back to the calendar button.
 import { useEffect, useMemo, useRef, useState, type ChangeEvent, type KeyboardEvent } from 'react';
-import { Box, HStack, IconButton, Input, chakra } from '@chakra-ui/react';
-import { formatMdy, parseMdy } from '../../engine/formats';
+import { Box, HStack, IconButton, Input, VisuallyHidden, chakra } from '@chakra-ui/react';
+import { formatMdy, mdyToTyped, parseMdy, typedToMdy } from '../../engine/formats';
 import { businessDate } from '../../engine/today';
 import { DATE_MASK, maskInput } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
@@ -155,6 +158,9 @@ export default function DateWidget(props: PortalWidgetProps) {
     setOpen(false);
     buttonRef.current?.focus();
   };
+  const locale = fc.locale;
+  const hintId = `${id}-format`;
+  const described = [describedBy(props), hintId].filter(Boolean).join(' ');
 
   return (
     <Box ref={wrapRef} position="relative">
@@ -167,26 +173,29 @@ export default function DateWidget(props: PortalWidgetProps) {
           autoComplete="off"
           placeholder={fc.t('runtime:datePlaceholder')}
           maxLength={10}
-          value={value ?? ''}
+          value={mdyToTyped(typeof value === 'string' ? value : '', locale)}
           disabled={disabled || readonly}
           aria-invalid={(rawErrors && rawErrors.length > 0) || undefined}
           aria-required={required || undefined}
-          aria-describedby={describedBy(props)}
+          aria-describedby={described}
           onChange={(e: ChangeEvent<HTMLInputElement>) => {
             const el = e.target;
             const { value: masked, caret } = maskInput(DATE_MASK, el.value, el.selectionStart ?? el.value.length);
             fc.touch(id);
-            onChange(masked === '' ? undefined : masked);
+            onChange(masked === '' ? undefined : typedToMdy(masked, locale));
             requestAnimationFrame(() => {
               if (inputRef.current && document.activeElement === inputRef.current) inputRef.current.setSelectionRange(caret, caret);
             });
           }}
           onBlur={(e) => {
             fc.touch(id);
-            onBlur(id, e.target.value);
+            onBlur(id, typedToMdy(e.target.value, locale));
           }}
-          onFocus={(e) => onFocus(id, e.target.value)}
+          onFocus={(e) => onFocus(id, typedToMdy(e.target.value, locale))}
         />
+        <VisuallyHidden id={hintId}>
+          {fc.t('runtime:dateHint', { example: mdyToTyped(formatMdy(businessDate()), locale) })}
+        </VisuallyHidden>
         <IconButton
           ref={buttonRef}
           variant="outline"

@@ -28,10 +28,10 @@ function toEvents(rows: unknown[], names: CalendarFields = {}): CalendarEvent[] 
 }
 
 function EventDetails({ ev, onClose }: { ev: CalendarEvent; onClose: () => void }) {
-  const { t } = useRuntimeT();
+  const { t, locale } = useRuntimeT();
   const start = dayOf(ev.start);
   const last = lastDay(ev);
-  const time = ev.allDay ? t('runtime:calendarView.allDay') : [timeOf(ev.start), timeOf(ev.end)].filter(Boolean).join(' – ');
+  const time = ev.allDay ? t('runtime:calendarView.allDay') : [timeOf(ev.start, locale), timeOf(ev.end, locale)].filter(Boolean).join(' – ');
   return (
     <Card.Root variant="outline" role="region" aria-labelledby={`event-${ev.id}-title`} data-event-details={ev.id}>
       <Card.Body gap="2">
@@ -43,9 +43,9 @@ function EventDetails({ ev, onClose }: { ev: CalendarEvent; onClose: () => void 
         </HStack>
         <chakra.dl display="grid" gridTemplateColumns="max-content 1fr" columnGap="4" rowGap="1">
           <chakra.dt fontWeight="semibold">{t('runtime:calendarView.start')}</chakra.dt>
-          <chakra.dd m="0" data-field="start">{mdyOf(start)}</chakra.dd>
+          <chakra.dd m="0" data-field="start">{mdyOf(start, locale)}</chakra.dd>
           <chakra.dt fontWeight="semibold">{t('runtime:calendarView.end')}</chakra.dt>
-          <chakra.dd m="0" data-field="end">{mdyOf(last)}</chakra.dd>
+          <chakra.dd m="0" data-field="end">{mdyOf(last, locale)}</chakra.dd>
           <chakra.dt fontWeight="semibold">{t('runtime:calendarView.time')}</chakra.dt>
           <chakra.dd m="0" data-field="time">{time}</chakra.dd>
         </chakra.dl>
@@ -141,9 +141,9 @@ export default function CalendarKind({ section, data }: KindProps<'calendar'>) {
                                 height="auto"
                                 py="0.5"
                                 onClick={() => choose(ev.id)}
-                                aria-label={`${ev.title}, ${mdyOf(d)}`}
+                                aria-label={`${ev.title}, ${mdyOf(d, locale)}`}
                               >
-                                {ev.allDay ? '' : `${timeOf(ev.start)} `}
+                                {ev.allDay ? '' : `${timeOf(ev.start, locale)} `}
                                 {ev.title}
                               </Button>
                             ))}
@@ -164,9 +164,9 @@ export default function CalendarKind({ section, data }: KindProps<'calendar'>) {
                 <Stack gap="0" align="flex-start">
                   <Text fontWeight="semibold">{ev.title}</Text>
                   <Text fontSize="sm" color="fg.muted">
-                    {mdyOf(dayOf(ev.start))}
-                    {mdyOf(lastDay(ev)) !== mdyOf(dayOf(ev.start)) ? ` – ${mdyOf(lastDay(ev))}` : ''}
-                    {ev.allDay ? ` · ${t('runtime:calendarView.allDay')}` : ` · ${[timeOf(ev.start), timeOf(ev.end)].filter(Boolean).join(' – ')}`}
+                    {mdyOf(dayOf(ev.start), locale)}
+                    {mdyOf(lastDay(ev), locale) !== mdyOf(dayOf(ev.start), locale) ? ` – ${mdyOf(lastDay(ev), locale)}` : ''}
+                    {ev.allDay ? ` · ${t('runtime:calendarView.allDay')}` : ` · ${[timeOf(ev.start, locale), timeOf(ev.end, locale)].filter(Boolean).join(' – ')}`}
                   </Text>
                 </Stack>
               </Button>

@@ -57,7 +57,7 @@ type FormatT = (key: string) => string;
 
 /**
  * Parameters of a text: a `{value, format}` parameter shows its value in that display format (a
- * date as mm/dd/yyyy, a date and time without 12:00 AM).
+ * date in the reader's language (mm/dd/yyyy in English), a date and time without midnight).
  */
 function formatParams(params: Record<string, unknown> | undefined, opts: { locale: string; country?: 'US' | 'CA'; t: FormatT }): Record<string, unknown> | undefined {
   if (!params) return params;

@@ -2,8 +2,8 @@
 // 4), each group under its own heading. A layout rule decides per group whether the records show as
 // cards in rows of `columns`, or collapse into one card of a named variant. Options:
 //   items: path of the rows in the data; groupBy: [field, ...]
-//   group: { title, subtitle, date } bindings with $item = { records, first, key } (date: shown
-//           mm/dd/yyyy after the title)
+//   group: { title, subtitle, date } bindings with $item = { records, first, key } (date: shown in
+//           the reader's language after the title, mm/dd/yyyy in English)
 //   layout: { rule, variants: { <value>: card template } }: the rule sees $item = the group; a value
 //           without a variant (e.g. "rows") shows every record with `card`
 //   card: the card template of one record ($item = the record, see cardList)
@@ -25,7 +25,7 @@ function Group({ group, section }: { group: RowGroup; section: KindProps<'groupe
   const { tk, locale } = useRuntimeT();
   const headingId = useId();
   const head = resolveItem<{ title?: unknown; subtitle?: unknown; date?: unknown }>(rt, section.group ?? {}, group);
-  const date = formatDate(head.date);
+  const date = formatDate(head.date, locale);
   const layout = section.layout;
   const value = layout ? String(evaluateRule(rt.rules, layout.rule, { ...rt.ctx, item: group }) ?? '') : '';
   const variant = layout?.variants?.[value];

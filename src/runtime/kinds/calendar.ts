@@ -1,6 +1,7 @@
 // Calendar event helpers for the calendar kind (pure, tested without a browser). Event times are
 // local "yyyy-mm-dd" or "yyyy-mm-ddThh:mm[:ss]"; an all-day event's end is exclusive, so it is shown
 // as end minus one day (spec 2.13).
+import { dateInLanguage, timeInLanguage } from '../../engine/formats';
 
 export interface CalendarEvent {
   id: string;
@@ -37,17 +38,16 @@ export function lastDay(ev: Pick<CalendarEvent, 'start' | 'end' | 'allDay'>): Da
   return last < start ? start : last;
 }
 
-/** The time part "hh:mm AM" of a timed value, '' for a date only. */
-export function timeOf(value: string): string {
+/** The time part of a timed value in the reader's language ("02:05 PM" in English, "14:05" in Spanish), '' for a date only. */
+export function timeOf(value: string, lang = 'en'): string {
   const m = /T(\d{2}):(\d{2})/.exec(value ?? '');
   if (!m) return '';
-  const h = Number(m[1]);
-  return `${pad(h % 12 === 0 ? 12 : h % 12)}:${m[2]} ${h < 12 ? 'AM' : 'PM'}`;
+  return timeInLanguage({ hour: Number(m[1]), minute: Number(m[2]) }, lang);
 }
 
-/** mm/dd/yyyy */
-export function mdyOf(d: Date | undefined): string {
-  return d ? `${pad(d.getMonth() + 1)}/${pad(d.getDate())}/${d.getFullYear()}` : '';
+/** A day in the reader's language: mm/dd/yyyy in English, dd/mm/yyyy in Spanish, Portuguese and Vietnamese. */
+export function mdyOf(d: Date | undefined, lang = 'en'): string {
+  return d ? dateInLanguage({ year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate() }, lang) : '';
 }
 
 /** Whether the event is on that day (start to last day, inclusive). */

@@ -17,7 +17,7 @@ export const effect = { $ref: 'screen#/definitions/effect', tsType: 'Effect' } a
 export const route = { type: 'string' } as const;
 
 /** Display formats of values in summaries, tables and cards (src/runtime/format.ts). */
-export const VALUE_FORMATS = ['text', 'date', 'datetime', 'money', 'cents', 'phone', 'zip', 'yesno', 'number', 'percent'] as const;
+export const VALUE_FORMATS = ['text', 'date', 'datetime', 'time', 'money', 'cents', 'phone', 'zip', 'yesno', 'number', 'percent'] as const;
 export const format = { enum: VALUE_FORMATS } as const;
 export const STATUSES = ['info', 'warning', 'error', 'success', 'neutral'] as const;
 export const status = { enum: STATUSES } as const;

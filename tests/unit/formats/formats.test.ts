@@ -20,6 +20,7 @@ import {
   zipCA,
   zipUS,
 } from '../../../src/engine/index';
+import { clockOfValue, dateInLanguage, dateTimeInLanguage, dayOfValue, mdyToTyped, timeInLanguage, typedDateOrder, typedToMdy } from '../../../src/engine/formats';
 
 describe('phone (stored as 10 digits)', () => {
   it.each([
@@ -194,6 +195,74 @@ describe('date-mdy', () => {
     expect(isoToMdy(null)).toBe('');
     expect(mdyToIso('03/09/2026')).toBe('2026-03-09');
     expect(mdyToIso('02/30/2026')).toBe('');
+  });
+});
+
+describe('dates and times in the reader\'s language', () => {
+  it('English keeps mm/dd/yyyy; Spanish, Portuguese and Vietnamese write dd/mm/yyyy (Intl)', () => {
+    for (const value of ['2026-11-03', '11/03/2026', '2026-11-03T14:05:00', '2026-11-03T14:05:00.000Z', { year: 2026, month: 11, day: 3 }]) {
+      expect(dateInLanguage(value, 'en')).toBe('11/03/2026');
+      for (const lang of ['es', 'pt', 'vi']) {
+        expect(dateInLanguage(value, lang)).toBe('03/11/2026');
+        expect(dateInLanguage(value, lang)).toBe(new Intl.DateTimeFormat(lang, { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'UTC' }).format(Date.UTC(2026, 10, 3)));
+      }
+    }
+    // the calendar day as written, never shifted by a time zone
+    expect(dateInLanguage('2026-01-01T23:30:00-08:00', 'es')).toBe('01/01/2026');
+    expect(dateInLanguage('2024-02-29', 'pt')).toBe('29/02/2024');
+    expect(dateInLanguage('', 'en')).toBe('');
+    expect(dateInLanguage('02/30/2026', 'es')).toBe('');
+    expect(dateInLanguage('2026-02-30', 'en')).toBe('');
+    expect(dateInLanguage('20260101', 'es')).toBe('');
+    expect(dateInLanguage(null, 'vi')).toBe('');
+    expect(dayOfValue('2026-11-03')).toEqual({ year: 2026, month: 11, day: 3 });
+    expect(dayOfValue('11/03/2026 02:05 PM')).toEqual({ year: 2026, month: 11, day: 3 });
+    expect(dayOfValue(20261103)).toBeNull();
+  });
+
+  it('times: hh:mm AM in English, 24-hour HH:mm in Spanish, Portuguese and Vietnamese', () => {
+    const cases: [string, string, string][] = [
+      ['14:05', '02:05 PM', '14:05'],
+      ['2:05 PM', '02:05 PM', '14:05'],
+      ['02:05 pm', '02:05 PM', '14:05'],
+      ['12:00 AM', '12:00 AM', '00:00'],
+      ['12:30 PM', '12:30 PM', '12:30'],
+      ['00:30:15', '12:30 AM', '00:30'],
+      ['7:45 AM', '07:45 AM', '07:45'],
+      ['23:59', '11:59 PM', '23:59'],
+    ];
+    for (const [value, en, other] of cases) {
+      expect(timeInLanguage(value, 'en')).toBe(en);
+      for (const lang of ['es', 'pt', 'vi']) expect(timeInLanguage(value, lang)).toBe(other);
+    }
+    expect(timeInLanguage({ hour: 14, minute: 5 }, 'es')).toBe(new Intl.DateTimeFormat('es', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone: 'UTC' }).format(Date.UTC(2000, 0, 1, 14, 5)));
+    for (const bad of ['', '24:00', '13:00 PM', '0:00 AM', '12:60', 'noon', '1405']) expect(timeInLanguage(bad, 'es')).toBe('');
+    expect(clockOfValue('12:15 AM')).toEqual({ hour: 0, minute: 15 });
+  });
+
+  it('a date and time: both parts the language\'s way; the date alone without a time', () => {
+    expect(dateTimeInLanguage('2026-11-23T14:05', 'en')).toBe('11/23/2026 02:05 PM');
+    expect(dateTimeInLanguage('2026-11-23T14:05:00', 'es')).toBe('23/11/2026 14:05');
+    expect(dateTimeInLanguage('2026-11-23 09:00', 'pt')).toBe('23/11/2026 09:00');
+    expect(dateTimeInLanguage('2026-11-23T00:00', 'vi')).toBe('23/11/2026 00:00');
+    expect(dateTimeInLanguage('2026-11-23', 'vi')).toBe('23/11/2026');
+    expect(dateTimeInLanguage('garbage', 'es')).toBe('');
+  });
+
+  it('the date input: typed in the language\'s order, kept as mm/dd/yyyy', () => {
+    expect(typedDateOrder('en')).toBe('mdy');
+    for (const lang of ['es', 'pt', 'vi']) {
+      expect(typedDateOrder(lang)).toBe('dmy');
+      expect(typedToMdy('23/11/2026', lang)).toBe('11/23/2026');
+      expect(mdyToTyped('11/23/2026', lang)).toBe('23/11/2026');
+      // what is typed so far goes back and forth unchanged, so the input shows what was typed
+      for (const partial of ['', '2', '23', '23/', '23/1', '23/11', '23/11/', '23/11/20', '31/02/2026']) expect(mdyToTyped(typedToMdy(partial, lang), lang)).toBe(partial);
+    }
+    expect(typedToMdy('11/23/2026', 'en')).toBe('11/23/2026');
+    expect(mdyToTyped('11/23/2026', 'en')).toBe('11/23/2026');
+    // a day that is not a real date stays invalid for the form's format
+    expect(dateMdy(typedToMdy('31/11/2026', 'es'))).toBe(false);
+    expect(dateMdy(typedToMdy('30/11/2026', 'es'))).toBe(true);
   });
 });
 

@@ -26,6 +26,10 @@ describe('calendar helpers', () => {
     expect(timeOf('2026-11-19T18:05:00')).toBe('06:05 PM');
     expect(timeOf('2026-11-19T00:30')).toBe('12:30 AM');
     expect(timeOf('2026-11-19')).toBe('');
+    // in the reader's language
+    expect(timeOf('2026-11-19T18:05:00', 'es')).toBe('18:05');
+    expect(mdyOf(lastDay(ev({})), 'vi')).toBe('27/11/2026');
+    expect(mdyOf(undefined, 'pt')).toBe('');
     const days = monthDays(new Date(2026, 10, 15));
     expect(days.length).toBe(42);
     expect(days[0].getDay()).toBe(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fixedTwo, formatMoney, formatDate, formatDateTime, formatValue, matchesSearch, isEmptyData } from '../../../src/runtime/format';
+import { fixedTwo, formatMoney, formatDate, formatDateTime, formatTime, formatValue, matchesSearch, isEmptyData } from '../../../src/runtime/format';
 
 describe('display formats', () => {
   it('money: 2 decimals, $ and brackets for negatives', () => {
@@ -41,6 +41,27 @@ describe('display formats', () => {
     expect(formatDateTime('2026-03-07T00:00:00')).toBe('03/07/2026');
     expect(formatDateTime('2026-03-07T13:05:00')).toBe('03/07/2026 01:05 PM');
     expect(formatDateTime('2026-03-07T12:30:00')).toBe('03/07/2026 12:30 PM');
+  });
+  it('dates and times follow the reader\'s language: dd/mm/yyyy and 24-hour times in es, pt, vi', () => {
+    for (const lang of ['es', 'pt', 'vi']) {
+      expect(formatDate('2026-03-07', lang)).toBe('07/03/2026');
+      expect(formatDate('03/07/2026', lang)).toBe('07/03/2026');
+      expect(formatDateTime('2026-03-07T00:00:00', lang)).toBe('07/03/2026');
+      expect(formatDateTime('2026-03-07T13:05:00', lang)).toBe('07/03/2026 13:05');
+      expect(formatDateTime(new Date(2026, 2, 7, 9, 5).toISOString(), lang)).toBe('07/03/2026 09:05');
+      expect(formatTime('1:05 PM', lang)).toBe('13:05');
+      expect(formatValue('2026-11-23', 'date', { locale: lang })).toBe('23/11/2026');
+      expect(formatValue('2026-11-23T14:05', 'datetime', { locale: lang })).toBe('23/11/2026 14:05');
+      expect(formatValue('02:05 PM', 'time', { locale: lang })).toBe('14:05');
+    }
+    // English stays as spec 9 writes it, and is the default
+    expect(formatValue('2026-11-23T14:05', 'datetime', { locale: 'en' })).toBe('11/23/2026 02:05 PM');
+    expect(formatValue('2026-11-23', 'date')).toBe('11/23/2026');
+    expect(formatValue('2:05 PM', 'time')).toBe('02:05 PM');
+    // what is not a date or time shows as it came
+    expect(formatDate('soon', 'es')).toBe('soon');
+    expect(formatTime('late', 'vi')).toBe('late');
+    expect(formatValue(null, 'time', { locale: 'es' })).toBe('');
   });
   it('integer cents (the parent application fees) show as money: two decimals, negatives in brackets', () => {
     expect(formatValue(123456, 'cents')).toBe('$1,234.56');
