@@ -10,7 +10,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
-import { moneyInLanguage } from '../../src/engine/formats';
+import { dateInLanguage, moneyInLanguage } from '../../src/engine/formats';
 import { ADVENTURE, choose, continueButton, L, LOCALES, register, signIn, step, T_SHIRT, type Lang } from './applicationSteps';
 
 let browser: Browser;
@@ -23,7 +23,6 @@ afterAll(async () => {
 
 /** An amount as the portal writes it in the reader's language (the engine's one money format). */
 const money = (cents: number, lang: Lang) => moneyInLanguage(cents / 100, lang);
-const mdy = (iso: string) => `${iso.slice(5, 7)}/${iso.slice(8, 10)}/${iso.slice(0, 4)}`;
 const centsOf = (text: string) => Number(text.replace(/[^0-9]/g, ''));
 
 /** The value beside a summary's label. */
@@ -68,7 +67,7 @@ async function registerTwoWithFullWeeks(lang: Lang, width: number) {
     const rows = page.locator('[data-section=feeRows]');
     await rows.locator('tbody tr').first().waitFor({ timeout: 30_000 });
     const notCharged = L(lang, 'application', 'fee.notCharged.WAITLIST');
-    const fullWeek = L(lang, 'application', 'fee.rows.week', { activity: ADVENTURE[lang], date: mdy(weeks[0]) });
+    const fullWeek = L(lang, 'application', 'fee.rows.week', { activity: ADVENTURE[lang], date: dateInLanguage(weeks[0], lang) });
     for (const child of ['Ada', 'Ben']) {
       const row = rows.locator('tbody tr').filter({ hasText: child }).filter({ hasText: fullWeek });
       await expect.poll(() => row.count()).toBe(1);

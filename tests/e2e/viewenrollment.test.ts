@@ -77,8 +77,9 @@ async function shownDates(page: Page): Promise<string[]> {
   return page.locator('[data-section$=Dates] tbody tr td:first-child').allTextContents();
 }
 
-function isoOf(mdy: string): string {
-  return `${mdy.slice(6, 10)}-${mdy.slice(0, 2)}-${mdy.slice(3, 5)}`;
+/** A shown date as yyyy-mm-dd: mm/dd/yyyy in English, dd/mm/yyyy in Spanish. */
+function isoOf(shown: string, lang: 'en' | 'es' = 'en'): string {
+  return lang === 'en' ? `${shown.slice(6, 10)}-${shown.slice(0, 2)}-${shown.slice(3, 5)}` : `${shown.slice(6, 10)}-${shown.slice(3, 5)}-${shown.slice(0, 2)}`;
 }
 
 describe('/viewenrollment', () => {
@@ -105,7 +106,7 @@ describe('/viewenrollment', () => {
         expect(await weeks.count()).toBe(3);
         // weeks in date order
         const ranges = (await weeks.locator('h4').allTextContents()).map((r) => r.match(/(\d{2}\/\d{2}\/\d{4})/)![1]);
-        expect(ranges.map(isoOf)).toEqual([...ranges.map(isoOf)].sort());
+        expect(ranges.map((r) => isoOf(r, lang))).toEqual([...ranges.map((r) => isoOf(r, lang))].sort());
         // the second week: its activities sorted by name in this language, each with timing and site
         const second = (await weeks.nth(1).locator('li').allTextContents()).map((s) => s.trim());
         expect(second).toHaveLength(2);
@@ -150,7 +151,7 @@ describe('/viewenrollment', () => {
         for (const s of ['enrolledDates', 'oneTimeDates', 'scheduledDates', 'flexDates']) await page.waitForSelector(`[data-section=${s}] tbody tr`);
         const upcoming = await shownDates(page);
         expect(upcoming.length).toBeGreaterThan(0);
-        expect(upcoming.every((d) => isoOf(d) >= today), upcoming.join(' ')).toBe(true);
+        expect(upcoming.every((d) => isoOf(d, lang) >= today), upcoming.join(' ')).toBe(true);
         await expectNoAxeViolations(page, `viewenrollment school ${lang} ${width}`);
         await shot(page, `viewenrollment-school-${width}-${lang}`);
 
@@ -158,7 +159,7 @@ describe('/viewenrollment', () => {
         await page.waitForURL(/older=true/);
         await page.getByRole('button', { name: t.dates.hideOlder }).waitFor();
         await settled(page);
-        await expect.poll(async () => (await shownDates(page)).some((d) => isoOf(d) < today)).toBe(true);
+        await expect.poll(async () => (await shownDates(page)).some((d) => isoOf(d, lang) < today)).toBe(true);
         const all = await shownDates(page);
         expect(all.length).toBeGreaterThan(upcoming.length);
         await expectNoAxeViolations(page, `viewenrollment school older ${lang} ${width}`);
@@ -167,7 +168,7 @@ describe('/viewenrollment', () => {
         await page.getByRole('button', { name: t.dates.hideOlder }).click();
         await page.getByRole('button', { name: t.dates.viewOlder }).waitFor();
         await settled(page);
-        await expect.poll(async () => (await shownDates(page)).every((d) => isoOf(d) >= today)).toBe(true);
+        await expect.poll(async () => (await shownDates(page)).every((d) => isoOf(d, lang) >= today)).toBe(true);
         expect((await shownDates(page)).length).toBe(upcoming.length);
         await ctx.close();
       });

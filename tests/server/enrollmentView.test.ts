@@ -70,6 +70,9 @@ describe.each(BACKENDS)('view/enrol operations on %s', (backend) => {
     expect(es).toHaveLength(1);
     expect(es[0].weeks[1].activities.map((a: { activity: string }) => a.activity)).toEqual(['Natación y juegos de agua', 'Semana de aventura']);
     expect(es[0].weeks[0].activities[0].siteName).toBe('Bright Path - Centro de la ciudad');
+    // its weeks' dates as a Spanish reader writes them, day first
+    const dmy = (iso: string) => `${iso.slice(8)}/${iso.slice(5, 7)}/${iso.slice(0, 4)}`;
+    for (const w of es[0].weeks as { weekRange: string; weekStart: string; weekEnd: string }[]) expect(w.weekRange).toBe(`${dmy(w.weekStart)} - ${dmy(w.weekEnd)}`);
   });
 
   it('answers the dated plan by kind, dates before today only on request', async () => {
