@@ -208,6 +208,25 @@ describe.each(BACKENDS)('communication and attendance on %s', (backend) => {
     expect(mails[0].textBody).toContain('Grandparents visiting');
   });
 
+  it('writes an absence notice\'s dates as each reader does: the staff\'s English mail mm/dd/yyyy, the Spanish parent\'s history dd/mm/yyyy', async () => {
+    const kids = (await get('/api/Demographics/children', maria)).json() as { childID: number; firstName: string }[];
+    const emma = kids.find((k) => k.firstName === 'Emma')!;
+    const before = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'absence_notice'))).length;
+    const ok = await t.app.inject({
+      method: 'POST',
+      url: '/api/Attendance/absence',
+      headers: { authorization: `Bearer ${maria}`, 'accept-language': 'es' },
+      payload: { childIDs: [emma.childID], reasonID: 0, otherReason: 'Visita', startDate: mdy(6), multiDay: true, endDate: mdy(8), timeOffered: 'fullday', additionalInfo: 'Vuelve el lunes.' },
+    });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const dmy = (d: string) => `${d.slice(3, 5)}/${d.slice(0, 2)}/${d.slice(6)}`;
+    const mails = (await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'absence_notice'))).slice(before);
+    expect(mails[0].textBody).toContain(`${mdy(6)} - ${mdy(8)}`);
+    // the parent's copy in her Emails/Texts history, in Spanish
+    const history = await t.db.handle.db.select().from(s.communications).where(eq(s.communications.subject, t.app.deps.t('es', 'mail.absenceNotice.historySubject')));
+    expect(history.map((h) => h.description).join('\n')).toContain(`${dmy(mdy(6))} - ${dmy(mdy(8))}`);
+  });
+
   it('answers attendance as not allowed, and refuses its report, when the provider does not permit it', async () => {
     const db = t.db.handle.db;
     await db.update(s.providers).set({ attendanceAllowed: false }).where(eq(s.providers.appName, 'brightpath'));

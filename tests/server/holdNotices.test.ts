@@ -145,6 +145,10 @@ describe.each(BACKENDS)('seat holds told to the parent on %s', (backend) => {
     expect((await amara('POST', '/api/Billing/payment/result', { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status, sig: q.sig })).json().status).toBe('APPROVED');
     const [receipt] = await mails('payment-receipt');
     expect(receipt?.subject).toBeTruthy();
+    // its date as a Spanish reader writes it, day first
+    const [paid] = await t.db.handle.db.select().from(s.payments).where(eq(s.payments.payerName, 'Amara Mensah'));
+    const d = String(paid.paymentDate);
+    expect(receipt.textBody).toContain(t.app.deps.t('es', 'payment.email.date', { date: `${d.slice(8, 10)}/${d.slice(5, 7)}/${d.slice(0, 4)}` }));
     const h = await history();
     expect(h.filter((x) => x.subject === receipt.subject)).toHaveLength(1);
   });
