@@ -493,7 +493,17 @@ export const programPeriods = pgTable('program_periods', {
   discountsNeedReview: boolean('discounts_need_review').notNull().default(false),
   /** the service period tuition is charged by is defined (spec 8.2 'Service period not defined') */
   servicePeriodDefined: boolean('service_period_defined').notNull().default(true),
+  /**
+   * who the program is for (rules/eligibility.rules.json decides a child): ages minAge to maxAge on
+   * ageOn (the program's start date when not given), or grades minGrade to maxGrade (grade level
+   * codes, ordered by the provider's grade list); null: every child
+   */
+  eligibility: jsonb('eligibility').$type<ProgramEligibility>(),
+  /** the programs list shows the seats left (or Full / Waitlist only) on the program's card */
+  showSeatsLeft: boolean('show_seats_left').notNull().default(false),
 });
+
+export type ProgramEligibility = { by: 'age'; minAge: number; maxAge: number; ageOn?: string } | { by: 'grade'; minGrade: string; maxGrade: string };
 
 export const activities = pgTable('activities', {
   id: serial('id').primaryKey(),

@@ -18,6 +18,7 @@ import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './app
 import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplication, type Confirmation, type SubmitActivity, type SubmitFacts } from './seats';
 import { batchLoader, prepared } from '../db/prepared';
 import { chargesOf } from './applicationCharges';
+import { eligibilityRules, eligibilityView, gradeListOf, ineligibility, reasonParams } from './eligibility';
 
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -293,6 +294,16 @@ export const application = {
         const k = kids.find((c) => c.id === already.childId)!;
         fail(deps, lang, 409, 'application.errors.alreadyIn', { name: k.firstName });
       }
+      // a child outside the program's ages or grades (rules/eligibility.rules.json) is refused with the reason
+      if (pp.eligibility) {
+        const rules = await eligibilityRules(deps, s.providerId, lang);
+        const grades = await gradeListOf(deps, s.providerId);
+        for (const id of ids) {
+          const k = kids.find((c) => c.id === id)!;
+          const reason = ineligibility(rules, pp, k, grades);
+          if (reason) fail(deps, lang, 409, reason === 'age' ? 'application.errors.notEligibleAge' : 'application.errors.notEligibleGrade', { name: k.firstName, ...reasonParams(eligibilityView(pp, grades, lang)) });
+        }
+      }
       const acts = await activitiesOf(deps, s, pp, lang);
       const programSites = [...new Set(acts.map((a) => a.siteID))];
       const data = d.data as DraftData;
@@ -379,8 +390,15 @@ export const application = {
       const regs = await deps.db.select().from(registrations).where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, d.programPeriodId)));
       const places = await accountWaitlistPlaces(deps, s);
       const chosen = new Set((d.data as DraftData).childIDs ?? []);
+      // who the program is for: a child outside its ages or grades is shown with the reason, not offered
+      const pp = await programOf(deps, s, d.programPeriodId, lang);
+      const grades = await gradeListOf(deps, s.providerId);
+      const rules = pp.eligibility ? await eligibilityRules(deps, s.providerId, lang) : {};
+      const eligibility = eligibilityView(pp, grades, lang);
       return kids.map(({ c, grade, site }) => {
         const r = regs.find((x) => x.childId === c.id);
+        const alreadyIn = regs.some((x) => x.childId === c.id && IN_PROGRAM.includes(x.status));
+        const notEligible = ineligibility(rules, pp, c, grades);
         return {
           prChildID: c.id,
           firstName: c.firstName,
@@ -394,7 +412,11 @@ export const application = {
           inApplication: chosen.has(c.id),
           status: r?.status ?? null,
           // registered, waitlisted or pending here already: the step offers it, disabled (setChildren refuses it)
-          alreadyIn: regs.some((x) => x.childId === c.id && IN_PROGRAM.includes(x.status)),
+          alreadyIn,
+          // outside the program's ages or grades: the step shows why and does not offer it (setChildren refuses it)
+          notEligible,
+          eligibility,
+          unavailable: alreadyIn || notEligible !== null,
           waitlistPosition: places.get(`${d.programPeriodId}/${c.id}`) ?? null,
         };
       });

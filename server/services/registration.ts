@@ -8,7 +8,8 @@ import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { providerOf } from './common';
-import { accountWaitlistPlaces } from './seats';
+import { accountWaitlistPlaces, seatAvailability } from './seats';
+import { eligibilityRules, eligibilityView, gradeListOf, ineligibility } from './eligibility';
 
 type Category = 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
 type Kind = 'childcare' | 'enrichment';
@@ -39,6 +40,15 @@ export async function checkChild(deps: AppDeps, s: { providerId: number; account
     .where(and(eq(enrollments.childId, childId), eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId)))
     .limit(1);
   if (!enrolled) notFound(deps, lang);
+}
+
+/** The Mondays of the weeks a weekly (summer) program's activity meets, as its seats are kept. */
+function mondays(start: string, end: string): string[] {
+  const d = new Date(`${start}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() - ((d.getUTCDay() + 6) % 7));
+  const out: string[] = [];
+  for (; d.toISOString().slice(0, 10) <= end; d.setUTCDate(d.getUTCDate() + 7)) out.push(d.toISOString().slice(0, 10));
+  return out;
 }
 
 /** A registration in these states holds the child's place in the program (the application refuses the child again). */
@@ -74,14 +84,41 @@ export const registration = {
         .innerJoin(activities, eq(activities.id, enrollments.activityId))
         .where(and(eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId), inArray(activities.programPeriodId, ids)));
       const acts = await deps.db
-        .select({ pp: activities.programPeriodId, isOneTime: activities.isOneTime })
+        .select({ id: activities.id, pp: activities.programPeriodId, isOneTime: activities.isOneTime, fee: activities.fee, feeType: activities.feeType, capacity: activities.capacity, startDate: activities.startDate, endDate: activities.endDate })
         .from(activities)
         .where(and(eq(activities.providerId, s.providerId), inArray(activities.programPeriodId, ids)));
 
       // Register and Add child need a child of the account not in the program yet (spec 4: the
-      // application refuses one registered, waitlisted or pending)
-      const kidIds = (await deps.db.select({ id: children.id }).from(children).where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))).map((c) => c.id);
+      // application refuses one registered, waitlisted or pending) whom the program takes (its ages
+      // or grades, rules/eligibility.rules.json)
+      const kids = await deps.db
+        .select({ id: children.id, dateOfBirth: children.dateOfBirth, gradeLevelCode: children.gradeLevelCode })
+        .from(children)
+        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
+      const grades = await gradeListOf(deps, s.providerId);
+      const rules = pps.some((p) => p.eligibility) ? await eligibilityRules(deps, s.providerId, lang) : {};
       const inProgram = (ppId: number) => new Set(regs.filter((r) => r.r.programPeriodId === ppId && IN_PROGRAM.includes(r.r.status)).map((r) => r.r.childId));
+      const toRegister = (p: (typeof pps)[number]) => {
+        const taken = inProgram(p.id);
+        return kids.filter((k) => !taken.has(k.id) && ineligibility(rules, p, k, grades) === null).length;
+      };
+      // the card's 'from' price: the lowest fee of the program's activities (dollars, as the provider's data)
+      const priceFrom = (ppId: number) => {
+        const fees = acts.filter((a) => a.pp === ppId).sort((a, b) => Number(a.fee) - Number(b.fee));
+        return fees.length ? { amount: Number(fees[0].fee), perDay: fees[0].feeType === 'PER_DAY' } : null;
+      };
+      // seats left, when the provider shows them: the most children one more registration can seat
+      // (the freest activity, and week of a weekly program), as the application's seat step counts them
+      const seatsLeft = async (p: (typeof pps)[number]): Promise<number | null> => {
+        if (!p.showSeatsLeft || p.capacityCheck === 'N') return null;
+        const offered = acts.filter((a) => a.pp === p.id && !a.isOneTime).map((a) => ({ activityID: a.id, capacity: a.capacity, startDate: a.startDate, endDate: a.endDate }));
+        if (!offered.length) return null;
+        const weeks = p.category === 'summerCamp' ? [...new Set(offered.flatMap((a) => mondays(a.startDate, a.endDate)))] : [];
+        const rows = await seatAvailability(deps, s, p, offered, weeks);
+        return rows.length ? Math.max(...rows.map((r) => r.available)) : null;
+      };
+      const seatsByProgram = new Map<number, number | null>();
+      for (const p of pps) seatsByProgram.set(p.id, await seatsLeft(p));
       // seats held while the parent pays (amendment 7): Home and the card say until when
       const held = await deps.db
         .select({ pp: applicationDrafts.programPeriodId, holdUntil: applicationDrafts.holdUntil, amountDueCents: applicationDrafts.amountDueCents, result: applicationDrafts.result })
@@ -126,6 +163,10 @@ export const registration = {
           calendarProgramPeriodID: p.calendarProgramPeriodID,
           startDate: p.startDate,
           endDate: p.endDate,
+          eligibility: eligibilityView(p, grades, lang),
+          priceFrom: priceFrom(p.id)?.amount ?? null,
+          priceFromPerDay: priceFrom(p.id)?.perDay ?? false,
+          seatsLeft: seatsByProgram.get(p.id) ?? null,
           minAvailableDate: ended ? null : p.startDate > today ? p.startDate : today,
           registrationStartDate: p.registrationStartAt ? p.registrationStartAt.toISOString() : null,
           isRegistered: rows.some((r) => r.r.status === 'REGISTERED'),
@@ -141,7 +182,7 @@ export const registration = {
           haveRegistrationStartDate: opensLater,
           isOneTimeActivitiesExists: acts.some((a) => a.pp === p.id && a.isOneTime),
           isOtherDistrict: p.isOtherDistrict,
-          childrenToRegister: kidIds.filter((id) => !inProgram(p.id).has(id)).length,
+          childrenToRegister: toRegister(p),
           seatHold: seatHold(p.id),
           children: rows.map((r) => ({
             childID: r.r.childId,

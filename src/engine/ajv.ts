@@ -64,6 +64,16 @@ const KEYWORD_META: Record<string, object> = {
       disabled: { type: 'string' },
       /** translation key said beside a disabled option (why it cannot be chosen) */
       disabledNote: { type: 'string' },
+      /** per row, the first note whose row field `when` is true or a non-empty text (or equals `equals`) is said instead (a child outside the program's ages), its params row fields by path */
+      disabledNotes: {
+        type: 'array',
+        items: {
+          type: 'object',
+          required: ['when', 'text'],
+          additionalProperties: false,
+          properties: { when: { type: 'string' }, equals: { type: 'string' }, text: { type: 'string' }, params: { type: 'object', additionalProperties: { type: 'string' } } },
+        },
+      },
     },
   },
   /** options of a field inside a row list, from a list the row itself carries (e.g. a medical question's standard values) */

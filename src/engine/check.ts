@@ -416,6 +416,9 @@ export function usedKeys(d: BaseDeclarations, namespaces: string[], rules: Recor
       const options = node['x-options'];
       if (isObject(options) && typeof options.empty === 'string') out.push({ key: options.empty, file: f.file, path: `${pointer}/x-options/empty` });
       if (isObject(options) && typeof options.disabledNote === 'string') out.push({ key: options.disabledNote, file: f.file, path: `${pointer}/x-options/disabledNote` });
+      if (isObject(options) && Array.isArray(options.disabledNotes)) {
+        options.disabledNotes.forEach((n, i) => isObject(n) && typeof n.text === 'string' && out.push({ key: n.text, file: f.file, path: `${pointer}/x-options/disabledNotes/${i}/text` }));
+      }
       const rowOther = isObject(node['x-rowOptions']) ? node['x-rowOptions'].other : undefined;
       if (isObject(rowOther) && typeof rowOther.label === 'string') out.push({ key: rowOther.label, file: f.file, path: `${pointer}/x-rowOptions/other/label` });
       if (Array.isArray(node['x-titleWhen'])) {

@@ -1905,6 +1905,25 @@ export type ParentApplicationChildrenResponse = {
    * registered, waitlisted or pending in this program already: it cannot be chosen
    */
   alreadyIn: boolean;
+  /**
+   * why the program does not take the child (rules/eligibility.rules.json): age or grade outside its range; null when it does
+   */
+  notEligible: 'age' | 'grade' | null;
+  /**
+   * who the program is for (rules/eligibility.rules.json): ages minAge to maxAge on ageOn, or grades minGrade to maxGrade (the provider's grade names in the request's language); null: every child
+   */
+  eligibility: {
+    by: 'age' | 'grade';
+    minAge: number | null;
+    maxAge: number | null;
+    ageOn: string | null;
+    minGrade: string | null;
+    maxGrade: string | null;
+  } | null;
+  /**
+   * the child cannot be chosen: already in the program, or not eligible
+   */
+  unavailable: boolean;
   waitlistPosition: number | null;
 }[];
 
@@ -2231,6 +2250,29 @@ export type RegistrationProgramPeriodsResponse = {
   calendarProgramPeriodID: number;
   startDate: string;
   endDate: string;
+  /**
+   * who the program is for (rules/eligibility.rules.json): ages minAge to maxAge on ageOn, or grades minGrade to maxGrade (the provider's grade names in the request's language); null: every child
+   */
+  eligibility: {
+    by: 'age' | 'grade';
+    minAge: number | null;
+    maxAge: number | null;
+    ageOn: string | null;
+    minGrade: string | null;
+    maxGrade: string | null;
+  } | null;
+  /**
+   * the lowest fee of the program's activities, in dollars (the card's 'from'); null without a priced activity
+   */
+  priceFrom: number | null;
+  /**
+   * that lowest fee is charged per day (else per service period)
+   */
+  priceFromPerDay: boolean;
+  /**
+   * the most children one more registration can still seat (the freest activity, and week of a weekly program) when the provider shows seats on the card; 0: Full, or Waitlist only under capacity check W; null when not shown
+   */
+  seatsLeft: number | null;
   minAvailableDate: string | null;
   registrationStartDate: string | null;
   isRegistered: boolean;

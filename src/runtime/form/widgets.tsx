@@ -201,6 +201,17 @@ interface OptionsSource {
   disabled?: string;
   /** translation key said beside a disabled option */
   disabledNote?: string;
+  /** per row, the first note whose row field `when` is true (or a non-empty text, or `equals`) is said beside it instead, with row fields as parameters */
+  disabledNotes?: DisabledNote[];
+}
+
+/** Why a row is offered disabled: a translation key, said when the row field `when` is set, its parameters row fields by path. */
+interface DisabledNote {
+  when: string;
+  /** said only when the row field has this value (e.g. notEligible: "age") */
+  equals?: string;
+  text: string;
+  params?: Record<string, string>;
 }
 
 /** One entry of a list: its value and its label (disabled: shown, not to be chosen). */
@@ -208,6 +219,8 @@ interface Choice {
   value: unknown;
   label: string;
   disabled?: boolean;
+  /** the answer's row it came from (x-options) */
+  row?: unknown;
 }
 
 /** x-rowOptions: the choices come from a list the row carries, by the paths of their value and label. */
@@ -236,7 +249,31 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 const isOptionalString = (v: unknown): v is string | undefined => v === undefined || typeof v === 'string';
 
 function isOptionsSource(v: unknown): v is OptionsSource {
-  return isRecord(v) && isString(v.op) && isString(v.value) && isString(v.label) && (v.params === undefined || isRecord(v.params)) && isOptionalString(v.items) && isOptionalString(v.empty) && isOptionalString(v.disabled) && isOptionalString(v.disabledNote);
+  return (
+    isRecord(v) &&
+    isString(v.op) &&
+    isString(v.value) &&
+    isString(v.label) &&
+    (v.params === undefined || isRecord(v.params)) &&
+    isOptionalString(v.items) &&
+    isOptionalString(v.empty) &&
+    isOptionalString(v.disabled) &&
+    isOptionalString(v.disabledNote) &&
+    (v.disabledNotes === undefined || (Array.isArray(v.disabledNotes) && v.disabledNotes.every(isDisabledNote)))
+  );
+}
+
+const isDisabledNote = (v: unknown): v is DisabledNote => isRecord(v) && isString(v.when) && isOptionalString(v.equals) && isString(v.text) && (v.params === undefined || (isRecord(v.params) && Object.values(v.params).every(isString)));
+
+/** What is said beside a disabled option: the first of the row's notes that holds, else the list's one note. */
+function disabledNoteOf(source: OptionsSource | undefined, row: unknown, tk: (key: string, params?: Record<string, unknown>) => string): string | null {
+  if (!source) return null;
+  const held = (source.disabledNotes ?? []).find((n) => {
+    const v = pick(row, n.when);
+    return n.equals !== undefined ? v === n.equals : v === true || (typeof v === 'string' && v !== '');
+  });
+  if (held) return tk(held.text, Object.fromEntries(Object.entries(held.params ?? {}).map(([k, path]) => [k, pick(row, path)])));
+  return source.disabledNote ? tk(source.disabledNote) : null;
 }
 
 const isChoice = (v: unknown): v is Choice => isRecord(v) && isString(v.label);
@@ -476,7 +513,7 @@ export function CheckboxesWidget(props: PortalWidgetProps) {
               />
               <chakra.label htmlFor={`${id}-${i}`} color={off ? 'fg.muted' : undefined}>
                 {o.label}
-                {off && source?.disabledNote ? ` (${fc.tk(source.disabledNote)})` : null}
+                {off && disabledNoteOf(source, o.row, fc.tk) ? ` (${disabledNoteOf(source, o.row, fc.tk)})` : null}
               </chakra.label>
             </HStack>
           );

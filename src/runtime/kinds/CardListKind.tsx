@@ -2,7 +2,8 @@
 //   items: path of the list inside the data (default: the data itself)
 //   search: { field, label } a search box filtering items by that field (spec 2.8)
 //   card: { show, title, subtitle, description, image, imageAlt, category, badges [{text, show,
-//           status}], fields [{label, value, format, show}], notices [{text, params, status, show}],
+//           status}], fields [{label, value, format, show}: a value may be {key, params}, its
+//           {value, format} parameters formatted], notices [{text, params, status, show}],
 //           lines { items, text, params, show } (e.g. the children of a program), actions [...],
 //           to + query (the title links to that route, e.g. a bulletin's details), fileType (a
 //           document type: the file-type icon of spec 2.13 before the title), html (an HTML field
@@ -66,6 +67,11 @@ function formatParams(params: Record<string, unknown> | undefined, opts: { local
     out[k] = isRecord(v) && typeof v.format === 'string' && 'value' in v ? formatValue(v.value, v.format as ValueFormat, opts) : v;
   }
   return out;
+}
+
+/** A `{key, params}` value with its `{value, format}` parameters formatted (a program's dates, its price from); anything else as is. */
+function withFormattedParams(value: unknown, opts: { locale: string; country?: 'US' | 'CA'; t: FormatT }): unknown {
+  return isRecord(value) && typeof value.key === 'string' && isRecord(value.params) ? { ...value, params: formatParams(value.params, opts) } : value;
 }
 
 interface LineModel {
@@ -158,7 +164,7 @@ export function ItemCard({ template, item, index, headingLevel = 'h3' }: { templ
               .map((f, i) => (
                 <Box key={i} display="contents">
                   <chakra.dt fontWeight="semibold">{tk(f.label)}</chakra.dt>
-                  <chakra.dd m="0">{f.format ? formatValue(f.value, f.format, { locale, country: rt.country, t }) : textOf(f.value, tk, locale)}</chakra.dd>
+                  <chakra.dd m="0">{f.format ? formatValue(f.value, f.format, { locale, country: rt.country, t }) : textOf(withFormattedParams(f.value, { locale, country: rt.country, t }), tk, locale)}</chakra.dd>
                 </Box>
               ))}
           </chakra.dl>
