@@ -7,6 +7,7 @@ import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { namespacesOfScreen, PRODUCT_NAMESPACES, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
+import { patchPlugins, treeshake } from './build/patches';
 
 // Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
 // few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
@@ -77,107 +78,6 @@ function rulesWithoutDescriptions(): Plugin {
       if (!/[\\/]rules[\\/][^\\/]+\.rules\.json$/.test(id)) return null;
       const { rules } = JSON.parse(code) as { rules: Record<string, { logic: unknown }> };
       return { code: JSON.stringify({ rules: Object.fromEntries(Object.entries(rules).map(([name, rule]) => [name, { logic: rule.logic }])) }), map: null };
-    },
-  };
-}
-
-/**
- * Chakra's input, native select and field parts use Ark's field parts through its `Field` namespace
- * object, which the bundler cannot take apart: every part (the textarea and its autoresize too) was
- * in the first load. Each use of `Field.<Part>` becomes the part itself (`FieldSelect`, which Ark
- * exports by name), so only the parts used are bundled. Same components, same code.
- */
-const CHAKRA_FIELD_USERS = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/](input|native-select|field|textarea)[\\/][\w-]+\.js$/;
-/** Chakra's styled system uses the portal's `memo` (src/shell/chakraMemo.ts says why). */
-function chakraMemo(): Plugin {
-  const replacement = fileURLToPath(new URL('./src/shell/chakraMemo.ts', import.meta.url));
-  return {
-    name: 'chakra-memo',
-    enforce: 'pre',
-    resolveId(source, importer) {
-      if (!importer || !/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]/.test(importer)) return null;
-      return /(^|\/)(utils\/)?memo\.js$/.test(source) && /[\\/](styled-system|utils)[\\/][^\\/]+$/.test(importer) ? replacement : null;
-    },
-  };
-}
-
-/**
- * A library's source with `from` replaced by `to`; a library whose source no longer holds `from`
- * stops the build (its plugin needs review) instead of silently shipping it unpatched.
- */
-function patchSource(plugin: string, id: string, code: string, from: string, to: string): string {
-  if (!code.includes(from)) throw new Error(`${id}: the library changed; review ${plugin}() in vite.config.ts`);
-  return code.replace(from, to);
-}
-
-/**
- * Chakra builds its start-up CSS (preflight, global styles, every token as a CSS variable) as it
- * creates a system: about half of the system's start-up, a long task on a cheap phone. The portal's
- * is built ahead (src/shell/chakraGlobal.gen.css, `npm run gen`, checked by a unit test) and linked by
- * the page, so in the built portal Chakra builds none (and its preflight code is left out). Every
- * system the built portal makes is the portal's own (src/shell/theme.ts); a second one would need its
- * start-up CSS built ahead too. The development server loads Chakra unpatched (both, the same rules).
- */
-function chakraGlobalAhead(): Plugin {
-  const patches: Array<[string, string]> = [
-    ['const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];', 'const _global = [];'],
-    ['const result = createPreflight({ preflight });', 'const result = {};'],
-  ];
-  return {
-    name: 'chakra-global-ahead',
-    apply: 'build',
-    enforce: 'pre',
-    transform(code, id) {
-      if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/.test(id)) return null;
-      return patches.reduce((text, [from, to]) => patchSource('chakraGlobalAhead', id, text, from, to), code);
-    },
-  };
-}
-
-/**
- * Two costs of @rjsf on a form page's first paint, each a long task on a cheap phone:
- *  - @rjsf/chakra-ui reads `isValidProperty` from Chakra's `defaultSystem`, whose module builds
- *    Chakra's whole default system (every token and recipe) as the form chunk is evaluated. The
- *    portal's own system answers the same question (the same utilities and conditions).
- *  - @rjsf/utils' getDecimalSeparator builds an Intl.NumberFormat on every call (every number field's
- *    render, every keystroke in one); the separator of a list of languages is kept once found.
- */
-function rjsfCosts(): Plugin {
-  const theme = fileURLToPath(new URL('./src/shell/theme.ts', import.meta.url));
-  const patch = (id: string, code: string, from: string, to: string) => patchSource('rjsfCosts', id, code, from, to);
-  return {
-    name: 'rjsf-costs',
-    enforce: 'pre',
-    transform(code, id) {
-      if (/@rjsf[\\/]chakra-ui[\\/]lib[\\/]utils\.js$/.test(id)) {
-        let out = patch(id, code, "import { defaultSystem } from '@chakra-ui/react';", `import { getPortalSystem } from ${JSON.stringify(theme)};`);
-        out = patch(id, out, 'const { isValidProperty } = defaultSystem;', 'const isValidProperty = (key) => getPortalSystem().isValidProperty(key);');
-        return { code: out, map: null };
-      }
-      if (/@rjsf[\\/]utils[\\/]lib[\\/]getDecimalSeparator\.js$/.test(id)) {
-        let out = patch(id, code, 'export default function getDecimalSeparator(languages) {', 'const separators = new Map();\nexport default function getDecimalSeparator(languages) {\n    const key = JSON.stringify(languages || (typeof navigator !== "undefined" ? navigator.languages : null));\n    if (!separators.has(key)) separators.set(key, findDecimalSeparator(languages));\n    return separators.get(key);\n}\nfunction findDecimalSeparator(languages) {');
-        return { code: out, map: null };
-      }
-      return null;
-    },
-  };
-}
-
-function arkFieldPartsByName(): Plugin {
-  return {
-    name: 'ark-field-parts-by-name',
-    apply: 'build',
-    transform(code, id) {
-      if (!CHAKRA_FIELD_USERS.test(id)) return null;
-      const line = /import \{([^}]*)\} from '@ark-ui\/react\/field';/.exec(code);
-      if (!line || !/(^|[\s,])Field([\s,]|$)/.test(line[1])) return null;
-      const parts = [...new Set([...code.matchAll(/\bField\.([A-Z]\w*)/g)].map((m) => m[1]))];
-      const names = line[1].split(',').map((n) => n.trim()).filter((n) => n && n !== 'Field');
-      const rest = code.slice(line.index + line[0].length);
-      if (/\bField\b(?!\.[A-Z])/.test(rest)) return null; // Field used otherwise: leave the file as it is
-      const body = rest.replace(/\bField\.([A-Z]\w*)/g, 'ArkField$$$1');
-      const head = `import { ${[...names, ...parts.map((p) => `Field${p} as ArkField$${p}`)].join(', ')} } from '@ark-ui/react/field';`;
-      return { code: code.slice(0, line.index) + head + body, map: null };
     },
   };
 }
@@ -269,20 +169,10 @@ function precompress(): Plugin {
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
-  plugins: [react(), chakraMemo(), chakraGlobalAhead(), rjsfCosts(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), arkFieldPartsByName(), precompress()],
+  // every change to a library's code is a patch of build/patches/ (its README has the table)
+  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the data stays one object)
   json: { namedExports: false },
-  resolve: {
-    // the parts of Chakra's default theme one by one (src/shell/chakraTheme.ts); tsconfig "paths" has the types
-    alias: [
-      // wouter's shim of useSyncExternalStore for React < 18: React's own (src/shell/syncExternalStore.ts)
-      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: fileURLToPath(new URL('./src/shell/syncExternalStore.ts', import.meta.url)) },
-      {
-        find: /^@chakra-theme\/(.*)$/,
-        replacement: `${fileURLToPath(new URL('./node_modules/@chakra-ui/react/dist/esm/theme/', import.meta.url))}$1.js`,
-      },
-    ],
-  },
   build: {
     outDir: 'dist',
     modulePreload: {
@@ -301,9 +191,7 @@ export default defineConfig({
     sourcemap: false,
     target: 'es2022',
     rolldownOptions: {
-      // emotion imports hoist-non-react-statics (and with it react-is) for its side effects only, so
-      // they stayed in the first load though nothing calls them; they have none (CommonJS, no globals)
-      treeshake: { moduleSideEffects: [{ test: /node_modules[\\/](hoist-non-react-statics|react-is)[\\/]/, sideEffects: false }] },
+      treeshake: process.env.BUILD_WITHOUT_PATCHES?.split(',').includes('emotionStatics') ? undefined : treeshake,
       output: {
         // Libraries every first load needs get chunks of their own, so a release that changes only
         // the portal's code leaves them cached. Libraries of lazy parts (forms, dialogs, QR code)
