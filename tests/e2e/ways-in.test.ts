@@ -178,6 +178,11 @@ describe('ways in', () => {
     await page.waitForURL(/\/forgotpwdstatus\?done=registered/);
     await page.getByText(/Your account BP-\d+ is created/).waitFor();
     await expectNoAxeViolations(page, 'registration done');
+    // the number comes from the registration page, not from the address: a crafted link cannot set it
+    expect(page.url()).not.toMatch(/BP-\d+/);
+    await page.goto(portal('/forgotpwdstatus?done=registered&accountNo=Call%20555-0100%20to%20confirm'));
+    await page.getByText(enAuth.status.registeredNoNumber).waitFor();
+    expect(await page.getByText('555-0100', { exact: false }).count()).toBe(0);
 
     await page.goto(portal('/parentregistration'));
     await page.getByRole('heading', { level: 1, name: enAuth.register.title }).waitFor();
