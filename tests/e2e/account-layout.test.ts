@@ -1,33 +1,11 @@
 // The account forms laid out for people (x-layout): titled groups, fields side by side at 1280 px
 // and one column at 375 px, widths that fit the value, and a contact form at most half as tall as
 // the single column of full-width fields it replaced (about 3,900 px).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, shot, signIn, withServerAndBrowser } from './kit';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (p: string) => `${server.url}/parentportal${p}`;
-
-async function signIn(page: Page, who: { app: string; email: string; password: string } = { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' }) {
-  await page.goto(portal(`/${who.app}/parent`));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', who.email);
-  await page.fill('input[name=password]', who.password);
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-}
+const e2e = withServerAndBrowser();
 
 async function go(page: Page, p: string) {
   await page.evaluate((to) => {
@@ -63,9 +41,9 @@ async function openHolder(page: Page) {
 
 describe('account forms laid out in groups and rows', () => {
   it('shows the contact form in columns at 1280 px, half as tall as one column, and in one column at 375 px', async () => {
-    const wide = await newContext(browser, 1280);
+    const wide = await newContext(e2e.browser, 1280);
     const page = await wide.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria');
     await openHolder(page);
     // master-data choices by name, never by code (spec 7.2)
     await page.locator('select[id$=_primaryLanguage] option', { hasText: 'Spanish' }).first().waitFor({ state: 'attached' });
@@ -110,9 +88,9 @@ describe('account forms laid out in groups and rows', () => {
     await expectNoAxeViolations(page, 'contact form at 1280 px');
     await wide.close();
 
-    const narrow = await newContext(browser, 375);
+    const narrow = await newContext(e2e.browser, 375);
     const phone = await narrow.newPage();
-    await signIn(phone);
+    await signIn(phone, e2e.server, 'maria');
     await openHolder(phone);
     const narrowCells = await cells(phone);
     expect(narrowCells.length).toBeGreaterThan(10);
@@ -127,9 +105,9 @@ describe('account forms laid out in groups and rows', () => {
   });
 
   it('lays out the other contact, child and medical forms in columns too', async () => {
-    const ctx = await newContext(browser, 1280, 'es-ES');
+    const ctx = await newContext(e2e.browser, 1280, 'es-ES');
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria');
     for (const [open, name] of [
       [async () => {
         await go(page, '/myaccount');
@@ -187,9 +165,9 @@ describe('account forms laid out in groups and rows', () => {
   });
 
   it('hides meal eligibility and T-shirt size where the provider offers no choice', async () => {
-    const ctx = await newContext(browser, 1280);
+    const ctx = await newContext(e2e.browser, 1280);
     const page = await ctx.newPage();
-    await signIn(page, { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' });
+    await signIn(page, e2e.server, 'linh');
     await go(page, '/myaccount');
     await page.locator('section[data-section=children] article').filter({ has: page.locator('[data-action=editChild]') }).first().locator('[data-action=editChild]').click();
     await page.waitForURL(/\/editchild\?ChildID=\d+$/);

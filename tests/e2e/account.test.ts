@@ -2,42 +2,15 @@
 // editing an other contact through every contact rule of spec 5.4 with the translated messages,
 // medical information with standard values, a photo upload, PIN change and generation (with the
 // duplicate case), dropping contacts with and without autopay. axe runs on every page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import path from 'node:path';
 import os from 'node:os';
 import fs from 'node:fs';
 import { Jimp } from 'jimp';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, shot, signIn, withServerAndBrowser } from './kit';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (p: string) => `${server.url}/parentportal${p}`;
-
-async function signIn(page: Page, email = 'maria.garcia@example.com') {
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  try {
-    await page.waitForURL(/\/home$/);
-  } catch (err) {
-    await shot(page, 'account-failed-signin');
-    throw err;
-  }
-}
+const e2e = withServerAndBrowser();
 
 /** Client-side navigation (keeps the session in memory like a parent following links). */
 async function go(page: Page, p: string) {
@@ -78,9 +51,9 @@ describe('account and people', () => {
       [1280, 'en-US'],
       [375, 'es-ES'],
     ] as const) {
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await signIn(page);
+      await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
       await go(page, '/myaccount');
       await page.waitForSelector('section[data-section=otherContacts] article');
       expect(await cardTitles(page, 'holders')).toEqual(['Maria Garcia', 'David Garcia', 'Ana Silva']);
@@ -100,9 +73,9 @@ describe('account and people', () => {
   });
 
   it('adds an other contact, failing each contact rule once with its message, then edits it', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
     await go(page, '/myaccount');
     await page.click('[data-action=addContact]');
     await page.waitForURL(/\/editothercontact\?adultID=0$/);
@@ -152,9 +125,9 @@ describe('account and people', () => {
     await ctx.close();
   });
   it("edits a child's medical information with standard values and an explanation", async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
     await go(page, '/myaccount');
     await page.locator('section[data-section=children] article', { hasText: 'Sofia' }).locator('[data-action=medical]').click();
     await page.waitForURL(/\/childmedicalinformation\?ChildID=\d+&Name=Sofia$/);
@@ -202,9 +175,9 @@ describe('account and people', () => {
     // the provider's message is provider text, in the parent's language (seed translations)
     const message = { es: 'Cuéntenos sobre cada alergia', en: 'Tell us about every allergy' };
     for (const [width, locale, lang, other] of [[375, 'es-ES', 'es', 'Otro'], [1280, 'es-ES', 'es', 'Otro'], [375, 'en-US', 'en', 'Other']] as const) {
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await signIn(page);
+      await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
       await go(page, '/myaccount');
       await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=medical]').click();
       await page.waitForURL(/\/childmedicalinformation\?ChildID=\d+&Name=Lucas$/);
@@ -230,9 +203,9 @@ describe('account and people', () => {
     fs.writeFileSync(good, await new Jimp({ width: 900, height: 900, color: 0x2a9d8fff }).getBuffer('image/png'));
     const bad = path.join(dir, 'notes.png');
     fs.writeFileSync(bad, 'these are notes, not a picture');
-    const ctx = await newContext(browser, 375, 'pt-BR');
+    const ctx = await newContext(e2e.browser, 375, 'pt-BR');
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
     await go(page, '/myaccount');
     await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=childPhoto]').click();
     await page.waitForURL(/\/uploadimage\?/);
@@ -257,9 +230,9 @@ describe('account and people', () => {
   });
 
   it('changes the PIN (refusing one another adult holds) and generates PINs', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
     await go(page, '/changepin');
     await page.waitForSelector('section[data-section=viewPin] table');
     expect(await page.locator('section[data-section=viewPin] tbody tr').count()).toBe(3);
@@ -295,9 +268,9 @@ describe('account and people', () => {
   });
 
   it('drops a contact without autopay directly, and one with autopay only after ticking the confirmation', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
     await go(page, '/myaccount');
     await page.waitForSelector('section[data-section=otherContacts] article');
     await page.locator('section[data-section=otherContacts] article', { hasText: 'Rosa' }).locator('[data-action=dropContact]').click();
@@ -326,9 +299,9 @@ describe('account and people', () => {
     await ctx.close();
   });
   it('edits a child and a holder, and a payment-only login has no account pages', async () => {
-    const ctx = await newContext(browser, 375, 'vi-VN');
+    const ctx = await newContext(e2e.browser, 375, 'vi-VN');
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'account-failed-signin' });
     await go(page, '/myaccount');
     await page.locator('section[data-section=children] article', { hasText: 'Lucas' }).locator('[data-action=editChild]').click();
     await page.waitForURL(/\/editchild\?ChildID=\d+$/);
@@ -366,9 +339,9 @@ describe('account and people', () => {
     expect(await page.inputValue('input[id$=driverLicenseNumber]')).toBe('G65512345678');
     await ctx.close();
 
-    const pay = await newContext(browser);
+    const pay = await newContext(e2e.browser);
     const payPage = await pay.newPage();
-    await signIn(payPage, 'ana.silva@example.com');
+    await signIn(payPage, e2e.server, 'ana', { failShot: 'account-failed-signin' });
     await go(payPage, '/myaccount');
     await payPage.waitForTimeout(1000);
     expect(await payPage.locator('section[data-section=holders] article').count()).toBe(0);

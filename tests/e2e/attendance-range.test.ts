@@ -1,36 +1,20 @@
 // Attendance by period in a real browser: the last 4 weeks ending today by default, most recent
 // first; chosen dates reload the list; an end before the start is refused on the form (1280 and 375 px).
 // In Spanish the dates read and are typed dd/mm/yyyy and the times are 24-hour.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, shot, signIn, withServerAndBrowser } from './kit';
 import { mdy } from '../today';
 import es from '../../locales/es/communication.json';
 import esErrors from '../../locales/es/errors.json';
 import esRuntime from '../../locales/es/runtime.json';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 async function signedIn(width: number, locale = 'en-US') {
-  const ctx = await newContext(browser, width, locale);
+  const ctx = await newContext(e2e.browser, width, locale);
   const page = await ctx.newPage();
-  await page.goto(`${server.url}/parentportal/brightpath/parent`);
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', 'maria.garcia@example.com');
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
+  await signIn(page, e2e.server, 'maria');
   await page.evaluate(() => {
     window.history.pushState({}, '', '/parentportal/attendance');
     window.dispatchEvent(new PopStateEvent('popstate'));

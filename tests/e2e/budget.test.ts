@@ -1,8 +1,7 @@
 // The first-load budget: the JavaScript the sign-in route and Home fetch until they are
 // drawn stays within the budget below, gzip, each. A size check of the built portal's scripts, not a timing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { launchBrowser, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { withServerAndBrowser } from './kit';
 import { measureFirstLoad } from './firstLoad';
 
 // The budget is 180 kB (1 kB = 1,024 bytes). Only the start namespaces load with the page, the
@@ -14,22 +13,11 @@ import { measureFirstLoad } from './firstLoad';
 // the query client and jotai 14 kB).
 const BUDGET = 180 * 1024;
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 describe('first-load budget', () => {
   it('sign-in and Home each fetch at most the budget of gzip JavaScript before they are drawn', async () => {
-    const results = await measureFirstLoad(browser, server.url);
+    const results = await measureFirstLoad(e2e.browser, e2e.server.url);
     expect(results.map((r) => r.route)).toEqual(['sign-in', 'home']);
     for (const r of results) {
       const scripts = [...r.scripts].map(([url, s]) => `${new URL(url).pathname} ${(s.gzip / 1024).toFixed(1)} kB`).join('\n');

@@ -2,24 +2,11 @@
 // screen's declared modals and the upload progress bar when first shown, the provider's form
 // validators when the parent turns to the sign-in form. In a real browser: the first load fetches
 // none of it; once used everything behaves as before (placement, focus, dismissal, validation, axe).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, shot, signIn, withServerAndBrowser } from './kit';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
+const e2e = withServerAndBrowser();
 
 /** Script URLs the page fetches from now on. */
 function scriptsOf(page: Page): string[] {
@@ -30,23 +17,12 @@ function scriptsOf(page: Page): string[] {
   return urls;
 }
 
-async function signIn(page: Page, email = 'maria.garcia@example.com') {
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-  await page.waitForSelector('section[data-section=payments] dl');
-}
-
 /** A fresh browser context on the provider's sign-in page, drawn, with the scripts it fetches. */
-async function openSignIn() {
-  const ctx = await newContext(browser);
+async function freshSignIn() {
+  const ctx = await newContext(e2e.browser);
   const page = await ctx.newPage();
   const scripts = scriptsOf(page);
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
+  await openSignIn(page, e2e.server);
   return { ctx, page, scripts };
 }
 
@@ -54,10 +30,11 @@ const activeTestId = (page: Page) => page.evaluate(() => document.activeElement?
 
 describe('header dialogs and panels loaded on first use', () => {
   it('the profile panel opens below its button, closes on a second click and on Escape, and gives focus back', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
     const scripts = scriptsOf(page);
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria');
+    await page.waitForSelector('section[data-section=payments] dl');
     expect(scripts.some((s) => /ProfilePopover|AccessibilityDialog|SignOutDialog|MenuDrawer/.test(s))).toBe(false);
 
     const button = page.locator('[data-testid=profile-button]');
@@ -110,9 +87,10 @@ describe('header dialogs and panels loaded on first use', () => {
   });
 
   it('the menu drawer (375 px) traps focus, closes on Escape and gives focus back to the menu button', async () => {
-    const ctx = await newContext(browser, 375, 'es-ES');
+    const ctx = await newContext(e2e.browser, 375, 'es-ES');
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria');
+    await page.waitForSelector('section[data-section=payments] dl');
     const button = page.locator('[data-testid=menu-button]');
     expect(await button.getAttribute('aria-expanded')).toBe('false');
     await button.click();
@@ -135,7 +113,7 @@ describe('header dialogs and panels loaded on first use', () => {
   });
 
   it('the accessibility dialog on the sign-in page opens on first click and gives focus back on Close', async () => {
-    const { ctx, page, scripts } = await openSignIn();
+    const { ctx, page, scripts } = await freshSignIn();
     await page.waitForLoadState('networkidle');
     expect(scripts.some((s) => s.includes('AccessibilityDialog'))).toBe(false);
     await page.click('[data-testid=accessibility-button]');
@@ -149,7 +127,7 @@ describe('header dialogs and panels loaded on first use', () => {
 
 describe('sign-in form validators loaded on first use', () => {
   it('the sign-in page loads without the validators; an empty submit waits for them and is answered by the declared rules', async () => {
-    const { ctx, page, scripts } = await openSignIn();
+    const { ctx, page, scripts } = await freshSignIn();
     await page.waitForLoadState('networkidle');
     expect(scripts.some((s) => s.includes('/validators/'))).toBe(false);
     expect(await page.isEnabled('[data-testid=signin-submit]')).toBe(true);
@@ -165,7 +143,7 @@ describe('sign-in form validators loaded on first use', () => {
   });
 
   it('the sign-in page is drawn without i18next; it loads on the first input and every text reads the same', async () => {
-    const { ctx, page, scripts } = await openSignIn();
+    const { ctx, page, scripts } = await freshSignIn();
     await page.waitForLoadState('networkidle');
     expect(scripts.filter((s) => /\/i18next-[\w-]+\.js$/.test(s))).toEqual([]);
     const before = await page.locator('body').innerText();
@@ -188,7 +166,7 @@ describe('sign-in form validators loaded on first use', () => {
   });
 
   it('a tap on Sign in from an empty focused field is not lost to its message moving the button', async () => {
-    const { ctx, page, scripts } = await openSignIn();
+    const { ctx, page, scripts } = await freshSignIn();
     await page.locator('input[name=email]').click();
     // the validators are in: a blur would show the field's message at once
     await expect.poll(() => scripts.some((s) => s.includes('/validators/'))).toBe(true);
@@ -202,7 +180,7 @@ describe('sign-in form validators loaded on first use', () => {
   });
 
   it('Enter right after the fields are filled in signs in', async () => {
-    const { ctx, page } = await openSignIn();
+    const { ctx, page } = await freshSignIn();
     await page.waitForLoadState('networkidle');
     await page.evaluate(() => {
       // filled without focus, as a password manager does, then Enter
@@ -222,12 +200,13 @@ describe('sign-in form validators loaded on first use', () => {
 
 describe('declared modals loaded on first use', () => {
   it('the drop confirmation of My Account opens with its form, passes axe and Cancel closes it', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
     const scripts = scriptsOf(page);
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria');
+    await page.waitForSelector('section[data-section=payments] dl');
     scripts.length = 0;
-    await page.goto(portal('/myaccount'));
+    await page.goto(e2e.portal('/myaccount'));
     await page.waitForSelector('section[data-section=otherContacts] article');
     expect(scripts.some((s) => s.includes('ScreenModal'))).toBe(false);
     // the form runtime and the provider's validators load when the dialog that holds a form opens
@@ -251,11 +230,12 @@ describe('declared modals loaded on first use', () => {
 
 describe('upload progress loaded on first use', () => {
   it('a photo upload shows its progress bar while it runs, then goes back to My Account', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
     const scripts = scriptsOf(page);
-    await signIn(page);
-    await page.goto(portal('/myaccount'));
+    await signIn(page, e2e.server, 'maria');
+    await page.waitForSelector('section[data-section=payments] dl');
+    await page.goto(e2e.portal('/myaccount'));
     const maria = page.locator('section[data-section=holders] article', { hasText: 'Maria Garcia' });
     await maria.locator('[data-action=holderPhoto]').click();
     await page.waitForURL(/\/uploadimage/);

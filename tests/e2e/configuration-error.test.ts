@@ -1,24 +1,10 @@
 // Spec 8.2: the configuration error page shows an error code and the product name. It is drawn by the
 // shell (no declaration set is needed), and a provider whose declaration set the server cannot give
 // (503 server.errors.declarationsUnavailable, see tests/server/configurationError.test.ts) lands on it.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, newContext, shot, withServerAndBrowser } from './kit';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
+const e2e = withServerAndBrowser();
 
 describe('configuration error page', () => {
   it('shows the code and product of its address, in the browser language, at 375 and 1280', async () => {
@@ -26,9 +12,9 @@ describe('configuration error page', () => {
       [375, 'en-US', 'This service is not set up yet', 'Error code'],
       [1280, 'es-ES', 'Este servicio todavía no está configurado', 'Código de error'],
     ] as const) {
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await page.goto(portal('/configurationerror?errorcode=CFG-204&productname=Lakeside%20Kids'));
+      await page.goto(e2e.portal('/configurationerror?errorcode=CFG-204&productname=Lakeside%20Kids'));
       // the page in the browser's language
       const box = page.locator('[data-testid=configuration-error]', { hasText: heading });
       await box.waitFor();
@@ -42,16 +28,16 @@ describe('configuration error page', () => {
   });
 
   it('without code or product the page still reads (a dash for each)', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await page.goto(portal('/configurationerror'));
+    await page.goto(e2e.portal('/configurationerror'));
     await page.locator('[data-testid=configuration-error]').waitFor();
     expect(await page.locator('[data-testid=configuration-error] dd').allTextContents()).toEqual(['—', '—']);
     await ctx.close();
   });
 
   it('a provider whose declaration set is unavailable opens the configuration error page, and the error is logged', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
     await page.route('**/api/Customer/declarations*', (route) =>
       route.fulfill({
@@ -66,7 +52,7 @@ describe('configuration error page', () => {
       await route.fulfill({ response: res, body: (await res.text()).replace(/<script type="application\/json" id="pp-boot">[\s\S]*?<\/script>/, '') });
     });
     const logged = page.waitForRequest((r) => r.url().includes('/api/Customer/errorlog') && r.method() === 'POST');
-    await page.goto(portal('/brightpath/parent'));
+    await page.goto(e2e.portal('/brightpath/parent'));
     await page.waitForURL((u) => u.pathname === '/parentportal/configurationerror');
     expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ errorcode: 'DECLARATIONS_UNAVAILABLE', productname: 'brightpath' });
     await page.locator('[data-testid=configuration-error]').waitFor();

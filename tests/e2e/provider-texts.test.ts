@@ -2,34 +2,12 @@
 // medical information and notify absence show none of the demo provider's English texts. The list is
 // the seed's translated texts (server/seed/texts.ts), so names of people, sites and schools are not
 // counted; each page also shows one known translation, so an empty page cannot pass.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { newContext, shot, signIn, withServerAndBrowser } from './kit';
 import { englishPiecesNotIn } from '../../server/seed/texts';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (p: string) => `${server.url}/parentportal${p}`;
-
-async function signIn(page: Page) {
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', 'maria.garcia@example.com');
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-}
+const e2e = withServerAndBrowser();
 
 /** Client-side navigation (keeps the session in memory like a parent following links). */
 async function go(page: Page, p: string) {
@@ -77,7 +55,7 @@ describe('provider texts in the parent language', () => {
     it(`shows no English provider text in ${lang} on home, edit contact, medical information and notify absence`, async () => {
       const pieces = englishPiecesNotIn(lang);
       const expected = EXPECTED[lang];
-      const ctx = await newContext(browser, 1280, locale);
+      const ctx = await newContext(e2e.browser, 1280, locale);
       const page = await ctx.newPage();
       const check = async (name: keyof typeof expected) => {
         try {
@@ -98,7 +76,7 @@ describe('provider texts in the parent language', () => {
         expect(found, `${name} in ${lang}`).toEqual([]);
       };
       try {
-        await signIn(page);
+        await signIn(page, e2e.server, 'maria');
         await page.waitForSelector('section[data-section=registration] article');
         await page.waitForSelector('section[data-section=forms] article');
         await check('home');
