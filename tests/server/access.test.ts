@@ -148,6 +148,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       const [child] = await db.select().from(s.children).where(eq(s.children.id, set.child as number));
       const [pp] = await db.select().from(s.programPeriods).where(and(eq(s.programPeriods.providerId, child.providerId), eq(s.programPeriods.programPeriod, 'Little Sprouts Preschool')));
       const program = pp ?? (await db.select().from(s.programPeriods).where(eq(s.programPeriods.providerId, child.providerId)).orderBy(asc(s.programPeriods.id)).limit(1))[0];
+      // the matrix is about who may call, not whom a program takes: the preschool (ages 3 to 5) takes Sofia here
+      if (program.eligibility) await db.update(s.programPeriods).set({ eligibility: null }).where(eq(s.programPeriods.id, program.id));
       const [act] = await db.select().from(s.activities).where(eq(s.activities.programPeriodId, program.id)).orderBy(asc(s.activities.id)).limit(1);
       const key = randomBytes(16).toString('hex');
       const now = new Date();
