@@ -1,7 +1,9 @@
 // Per-provider protection settings from provider.json, checked on start: how sign-in locks after
 // failed attempts, and how many contacts, absence notices and messages an account may create.
 import { and, count, eq, gte } from 'drizzle-orm';
-import type { AppDeps } from './context';
+import type { Db } from './db/index';
+import type { Clock } from './clock';
+import type { Translator } from './i18n';
 import { absenceNotices, adults, communications, providers } from './db/schema';
 import { HttpError } from './errors';
 import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './payments/settings';
@@ -64,18 +66,21 @@ export function settingsOf(name: string, rec: { signIn?: unknown; limits?: unkno
 
 const HOUR_MS = 60 * 60 * 1000;
 
+/** What the limit checks read of the app's dependencies (AppDeps has them; context.ts imports this file's types). */
+type LimitDeps = { db: Db; t: Translator; today: Clock; settings: (appName: string) => ProviderSettings };
+
 /** The limits of the provider a session belongs to. */
-async function limitsOf(deps: AppDeps, providerId: number): Promise<AccountLimits> {
+async function limitsOf(deps: LimitDeps, providerId: number): Promise<AccountLimits> {
   const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, providerId));
   return deps.settings(p?.appName ?? '').limits;
 }
 
-function limitReached(deps: AppDeps, lang: string, what: 'contacts' | 'absenceNotices' | 'messages', max: number): HttpError {
+function limitReached(deps: LimitDeps, lang: string, what: 'contacts' | 'absenceNotices' | 'messages', max: number): HttpError {
   return new HttpError(429, deps.t(lang, `errors.limit.${what}`, { max }), { key: `server.errors.limit.${what}` });
 }
 
 /** Refuses a new contact when the account already holds the provider's maximum. */
-export async function checkContactLimit(deps: AppDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
+export async function checkContactLimit(deps: LimitDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
   const max = (await limitsOf(deps, s.providerId)).contactsPerAccount;
   const [r] = await deps.db
     .select({ n: count() })
@@ -85,7 +90,7 @@ export async function checkContactLimit(deps: AppDeps, lang: string, s: { provid
 }
 
 /** Refuses an absence notice beyond the provider's number per account and hour. */
-export async function checkAbsenceNoticeLimit(deps: AppDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
+export async function checkAbsenceNoticeLimit(deps: LimitDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
   const max = (await limitsOf(deps, s.providerId)).absenceNoticesPerHour;
   // records carry business time (deps.today), so the hour is counted on the same clock
   const since = new Date(deps.today().getTime() - HOUR_MS);
@@ -97,7 +102,7 @@ export async function checkAbsenceNoticeLimit(deps: AppDeps, lang: string, s: { 
 }
 
 /** Refuses a contact-us message beyond the provider's number per account and hour. */
-export async function checkMessageLimit(deps: AppDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
+export async function checkMessageLimit(deps: LimitDeps, lang: string, s: { providerId: number; accountId: number }): Promise<void> {
   const max = (await limitsOf(deps, s.providerId)).messagesPerHour;
   // records carry business time (deps.today), so the hour is counted on the same clock
   const since = new Date(deps.today().getTime() - HOUR_MS);

@@ -8,10 +8,10 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
 import { accounts, activities, adults, applicationDrafts, assistanceAgencies, children, gradeLevels, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
-import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { photoUrl } from './people/shared';
+import { activitiesOf, fail, isOpenNow, isWeekly, weeksOf, type ChildChoice, type DraftData, type DraftRow, type ProgramRow, type Selection } from './applicationDraft';
 import { feesOf, type FeeActivity } from './fees';
 import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
@@ -20,65 +20,15 @@ import { batchLoader, prepared } from '../db/prepared';
 import { chargesOf } from './applicationCharges';
 import { eligibilityRules, eligibilityView, gradeListOf, ineligibility, reasonParams } from './eligibility';
 
-export type DraftRow = typeof applicationDrafts.$inferSelect;
-type ProgramRow = typeof programPeriods.$inferSelect;
-
-export interface Selection {
-  activityID: number;
-  weekStart: string | null;
-  daysOfWeek: string[];
-  date: string | null;
-  daysPerWeek?: number;
-  activityTypeID?: number;
-}
-export interface ChildChoice {
-  prChildID: number;
-  childName: string;
-  siteID: number;
-  selections: Selection[];
-}
-export interface DraftData {
-  childIDs?: number[];
-  children?: ChildChoice[];
-  enrollmentOption?: 'Y' | 'N' | null;
-  miscCharges?: number[];
-  isCreditBalanceApplied?: boolean;
-  isOptedFinancialAssistance?: boolean;
-  agencies?: number[];
-}
+// the draft's shapes and helpers live in applicationDraft.ts, below the seats, fees and charges that
+// read them too; the other services take them from here
+export { activitiesOf, daysOf, fail, isOpenNow, isWeekly, mondayOf, seatWeek, toCents, weeksOf } from './applicationDraft';
+export type { ChildChoice, DraftData, DraftRow, ProgramRow, Selection } from './applicationDraft';
 
 const STEPS = ['children', 'enrollment', 'fee', 'review', 'submitted'] as const;
 type Step = (typeof STEPS)[number];
 /** a child in these states is in the program already: it cannot be added to another application */
 const IN_PROGRAM = ['REGISTERED', 'WAITLISTED', 'PENDING', 'PROCESSED'];
-/** the week of a weekly program starts on Monday (spec 9: Monday = 2) */
-const NOT_WEEKLY = '1900-01-01';
-
-export function fail(deps: AppDeps, lang: string, status: number, key: string, params: Record<string, unknown> = {}): never {
-  throw new HttpError(status, deps.t(lang, key, params), { key });
-}
-
-export const isWeekly = (pp: Pick<ProgramRow, 'category'>) => pp.category === 'summerCamp';
-const addDays = (iso: string, n: number) => {
-  const d = new Date(`${iso}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + n);
-  return d.toISOString().slice(0, 10);
-};
-const weekday = (iso: string) => new Date(`${iso}T00:00:00Z`).getUTCDay();
-export const mondayOf = (iso: string) => addDays(iso, -((weekday(iso) + 6) % 7));
-
-/** The weeks (Monday to Friday) of a weekly program that meet an activity's dates. */
-export function weeksOf(start: string, end: string): { weekStart: string; weekEnd: string }[] {
-  const out: { weekStart: string; weekEnd: string }[] = [];
-  for (let w = mondayOf(start); w <= end; w = addDays(w, 7)) out.push({ weekStart: w, weekEnd: addDays(w, 4) });
-  return out;
-}
-
-/** The seat key of a selection: its week for weekly programs, one seat otherwise. */
-export const seatWeek = (pp: Pick<ProgramRow, 'category'>, s: Pick<Selection, 'weekStart'>) => (isWeekly(pp) ? (s.weekStart ?? NOT_WEEKLY) : NOT_WEEKLY);
-
-export const toCents = (dollars: number | string) => Math.round(Number(dollars) * 100);
-export const daysOf = (s: string) => s.split(',').map((d) => d.trim()).filter(Boolean);
 
 export async function programOf(deps: AppDeps, s: SessionInfo, id: number, lang: string): Promise<ProgramRow> {
   const [pp] = await deps.db.select().from(programPeriods).where(and(eq(programPeriods.id, id), eq(programPeriods.providerId, s.providerId)));
@@ -98,17 +48,6 @@ export async function draftOf(deps: AppDeps, s: SessionInfo, key: string, lang: 
 
 function openDraft(deps: AppDeps, lang: string, d: DraftRow): void {
   if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
-}
-
-/**
- * Registration is open by the server's business clock (`deps.today`: the clock itself, or the fixed
- * day of PORTAL_TODAY at the clock's time of day), the clock the programs list and the demo data's
- * opening times use too.
- */
-export function isOpenNow(deps: AppDeps, pp: ProgramRow): boolean {
-  const now = deps.today();
-  const today = isoDay(now);
-  return pp.canRegisterOnline && pp.endDate >= today && (pp.registrationStartAt === null || pp.registrationStartAt <= now) && (pp.registrationEndDate === null || pp.registrationEndDate >= today);
 }
 
 export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: string) {
@@ -139,40 +78,6 @@ export async function creditOf(deps: AppDeps, s: SessionInfo): Promise<number> {
 async function agencyIDs(deps: AppDeps, s: SessionInfo, ppId: number): Promise<number[]> {
   const rows = await deps.db.select({ id: assistanceAgencies.id }).from(assistanceAgencies).where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, ppId)));
   return rows.map((r) => r.id);
-}
-
-/** The program's activities in the API's shape (money in cents, names in the request's language). */
-export async function activitiesOf(deps: Pick<AppDeps, 'db'>, s: Pick<SessionInfo, 'providerId'>, pp: ProgramRow, lang: string) {
-  const rows = await deps.db
-    .select({ a: activities, site: sites })
-    .from(activities)
-    .innerJoin(sites, eq(sites.id, activities.siteId))
-    .where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id), eq(activities.isOneTime, false)))
-    .orderBy(asc(activities.id));
-  return rows.map(({ a, site }) => {
-    const reg = [toCents(a.firstChildRegFee), toCents(a.secondChildRegFee), toCents(a.thirdChildRegFee)];
-    return {
-      activityID: a.id,
-      activity: textIn(a, 'activity', lang),
-      activityTypeID: a.activityTypeID,
-      siteID: site.id,
-      siteName: textIn(site, 'siteName', lang),
-      timing: a.timing,
-      daysPerWeek: a.daysPerWeek,
-      daysOfWeek: daysOf(a.daysOfWeek),
-      timeOfferedCode: a.timeOfferedCode,
-      startDate: a.startDate,
-      endDate: a.endDate,
-      feeType: a.feeType,
-      fee: toCents(a.fee),
-      firstChildRegFee: reg[0],
-      secondChildRegFee: reg[1],
-      thirdChildRegFee: reg[2],
-      siblingFee: toCents(a.siblingFee),
-      isSameRegistrationFee: reg[0] === reg[1] && reg[1] === reg[2],
-      capacity: a.capacity,
-    };
-  });
 }
 
 /** The draft's children with their choices checked against the program (unknown ids are refused). */

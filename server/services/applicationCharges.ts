@@ -7,13 +7,14 @@
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import type { Db } from '../db/index';
-import { adults, logins, programPeriods, providers } from '../db/schema';
+import { adults, logins, miscCharges, programPeriods, providers } from '../db/schema';
 import { enqueueMail } from '../outbox';
 import { recordInHistory } from '../history';
 import { textIn } from '../providerTexts';
-import type { DraftData, DraftRow } from './application';
-import { applicationFees } from './applicationPayment';
-import { moneyText } from './ledger';
+import { isoDay } from '../clock';
+import { activitiesOf, type DraftData, type DraftRow } from './applicationDraft';
+import { feesOf } from './fees';
+import { accountMoney, moneyText } from './ledger';
 import { dateInLanguage } from '../../src/engine/formats';
 import { entryPositions, type Confirmation } from './seats';
 
@@ -35,6 +36,27 @@ export function seatedData(d: DraftRow): DraftData {
 
 /** An application waiting for the provider's review is charged when approved, not at submit. */
 export const isPending = (d: DraftRow) => ((d.result as unknown as Confirmation | null)?.children ?? []).some((c) => c.status === 'PENDING');
+
+/**
+ * The fees of an application's choices that hold a seat (`seated`), in `lang`: what its submit
+ * charges, and what the provider's approval charges for a child that waited as Approval Pending
+ * (server/services/approvals.ts). Without a seated child, no optional fee either.
+ */
+export async function applicationFees(deps: Pick<AppDeps, 'db' | 't' | 'today'>, s: { providerId: number; accountId: number }, seated: DraftData, pp: ProgramRow, lang: string) {
+  const acts = await activitiesOf(deps, s, pp, lang);
+  const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)));
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  return feesOf({
+    program: pp,
+    lang,
+    t: deps.t,
+    data: seated.children?.length ? seated : { ...seated, miscCharges: [] },
+    activities: acts,
+    misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
+    credit: money.creditCents,
+    isFull: () => false,
+  });
+}
 
 /** The charges of a submitted application, as posted to the ledger (none while pending, or once its seats were released). */
 export async function chargesOf(deps: Pick<AppDeps, 'db' | 't' | 'today'>, s: Owner, d: DraftRow, pp: ProgramRow, lang: string) {

@@ -12,12 +12,11 @@ import { enqueueMail } from '../outbox';
 import { recordInHistory } from '../history';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
-import { activitiesOf, type DraftData, type DraftRow } from './application';
-import { feesOf } from './fees';
+import type { DraftRow } from './applicationDraft';
 import { accountMoney, moneyText } from './ledger';
 import { releaseSeat, type Confirmation } from './seats';
 import { newKey } from '../payments/gateway';
-import { confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
+import { applicationFees, confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -76,27 +75,6 @@ export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow
   }).then((row) => {
     if (queued) deps.mailQueued();
     return row;
-  });
-}
-
-/**
- * The fees of an application's choices that hold a seat (`seated`), in `lang`: what its submit
- * charges, and what the provider's approval charges for a child that waited as Approval Pending
- * (server/services/approvals.ts). Without a seated child, no optional fee either.
- */
-export async function applicationFees(deps: Pick<AppDeps, 'db' | 't' | 'today'>, s: { providerId: number; accountId: number }, seated: DraftData, pp: ProgramRow, lang: string) {
-  const acts = await activitiesOf(deps, s, pp, lang);
-  const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)));
-  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
-  return feesOf({
-    program: pp,
-    lang,
-    t: deps.t,
-    data: seated.children?.length ? seated : { ...seated, miscCharges: [] },
-    activities: acts,
-    misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
-    credit: money.creditCents,
-    isFull: () => false,
   });
 }
 

@@ -16,7 +16,7 @@
 import type { programPeriods } from '../db/schema';
 import { dateInLanguage, moneyInLanguage } from '../../src/engine/formats';
 import type { Translator } from '../i18n';
-import type { DraftData, Selection } from './application';
+import type { DraftData, Selection } from './applicationDraft';
 
 export interface FeeActivity {
   activityID: number;

@@ -12,7 +12,7 @@ import { activities, applicationDrafts, children, enrollments, registrations, se
 import { isoDay } from '../clock';
 import { dateTimeInLanguage } from '../../src/engine/formats';
 import { textIn } from '../providerTexts';
-import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './application';
+import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './applicationDraft';
 import type { programPeriods } from '../db/schema';
 import type { Db } from '../db/index';
 import { singleLine } from '../inputChecks';

@@ -3,9 +3,11 @@
 // Call arguments are typed per operation from the contract (src/engine/contract.gen.ts); a screen's
 // declared loads and effects name their operation at run time and pass untyped arguments.
 import { operations, type OperationId, type Operations } from '../engine/contract.gen';
+import { buildPath as pathOf, buildQuery, pathParamNames as paramNamesOf, splitParams as splitOf, type OperationInfo } from '../engine/operationUrl';
 
 export type { OperationId, Operations };
-export { operations };
+export { operations, buildQuery };
+export type { OperationInfo };
 
 /** The response body of an operation, from the generated contract. */
 export type Response<Op extends OperationId> = Operations[Op]['response'];
@@ -65,15 +67,6 @@ export interface ApiClientOptions {
   operations?: Record<string, OperationInfo>;
 }
 
-/** The parts of an operation declaration the client needs. */
-export interface OperationInfo {
-  method: string;
-  path: string;
-  service?: string;
-  /** the service's calls with a `key` query carry the stored application's ids (spec 7) */
-  applicationHeaders?: boolean;
-}
-
 export class ApiError extends Error {
   readonly status: number;
   readonly op: string;
@@ -103,30 +96,12 @@ export function firstMessagePart(message: string): string {
 
 export const NETWORK_ERROR = 'Network Error';
 
-export function buildPath(op: string, info: OperationInfo, params: Record<string, unknown> = {}): string {
-  const service = info.service ?? op.split('.')[0];
-  const path = info.path.replace(/[:{]([A-Za-z_][A-Za-z0-9_]*)\}?/g, (_m, name: string) => {
-    const v = params[name];
-    if (v === undefined || v === null || v === '') throw new ApiError(0, `Missing path parameter ${name}`, op);
-    return encodeURIComponent(String(v));
-  });
-  return `/api/${service}${path}`;
-}
+// the addresses are built by the engine (src/engine/operationUrl.ts, which the server shares); here a
+// missing parameter or an unknown operation is an ApiError like every other failure of a call
+const apiError = (message: string, op: string) => new ApiError(0, message, op);
 
-export function buildQuery(query: Record<string, unknown> = {}): string {
-  const sp = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) {
-    if (v === undefined || v === null) continue;
-    // a list: its name once per item, and once with no value when it is empty (the server's list
-    // parameters read that as an empty list, not as absent)
-    if (Array.isArray(v)) {
-      if (v.length === 0) sp.append(k, '');
-      for (const item of v) sp.append(k, String(item));
-    }
-    else sp.append(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
-  }
-  const s = sp.toString();
-  return s ? `?${s}` : '';
+export function buildPath(op: string, info: OperationInfo, params: Record<string, unknown> = {}): string {
+  return pathOf(op, info, params, apiError);
 }
 
 /** Reads an error body (JSON {message}/{error} or text) into the ApiError of spec 8.1. */
@@ -323,24 +298,14 @@ export function saveBlob(blob: Blob, fileName: string): void {
 }
 
 /** Names of the path parameters of an operation (":id" in /forms/download/:id). */
-export function pathParamNames(op: string, table: Record<string, OperationInfo> = operations as unknown as Record<string, OperationInfo>): string[] {
-  const info = table[op];
-  if (!info) throw new ApiError(0, `Unknown operation ${op}`, op);
-  return Array.from(info.path.matchAll(/[:{]([A-Za-z_][A-Za-z0-9_]*)\}?/g), (m) => m[1]);
+export function pathParamNames(op: string, table?: Record<string, OperationInfo>): string[] {
+  return paramNamesOf(op, table, apiError);
 }
 
 /**
  * Splits a screen's flat parameter map into path params and query, by the operation's path:
  * declarations bind `params` without caring where the server reads them.
  */
-export function splitParams(
-  op: string,
-  values: Record<string, unknown> = {},
-  table?: Record<string, OperationInfo>,
-): { params: Record<string, unknown>; query: Record<string, unknown> } {
-  const names = new Set(pathParamNames(op, table));
-  const params: Record<string, unknown> = {};
-  const query: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(values)) (names.has(k) ? params : query)[k] = v;
-  return { params, query };
+export function splitParams(op: string, values: Record<string, unknown> = {}, table?: Record<string, OperationInfo>): { params: Record<string, unknown>; query: Record<string, unknown> } {
+  return splitOf(op, values, table, apiError);
 }

@@ -1,8 +1,7 @@
 // Declaration checks: meta-schemas, cross references (rule ids, $refs, API operations, forms, modals,
 // component kinds), schema compilation, and translation keys in en, es, pt and vi.
 import Ajv, { type ValidateFunction } from 'ajv';
-import type { BaseDeclarations, DeclError, DeclFile } from './declarations';
-import { ruleTable } from './declarations';
+import { ruleTable, type BaseDeclarations, type DeclError, type DeclFile } from './declFiles';
 import { createAjv } from './ajv';
 import { escapePointer, isOperator, walkLogic } from './logic';
 import type { ActionDecl, Effect, JsonSchema, ScreenDecl } from './types';

@@ -1,39 +1,11 @@
 // Reading the declaration files into one effective set per provider: base declarations plus the
 // provider's JSON Merge Patch overlays, checked, with a content version.
-import type { CasesFile, DeclarationSet, JsonSchema, RuleDef, RuleFile, ScreenDecl, ServiceDecl } from './types';
+import type { DeclarationSet, JsonSchema, RuleFile, ScreenDecl, ServiceDecl } from './types';
 import { structuralErrors } from './check';
+import { ruleTable, type BaseDeclarations, type DeclError, type DeclFile } from './declFiles';
 
-export interface DeclFile<T> {
-  /** path relative to the repository root, for messages */
-  file: string;
-  json: T;
-}
-
-/** Everything read from disk before any merge (see node.ts readBaseDeclarations). */
-export interface BaseDeclarations {
-  /** schemas/<id>.json by $id */
-  schemas: Record<string, DeclFile<JsonSchema>>;
-  /** schemas/api/<Service>.api.json by service name */
-  api: Record<string, DeclFile<ServiceDecl>>;
-  /** rules/<area>.rules.json by area */
-  rules: Record<string, DeclFile<RuleFile>>;
-  /** rules/<area>.cases.json by area */
-  cases: Record<string, DeclFile<CasesFile>>;
-  /** screens/<id>.json by screen id */
-  screens: Record<string, DeclFile<ScreenDecl>>;
-  /** schemas/meta/<name>.schema.json by name (screen, rules, cases, api) */
-  meta: Record<string, DeclFile<JsonSchema>>;
-  /** screens/planned-routes.json: the spec's routes not built yet, allowed as navigation targets */
-  plannedRoutes?: DeclFile<PlannedRoutes>;
-  /** component kinds of the runtime registry (x-kinds of schemas/meta/section.schema.json), when that list exists */
-  kinds?: string[];
-}
-
-/** screens/planned-routes.json: route -> what it is (spec section); each feature removes its routes when it lands. */
-export interface PlannedRoutes {
-  $comment?: string;
-  routes: Record<string, string>;
-}
+export { ruleTable };
+export type { BaseDeclarations, DeclError, DeclFile, PlannedRoutes } from './declFiles';
 
 export type OverlayKind = 'schemas' | 'rules' | 'screens';
 
@@ -44,13 +16,6 @@ export interface Overlay {
   id: string;
   file: string;
   patch: unknown;
-}
-
-export interface DeclError {
-  file: string;
-  /** JSON pointer inside the file ('' = the whole file) */
-  path: string;
-  message: string;
 }
 
 export type BuildResult =
@@ -146,13 +111,6 @@ export function applyOverlays(
     origin.set(`${o.kind}/${o.id}`, o.file);
   }
   return { merged, errors, origin };
-}
-
-/** Flatten rule files into one id -> rule table. */
-export function ruleTable(rules: Record<string, DeclFile<RuleFile>>): Record<string, RuleDef> {
-  const out: Record<string, RuleDef> = {};
-  for (const f of Object.values(rules)) Object.assign(out, f.json.rules ?? {});
-  return out;
 }
 
 /**

@@ -4,8 +4,16 @@ import { Box, CloseButton, Dialog, Portal, Stack, Text } from '@chakra-ui/react'
 import { ActionButton } from './Actions';
 import { useRuntimeT } from './i18n';
 import type { RenderAction } from './kindProps';
-import { isConfirmAction, type ModalRender } from './ScreenRenderer';
+import type { ModalModel } from '../engine/screen';
 import { SectionView } from './Section';
+
+/** A modal's confirming actions: `confirm`, or `confirm<Variant>` when the wording depends on a rule (Delete / OK). */
+export function isConfirmAction(id: string): boolean {
+  return id === 'confirm' || /^confirm[A-Z]/.test(id);
+}
+
+/** An open modal with its rules evaluated (the engine's ModalModel). */
+export type ModalRender = ModalModel;
 
 export default function ModalDialog({
   modal,

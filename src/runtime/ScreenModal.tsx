@@ -8,7 +8,7 @@ import type { DeclarationSet } from '../engine/types';
 import { ScreenRuntimeContext, type ScreenRuntime } from './context';
 import type { RenderAction } from './kindProps';
 import ModalDialog from './ModalDialog';
-import { loadSpecsOf, useDataLoads } from './ScreenRenderer';
+import { loadSpecsOf, useDataLoads } from './dataLoads';
 
 export default function ModalHost({
   set,

@@ -4,7 +4,7 @@
 import { loadNamespaces } from './texts';
 import { Suspense, useEffect } from 'react';
 import { ScreenRenderer, type ScreenViewProps } from './ScreenRenderer';
-import { SectionSkeleton } from './Section';
+import { SectionSkeleton } from './Skeletons';
 import { useApplicationsForClient, useLoadingCounter } from './hooks';
 import { loadSections } from './registry';
 

@@ -2,7 +2,7 @@
 // ('no content' text) and error (a retry panel 'Unable to retrieve {section}' that reloads only this
 // section's data; a network error hides its message).
 import { Suspense, useEffect, useRef } from 'react';
-import { Alert, Box, Button, Heading, Skeleton, SkeletonText, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Heading, Stack, Text } from '@chakra-ui/react';
 import { ApiError } from '../api/client';
 import { useScreenRuntime } from './context';
 import { useRuntimeT } from './i18n';
@@ -10,29 +10,10 @@ import { ActionBar } from './Actions';
 import { isLightForm, KindView } from './registry';
 import { isEmptyData } from './format';
 import type { RenderSection } from './kindProps';
+import { SectionSkeleton } from './Skeletons';
 
 /** Kinds that render without data or with their own empty view. */
 const NO_EMPTY_STATE = new Set(['form', 'progress', 'text', 'alert', 'notice', 'links']);
-
-export function SectionSkeleton() {
-  return (
-    <Stack gap="3" aria-hidden="true" data-state="loading">
-      <Skeleton height="6" width="40%" />
-      <SkeletonText noOfLines={3} />
-    </Stack>
-  );
-}
-
-/** A whole screen while its first loads are on their way (the layout keeps the footer below the fold). */
-export function ScreenSkeleton() {
-  return (
-    <Stack gap="6" aria-hidden="true" data-state="loading">
-      <SectionSkeleton />
-      <SectionSkeleton />
-      <SectionSkeleton />
-    </Stack>
-  );
-}
 
 export function RetryPanel({ label, error, onRetry }: { label: string; error: unknown; onRetry: () => void }) {
   const { t } = useRuntimeT();

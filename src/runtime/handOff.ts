@@ -2,8 +2,16 @@
 import type { Effect } from '../engine/types';
 import type { RuleContext } from '../engine/form';
 import { BASE_PATH, resolveBinding, resolveParams } from '../engine/screen';
-import type { EffectDeps } from './effects';
+import type { ApiClient } from '../api/client';
 import { PRODUCT_HOST_MISSING } from './handOffCode';
+
+/** What the hand-off uses of the effect runner's dependencies (effects.ts EffectDeps, which loads this file). */
+export interface HandOffDeps {
+  api: ApiClient;
+  navigate: (to: string, query: Record<string, unknown>, replace: boolean) => void;
+  assignLocation: (url: string) => void;
+  origin: string;
+}
 
 /** The placeholder of the parent application's address that the product's host replaces (spec 3). */
 const HOST_PLACEHOLDER = '{{applicationHost}}';
@@ -13,7 +21,7 @@ const HOST_PLACEHOLDER = '{{applicationHost}}';
  * the token is asked first (a failure throws: the error shows and nothing navigates), then the
  * browser goes to the product with the keyelement and a cache-busting value.
  */
-export async function handOff(deps: EffectDeps, effect: Extract<Effect, { type: 'handOff' }>, c: RuleContext): Promise<void> {
+export async function handOff(deps: HandOffDeps, effect: Extract<Effect, { type: 'handOff' }>, c: RuleContext): Promise<void> {
   const session: Record<string, unknown> = c.session ?? {};
   const programPeriodID = Number(resolveBinding(effect.programPeriodID, c));
   const accountID = Number(session.accountID);

@@ -4,7 +4,7 @@ import { CloseButton, Drawer, Portal, Stack } from '@chakra-ui/react';
 import { useTranslation } from '../runtime/texts';
 import { AccessibilityButton } from './AccessibilityModal';
 import { LanguageSwitch } from './LanguageSwitch';
-import { MenuEntries } from './SideMenu';
+import { MenuEntries } from './MenuEntries';
 
 export default function MenuDrawer(props: { open: boolean; onOpenChange: (open: boolean) => void; triggerId: string; longName: boolean }) {
   const { open, onOpenChange, triggerId, longName } = props;

@@ -10,7 +10,7 @@ import { englishStringTranslator, TranslatableString, type RegistryWidgetsType, 
 import { useAtomValue } from 'jotai';
 import { apiAtom } from '../../state';
 import { useScreenRuntime } from '../context';
-import { SectionSkeleton } from '../Section';
+import { SectionSkeleton } from '../Skeletons';
 import { useRuntimeT } from '../i18n';
 import type { KindProps } from '../kindProps';
 import { createEngineValidator, pointerSegments, toRjsfErrorSchema } from './validator';

@@ -1,0 +1,49 @@
+// The declaration files as read from disk, before any merge, and the errors that name them: what the
+// merge (declarations.ts) and the checks (check.ts) both read.
+import type { CasesFile, JsonSchema, RuleDef, RuleFile, ScreenDecl, ServiceDecl } from './types';
+
+export interface DeclFile<T> {
+  /** path relative to the repository root, for messages */
+  file: string;
+  json: T;
+}
+
+/** Everything read from disk before any merge (see node.ts readBaseDeclarations). */
+export interface BaseDeclarations {
+  /** schemas/<id>.json by $id */
+  schemas: Record<string, DeclFile<JsonSchema>>;
+  /** schemas/api/<Service>.api.json by service name */
+  api: Record<string, DeclFile<ServiceDecl>>;
+  /** rules/<area>.rules.json by area */
+  rules: Record<string, DeclFile<RuleFile>>;
+  /** rules/<area>.cases.json by area */
+  cases: Record<string, DeclFile<CasesFile>>;
+  /** screens/<id>.json by screen id */
+  screens: Record<string, DeclFile<ScreenDecl>>;
+  /** schemas/meta/<name>.schema.json by name (screen, rules, cases, api) */
+  meta: Record<string, DeclFile<JsonSchema>>;
+  /** screens/planned-routes.json: the spec's routes not built yet, allowed as navigation targets */
+  plannedRoutes?: DeclFile<PlannedRoutes>;
+  /** component kinds of the runtime registry (x-kinds of schemas/meta/section.schema.json), when that list exists */
+  kinds?: string[];
+}
+
+/** screens/planned-routes.json: route -> what it is (spec section); each feature removes its routes when it lands. */
+export interface PlannedRoutes {
+  $comment?: string;
+  routes: Record<string, string>;
+}
+
+export interface DeclError {
+  file: string;
+  /** JSON pointer inside the file ('' = the whole file) */
+  path: string;
+  message: string;
+}
+
+/** Flatten rule files into one id -> rule table. */
+export function ruleTable(rules: Record<string, DeclFile<RuleFile>>): Record<string, RuleDef> {
+  const out: Record<string, RuleDef> = {};
+  for (const f of Object.values(rules)) Object.assign(out, f.json.rules ?? {});
+  return out;
+}
