@@ -4,54 +4,25 @@
 // and going on in a new browser; exit with return; financial assistance waiting as Approval Pending
 // until the provider approves it with `npm run provider -- applications approve`. 375 px in English,
 // 1280 px in Spanish; axe on every step. A keyelement another parent asked for opens nothing here.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { escapeRegExp, expectNoAxeViolations, newContext, outbox, shot, signIn, text, withServerAndBrowser } from './kit';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 type Lang = 'en' | 'es';
-/** A text of the portal in a language, read from its locale files (the test follows the translations). */
-function L(lang: Lang, ns: string, key: string, params: Record<string, string | number> = {}): string {
-  let v: unknown = JSON.parse(readFileSync(join(ROOT, 'locales', lang, `${ns}.json`), 'utf8'));
-  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
-  if (typeof v !== 'string') throw new Error(`no text ${lang}/${ns}:${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
-}
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SUMMER = { en: 'Summer Adventure Camp', es: 'Campamento de verano Aventura' };
 const ADVENTURE = { en: 'Adventure Week', es: 'Semana de aventura' };
-
-async function signIn(page: Page, email: string) {
-  await page.goto(`${server.url}/parentportal/brightpath/parent`);
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-}
 
 const programCard = (page: Page, lang: Lang): Locator =>
   page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: SUMMER[lang] }) });
 
 async function openPrograms(page: Page, lang: Lang): Promise<Locator> {
-  await page.goto(`${server.url}/parentportal/programlist`);
+  await page.goto(e2e.portal('/programlist'));
   const c = programCard(page, lang);
   await c.waitFor({ timeout: 30_000 });
   return c;
@@ -60,10 +31,10 @@ async function openPrograms(page: Page, lang: Lang): Promise<Locator> {
 /** Register (or Add child) on the summer camp card, through the grade roll-up when it asks, into the application. */
 async function register(page: Page, lang: Lang): Promise<void> {
   const c = await openPrograms(page, lang);
-  const name = new RegExp(`^(${escape(L(lang, 'programs', 'button.register'))}|${escape(L(lang, 'programs', 'button.addChild'))})$`);
+  const name = new RegExp(`^(${escapeRegExp(text(lang, 'programs', 'button.register'))}|${escapeRegExp(text(lang, 'programs', 'button.addChild'))})$`);
   await c.getByRole('button', { name }).click();
-  const rollup = page.getByRole('alertdialog', { name: L(lang, 'programs', 'rollup.title') });
-  const save = rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') });
+  const rollup = page.getByRole('alertdialog', { name: text(lang, 'programs', 'rollup.title') });
+  const save = rollup.getByRole('button', { name: text(lang, 'programs', 'rollup.continue') });
   // the roll-up asks first while it is open and not yet confirmed: save it (again if a busy page dropped the click)
   const deadline = Date.now() + 90_000;
   while (!/\/parentapplication\//.test(page.url())) {
@@ -74,10 +45,10 @@ async function register(page: Page, lang: Lang): Promise<void> {
   await page.waitForURL(/\/parentapplication\/(children|enrollment|fee|review)\?key=/, { timeout: 60_000 });
 }
 
-const continueButton = (page: Page, lang: Lang) => page.getByRole('button', { name: L(lang, 'application', 'continue'), exact: true });
+const continueButton = (page: Page, lang: Lang) => page.getByRole('button', { name: text(lang, 'application', 'continue'), exact: true });
 
 async function step(page: Page, lang: Lang, heading: string, label: string) {
-  await page.getByRole('heading', { level: 1, name: L(lang, 'application', heading) }).waitFor({ timeout: 30_000 });
+  await page.getByRole('heading', { level: 1, name: text(lang, 'application', heading) }).waitFor({ timeout: 30_000 });
   await expectNoAxeViolations(page, label);
   await shot(page, label);
 }
@@ -91,16 +62,16 @@ async function choose(page: Page, lang: Lang, child: number, week: number) {
 describe('the parent application', () => {
   it('registers two children at 375 px: one registered, one waitlisted with its place; fees with a sibling rate, an optional fee and credit; resumed in a new browser', async () => {
     const lang: Lang = 'en';
-    let ctx: BrowserContext = await newContext(browser, 375, 'en-US');
+    let ctx: BrowserContext = await newContext(e2e.browser, 375, 'en-US');
     let page = await ctx.newPage();
     try {
-      await signIn(page, 'amara.mensah@example.com');
+      await signIn(page, e2e.server, 'amara');
       await register(page, lang);
       await step(page, lang, 'children.title', 'application-children-375-en');
       // the exit bar and the progress bar (child, enrol, fee: nothing is paid now)
-      await expect(page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).isVisible()).resolves.toBe(true);
+      await expect(page.getByRole('button', { name: text(lang, 'application', 'exit.action') }).isVisible()).resolves.toBe(true);
       const progress = await page.locator('[data-section=progress]').innerText();
-      expect(progress).toContain(L(lang, 'application', 'flow.fee'));
+      expect(progress).toContain(text(lang, 'application', 'flow.fee'));
       await page.getByRole('checkbox', { name: 'Ada Mensah' }).check();
       await page.getByRole('checkbox', { name: 'Ben Mensah' }).check();
       await continueButton(page, lang).click();
@@ -110,32 +81,32 @@ describe('the parent application', () => {
       await step(page, lang, 'enrollment.title', 'application-enrollment-375-en');
       // the camp's first week of Adventure Week is full: it says so before the parent chooses
       const firstWeek = page.locator('[data-testid^=activity-picker-]').nth(1).locator('fieldset[data-week]').nth(0);
-      expect(await firstWeek.innerText()).toContain(L(lang, 'application', 'enrollment.full'));
+      expect(await firstWeek.innerText()).toContain(text(lang, 'application', 'enrollment.full'));
       // the activity's details: sites, tuition, registration and sibling fees
-      await page.locator('[data-testid^=activity-picker-]').first().getByRole('button', { name: L(lang, 'application', 'enrollment.detailsOf', { activity: ADVENTURE[lang] }) }).click();
+      await page.locator('[data-testid^=activity-picker-]').first().getByRole('button', { name: text(lang, 'application', 'enrollment.detailsOf', { activity: ADVENTURE[lang] }) }).click();
       const details = page.getByRole('dialog', { name: ADVENTURE[lang] });
       await details.waitFor();
       for (const text of ['Bright Path Center - Downtown', '$210.00', '$75.00', '$190.00']) expect(await details.innerText()).toContain(text);
       await expectNoAxeViolations(page, 'application activity details (375, en)');
       await shot(page, 'application-activity-details-375-en');
-      await details.getByRole('button', { name: L(lang, 'application', 'enrollment.close') }).first().click();
+      await details.getByRole('button', { name: text(lang, 'application', 'enrollment.close') }).first().click();
       await details.waitFor({ state: 'hidden' });
       await choose(page, lang, 0, 1);
       await choose(page, lang, 1, 0);
       // the seat display of each child's choices: A (seats available) for Ada, W (waitlist) for Ben
       const pickers = page.locator('[data-testid^=activity-picker-]');
       await expect.poll(() => pickers.nth(0).locator('[data-seat-state]').getAttribute('data-seat-state')).toBe('A');
-      expect(await pickers.nth(1).locator('[data-seat-state]').innerText()).toBe(L(lang, 'application', 'seat.W'));
-      await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
+      expect(await pickers.nth(1).locator('[data-seat-state]').innerText()).toBe(text(lang, 'application', 'seat.W'));
+      await page.getByRole('radio', { name: text(lang, 'application', 'enrollment.optionY') }).check();
       await continueButton(page, lang).click();
       await page.waitForURL(/\/parentapplication\/fee/);
-      await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'fee.title') }).waitFor();
+      await page.getByRole('heading', { level: 1, name: text(lang, 'application', 'fee.title') }).waitFor();
 
       // she leaves here, and goes on later in another browser: the draft waits on the server
       await ctx.close();
-      ctx = await newContext(browser, 375, 'en-US');
+      ctx = await newContext(e2e.browser, 375, 'en-US');
       page = await ctx.newPage();
-      await signIn(page, 'amara.mensah@example.com');
+      await signIn(page, e2e.server, 'amara');
       await register(page, lang);
       await page.waitForURL(/\/parentapplication\/fee/);
       await step(page, lang, 'fee.title', 'application-fee-375-en');
@@ -158,7 +129,7 @@ describe('the parent application', () => {
       await expect.poll(() => rows.innerText()).toContain('Camp T-shirt');
       await expect.poll(() => rows.getAttribute('aria-busy')).toBeNull();
       expect(await rows.getAttribute('inert')).toBeNull();
-      await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit', { amount: '$40.00' }) }).check();
+      await page.getByRole('checkbox', { name: text(lang, 'application', 'fee.applyCredit', { amount: '$40.00' }) }).check();
       // the totals with the credit are in before she goes on
       await expect.poll(() => page.locator('[data-section=totals]').innerText()).toContain('$260.00');
       await continueButton(page, lang).click();
@@ -167,36 +138,36 @@ describe('the parent application', () => {
       await step(page, lang, 'review.title', 'application-review-375-en');
       const fees = await page.locator('[data-section=feeRows]').innerText();
       // Ada: registration $75.00 and her week $210.00; Ben, waitlisted: no registration fee and his full week not charged (spec 4); T-shirt $15.00
-      for (const text of ['$75.00', '$210.00', L(lang, 'application', 'fee.notCharged.WAITLIST'), 'Camp T-shirt', '$15.00']) expect(fees).toContain(text);
+      for (const shown of ['$75.00', '$210.00', text(lang, 'application', 'fee.notCharged.WAITLIST'), 'Camp T-shirt', '$15.00']) expect(fees).toContain(shown);
       expect(fees).not.toContain('$190.00');
       const totals = await page.locator('[data-section=totals]').innerText();
-      for (const text of ['$300.00', '$40.00', '$260.00']) expect(totals).toContain(text);
-      await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+      for (const shown of ['$300.00', '$40.00', '$260.00']) expect(totals).toContain(shown);
+      await page.getByRole('button', { name: text(lang, 'application', 'review.submit') }).click();
 
       await page.waitForURL(/\/parentapplication\/confirmation/);
       await step(page, lang, 'confirmation.title', 'application-confirmation-375-en');
       const ada = page.locator('[data-section=children] article').filter({ hasText: 'Ada Mensah' });
       const ben = page.locator('[data-section=children] article').filter({ hasText: 'Ben Mensah' });
-      expect(await ada.innerText()).toContain(L(lang, 'application', 'confirmation.status.REGISTERED'));
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.status.WAITLISTED'));
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.activityWPosition', { position: 1 }));
+      expect(await ada.innerText()).toContain(text(lang, 'application', 'confirmation.status.REGISTERED'));
+      expect(await ben.innerText()).toContain(text(lang, 'application', 'confirmation.status.WAITLISTED'));
+      expect(await ben.innerText()).toContain(text(lang, 'application', 'confirmation.activityWPosition', { position: 1 }));
       // no exit bar once submitted
-      expect(await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).count()).toBe(0);
-      const mails = await outbox(server);
+      expect(await page.getByRole('button', { name: text(lang, 'application', 'exit.action') }).count()).toBe(0);
+      const mails = await outbox(e2e.server);
       expect(mails.some((m) => m.to === 'amara.mensah@example.com' && m.text.includes('Ben Mensah'))).toBe(true);
 
       // the programs list shows Ben's place on the waitlist
-      await page.getByRole('button', { name: L(lang, 'application', 'confirmation.back') }).click();
+      await page.getByRole('button', { name: text(lang, 'application', 'confirmation.back') }).click();
       await page.waitForURL(/\/parentportal\/programlist/);
       const c = programCard(page, lang);
       await c.waitFor();
-      await expect.poll(() => c.innerText()).toContain(L(lang, 'programs', 'child.waitlisted', { position: 1 }));
+      await expect.poll(() => c.innerText()).toContain(text(lang, 'programs', 'child.waitlisted', { position: 1 }));
       await expectNoAxeViolations(page, 'programlist with a waitlist place');
       // and so does Home's registration card
-      await page.goto(`${server.url}/parentportal/home`);
+      await page.goto(e2e.portal('/home'));
       const home = page.locator('section[data-section=registration] article').filter({ has: page.getByRole('heading', { name: SUMMER[lang] }) });
       await home.waitFor({ timeout: 30_000 });
-      await expect.poll(() => home.innerText()).toContain(L(lang, 'programs', 'child.waitlisted', { position: 1 }));
+      await expect.poll(() => home.innerText()).toContain(text(lang, 'programs', 'child.waitlisted', { position: 1 }));
     } catch (err) {
       await shot(page, 'application-failed-375-en');
       throw err;
@@ -207,10 +178,10 @@ describe('the parent application', () => {
 
   it('at 1280 px in Spanish: exit with return clears the draft; financial assistance waits as Approval Pending until the provider approves it', async () => {
     const lang: Lang = 'es';
-    const ctx = await newContext(browser, 1280, 'es-ES');
+    const ctx = await newContext(e2e.browser, 1280, 'es-ES');
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'karen.johnson@example.com');
+      await signIn(page, e2e.server, 'karen');
       await register(page, lang);
       await step(page, lang, 'children.title', 'application-children-1280-es');
       await page.getByRole('checkbox', { name: 'Tyler Johnson' }).check();
@@ -218,11 +189,11 @@ describe('the parent application', () => {
       await page.waitForURL(/\/parentapplication\/enrollment/);
 
       // exit, then return to the portal: the draft is discarded
-      await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).click();
-      const exit = page.getByRole('alertdialog', { name: L(lang, 'application', 'exit.title') });
+      await page.getByRole('button', { name: text(lang, 'application', 'exit.action') }).click();
+      const exit = page.getByRole('alertdialog', { name: text(lang, 'application', 'exit.title') });
       await exit.waitFor();
       await expectNoAxeViolations(page, 'application exit dialog (es)');
-      await exit.getByRole('button', { name: L(lang, 'application', 'exit.return') }).click();
+      await exit.getByRole('button', { name: text(lang, 'application', 'exit.return') }).click();
       await page.waitForURL(/\/parentportal\/home/);
 
       // a new application starts from the first step with nothing chosen
@@ -236,39 +207,39 @@ describe('the parent application', () => {
       await page.locator('[data-testid^=activity-picker-]').first().waitFor();
       await step(page, lang, 'enrollment.title', 'application-enrollment-1280-es');
       await choose(page, lang, 0, 2);
-      await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
+      await page.getByRole('radio', { name: text(lang, 'application', 'enrollment.optionY') }).check();
       await continueButton(page, lang).click();
 
       await page.waitForURL(/\/parentapplication\/fee/);
-      await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'fee.title') }).waitFor();
-      await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.fa') }).check();
+      await page.getByRole('heading', { level: 1, name: text(lang, 'application', 'fee.title') }).waitFor();
+      await page.getByRole('checkbox', { name: text(lang, 'application', 'fee.fa') }).check();
       // at least one agency when opted in
       await continueButton(page, lang).click();
-      await page.getByText(L(lang, 'application', 'errors.agencyRequired')).first().waitFor();
-      const agencies = page.getByRole('group', { name: L(lang, 'application', 'fee.agencies') });
+      await page.getByText(text(lang, 'application', 'errors.agencyRequired')).first().waitFor();
+      const agencies = page.getByRole('group', { name: text(lang, 'application', 'fee.agencies') });
       await agencies.getByRole('checkbox').first().check();
-      await page.getByText(L(lang, 'application', 'fee.feeWaived')).waitFor();
+      await page.getByText(text(lang, 'application', 'fee.feeWaived')).waitFor();
       await step(page, lang, 'fee.title', 'application-fee-1280-es');
       await continueButton(page, lang).click();
 
       await page.waitForURL(/\/parentapplication\/review/);
       await step(page, lang, 'review.title', 'application-review-1280-es');
       // the review names the financial assistance asked for
-      expect(await page.locator('[data-section=choices]').innerText()).toContain(L(lang, 'application', 'review.faRequested', { agencies: '' }).trim());
-      await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+      expect(await page.locator('[data-section=choices]').innerText()).toContain(text(lang, 'application', 'review.faRequested', { agencies: '' }).trim());
+      await page.getByRole('button', { name: text(lang, 'application', 'review.submit') }).click();
       await page.waitForURL(/\/parentapplication\/confirmation/);
       await step(page, lang, 'confirmation.title', 'application-confirmation-1280-es');
       const tyler = page.locator('[data-section=children] article').filter({ hasText: 'Tyler Johnson' });
-      expect(await tyler.innerText()).toContain(L(lang, 'application', 'confirmation.status.PENDING'));
+      expect(await tyler.innerText()).toContain(text(lang, 'application', 'confirmation.status.PENDING'));
 
       // on the programs list, Tyler's application is under review
       const line = () => programCard(page, lang).locator('li').filter({ hasText: 'Tyler Johnson' }).innerText();
       await openPrograms(page, lang);
-      await expect.poll(line).toContain(L(lang, 'programs', 'child.review'));
+      await expect.poll(line).toContain(text(lang, 'programs', 'child.review'));
 
       // the provider approves it from the command line (the embedded database is the server's alone, so the server stops meanwhile)
-      await server.restart(() => {
-        const env = { ...process.env, PGLITE_DIR: server.dataDir, DATABASE_URL: '' };
+      await e2e.server.restart(() => {
+        const env = { ...process.env, PGLITE_DIR: e2e.server.dataDir, DATABASE_URL: '' };
         const tsx = join(ROOT, 'node_modules', '.bin', 'tsx');
         const list = execFileSync(tsx, ['scripts/provider.ts', 'applications', 'list', '--provider', 'brightpath'], { cwd: ROOT, env, encoding: 'utf8' });
         const row = list.split('\n').find((l) => l.includes('Tyler Johnson'));
@@ -278,8 +249,8 @@ describe('the parent application', () => {
         expect(out).toContain(`Application ${id} approved`);
       });
       await openPrograms(page, lang);
-      await expect.poll(line).not.toContain(L(lang, 'programs', 'child.review'));
-      expect(await line()).toContain(L(lang, 'programs', 'child.registered', { date: '' }).trim());
+      await expect.poll(line).not.toContain(text(lang, 'programs', 'child.review'));
+      expect(await line()).toContain(text(lang, 'programs', 'child.registered', { date: '' }).trim());
       await expectNoAxeViolations(page, 'programlist after approval (es)');
       await shot(page, 'application-approved-programlist-1280-es');
     } catch (err) {
@@ -291,16 +262,16 @@ describe('the parent application', () => {
   }, 300_000);
 
   it('a keyelement another parent asked for, opened in a signed-in browser, is refused with a translated message and switches no account', async () => {
-    const ctx = await newContext(browser, 375, 'en-US');
+    const ctx = await newContext(e2e.browser, 375, 'en-US');
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'maria.garcia@example.com');
+      await signIn(page, e2e.server, 'maria');
       const stored = (key: string) => page.evaluate((k) => JSON.parse(localStorage.getItem(k) ?? '{}') as { token?: string | null; accountID?: number }, key);
       const maria = await stored('pp.session');
       // karen asks for a keyelement for her own account over HTTP and lures maria's browser to it
       const post = async (path: string, body: unknown, token?: string) =>
         (
-          await fetch(`${server.url}${path}`, {
+          await fetch(`${e2e.server.url}${path}`, {
             method: 'POST',
             headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
             body: JSON.stringify(body),
@@ -309,7 +280,7 @@ describe('the parent application', () => {
       const karen = await post('/api/Authentication/login', { appName: 'brightpath', email: 'karen.johnson@example.com', password: 'Sunshine#2026' });
       const accountID = karen.session.accountID as number;
       expect(accountID).not.toBe(maria.accountID);
-      const programs = (await (await fetch(`${server.url}/api/Registration/programperiods/list?AccountID=${accountID}`, { headers: { authorization: `Bearer ${karen.token}` } })).json()) as { programPeriodID: number }[];
+      const programs = (await (await fetch(`${e2e.server.url}/api/Registration/programperiods/list?AccountID=${accountID}`, { headers: { authorization: `Bearer ${karen.token}` } })).json()) as { programPeriodID: number }[];
       const programPeriodID = programs[0].programPeriodID;
       const { keyelement } = await post(
         '/api/Registration/program/application-token',
@@ -317,10 +288,10 @@ describe('the parent application', () => {
         karen.token,
       );
       expect(keyelement).toMatch(/^[A-Za-z0-9_-]{43}$/);
-      await page.goto(`${server.url}/parentapplication/?appName=brightpath&programPeriodID=${programPeriodID}&keyelement=${keyelement}&_=1`);
+      await page.goto(e2e.application(`/?appName=brightpath&programPeriodID=${programPeriodID}&keyelement=${keyelement}&_=1`));
       const refused = page.locator('[data-testid=application-entry-error]');
       await refused.waitFor({ timeout: 30_000 });
-      expect(await refused.innerText()).toContain(L('en', 'programs', 'errors.tokenOtherSession'));
+      expect(await refused.innerText()).toContain(text('en', 'programs', 'errors.tokenOtherSession'));
       expect(page.url()).not.toContain('keyelement');
       await expectNoAxeViolations(page, 'application entry refused');
       await shot(page, 'application-entry-other-session-375-en');

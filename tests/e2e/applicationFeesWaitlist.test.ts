@@ -7,19 +7,13 @@
 // the confirmation and its e-mail list per child what was charged (with amounts) and each waitlisted
 // week with its own place. axe on every step. Each language registers on a fresh server (a
 // registration uses amara's children up).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { type Lang, LOCALES, newContext, outbox, type RunningServer, shot, signIn, startServer, text, withBrowser } from './kit';
 import { dateInLanguage, moneyInLanguage } from '../../src/engine/formats';
-import { ADVENTURE, choose, continueButton, L, LOCALES, register, signIn, step, T_SHIRT, type Lang } from './applicationSteps';
+import { ADVENTURE, choose, continueButton, register, step, T_SHIRT } from './applicationSteps';
 
-let browser: Browser;
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-});
+const e2e = withBrowser();
 
 /** An amount as the portal writes it in the reader's language (the engine's one money format). */
 const money = (cents: number, lang: Lang) => moneyInLanguage(cents / 100, lang);
@@ -40,14 +34,14 @@ async function balance(server: RunningServer, page: Page): Promise<number> {
 
 async function registerTwoWithFullWeeks(lang: Lang, width: number) {
   const server = await startServer();
-  const ctx = await newContext(browser, width, LOCALES[lang]);
+  const ctx = await newContext(e2e.browser, width, LOCALES[lang]);
   const page = await ctx.newPage();
   const tag = `${width}-${lang}`;
   try {
-    await signIn(server, page, 'amara.mensah@example.com');
+    await signIn(page, server, 'amara');
     const before = await balance(server, page);
     await register(server, page, lang);
-    await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'children.title') }).waitFor({ timeout: 30_000 });
+    await page.getByRole('heading', { level: 1, name: text(lang, 'application', 'children.title') }).waitFor({ timeout: 30_000 });
     await page.getByRole('checkbox', { name: 'Ada Mensah' }).check();
     await page.getByRole('checkbox', { name: 'Ben Mensah' }).check();
     await continueButton(page, lang).click();
@@ -57,30 +51,30 @@ async function registerTwoWithFullWeeks(lang: Lang, width: number) {
     await pickers.nth(1).waitFor();
     const weeks = [(await pickers.nth(0).locator('fieldset[data-week]').nth(0).getAttribute('data-week'))!, (await pickers.nth(0).locator('fieldset[data-week]').nth(1).getAttribute('data-week'))!];
     // the camp's first week is full: each child chooses it and the week after
-    expect(await pickers.nth(0).locator('fieldset[data-week]').nth(0).innerText()).toContain(L(lang, 'application', 'enrollment.full'));
+    expect(await pickers.nth(0).locator('fieldset[data-week]').nth(0).innerText()).toContain(text(lang, 'application', 'enrollment.full'));
     for (const child of [0, 1]) for (const week of [0, 1]) await choose(page, lang, child, week);
-    await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
+    await page.getByRole('radio', { name: text(lang, 'application', 'enrollment.optionY') }).check();
     await continueButton(page, lang).click();
 
     // the fee step: each full week listed as "Waitlist: not charged", without an amount in the totals
     await page.waitForURL(/\/parentapplication\/fee/);
     const rows = page.locator('[data-section=feeRows]');
     await rows.locator('tbody tr').first().waitFor({ timeout: 30_000 });
-    const notCharged = L(lang, 'application', 'fee.notCharged.WAITLIST');
-    const fullWeek = L(lang, 'application', 'fee.rows.week', { activity: ADVENTURE[lang], date: dateInLanguage(weeks[0], lang) });
+    const notCharged = text(lang, 'application', 'fee.notCharged.WAITLIST');
+    const fullWeek = text(lang, 'application', 'fee.rows.week', { activity: ADVENTURE[lang], date: dateInLanguage(weeks[0], lang) });
     for (const child of ['Ada', 'Ben']) {
       const row = rows.locator('tbody tr').filter({ hasText: child }).filter({ hasText: fullWeek });
       await expect.poll(() => row.count()).toBe(1);
       expect(await row.innerText()).toContain(notCharged);
     }
     // the optional fees with their prices, the credit box with its amount
-    const shirt = page.getByRole('checkbox', { name: L(lang, 'application', 'fee.miscOption', { fee: T_SHIRT[lang], amount: money(1500, lang) }) });
+    const shirt = page.getByRole('checkbox', { name: text(lang, 'application', 'fee.miscOption', { fee: T_SHIRT[lang], amount: money(1500, lang) }) });
     await shirt.check();
     await expect.poll(() => rows.innerText()).toContain(T_SHIRT[lang]);
-    await page.getByRole('checkbox', { name: L(lang, 'application', 'fee.applyCredit', { amount: money(4000, lang) }) }).waitFor();
+    await page.getByRole('checkbox', { name: text(lang, 'application', 'fee.applyCredit', { amount: money(4000, lang) }) }).waitFor();
     // Ada (1st child) $75 + $210, Ben (2nd child) $60 + $190 at the sibling rate, the T-shirt $15
-    await expect.poll(() => summaryValue(page, 'totals', L(lang, 'application', 'fee.due'))).toBe(money(55000, lang));
-    const due = centsOf(await summaryValue(page, 'totals', L(lang, 'application', 'fee.due')));
+    await expect.poll(() => summaryValue(page, 'totals', text(lang, 'application', 'fee.due'))).toBe(money(55000, lang));
+    const due = centsOf(await summaryValue(page, 'totals', text(lang, 'application', 'fee.due')));
     await step(page, lang, 'fee.title', `application-fee-waitlist-${tag}`);
     await continueButton(page, lang).click();
 
@@ -88,35 +82,35 @@ async function registerTwoWithFullWeeks(lang: Lang, width: number) {
     await page.waitForURL(/\/parentapplication\/review/);
     await page.locator('[data-section=choices]').waitFor({ timeout: 30_000 });
     const choices = await page.locator('[data-section=choices]').innerText();
-    expect(choices).toContain(L(lang, 'application', 'enrollment.optionY'));
-    expect(choices).toContain(L(lang, 'application', 'review.faNotRequested'));
+    expect(choices).toContain(text(lang, 'application', 'enrollment.optionY'));
+    expect(choices).toContain(text(lang, 'application', 'review.faNotRequested'));
     await expect.poll(async () => (await page.locator('[data-section=feeRows]').innerText()).split(notCharged).length - 1).toBe(2);
-    expect(await summaryValue(page, 'totals', L(lang, 'application', 'fee.due'))).toBe(money(due, lang));
+    expect(await summaryValue(page, 'totals', text(lang, 'application', 'fee.due'))).toBe(money(due, lang));
     await step(page, lang, 'review.title', `application-review-waitlist-${tag}`);
-    await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+    await page.getByRole('button', { name: text(lang, 'application', 'review.submit') }).click();
 
     // the confirmation: what was charged per child with amounts, each waitlisted week with its own place
     await page.waitForURL(/\/parentapplication\/confirmation/);
     await page.locator('[data-section=charged]').waitFor({ timeout: 30_000 });
     const charged = await page.locator('[data-section=charged]').innerText();
     for (const text of ['Ada', 'Ben', money(7500, lang), money(21000, lang), money(6000, lang), money(19000, lang), T_SHIRT[lang], money(1500, lang)]) expect(charged).toContain(text);
-    expect(await summaryValue(page, 'chargedTotal', L(lang, 'application', 'confirmation.chargedTotal'))).toBe(money(due, lang));
+    expect(await summaryValue(page, 'chargedTotal', text(lang, 'application', 'confirmation.chargedTotal'))).toBe(money(due, lang));
     const card = (name: string) => page.locator('[data-section=children] article').filter({ hasText: name });
-    expect(await card('Ada Mensah').innerText()).toContain(L(lang, 'application', 'confirmation.activityWPosition', { position: 1 }));
-    expect(await card('Ben Mensah').innerText()).toContain(L(lang, 'application', 'confirmation.activityWPosition', { position: 2 }));
+    expect(await card('Ada Mensah').innerText()).toContain(text(lang, 'application', 'confirmation.activityWPosition', { position: 1 }));
+    expect(await card('Ben Mensah').innerText()).toContain(text(lang, 'application', 'confirmation.activityWPosition', { position: 2 }));
     // no child-level place that stands for every week
-    expect(await card('Ben Mensah').innerText()).not.toContain(L(lang, 'application', 'confirmation.position', { position: 2 }));
+    expect(await card('Ben Mensah').innerText()).not.toContain(text(lang, 'application', 'confirmation.position', { position: 2 }));
     await step(page, lang, 'confirmation.title', `application-confirmation-waitlist-${tag}`);
 
     // what is shown before submit is what is billed
     expect((await balance(server, page)) - before).toBe(due);
 
     // the e-mail: per child what was charged and each waitlisted week with its place
-    const mail = (await outbox(server)).find((m) => m.to === 'amara.mensah@example.com' && m.subject.startsWith(L(lang, 'application', 'email.subject', { program: '' })));
+    const mail = (await outbox(server)).find((m) => m.to === 'amara.mensah@example.com' && m.subject.startsWith(text(lang, 'application', 'email.subject', { program: '' })));
     expect(mail, 'the confirmation e-mail').toBeDefined();
     for (const [child, place] of [['Ada Mensah', 1], ['Ben Mensah', 2]] as const) {
       expect(mail!.text).toContain(child);
-      expect(mail!.text).toContain(L(lang, 'application', 'email.waitlisted', { activity: fullWeek, position: place }));
+      expect(mail!.text).toContain(text(lang, 'application', 'email.waitlisted', { activity: fullWeek, position: place }));
     }
     expect(mail!.text).toContain(T_SHIRT[lang]);
   } catch (err) {

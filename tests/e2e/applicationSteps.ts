@@ -1,43 +1,18 @@
-// Steps of the parent application the browser tests share: texts read from the locale files, sign-in,
-// the programs list's Register hand-off into the application, and a child's week choice.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+// Steps of the parent application the browser tests share: the programs list's Register hand-off
+// into the application, a step's page, and a child's week choice.
 import type { Locator, Page } from 'playwright-core';
-import { expectNoAxeViolations, shot, type RunningServer } from './harness';
+import { escapeRegExp, expectNoAxeViolations, portalUrl, shot, text, type Lang, type RunningServer } from './kit';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-
-export type Lang = 'en' | 'es' | 'pt' | 'vi';
-export const LOCALES: Record<Lang, string> = { en: 'en-US', es: 'es-ES', pt: 'pt-BR', vi: 'vi-VN' };
-
-/** A text of the portal in a language, read from its locale files (the test follows the translations). */
-export function L(lang: Lang, ns: string, key: string, params: Record<string, string | number> = {}): string {
-  let v: unknown = JSON.parse(readFileSync(join(ROOT, 'locales', lang, `${ns}.json`), 'utf8'));
-  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
-  if (typeof v !== 'string') throw new Error(`no text ${lang}/${ns}:${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
-}
-export const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 /** The demo camp's texts in the four languages (server/seed/texts.ts). */
 export const SUMMER: Record<Lang, string> = { en: 'Summer Adventure Camp', es: 'Campamento de verano Aventura', pt: 'Acampamento de verão Aventura', vi: 'Trại hè Phiêu lưu' };
 export const ADVENTURE: Record<Lang, string> = { en: 'Adventure Week', es: 'Semana de aventura', pt: 'Semana de aventura', vi: 'Tuần phiêu lưu' };
 export const T_SHIRT: Record<Lang, string> = { en: 'Camp T-shirt', es: 'Camiseta del campamento', pt: 'Camiseta do acampamento', vi: 'Áo thun trại hè' };
 
-export async function signIn(server: RunningServer, page: Page, email: string, password = 'Sunshine#2026') {
-  await page.goto(`${server.url}/parentportal/brightpath/parent`);
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-}
-
 export const programCard = (page: Page, lang: Lang): Locator =>
   page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: SUMMER[lang] }) });
 
 export async function openPrograms(server: RunningServer, page: Page, lang: Lang): Promise<Locator> {
-  await page.goto(`${server.url}/parentportal/programlist`);
+  await page.goto(portalUrl(server, '/programlist'));
   const c = programCard(page, lang);
   await c.waitFor({ timeout: 30_000 });
   return c;
@@ -46,10 +21,10 @@ export async function openPrograms(server: RunningServer, page: Page, lang: Lang
 /** Register (or Add child) on the summer camp card, through the grade roll-up when it asks, into the application. */
 export async function register(server: RunningServer, page: Page, lang: Lang): Promise<void> {
   const c = await openPrograms(server, page, lang);
-  const name = new RegExp(`^(${escape(L(lang, 'programs', 'button.register'))}|${escape(L(lang, 'programs', 'button.addChild'))})$`);
+  const name = new RegExp(`^(${escapeRegExp(text(lang, 'programs', 'button.register'))}|${escapeRegExp(text(lang, 'programs', 'button.addChild'))})$`);
   await c.getByRole('button', { name }).click();
-  const rollup = page.getByRole('alertdialog', { name: L(lang, 'programs', 'rollup.title') });
-  const save = rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') });
+  const rollup = page.getByRole('alertdialog', { name: text(lang, 'programs', 'rollup.title') });
+  const save = rollup.getByRole('button', { name: text(lang, 'programs', 'rollup.continue') });
   const deadline = Date.now() + 90_000;
   while (!/\/parentapplication\//.test(page.url())) {
     if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
@@ -59,11 +34,11 @@ export async function register(server: RunningServer, page: Page, lang: Lang): P
   await page.waitForURL(/\/parentapplication\/(children|enrollment|fee|review)\?key=/, { timeout: 60_000 });
 }
 
-export const continueButton = (page: Page, lang: Lang) => page.getByRole('button', { name: L(lang, 'application', 'continue'), exact: true });
+export const continueButton = (page: Page, lang: Lang) => page.getByRole('button', { name: text(lang, 'application', 'continue'), exact: true });
 
 /** A step's page is in: its heading, axe clean, a screenshot. */
 export async function step(page: Page, lang: Lang, heading: string, label: string) {
-  await page.getByRole('heading', { level: 1, name: L(lang, 'application', heading) }).waitFor({ timeout: 30_000 });
+  await page.getByRole('heading', { level: 1, name: text(lang, 'application', heading) }).waitFor({ timeout: 30_000 });
   await expectNoAxeViolations(page, label);
   await shot(page, label);
 }

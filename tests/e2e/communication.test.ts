@@ -8,8 +8,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, signIn, withServerAndBrowser } from './kit';
 import { safeHtml } from '../../server/services/common';
 import { mdy } from '../today';
 
@@ -17,33 +17,21 @@ const en = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/communic
 const pt = JSON.parse(readFileSync(resolve(__dirname, '../../locales/pt/communication.json'), 'utf8'));
 const PAYLOADS = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/xss/payloads.json'), 'utf8')) as string[];
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = withServerAndBrowser();
 let tmp: string;
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'pp-downloads-'));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
+afterAll(() => {
   if (tmp) rmSync(tmp, { recursive: true, force: true });
 });
 
-const portal = (path: string) => `${server.url}/parentportal${path}`;
-
 async function signedIn(width = 1280, locale = 'en-US'): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await newContext(browser, width, locale);
+  const ctx = await newContext(e2e.browser, width, locale);
   const page = await ctx.newPage();
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', 'maria.garcia@example.com');
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
+  await signIn(page, e2e.server, 'maria');
   return { ctx, page };
 }
 
@@ -264,7 +252,7 @@ describe('communication and attendance', () => {
     await page.getByRole('button', { name: en.absence.send }).click();
     await page.waitForURL(/\/attendance\?notified=true$/);
     await page.getByText(en.absence.sent).waitFor();
-    const mails = (await outbox(server)).filter((m) => m.subject.startsWith('Absence notice'));
+    const mails = (await outbox(e2e.server)).filter((m) => m.subject.startsWith('Absence notice'));
     const to = mails.map((m) => m.to).sort();
     expect(to).toContain('lincoln.director@brightpath.example.com');
     expect(to).toContain('downtown.director@brightpath.example.com');
@@ -284,7 +272,7 @@ describe('communication and attendance', () => {
     await page.getByRole('button', { name: en.contactUs.send }).click();
     await page.waitForURL(/\/communication\?sent=true$/);
     await page.locator('[data-section=history] article', { hasText: 'Absence or late pick-up' }).first().waitFor();
-    const mail = (await outbox(server)).find((m) => m.subject.includes('Absence or late pick-up') && m.text.includes('6:15 PM'))!;
+    const mail = (await outbox(e2e.server)).find((m) => m.subject.includes('Absence or late pick-up') && m.text.includes('6:15 PM'))!;
     expect(mail.to).toBe('help@brightpathkids.example');
     expect(mail.text).toContain('6:15 PM');
     await ctx.close();
@@ -364,10 +352,9 @@ describe('communication and attendance', () => {
   });
 
   it('login alerts show on the sign-in page and on /loginalert as HTML', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     await page.locator('[data-section=alerts] strong', { hasText: 'Winter Break Holiday Care' }).waitFor();
     await open(page, '/loginalert', '[data-section=alerts] strong');
     expect(await heading(page)).toBe(en.alerts.title);

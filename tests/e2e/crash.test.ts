@@ -7,15 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
-import { startServer, type RunningServer } from './harness';
-
-const MARIA = { appName: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
-
-async function signIn(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/Authentication/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(MARIA) });
-  if (!res.ok) throw new Error(`sign-in: ${res.status}`);
-  return ((await res.json()) as { token: string }).token;
-}
+import { apiToken, type RunningServer, startServer } from './kit';
 
 /** Writes contact-us messages from several parallel writers until the server dies; answers the acknowledged ids. */
 async function writeUntilKilled(server: RunningServer, token: string, killAfter: number): Promise<number[]> {
@@ -106,12 +98,12 @@ describe.each(targets)('kill -9 during writes on $name', (target) => {
     const env = await target.env();
     const first = await startServer(env);
     servers.push(first);
-    const acked = await writeUntilKilled(first, await signIn(first.url), 8);
+    const acked = await writeUntilKilled(first, await apiToken(first, 'maria'), 8);
     expect(acked.length).toBeGreaterThanOrEqual(8);
 
     const second = await startServer(env);
     servers.push(second);
-    const token = await signIn(second.url);
+    const token = await apiToken(second, 'maria');
     const res = await fetch(`${second.url}/api/Communication/history?Days=90`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(200);
     const stored = new Set(((await res.json()) as { communicationID: number }[]).map((h) => h.communicationID));

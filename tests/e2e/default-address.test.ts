@@ -3,42 +3,22 @@
 // gateway's return use, so a parent signed in at the printed address stays signed in through Register
 // -> Exit -> Return to portal and through a declined card, and sees why the card was declined.
 // 375 px in English and 1280 px in Spanish, axe on every page.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { escapeRegExp, expectNoAxeViolations, newContext, shot, submitSignIn, text, withServerAndBrowser } from './kit';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-let server: RunningServer;
-let browser: Browser;
+// what `npm start` leaves unset stays unset (the harness's own defaults are emptied)
+const e2e = withServerAndBrowser({ PUBLIC_URL: '', HOST: '', NODE_ENV: '', DEV_ROUTES: '' });
 /** the portal's address as the server printed it (http://host:port, without /parentportal/) */
 let printed = '';
 
 type Lang = 'en' | 'es';
-/** A text of the portal in a language, read from its locale files. */
-function L(lang: Lang, ns: string, key: string, params: Record<string, string | number> = {}): string {
-  let v: unknown = JSON.parse(readFileSync(join(ROOT, 'locales', lang, `${ns}.json`), 'utf8'));
-  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
-  if (typeof v !== 'string') throw new Error(`no text ${lang}/${ns}:${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
-}
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const SUMMER = { en: 'Summer Adventure Camp', es: 'Campamento de verano Aventura' };
 
-beforeAll(async () => {
-  // what `npm start` leaves unset stays unset (the harness's own defaults are emptied)
-  server = await startServer({ PUBLIC_URL: '', HOST: '', NODE_ENV: '', DEV_ROUTES: '' });
-  browser = await launchBrowser();
-  const line = /Parent portal: (http\S+?)\/parentportal\//.exec(server.log());
-  if (!line) throw new Error(`the server printed no address:\n${server.log()}`);
+beforeAll(() => {
+  const line = /Parent portal: (http\S+?)\/parentportal\//.exec(e2e.server.log());
+  if (!line) throw new Error(`the server printed no address:\n${e2e.server.log()}`);
   printed = line[1];
-}, 180_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
 });
 
 /** The page is the portal at the printed address, on `path`, signed in as Karen. */
@@ -57,11 +37,11 @@ async function register(page: Page, lang: Lang) {
   await page.goto(`${printed}/parentportal/programlist`);
   const card = page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: SUMMER[lang] }) });
   await card.waitFor({ timeout: 30_000 });
-  const name = new RegExp(`^(${escape(L(lang, 'programs', 'button.register'))}|${escape(L(lang, 'programs', 'button.addChild'))})$`);
+  const name = new RegExp(`^(${escapeRegExp(text(lang, 'programs', 'button.register'))}|${escapeRegExp(text(lang, 'programs', 'button.addChild'))})$`);
   await card.getByRole('button', { name }).click();
   // while the provider's grade roll-up is open the parent confirms next year's grades first
-  const rollup = page.getByRole('alertdialog', { name: L(lang, 'programs', 'rollup.title') });
-  const save = rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') });
+  const rollup = page.getByRole('alertdialog', { name: text(lang, 'programs', 'rollup.title') });
+  const save = rollup.getByRole('button', { name: text(lang, 'programs', 'rollup.continue') });
   const deadline = Date.now() + 90_000;
   while (!/\/parentapplication\//.test(page.url())) {
     if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
@@ -100,7 +80,7 @@ async function payDeclined(page: Page) {
 describe('the portal at the address the server prints', () => {
   it('prints one address that links, the hand-off and the gateway return share', () => {
     expect(printed).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
-    expect(printed).toBe(server.url);
+    expect(printed).toBe(e2e.server.url);
   });
 
   for (const [width, locale] of [
@@ -109,22 +89,20 @@ describe('the portal at the address the server prints', () => {
   ] as const) {
     const lang = locale.slice(0, 2) as Lang;
     it(`keeps the parent signed in through a hand-off and a declined card (${width} px, ${lang})`, async () => {
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
       try {
         await page.goto(`${printed}/parentportal/brightpath/parent`);
         await page.waitForSelector('[data-testid=signin-form]');
-        await page.fill('input[name=email]', 'karen.johnson@example.com');
-        await page.fill('input[name=password]', 'Sunshine#2026');
-        await page.click('[data-testid=signin-submit]');
+        await submitSignIn(page, 'karen');
         await expectSignedIn(page, /\/parentportal\/home$/, `signin-${width}-${lang}`);
 
         // Register -> Exit -> Return to portal: home, signed in
         await register(page, lang);
-        await page.getByRole('button', { name: L(lang, 'application', 'exit.action') }).click();
-        const exit = page.getByRole('alertdialog', { name: L(lang, 'application', 'exit.title') });
+        await page.getByRole('button', { name: text(lang, 'application', 'exit.action') }).click();
+        const exit = page.getByRole('alertdialog', { name: text(lang, 'application', 'exit.title') });
         await exit.waitFor();
-        await exit.getByRole('button', { name: L(lang, 'application', 'exit.return') }).click();
+        await exit.getByRole('button', { name: text(lang, 'application', 'exit.return') }).click();
         await expectSignedIn(page, /\/parentportal\/home$/, `handoff-return-${width}-${lang}`);
         await expectNoAxeViolations(page, `home after the hand-off ${width} ${locale}`);
         await shot(page, `default-address-handoff-return-${width}-${lang}`);
@@ -134,7 +112,7 @@ describe('the portal at the address the server prints', () => {
         try {
           await page.waitForURL(/\/parentportal\/paymentfailed\?reason=DECLINED/, { timeout: 60_000 });
           expect(new URL(page.url()).origin).toBe(printed);
-          await expect.poll(() => page.textContent('main'), { timeout: 15_000 }).toContain(L(lang, 'payment', 'reasons.DECLINED'));
+          await expect.poll(() => page.textContent('main'), { timeout: 15_000 }).toContain(text(lang, 'payment', 'reasons.DECLINED'));
         } catch (err) {
           await shot(page, `default-address-failed-decline-${width}-${lang}`);
           throw new Error(`the declined card's return (at ${page.url()}): ${(err as Error).message}`);

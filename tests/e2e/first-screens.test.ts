@@ -2,49 +2,24 @@
 // what needs her today (balance due, each child's check-in, new bulletins, registration open) from
 // declared rules; Canada worded as Canada; who may see what for a payment-only login; the small
 // defects of the account pages. axe on every page; screenshots in test-results/screens.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { Jimp } from 'jimp';
 import { join, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, type Parent, shot, signIn, withServerAndBrowser } from './kit';
 import { day } from '../today';
 
 const screensEn = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/screens.json'), 'utf8'));
 const today = screensEn.home.today as Record<string, string>;
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = withServerAndBrowser();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
-
-const LOGINS = {
-  maria: { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' },
-  ana: { app: 'brightpath', email: 'ana.silva@example.com', password: 'Sunshine#2026' },
-  linh: { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' },
-} as const;
-
-async function signedIn(who: keyof typeof LOGINS, width = 1280, locale = 'en-US'): Promise<{ ctx: BrowserContext; page: Page }> {
-  const login = LOGINS[who];
-  const ctx = await newContext(browser, width, locale);
+async function signedIn(who: Parent, width = 1280, locale = 'en-US'): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await newContext(e2e.browser, width, locale);
   const page = await ctx.newPage();
-  await page.goto(portal(`/${login.app}/parent`));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', login.email);
-  await page.fill('input[name=password]', login.password);
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
+  await signIn(page, e2e.server, who);
   await settled(page);
   return { ctx, page };
 }
@@ -207,10 +182,9 @@ const pageTitle = async (page: Page) => ((await page.locator('[data-testid=page-
 
 describe('defects of the first screens', () => {
   it('the status page is titled by its status, and a reset link without a token says it is not valid', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     await open(page, '/forgotpwdstatus?done=reset');
     expect(await pageTitle(page)).toBe(authOf('en').status.resetTitle);
     await open(page, '/forgotpwdstatus?done=sent');

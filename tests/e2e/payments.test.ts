@@ -6,46 +6,15 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
-import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { escapeRegExp, expectNoAxeViolations, newContext, outbox, shot, signIn, text, withServerAndBrowser } from './kit';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** A text of the portal in English, read from its locale files. */
-function L(ns: string, key: string, params: Record<string, string | number> = {}): string {
-  let v: unknown = JSON.parse(fs.readFileSync(path.join(ROOT, 'locales', 'en', `${ns}.json`), 'utf8'));
-  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
-  if (typeof v !== 'string') throw new Error(`no text en/${ns}:${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
-}
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-let server: RunningServer;
-let browser: Browser;
-const portal = (p: string) => `${server.url}/parentportal${p}`;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-async function signIn(page: Page, appName: string, email: string, password: string) {
-  await page.goto(portal(`/${appName}/parent`));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-}
+const e2e = withServerAndBrowser();
 
 /** On /paynow: the amount (balance, or another amount), then a method's tile. */
 async function chooseMethod(page: Page, method: 'CCD' | 'ECH', other?: string) {
-  await page.goto(portal('/paynow'));
+  await page.goto(e2e.portal('/paynow'));
   await page.waitForSelector('section[data-section=summary] dl');
   if (other !== undefined) {
     await page.check('#amount_amountChoice-1');
@@ -69,7 +38,7 @@ async function payerAndGo(page: Page, payerName: string) {
 
 async function onGateway(page: Page) {
   await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
-  expect(new URL(page.url()).origin).not.toBe(new URL(server.url).origin);
+  expect(new URL(page.url()).origin).not.toBe(new URL(e2e.server.url).origin);
 }
 
 async function payByCard(page: Page, number: string) {
@@ -82,28 +51,28 @@ async function payByCard(page: Page, number: string) {
 
 /** From the application's children step to a submitted application: one child, the preschool's full day. */
 async function applyFor(page: Page, childName: string) {
-  const next = page.getByRole('button', { name: L('application', 'continue'), exact: true });
+  const next = page.getByRole('button', { name: text('en', 'application', 'continue'), exact: true });
   await page.getByRole('checkbox', { name: childName }).check();
   await next.click();
   await page.waitForURL(/\/parentapplication\/enrollment/);
   const picker = page.locator('[data-testid^=activity-picker-]').first();
   await picker.waitFor();
   await picker.getByRole('checkbox', { name: 'Preschool Full Day' }).first().check();
-  await page.getByRole('radio', { name: L('application', 'enrollment.optionY') }).check();
+  await page.getByRole('radio', { name: text('en', 'application', 'enrollment.optionY') }).check();
   await next.click();
   await page.waitForURL(/\/parentapplication\/fee/);
-  await page.getByRole('heading', { level: 1, name: L('application', 'fee.title') }).waitFor();
+  await page.getByRole('heading', { level: 1, name: text('en', 'application', 'fee.title') }).waitFor();
   await next.click();
   await page.waitForURL(/\/parentapplication\/review/);
-  await page.getByRole('button', { name: L('application', 'review.submit') }).click();
+  await page.getByRole('button', { name: text('en', 'application', 'review.submit') }).click();
 }
 
 describe('pay now', () => {
   it('pays the balance by new card at 375 px in English: fee shown first, receipt page, e-mail and PDF', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await signIn(page, 'brightpath', 'maria.garcia@example.com', 'Sunshine#2026');
-    await page.goto(portal('/paynow'));
+    await signIn(page, e2e.server, 'maria');
+    await page.goto(e2e.portal('/paynow'));
     await page.waitForSelector('section[data-section=summary] dl');
     await page.waitForSelector('section[data-section=methods] [data-action=choose]');
     expect(await page.textContent('section[data-section=summary]')).toContain('$915.00');
@@ -138,7 +107,7 @@ describe('pay now', () => {
     const id = new URL(page.url()).searchParams.get('accountPaymentID');
 
     // the e-mails: the payer and the primary holder (the same person here: one mail)
-    const mails = (await outbox(server)).filter((m) => /Payment receipt/.test(m.subject));
+    const mails = (await outbox(e2e.server)).filter((m) => /Payment receipt/.test(m.subject));
     expect(mails.map((m) => m.to)).toContain('maria.garcia@example.com');
     expect(mails[0].text).toContain('$941.99');
 
@@ -154,16 +123,16 @@ describe('pay now', () => {
     fs.rmSync(file, { force: true });
 
     // back home, the balance is paid
-    await page.goto(portal('/paynow'));
+    await page.goto(e2e.portal('/paynow'));
     await page.waitForSelector('section[data-section=summary] dl');
     expect(await page.textContent('section[data-section=summary]')).toContain('$0.00');
     await ctx.close();
   });
 
   it('in Spanish at 1280 px: a decline and an AVS failure say why, and a retry by bank account pays once, even when the return is opened again', async () => {
-    const ctx = await newContext(browser, 1280, 'es-ES');
+    const ctx = await newContext(e2e.browser, 1280, 'es-ES');
     const page = await ctx.newPage();
-    await signIn(page, 'brightpath', 'david.garcia@example.com', 'Sunshine#2026');
+    await signIn(page, e2e.server, 'david');
     const returns: string[] = [];
     page.on('framenavigated', (f) => {
       if (f === page.mainFrame() && /\/(bluepayresponse|ezceredirection)\?/.test(f.url())) returns.push(f.url());
@@ -210,7 +179,7 @@ describe('pay now', () => {
     await shot(page, 'receipt-1280-es');
     const paidReturn = returns.find((u) => u.includes('/ezceredirection?'));
     expect(paidReturn).toBeTruthy();
-    const receipts = async () => (await outbox(server)).filter((m) => /Recibo de pago|Payment receipt/.test(m.subject)).length;
+    const receipts = async () => (await outbox(e2e.server)).filter((m) => /Recibo de pago|Payment receipt/.test(m.subject)).length;
     const before = await receipts();
 
     // the return opened again (a refresh during the loader, the back button): the same receipt
@@ -224,9 +193,9 @@ describe('pay now', () => {
   });
 
   it('a Canadian payer form says Province and Postal code and checks a Canadian postal code', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await signIn(page, 'northridge', 'linh.nguyen@example.ca', 'Maple#Leaf2026');
+    await signIn(page, e2e.server, 'linh');
     await chooseMethod(page, 'CCD');
     await page.waitForSelector('#payer_zip');
     const form = await page.textContent('section[data-section=payer]');
@@ -248,16 +217,16 @@ describe('pay now', () => {
   });
 
   it('registers a child and pays the fees in one go while the seat is held (375 px, English)', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'brightpath', 'amara.mensah@example.com', 'Sunshine#2026');
-      await page.goto(portal('/programlist'));
+      await signIn(page, e2e.server, 'amara');
+      await page.goto(e2e.portal('/programlist'));
       const card = page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: 'Little Sprouts Preschool' }) });
       await card.waitFor({ timeout: 30_000 });
-      await card.getByRole('button', { name: new RegExp(`^(${escape(L('programs', 'button.register'))}|${escape(L('programs', 'button.addChild'))})$`) }).click();
-      const rollup = page.getByRole('alertdialog', { name: L('programs', 'rollup.title') });
-      const save = rollup.getByRole('button', { name: L('programs', 'rollup.continue') });
+      await card.getByRole('button', { name: new RegExp(`^(${escapeRegExp(text('en', 'programs', 'button.register'))}|${escapeRegExp(text('en', 'programs', 'button.addChild'))})$`) }).click();
+      const rollup = page.getByRole('alertdialog', { name: text('en', 'programs', 'rollup.title') });
+      const save = rollup.getByRole('button', { name: text('en', 'programs', 'rollup.continue') });
       const deadline = Date.now() + 90_000;
       while (!/\/parentapplication\//.test(page.url())) {
         if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
@@ -269,12 +238,12 @@ describe('pay now', () => {
 
       // the confirmation holds the seat for 15 minutes and offers paying now or later
       await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
-      await page.getByRole('heading', { name: L('application', 'payment.heading') }).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: text('en', 'application', 'payment.heading') }).waitFor({ timeout: 30_000 });
       await expect.poll(() => page.getByTestId('countdown').innerText()).toMatch(/1[45]:\d\d/);
       await page.waitForSelector('section[data-section=methods] [data-action=choose]');
       // $730.00 of fees less the account's $40.00 credit, which the ledger applies to them
       expect(await page.textContent('section[data-section=amountDue]')).toContain('$690.00');
-      expect(await page.textContent('main')).toContain(L('application', 'payment.payLater'));
+      expect(await page.textContent('main')).toContain(text('en', 'application', 'payment.payLater'));
       await expectNoAxeViolations(page, 'application confirmation awaiting payment');
       await shot(page, 'application-pay-375-en');
       await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card/i }).first().locator('[data-action=choose]').click();
@@ -289,28 +258,28 @@ describe('pay now', () => {
       await page.click('[data-action=pay]');
       await payByCard(page, '4111 1111 1111 1111');
       await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
-      await expect.poll(() => page.textContent('main')).toContain(L('application', 'payment.paid'));
+      await expect.poll(() => page.textContent('main')).toContain(text('en', 'application', 'payment.paid'));
       expect(await page.getByTestId('countdown').count()).toBe(0);
       await expectNoAxeViolations(page, 'application confirmation paid');
       await shot(page, 'application-paid-375-en');
-      const mails = (await outbox(server)).filter((m) => /Payment receipt/.test(m.subject) && m.to === 'amara.mensah@example.com');
+      const mails = (await outbox(e2e.server)).filter((m) => /Payment receipt/.test(m.subject) && m.to === 'amara.mensah@example.com');
       expect(mails.some((m) => m.text.includes('$710.36'))).toBe(true);
 
       // the second child, paid later: the seat stays and the fees go on the balance
-      await page.goto(portal('/paynow'));
+      await page.goto(e2e.portal('/paynow'));
       await page.waitForSelector('section[data-section=summary] dl');
       const balanceBefore = await page.textContent('section[data-section=summary]');
-      await page.goto(portal('/programlist'));
+      await page.goto(e2e.portal('/programlist'));
       await card.waitFor({ timeout: 30_000 });
-      await card.getByRole('button', { name: new RegExp(`^(${escape(L('programs', 'button.register'))}|${escape(L('programs', 'button.addChild'))})$`) }).click();
+      await card.getByRole('button', { name: new RegExp(`^(${escapeRegExp(text('en', 'programs', 'button.register'))}|${escapeRegExp(text('en', 'programs', 'button.addChild'))})$`) }).click();
       await page.waitForURL(/\/parentapplication\/children\?key=/, { timeout: 60_000 });
       await applyFor(page, 'Ben Mensah');
       await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
-      await page.getByRole('button', { name: L('application', 'payment.payLater') }).click();
-      await expect.poll(() => page.textContent('main')).toContain(L('application', 'payment.later'));
+      await page.getByRole('button', { name: text('en', 'application', 'payment.payLater') }).click();
+      await expect.poll(() => page.textContent('main')).toContain(text('en', 'application', 'payment.later'));
       expect(await page.getByTestId('countdown').count()).toBe(0);
       await expectNoAxeViolations(page, 'application paid later');
-      await page.goto(portal('/paynow'));
+      await page.goto(e2e.portal('/paynow'));
       await page.waitForSelector('section[data-section=summary] dl');
       await expect.poll(() => page.textContent('section[data-section=summary]')).not.toBe(balanceBefore);
       // Ben's $730.00 of fees (the account's credit went to Ada's)
