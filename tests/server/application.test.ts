@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
+import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { createSession } from '../../server/auth';
 import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../../server/services/approvals';
@@ -35,44 +35,43 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
   });
   afterAll(async () => t?.close());
 
-  const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/ParentApplication${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+  const api = apiClient(() => t.app);
 
   it('a draft is started once per account and program, and resumed from any session', async () => {
-    const first = await call(amara, 'POST', '/application/start', { programPeriodID: summer });
+    const first = await api('ParentApplication.start', { token: amara, body: { programPeriodID: summer } });
     expect(first.statusCode, first.body).toBe(200);
     const app = first.json();
     expect(app).toMatchObject({ programPeriodID: summer, step: 'children', status: 'open', isWeekly: true, paymentOption: 'N', isOpen: true });
     expect(app.key).toMatch(/^[0-9a-f]{32}$/);
     // another sign-in (another device) continues the same application
     const other = await tokenFor(t.app, ...AMARA);
-    const again = await call(other, 'POST', '/application/start', { programPeriodID: summer });
+    const again = await api('ParentApplication.start', { token: other, body: { programPeriodID: summer } });
     expect(again.json().key).toBe(app.key);
     // the key is no credential: another account's session cannot read it
-    expect((await call(karen, 'GET', `/application?key=${app.key}`)).statusCode).toBe(404);
+    expect((await api('ParentApplication.draft', { token: karen, query: { key: app.key } })).statusCode).toBe(404);
   });
 
   it('registration opens at its declared time by the server clock: a submit before it is refused with when it opens', async () => {
     const [winter] = await t.db.handle.db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Winter Break Holiday Care'));
     expect(winter.registrationStartAt!.getTime()).toBeGreaterThan(Date.now());
-    const started = await call(amara, 'POST', '/application/start', { programPeriodID: winter.id });
+    const started = await api('ParentApplication.start', { token: amara, body: { programPeriodID: winter.id } });
     expect(started.statusCode, started.body).toBe(200);
     expect(started.json()).toMatchObject({ isOpen: false });
-    const early = await call(amara, 'POST', `/application/submit?key=${started.json().key}`);
+    const early = await api('ParentApplication.submit', { token: amara, query: { key: started.json().key } });
     expect(early.statusCode).toBe(409);
     expect(early.json().key).toBe('application.errors.notOpen');
   });
 
   it('children, activities, fees in cents with credit, then submit: one registered, one waitlisted with its place', async () => {
-    const { key } = (await call(amara, 'POST', '/application/start', { programPeriodID: summer })).json();
+    const { key } = (await api('ParentApplication.start', { token: amara, body: { programPeriodID: summer } })).json();
     // another account's child is refused
     const [tyler] = await t.db.handle.db.select().from(s.children).where(eq(s.children.firstName, 'Tyler'));
-    expect((await call(amara, 'PUT', `/application/children?key=${key}`, { childIDs: [tyler.id] })).statusCode).toBe(404);
-    const set = await call(amara, 'PUT', `/application/children?key=${key}`, { childIDs: [kids.ada, kids.ben] });
+    expect((await api('ParentApplication.setChildren', { token: amara, query: { key }, body: { childIDs: [tyler.id] } })).statusCode).toBe(404);
+    const set = await api('ParentApplication.setChildren', { token: amara, query: { key }, body: { childIDs: [kids.ada, kids.ben] } });
     expect(set.statusCode, set.body).toBe(200);
     expect(set.json().step).toBe('enrollment');
 
-    const acts = (await call(amara, 'GET', `/children/activities/${kids.ada}?key=${key}`)).json();
+    const acts = (await api('ParentApplication.activities', { token: amara, params: { prChildID: kids.ada }, query: { key } })).json();
     weeks = acts.weeks.map((w: { weekStart: string }) => w.weekStart);
     const adv = acts.activities.find((a: { activityID: number }) => a.activityID === adventure);
     expect(adv).toMatchObject({ fee: 21000, firstChildRegFee: 7500, secondChildRegFee: 6000, siblingFee: 19000, isSameRegistrationFee: false });
@@ -82,35 +81,35 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
 
     const site = adv.siteID;
     const enrol = (option: string | null, adaDays?: string[]) =>
-      call(amara, 'PUT', `/application/enrollment?key=${key}`, {
+      api('ParentApplication.saveEnrollment', { token: amara, query: { key }, body: {
         children: [
           { prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[1], daysOfWeek: adaDays ?? ['M', 'T', 'W', 'TH', 'F'], date: null }] },
           { prChildID: kids.ben, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[0], daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] },
         ],
         enrollmentOption: option,
-      });
+      } });
     // the enrolment option is mandatory (spec 5.5)
     const missing = await enrol(null);
     expect(missing.statusCode).toBe(400);
     expect(missing.json().errors.map((e: { path: string }) => e.path)).toContain('/enrollmentOption');
     // a week that is not one of the activity's is refused
-    const badWeek = await call(amara, 'PUT', `/application/enrollment?key=${key}`, { children: [{ prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: '2020-01-06', daysOfWeek: [], date: null }] }], enrollmentOption: 'Y' });
+    const badWeek = await api('ParentApplication.saveEnrollment', { token: amara, query: { key }, body: { children: [{ prChildID: kids.ada, siteID: site, selections: [{ activityID: adventure, weekStart: '2020-01-06', daysOfWeek: [], date: null }] }], enrollmentOption: 'Y' } });
     expect(badWeek.statusCode).toBe(400);
     const ok = await enrol('Y');
     expect(ok.statusCode, ok.body).toBe(200);
 
-    const misc = (await call(amara, 'GET', `/fee/charges?key=${key}`)).json().miscOptions;
+    const misc = (await api('ParentApplication.fees', { token: amara, query: { key } })).json().miscOptions;
     const shirt = misc.find((m: { feeName: string }) => m.feeName === 'Camp T-shirt');
-    const fee = await call(amara, 'PUT', `/application/fee?key=${key}`, { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: true, isOptedFinancialAssistance: false, agencies: [] });
+    const fee = await api('ParentApplication.saveFee', { token: amara, query: { key }, body: { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: true, isOptedFinancialAssistance: false, agencies: [] } });
     expect(fee.statusCode, fee.body).toBe(200);
-    const fees = (await call(amara, 'GET', `/fee/charges?key=${key}`)).json();
+    const fees = (await api('ParentApplication.fees', { token: amara, query: { key } })).json();
     // Ada: 1st child registration $75 + week $210; Ben's week is full: waitlisted, no registration fee and his week not charged (spec 4); T-shirt $15
     expect(fees.rows.map((r: { kind: string; regularFee: number; status: string }) => `${r.kind} ${r.status} ${r.regularFee}`)).toEqual(['registration CHARGED 7500', 'tuition CHARGED 21000', 'tuition WAITLIST 0', 'misc CHARGED 1500']);
     expect(fees).toMatchObject({ totalCost: 30000, creditBalance: 4000, creditBalanceApplied: 4000, isCreditBalanceApplied: true, totalDue: 26000 });
 
     const seatOf = async (week: string) => (await t.db.handle.db.select().from(s.seats).where(and(eq(s.seats.activityId, adventure), eq(s.seats.weekStart, week))))[0];
     const takenBefore = (await seatOf(weeks[1]))?.taken ?? 0;
-    const submitted = await call(amara, 'POST', `/application/submit?key=${key}`);
+    const submitted = await api('ParentApplication.submit', { token: amara, query: { key } });
     expect(submitted.statusCode, submitted.body).toBe(200);
     const c = submitted.json();
     const ada = c.children.find((x: { prChildID: number }) => x.prChildID === kids.ada);
@@ -119,15 +118,15 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(ada).toMatchObject({ status: 'REGISTERED', waitlistPosition: null });
     expect(ben).toMatchObject({ status: 'WAITLISTED', waitlistPosition: null });
     expect(c.emailSent).toBe(true);
-    const read = (await call(amara, 'GET', `/application/confirmation?key=${key}`)).json();
+    const read = (await api('ParentApplication.confirmation', { token: amara, query: { key } })).json();
     expect(read.children.find((x: { prChildID: number }) => x.prChildID === kids.ben)).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
     expect(read.children.find((x: { prChildID: number }) => x.prChildID === kids.ada)).toMatchObject({ status: 'REGISTERED', waitlistPosition: null });
     // a retried submit takes nothing again and answers the same confirmation
-    const retry = await call(amara, 'POST', `/application/submit?key=${key}`);
+    const retry = await api('ParentApplication.submit', { token: amara, query: { key } });
     expect(retry.json().children).toEqual(c.children);
     expect((await seatOf(weeks[1])).taken).toBe(takenBefore + 1);
     // the programs list and the status show the waitlist place
-    const status = (await call(amara, 'GET', `/application/status?programPeriodID=${summer}`)).json();
+    const status = (await api('ParentApplication.status', { token: amara, query: { programPeriodID: summer } })).json();
     expect(status.find((r: { childID: number }) => r.childID === kids.ben)).toMatchObject({ status: 'WAITLISTED', waitlistPosition: 1 });
     // a submitted application cannot be changed
     expect((await enrol('Y')).statusCode).toBe(409);
@@ -186,13 +185,13 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     // each submit its own transaction (no batching), so they race for the seat
     t.app.deps.hooks = { pauseBeforeSeatTakeMs: 25, submitBatch: 1 };
     try {
-      const answers = await Promise.all(drafts.map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
+      const answers = await Promise.all(drafts.map((d) => api('ParentApplication.submit', { token: d.token, query: { key: d.key } })));
       expect(answers.map((a) => a.statusCode)).toEqual(Array(N).fill(200));
       const statuses = answers.map((a) => a.json().children[0].status);
       expect(statuses.filter((x) => x === 'REGISTERED')).toHaveLength(1);
       expect(statuses.filter((x) => x === 'WAITLISTED')).toHaveLength(N - 1);
       // the places, read once every submit is answered (as the confirmation page reads them), follow the entries' sequence
-      const confirmations = await Promise.all(drafts.map((d) => call(d.token, 'GET', `/application/confirmation?key=${d.key}`)));
+      const confirmations = await Promise.all(drafts.map((d) => api('ParentApplication.confirmation', { token: d.token, query: { key: d.key } })));
       const places = confirmations.map((c) => c.json().children[0].waitlistPosition).filter((p) => p !== null).sort((a, b) => a - b);
       expect(places).toEqual(Array.from({ length: N - 1 }, (_, i) => i + 1));
     } finally {
@@ -210,14 +209,14 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     t.app.deps.hooks = { submitBatch: 4 };
     try {
       // seven calls in one moment: two batches (4 and 3), the first family's draft twice in the first
-      const [first, twice, ...rest] = await Promise.all([drafts[0], ...drafts].map((d) => call(d.token, 'POST', `/application/submit?key=${d.key}`)));
+      const [first, twice, ...rest] = await Promise.all([drafts[0], ...drafts].map((d) => api('ParentApplication.submit', { token: d.token, query: { key: d.key } })));
       expect([first, twice, ...rest].map((a) => a.statusCode)).toEqual(Array(7).fill(200));
       const statuses = [first, ...rest].map((a) => a.json().children[0].status);
       expect(statuses.filter((x) => x === 'REGISTERED')).toHaveLength(3);
       expect(statuses.filter((x) => x === 'WAITLISTED')).toHaveLength(3);
       // the second submit of the first draft, in the same transaction, answers the first one's confirmation
       expect(twice.json().children).toEqual(first.json().children);
-      const confirmations = await Promise.all(drafts.map((d) => call(d.token, 'GET', `/application/confirmation?key=${d.key}`)));
+      const confirmations = await Promise.all(drafts.map((d) => api('ParentApplication.confirmation', { token: d.token, query: { key: d.key } })));
       const places = confirmations.map((c) => c.json().children[0].waitlistPosition).filter((p) => p !== null).sort((a, b) => a - b);
       expect(places).toEqual([1, 2, 3]);
     } finally {
@@ -236,7 +235,7 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     const [family] = await familiesReadyToSubmit(1, week, 'Late');
     if (backend === 'pglite') {
       // one connection: nothing else can hold the row; the answer is the same
-      const answer = await call(family.token, 'POST', `/application/submit?key=${family.key}`);
+      const answer = await api('ParentApplication.submit', { token: family.token, query: { key: family.key } });
       expect(answer.json().children[0].status).toBe('WAITLISTED');
       return;
     }
@@ -244,7 +243,7 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     let answered = false;
     await db.transaction(async (tx) => {
       await tx.execute(sql`UPDATE seats SET taken = taken WHERE id = ${seat.id}`);
-      const submit = call(family.token, 'POST', `/application/submit?key=${family.key}`).then((a) => ((answered = true), a));
+      const submit = api('ParentApplication.submit', { token: family.token, query: { key: family.key } }).then((a) => ((answered = true), a));
       const heldFor = new Promise<null>((resolve) => setTimeout(() => resolve(null), 15_000));
       const answer = await Promise.race([submit, heldFor]);
       expect(answered, 'the submit waited for the locked row of a full seat').toBe(true);
@@ -269,17 +268,17 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
       const [login] = await db.insert(s.logins).values({ providerId: pp.providerId, adultId: adult.id, email: `fa${i}-${backend}@example.com`, passwordHash: 'x' }).returning();
       const [child] = await db.insert(s.children).values({ providerId: pp.providerId, accountId: acct.id, firstName: `K${i}`, lastName: 'Assist', dateOfBirth: '2018-05-01' }).returning();
       const token = await createSession(db, t.app.deps.clock, { providerId: pp.providerId, loginId: login.id, adultId: adult.id, accountId: acct.id, locale: 'en' });
-      const { key } = (await call(token, 'POST', '/application/start', { programPeriodID: summer })).json();
-      expect((await call(token, 'PUT', `/application/children?key=${key}`, { childIDs: [child.id] })).statusCode).toBe(200);
-      const site = (await call(token, 'GET', `/children/activities/${child.id}?key=${key}`)).json().activities.find((a: { activityID: number }) => a.activityID === adventure).siteID;
-      const enrol = await call(token, 'PUT', `/application/enrollment?key=${key}`, { children: [{ prChildID: child.id, siteID: site, selections: [{ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] }], enrollmentOption: 'Y' });
+      const { key } = (await api('ParentApplication.start', { token, body: { programPeriodID: summer } })).json();
+      expect((await api('ParentApplication.setChildren', { token, query: { key }, body: { childIDs: [child.id] } })).statusCode).toBe(200);
+      const site = (await api('ParentApplication.activities', { token, params: { prChildID: child.id }, query: { key } })).json().activities.find((a: { activityID: number }) => a.activityID === adventure).siteID;
+      const enrol = await api('ParentApplication.saveEnrollment', { token, query: { key }, body: { children: [{ prChildID: child.id, siteID: site, selections: [{ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] }], enrollmentOption: 'Y' } });
       expect(enrol.statusCode, enrol.body).toBe(200);
       // opting in needs an agency
-      const noAgency = await call(token, 'PUT', `/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [] });
+      const noAgency = await api('ParentApplication.saveFee', { token, query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [] } });
       expect(noAgency.statusCode).toBe(400);
-      const fee = await call(token, 'PUT', `/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [agency.id] });
+      const fee = await api('ParentApplication.saveFee', { token, query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [agency.id] } });
       expect(fee.statusCode, fee.body).toBe(200);
-      const done = await call(token, 'POST', `/application/submit?key=${key}`);
+      const done = await api('ParentApplication.submit', { token, query: { key } });
       expect(done.json().children[0].status).toBe('PENDING');
       families.push({ token, key, child: child.id });
     }
@@ -296,7 +295,7 @@ describe.each(BACKENDS)('parent application on %s', (backend) => {
     expect(await approveApplication(t.app.deps, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).toMatchObject({ enrolled: 1 });
     const [enrolment] = await db.select().from(s.enrollments).where(eq(s.enrollments.childId, families[0].child));
     expect(enrolment).toMatchObject({ activityId: adventure, enrollmentDate: week, daysOfWeek: 'M,T,W,TH,F' });
-    const status = (await call(families[0].token, 'GET', `/application/status?programPeriodID=${summer}`)).json();
+    const status = (await api('ParentApplication.status', { token: families[0].token, query: { programPeriodID: summer } })).json();
     expect(status.find((r: { childID: number }) => r.childID === families[0].child)).toMatchObject({ status: 'REGISTERED' });
     // a second approval changes nothing
     await expect(approveApplication(t.app.deps, 'brightpath', pending[0].registrationID, { discount: true, today: '2026-11-23' })).rejects.toBeInstanceOf(ApprovalError);

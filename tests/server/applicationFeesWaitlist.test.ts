@@ -6,7 +6,7 @@
 // own place). The optional fees carry their prices; a program without any hides the field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, gt } from 'drizzle-orm';
-import { BACKENDS, createTestApp, tokenFor, type TestApp } from './helpers';
+import { apiClient, BACKENDS, createTestApp, tokenFor, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
@@ -31,35 +31,34 @@ describe.each(BACKENDS)('fees of waitlisted choices on %s', (backend) => {
   }, 120_000);
   afterAll(async () => t?.close());
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lang = 'en') =>
-    t.app.inject({ method, url: `/api/ParentApplication${url}`, headers: { authorization: `Bearer ${amara}`, 'accept-language': lang }, ...(payload ? { payload } : {}) });
+  const api = apiClient(() => t.app, () => ({ token: amara, lang: 'en' }));
 
   it('a full week is "waitlist, not charged"; the fee step total is what the submit puts on the ledger; confirmation and e-mail itemise charges and each week\'s place', async () => {
     const db = t.db.handle.db;
-    const { key } = (await call('POST', '/application/start', { programPeriodID: summer })).json();
-    expect((await call('PUT', `/application/children?key=${key}`, { childIDs: [kids.ada, kids.ben] })).statusCode).toBe(200);
-    const acts = (await call('GET', `/children/activities/${kids.ada}?key=${key}`)).json();
+    const { key } = (await api('ParentApplication.start', { body: { programPeriodID: summer } })).json();
+    expect((await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [kids.ada, kids.ben] } })).statusCode).toBe(200);
+    const acts = (await api('ParentApplication.activities', { params: { prChildID: kids.ada }, query: { key } })).json();
     const weeks: string[] = acts.weeks.map((w: { weekStart: string }) => w.weekStart);
     const site = acts.activities.find((a: { activityID: number }) => a.activityID === adventure).siteID;
     const sel = (week: string) => ({ activityID: adventure, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null });
-    const enrol = await call('PUT', `/application/enrollment?key=${key}`, {
+    const enrol = await api('ParentApplication.saveEnrollment', { query: { key }, body: {
       children: [
         { prChildID: kids.ada, siteID: site, selections: [sel(weeks[0]), sel(weeks[1])] },
         { prChildID: kids.ben, siteID: site, selections: [sel(weeks[1]), sel(weeks[0])] },
       ],
       enrollmentOption: 'Y',
-    });
+    } });
     expect(enrol.statusCode, enrol.body).toBe(200);
 
     // the draft carries the count of optional fees (the field shows only when there are some)
-    expect((await call('GET', `/application?key=${key}`)).json()).toMatchObject({ miscCount: 2, creditBalance: 4000 });
-    const before = (await call('GET', `/fee/charges?key=${key}`)).json();
+    expect((await api('ParentApplication.draft', { query: { key } })).json()).toMatchObject({ miscCount: 2, creditBalance: 4000 });
+    const before = (await api('ParentApplication.fees', { query: { key } })).json();
     // each optional fee with its price
     expect(before.miscOptions.map((m: { label: string }) => m.label)).toEqual(['Camp T-shirt ($15.00)', 'Field trip fund ($25.00)']);
     const shirt = before.miscOptions.find((m: { feeName: string }) => m.feeName === 'Camp T-shirt');
-    expect((await call('PUT', `/application/fee?key=${key}`, { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] })).statusCode).toBe(200);
+    expect((await api('ParentApplication.saveFee', { query: { key }, body: { miscCharges: [shirt.miscChargeID], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } })).statusCode).toBe(200);
 
-    const fees = (await call('GET', `/fee/charges?key=${key}`)).json();
+    const fees = (await api('ParentApplication.fees', { query: { key } })).json();
     const rows = fees.rows.map((r: { firstName: string; kind: string; regularFee: number; status: string }) => `${r.firstName} ${r.kind} ${r.status} ${r.regularFee}`);
     // Ada (1st child): registration $75, week 2 $210, week 1 full: waitlisted, not charged;
     // Ben (2nd child): registration $60, week 2 at the sibling rate $190, week 1 waitlisted; T-shirt $15
@@ -76,10 +75,10 @@ describe.each(BACKENDS)('fees of waitlisted choices on %s', (backend) => {
 
     const ledgerBefore = await db.select({ id: s.ledgerEntries.id }).from(s.ledgerEntries).orderBy(s.ledgerEntries.id);
     const lastId = ledgerBefore.at(-1)?.id ?? 0;
-    const submitted = await call('POST', `/application/submit?key=${key}`);
+    const submitted = await api('ParentApplication.submit', { query: { key } });
     expect(submitted.statusCode, submitted.body).toBe(200);
     expect(submitted.json().emailSent).toBe(true);
-    const conf = (await call('GET', `/application/confirmation?key=${key}`)).json();
+    const conf = (await api('ParentApplication.confirmation', { query: { key } })).json();
     // what the submit billed is what the fee step showed
     const charges = await db.select().from(s.ledgerEntries).where(and(gt(s.ledgerEntries.id, lastId), eq(s.ledgerEntries.kind, 'CHARGE')));
     expect(charges.reduce((n, c) => n + c.amountCents, 0)).toBe(fees.totalDue);
@@ -117,15 +116,15 @@ describe.each(BACKENDS)('fees of waitlisted choices on %s', (backend) => {
       'Total charged: $550.00',
     ]) expect(text).toContain(line);
     // reading the confirmation again sends nothing more
-    await call('GET', `/application/confirmation?key=${key}`);
+    await api('ParentApplication.confirmation', { query: { key } });
     expect(await db.select().from(s.outbox).where(and(eq(s.outbox.kind, 'application-confirmation'), eq(s.outbox.toAddress, 'amara.mensah@example.com')))).toHaveLength(1);
   });
 
   it('a program without optional fees has none to show (the field hides)', async () => {
     const db = t.db.handle.db;
     const [pre] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Little Sprouts Preschool'));
-    const { key } = (await call('POST', '/application/start', { programPeriodID: pre.id })).json();
-    const draft = (await call('GET', `/application?key=${key}`)).json();
+    const { key } = (await api('ParentApplication.start', { body: { programPeriodID: pre.id } })).json();
+    const draft = (await api('ParentApplication.draft', { query: { key } })).json();
     expect(draft.miscCount).toBe(0);
   });
 });

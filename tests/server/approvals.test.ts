@@ -4,7 +4,7 @@
 // it, the full fees), and the parent is e-mailed in her language.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, gt } from 'drizzle-orm';
-import { BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
+import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { isoDay } from '../../server/clock';
 import { accountMoney } from '../../server/services/ledger';
@@ -34,8 +34,7 @@ describe.each(BACKENDS)('approval of a financial assistance application on %s', 
   }, 60_000);
   afterAll(async () => t?.close());
 
-  const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    t.app.inject({ method, url: `/api/ParentApplication${url}`, headers: { authorization: `Bearer ${token}` }, ...(payload ? { payload } : {}) });
+  const api = apiClient(() => t.app);
   const accountOf = async (email: string) => (await t.db.handle.db.select().from(s.adults).where(eq(s.adults.email, email)))[0];
   const balance = async (accountId: number) => (await accountMoney(t.db.handle.db, pid, accountId, isoDay(t.app.deps.today()))).balanceCents;
   const approvalMails = (to: string) =>
@@ -43,21 +42,21 @@ describe.each(BACKENDS)('approval of a financial assistance application on %s', 
 
   /** The parent applies for the summer camp with financial assistance: the fee page's rows, then Approval Pending. */
   async function applyWithAssistance(token: string, children: { id: number; week: number }[], miscName: string) {
-    const { key } = (await call(token, 'POST', '/application/start', { programPeriodID: summer })).json();
-    expect((await call(token, 'PUT', `/application/children?key=${key}`, { childIDs: children.map((c) => c.id) })).statusCode).toBe(200);
-    const acts = (await call(token, 'GET', `/children/activities/${children[0].id}?key=${key}`)).json();
+    const { key } = (await api('ParentApplication.start', { token, body: { programPeriodID: summer } })).json();
+    expect((await api('ParentApplication.setChildren', { token, query: { key }, body: { childIDs: children.map((c) => c.id) } })).statusCode).toBe(200);
+    const acts = (await api('ParentApplication.activities', { token, params: { prChildID: children[0].id }, query: { key } })).json();
     weeks = acts.weeks.map((w: { weekStart: string }) => w.weekStart);
     const site = acts.activities.find((a: { activityID: number }) => a.activityID === adventure).siteID;
-    const enrol = await call(token, 'PUT', `/application/enrollment?key=${key}`, {
+    const enrol = await api('ParentApplication.saveEnrollment', { token, query: { key }, body: {
       children: children.map((c) => ({ prChildID: c.id, siteID: site, selections: [{ activityID: adventure, weekStart: weeks[c.week], daysOfWeek: DAYS, date: null }] })),
       enrollmentOption: 'Y',
-    });
+    } });
     expect(enrol.statusCode, enrol.body).toBe(200);
-    const misc = (await call(token, 'GET', `/fee/charges?key=${key}`)).json().miscOptions.find((m: { feeName: string }) => m.feeName === miscName);
-    const fee = await call(token, 'PUT', `/application/fee?key=${key}`, { miscCharges: [misc.miscChargeID], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [agency] });
+    const misc = (await api('ParentApplication.fees', { token, query: { key } })).json().miscOptions.find((m: { feeName: string }) => m.feeName === miscName);
+    const fee = await api('ParentApplication.saveFee', { token, query: { key }, body: { miscCharges: [misc.miscChargeID], isCreditBalanceApplied: false, isOptedFinancialAssistance: true, agencies: [agency] } });
     expect(fee.statusCode, fee.body).toBe(200);
-    const fees = (await call(token, 'GET', `/fee/charges?key=${key}`)).json() as { rows: { prChildID: number; kind: string; regularFee: number }[]; totalCost: number };
-    const done = await call(token, 'POST', `/application/submit?key=${key}`);
+    const fees = (await api('ParentApplication.fees', { token, query: { key } })).json() as { rows: { prChildID: number; kind: string; regularFee: number }[]; totalCost: number };
+    const done = await api('ParentApplication.submit', { token, query: { key } });
     expect(done.statusCode, done.body).toBe(200);
     expect(done.json().children.map((c: { status: string }) => c.status)).toEqual(children.map(() => 'PENDING'));
     return { key, fees };
@@ -72,7 +71,7 @@ describe.each(BACKENDS)('approval of a financial assistance application on %s', 
     // registration $75, the week $210, the T-shirt $15
     expect(fees.totalCost).toBe(30000);
     // the confirmation read settles the submit: nothing is charged while the provider reviews it
-    expect((await call(karen, 'GET', `/application/confirmation?key=${key}`)).json().payment).toMatchObject({ paymentStatus: 'NONE', amountDue: 0 });
+    expect((await api('ParentApplication.confirmation', { token: karen, query: { key } })).json().payment).toMatchObject({ paymentStatus: 'NONE', amountDue: 0 });
     const before = await balance(holder.accountId);
     const [pending] = (await pendingApplications(db, 'brightpath')).filter((p) => p.childName === 'Tyler Johnson');
     expect(pending).toMatchObject({ claimsDiscount: true });
@@ -100,7 +99,7 @@ describe.each(BACKENDS)('approval of a financial assistance application on %s', 
 
     // a third approval, and the confirmation read again, post nothing more
     await expect(approveApplication(t.app.deps, 'brightpath', pending.registrationID, { discount: false })).rejects.toBeInstanceOf(ApprovalError);
-    await call(karen, 'GET', `/application/confirmation?key=${key}`);
+    await api('ParentApplication.confirmation', { token: karen, query: { key } });
     expect(await balance(holder.accountId)).toBe(before + 30000);
 
     const mails = await approvalMails('karen.johnson@example.com');
@@ -138,7 +137,7 @@ describe.each(BACKENDS)('approval of a financial assistance application on %s', 
     expect((await db.select().from(s.registrations).where(eq(s.registrations.id, idOf('Ada Mensah'))))[0]).toMatchObject({ status: 'REGISTERED', claimsDiscount: true });
 
     // the confirmation read afterwards settles nothing more
-    const read = (await call(amara, 'GET', `/application/confirmation?key=${key}`)).json();
+    const read = (await api('ParentApplication.confirmation', { token: amara, query: { key } })).json();
     expect(read.payment).toMatchObject({ paymentStatus: 'NONE', amountDue: 0 });
     expect(await balance(holder.accountId)).toBe(before + 27500);
     const [draft] = await db.select().from(s.applicationDrafts).where(eq(s.applicationDrafts.key, key));

@@ -2,7 +2,7 @@
 // in the provider's window, once per season, for the account's own children and the provider's grades.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { BACKENDS, createTestApp, tokenFor, KAREN, MARIA, type TestApp } from './helpers';
+import { BACKENDS, callOperation, createTestApp, tokenFor, KAREN, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { inRollup, rollupSeason } from '../../server/gradeRollup';
 
@@ -35,21 +35,18 @@ describe.each(BACKENDS)('year-end grade roll-up on %s', (backend) => {
     await closed?.close();
   });
 
-  const call = async (t: TestApp, method: 'GET' | 'PUT', token: string, payload?: object) =>
-    t.app.inject({ method, url: '/api/Demographics/accounts/yearend-grade-rollup', headers: { authorization: `Bearer ${token}`, 'accept-language': 'es' }, ...(payload ? { payload } : {}) });
-
   it('offers the next grades while open, saves them once per season, then no longer asks', async () => {
     const maria = await tokenFor(open.app, ...MARIA);
-    const status = (await call(open, 'GET', maria)).json();
+    const status = (await callOperation(open.app, 'Demographics.gradeRollup', { token: maria, lang: 'es' })).json();
     expect(status.active).toBe(true);
     const sofia = status.form.children.find((c: { childID: number }) => c.childID === ids.sofia);
     // Sofia is in 3rd grade: 4th is offered
     expect(sofia).toEqual({ childID: ids.sofia, childName: 'Sofia Garcia', gradeLevelCode: '04' });
-    const saved = await call(open, 'PUT', maria, { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '04' }] });
+    const saved = await callOperation(open.app, 'Demographics.gradeRollupSave', { token: maria, lang: 'es', body: { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '04' }] } });
     expect(saved.statusCode, saved.body).toBe(200);
     const [row] = await open.db.handle.db.select({ grade: s.children.gradeLevelCode }).from(s.children).where(eq(s.children.id, ids.sofia));
     expect(row.grade).toBe('04');
-    expect((await call(open, 'GET', maria)).json().active).toBe(false);
+    expect((await callOperation(open.app, 'Demographics.gradeRollup', { token: maria, lang: 'es' })).json().active).toBe(false);
     const rows = await open.db.handle.db.select().from(s.gradeRollups).where(and(eq(s.gradeRollups.programPeriodId, ids.school)));
     expect(rows).toHaveLength(1);
   });
@@ -57,17 +54,17 @@ describe.each(BACKENDS)('year-end grade roll-up on %s', (backend) => {
   it('refuses another account’s child, an unknown grade, and any save outside the window', async () => {
     const maria = await tokenFor(open.app, ...MARIA);
     const karen = await tokenFor(open.app, ...KAREN);
-    expect((await call(open, 'PUT', maria, { programPeriodID: ids.school, children: [{ childID: ids.tyler, gradeLevelCode: '05' }] })).statusCode).toBe(404);
-    expect((await call(open, 'PUT', karen, { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '05' }] })).statusCode).toBe(404);
-    const unknown = await call(open, 'PUT', maria, { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '13' }] });
+    expect((await callOperation(open.app, 'Demographics.gradeRollupSave', { token: maria, lang: 'es', body: { programPeriodID: ids.school, children: [{ childID: ids.tyler, gradeLevelCode: '05' }] } })).statusCode).toBe(404);
+    expect((await callOperation(open.app, 'Demographics.gradeRollupSave', { token: karen, lang: 'es', body: { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '05' }] } })).statusCode).toBe(404);
+    const unknown = await callOperation(open.app, 'Demographics.gradeRollupSave', { token: maria, lang: 'es', body: { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '13' }] } });
     expect(unknown.statusCode).toBe(400);
     expect(unknown.json().message).toBe('Elija un grado de la lista.');
     const [row] = await open.db.handle.db.select({ grade: s.children.gradeLevelCode }).from(s.children).where(eq(s.children.id, ids.tyler));
     expect(row.grade).toBe('04');
 
     const m2 = await tokenFor(closed.app, ...MARIA);
-    expect((await call(closed, 'GET', m2)).json().active).toBe(false);
-    const shut = await call(closed, 'PUT', m2, { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '04' }] });
+    expect((await callOperation(closed.app, 'Demographics.gradeRollup', { token: m2, lang: 'es' })).json().active).toBe(false);
+    const shut = await callOperation(closed.app, 'Demographics.gradeRollupSave', { token: m2, lang: 'es', body: { programPeriodID: ids.school, children: [{ childID: ids.sofia, gradeLevelCode: '04' }] } });
     expect(shut.statusCode).toBe(403);
     expect(shut.json().key).toBe('programs.errors.rollupClosed');
   });

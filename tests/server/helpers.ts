@@ -1,11 +1,14 @@
 // Test harness for the API: the app over in-memory PGlite, and over a fresh PostgreSQL database
 // (CREATE DATABASE pp_test_<random>, dropped afterwards) when TEST_DATABASE_URL is set.
 import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../../server/db/index';
 import { buildApp, type App, type BuildAppOptions } from '../../server/app';
 import { seedDemo } from '../../server/seed/index';
 import type { Argon2Options } from '../../server/auth';
+import { contractOperations, readContract } from '../../server/contract';
+import type { OperationId, Operations } from '../../src/engine/contract.gen';
 // a port nobody listens on (the sandbox gateway and a listening portal need real ones)
 export { freePort } from '../../scripts/lib/portal';
 
@@ -113,3 +116,67 @@ export const ANA = ['brightpath', 'ana.silva@example.com', 'Sunshine#2026'] as c
 export const KAREN = ['brightpath', 'karen.johnson@example.com', 'Sunshine#2026'] as const;
 export const LINH = ['northridge', 'linh.nguyen@example.ca', 'Maple#Leaf2026'] as const;
 
+
+const CONTRACT = new Map(contractOperations(readContract(fileURLToPath(new URL('../..', import.meta.url)))).map((op) => [op.id, op]));
+
+type Op<K extends OperationId> = Operations[K];
+type Given<T> = [T] extends [undefined] ? never : T;
+
+/** One call of a contract operation: its path parameters, query and body as the contract types them. */
+export interface CallOptions<K extends OperationId = OperationId> {
+  /** the session token, sent as `Authorization: Bearer` */
+  token?: string;
+  params?: Given<Op<K>['params']>;
+  query?: Given<Op<K>['query']>;
+  body?: Given<Op<K>['body']>;
+  /** Accept-Language */
+  lang?: string;
+  headers?: Record<string, string>;
+  remoteAddress?: string;
+}
+
+/** What the contract says operation K answers (on success; ApiErrorBody otherwise). */
+export type ResponseOf<K extends OperationId> = Op<K>['response'];
+
+/**
+ * The answer. Its JSON is untyped as inject's is (tests read error bodies and loose shapes);
+ * `json<ResponseOf<K>>()` reads it as the contract types it.
+ */
+export type CallResponse = Omit<Awaited<ReturnType<App['inject']>>, 'json'> & { json<T = any>(): T };
+
+/** Calls the operation `id` of the contract (schemas/api/*.api.json) on the app, by its method and path. */
+export async function callOperation<K extends OperationId>(app: App, id: K, opts: CallOptions<K> = {}): Promise<CallResponse> {
+  const op = CONTRACT.get(id);
+  if (!op) throw new Error(`no operation ${id} in the contract`);
+  const params = (opts.params ?? {}) as Record<string, string | number>;
+  const path = op.url.replace(/:(\w+)/g, (_, name: string) => {
+    if (params[name] === undefined) throw new Error(`${id}: no value for :${name}`);
+    return encodeURIComponent(String(params[name]));
+  });
+  const query = Object.entries((opts.query ?? {}) as Record<string, unknown>).filter(([, v]) => v !== undefined);
+  const search = query.length ? `?${new URLSearchParams(query.map(([k, v]) => [k, String(v)])).toString()}` : '';
+  const headers: Record<string, string> = { ...opts.headers };
+  if (opts.token !== undefined) headers.authorization = `Bearer ${opts.token}`;
+  if (opts.lang !== undefined) headers['accept-language'] = opts.lang;
+  return (await app.inject({
+    method: op.method,
+    url: path + search,
+    headers,
+    ...(opts.body !== undefined ? { payload: opts.body as object } : {}),
+    ...(opts.remoteAddress ? { remoteAddress: opts.remoteAddress } : {}),
+  })) as CallResponse;
+}
+
+type CallDefaults = Omit<CallOptions, 'params' | 'query' | 'body'>;
+
+/**
+ * A client of the contract on an app (or on the app a suite builds in beforeAll) with defaults for
+ * every call (a token, a language, headers; a function is asked at each call); each call's own
+ * options win.
+ */
+export function apiClient(app: App | (() => App), defaults: CallDefaults | (() => CallDefaults) = {}) {
+  return <K extends OperationId>(id: K, opts: CallOptions<K> = {}): Promise<CallResponse> => {
+    const d = typeof defaults === 'function' ? defaults() : defaults;
+    return callOperation(typeof app === 'function' ? app() : app, id, { ...d, ...opts, headers: { ...d.headers, ...opts.headers } } as CallOptions<K>);
+  };
+}

@@ -10,7 +10,8 @@ import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
 import * as holds from '../../server/services/applicationPayment';
-import { BACKENDS, KAREN, LINH, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
+import { apiClient, BACKENDS, KAREN, LINH, createTestApp, freePort, testClock, tokenFor, type CallOptions, type TestApp } from './helpers';
+import type { BillingPaymentResultBody as PaymentResult, OperationId } from '../../src/engine/contract.gen';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 const SECRET = 'hold-notices-secret-0123456789ab';
@@ -56,28 +57,27 @@ describe.each(BACKENDS)('seat holds told to the parent on %s', (backend) => {
   async function signIn(who: readonly [string, string, string]) {
     tokens[who[1]] = await tokenFor(t.app, ...who);
   }
-  const call = (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lang = 'en') =>
-    t.app.inject({ method, url, headers: { authorization: `Bearer ${tokens[who]}`, 'x-release-version': '9.9.9', 'accept-language': lang }, ...(payload ? { payload } : {}) });
-  const amara = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lang = 'es') => call(AMARA[1], method, url, payload, lang);
+  const api = apiClient(() => t.app, { lang: 'en', headers: { 'x-release-version': '9.9.9' } });
+  const asAmara = <K extends OperationId>(id: K, opts: CallOptions<K> = {}) => api(id, { token: tokens[AMARA[1]], lang: 'es', ...opts });
 
   /** Amara applies for one child of the preschool (in Spanish) and submits. */
   async function submitted(childId: number) {
-    const { key } = (await amara('POST', '/api/ParentApplication/application/start', { programPeriodID: preschool })).json();
-    expect((await amara('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [childId] })).statusCode).toBe(200);
-    const enrol = await amara('PUT', `/api/ParentApplication/application/enrollment?key=${key}`, {
+    const { key } = (await asAmara('ParentApplication.start', { body: { programPeriodID: preschool } })).json();
+    expect((await asAmara('ParentApplication.setChildren', { query: { key }, body: { childIDs: [childId] } })).statusCode).toBe(200);
+    const enrol = await asAmara('ParentApplication.saveEnrollment', { query: { key }, body: {
       children: [{ prChildID: childId, siteID: activity.siteId, selections: [{ activityID: activity.id, weekStart: null, daysOfWeek: activity.daysOfWeek.split(','), date: null }] }],
       enrollmentOption: 'Y',
-    });
+    } });
     expect(enrol.statusCode, enrol.body).toBe(200);
-    expect((await amara('PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] })).statusCode).toBe(200);
-    const res = await amara('POST', `/api/ParentApplication/application/submit?key=${key}`);
+    expect((await asAmara('ParentApplication.saveFee', { query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } })).statusCode).toBe(200);
+    const res = await asAmara('ParentApplication.submit', { query: { key } });
     expect(res.statusCode, res.body).toBe(200);
     return { key: key as string, confirmation: res.json() };
   }
 
   const mails = (kind: string) => t.db.handle.db.select().from(s.outbox).where(and(eq(s.outbox.kind, kind), eq(s.outbox.toAddress, AMARA[1])));
-  const history = async () => (await amara('GET', '/api/Communication/history?Days=90')).json() as { subject: string; from: string; description: string; isAutomatic: boolean }[];
-  const preschoolCard = async () => ((await amara('GET', '/api/Registration/programperiods/list')).json() as Record<string, unknown>[]).find((p) => p.programPeriodID === preschool)!;
+  const history = async () => (await asAmara('Communication.history', { query: { Days: 90 } })).json() as { subject: string; from: string; description: string; isAutomatic: boolean }[];
+  const preschoolCard = async () => ((await asAmara('Registration.programPeriods')).json() as Record<string, unknown>[]).find((p) => p.programPeriodID === preschool)!;
 
   it('warns once five minutes before the hold ends, in the parent language, on Home and in her history; tells her once when the seats went back', async () => {
     await signIn(AMARA);
@@ -114,7 +114,7 @@ describe.each(BACKENDS)('seat holds told to the parent on %s', (backend) => {
     await Promise.all([sweep(), sweep()]);
     await sweep();
     await signIn(AMARA);
-    expect((await amara('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus).toBe('EXPIRED');
+    expect((await asAmara('ParentApplication.confirmation', { query: { key } })).json().payment.paymentStatus).toBe('EXPIRED');
     const ended = await mails('application-hold-ended');
     expect(ended).toHaveLength(1);
     expect(ended[0].textBody).toContain('Ben Mensah');
@@ -129,7 +129,7 @@ describe.each(BACKENDS)('seat holds told to the parent on %s', (backend) => {
     await signIn(AMARA);
     const before = (await mails('application-hold-warning')).length;
     const { key } = await submitted(kids.ada);
-    expect((await amara('POST', `/api/ParentApplication/application/pay-later?key=${key}`)).json().payment.paymentStatus).toBe('LATER');
+    expect((await asAmara('ParentApplication.payLater', { query: { key } })).json().payment.paymentStatus).toBe('LATER');
     time.advance(12 * MIN);
     await sweep();
     expect(await mails('application-hold-warning')).toHaveLength(before);
@@ -138,11 +138,11 @@ describe.each(BACKENDS)('seat holds told to the parent on %s', (backend) => {
     expect((await preschoolCard()).childrenToRegister).toBe(1);
     // she pays it by card: the receipt (in Spanish) is in her history too
     const payer = { paidByFamilyMemberID: -1, firstName: 'Amara', lastName: 'Mensah', streetAddress: '18 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0190', email: 'amara.mensah@example.com' };
-    const started = await amara('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' });
+    const started = await asAmara('Billing.startPayment', { body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD' } });
     expect(started.statusCode, started.body).toBe(200);
     const page = await fetch(started.json().checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Amara Mensah', number: '4111111111111111', expiry: '12/30', cvv: '123' }), redirect: 'manual' });
     const q = Object.fromEntries(new URL(page.headers.get('location')!).searchParams);
-    expect((await amara('POST', '/api/Billing/payment/result', { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status, sig: q.sig })).json().status).toBe('APPROVED');
+    expect((await asAmara('Billing.paymentResult', { body: { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status as PaymentResult['status'], sig: q.sig } })).json().status).toBe('APPROVED');
     const [receipt] = await mails('payment-receipt');
     expect(receipt?.subject).toBeTruthy();
     // its date as a Spanish reader writes it, day first
@@ -159,34 +159,34 @@ describe.each(BACKENDS)('seat holds told to the parent on %s', (backend) => {
     const [summer] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
     const [karen] = await db.select().from(s.children).where(eq(s.children.firstName, 'Tyler'));
     await db.insert(s.registrations).values({ providerId: summer.providerId, accountId: karen.accountId, programPeriodId: summer.id, childId: karen.id, status: 'WAITLISTED', registrationDate: '2026-01-05', submittedOn: '2026-01-05' });
-    const list = (await call(KAREN[1], 'GET', '/api/Registration/programperiods/list')).json() as Record<string, unknown>[];
+    const list = (await api('Registration.programPeriods', { token: tokens[KAREN[1]] })).json() as Record<string, unknown>[];
     expect(list.find((p) => p.programPeriodID === summer.id)).toMatchObject({ isApplicationInWaitList: true, childrenToRegister: 0 });
     await signIn(LINH);
-    const linh = (await call(LINH[1], 'GET', '/api/Registration/programperiods/list', undefined, 'vi')).json() as Record<string, unknown>[];
+    const linh = (await api('Registration.programPeriods', { token: tokens[LINH[1]], lang: 'vi' })).json() as Record<string, unknown>[];
     expect(linh.find((p) => p.programPeriod === 'Chăm sóc kỳ nghỉ xuân')).toMatchObject({ isApplicationInWaitList: true, childrenToRegister: 2 });
   });
 
   it('the children step says which child is already in the program', async () => {
     await signIn(AMARA);
-    const { key } = (await amara('POST', '/api/ParentApplication/application/start', { programPeriodID: preschool })).json();
-    const list = (await amara('GET', `/api/ParentApplication/children?key=${key}`)).json() as { prChildID: number; alreadyIn: boolean }[];
+    const { key } = (await asAmara('ParentApplication.start', { body: { programPeriodID: preschool } })).json();
+    const list = (await asAmara('ParentApplication.children', { query: { key } })).json() as { prChildID: number; alreadyIn: boolean }[];
     expect(list.find((c) => c.prChildID === kids.ada)?.alreadyIn).toBe(true);
     // Ben's seats were released: he may be chosen again
     expect(list.find((c) => c.prChildID === kids.ben)?.alreadyIn).toBe(false);
-    await amara('POST', `/api/ParentApplication/application/discard?key=${key}`);
+    await asAmara('ParentApplication.discard', { query: { key } });
   });
 
   it('warns in Vietnamese a parent who applied in Vietnamese', async () => {
     await signIn(AMARA);
-    const vi = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => amara(method, url, payload, 'vi');
-    const { key } = (await vi('POST', '/api/ParentApplication/application/start', { programPeriodID: preschool })).json();
-    expect((await vi('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [kids.ben] })).statusCode).toBe(200);
-    await vi('PUT', `/api/ParentApplication/application/enrollment?key=${key}`, {
+    const vi = <K extends OperationId>(id: K, opts: CallOptions<K> = {}) => asAmara(id, { lang: 'vi', ...opts });
+    const { key } = (await vi('ParentApplication.start', { body: { programPeriodID: preschool } })).json();
+    expect((await vi('ParentApplication.setChildren', { query: { key }, body: { childIDs: [kids.ben] } })).statusCode).toBe(200);
+    await vi('ParentApplication.saveEnrollment', { query: { key }, body: {
       children: [{ prChildID: kids.ben, siteID: activity.siteId, selections: [{ activityID: activity.id, weekStart: null, daysOfWeek: activity.daysOfWeek.split(','), date: null }] }],
       enrollmentOption: 'Y',
-    });
-    await vi('PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] });
-    expect((await vi('POST', `/api/ParentApplication/application/submit?key=${key}`)).json().payment.paymentStatus).toBe('AWAITING');
+    } });
+    await vi('ParentApplication.saveFee', { query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } });
+    expect((await vi('ParentApplication.submit', { query: { key } })).json().payment.paymentStatus).toBe('AWAITING');
     const before = (await mails('application-hold-warning')).length;
     time.advance(11 * MIN);
     await sweep();

@@ -12,7 +12,8 @@ import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/s
 import { signReturn } from '../../server/gateway/protocol';
 import { sandboxGateway } from '../../server/payments/gateway';
 import * as paymentsService from '../../server/services/payments';
-import { BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
+import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
+import { apiClient, BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
 import { testCardNumber } from '../../scripts/lib/cards';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
@@ -72,18 +73,17 @@ describe.each(BACKENDS)('money you can trust on %s', (backend) => {
     tokens.linh = await tokenFor(t.app, ...LINH);
   });
 
-  const call = (who: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { authorization: `Bearer ${tokens[who]}`, 'x-release-version': '9.9.9' }, ...(payload ? { payload } : {}) });
+  const api = apiClient(() => t.app, { headers: { 'x-release-version': '9.9.9' } });
   const payers: Record<string, object> = {
     amara: { paidByFamilyMemberID: -1, firstName: 'Amara', lastName: 'Mensah', streetAddress: '18 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0190', email: 'amara.mensah@example.com' },
     linh: { paidByFamilyMemberID: -1, firstName: 'Linh', lastName: 'Nguyen', streetAddress: '77 Maple Avenue', city: 'Toronto', stateCode: 'ON', zip: 'M4B 1B3', homecellphone: '(416)555-0150', email: 'linh.nguyen@example.ca' },
   };
-  const balance = async (who: string) => (await call(who, 'GET', '/api/Billing/account-summary')).json().currentBalance as number;
+  const balance = async (who: string) => (await api('Billing.accountSummary', { token: tokens[who] })).json().currentBalance as number;
   const transactions = () => gw.store.transactionCount();
   const attemptsOf = async (accountPublic: string) => t.db.handle.db.select().from(s.paymentAttempts).where(eq(s.paymentAttempts.publicId, accountPublic));
 
   async function start(who: string, body: object) {
-    return call(who, 'POST', '/api/Billing/payment/checkout', { ...payers[who], ...body });
+    return api('Billing.startPayment', { token: tokens[who], body: { ...payers[who], ...body } as StartPayment });
   }
   async function started(who: string, body: object): Promise<{ checkoutUrl: string; paymentID: string }> {
     const res = await start(who, body);
@@ -98,18 +98,18 @@ describe.each(BACKENDS)('money you can trust on %s', (backend) => {
   /** The parent's return from the gateway, answered by the portal. */
   async function returns(who: string, gatewayCode: number, location: string) {
     const q = Object.fromEntries(new URL(location).searchParams);
-    return (await call(who, 'POST', '/api/Billing/payment/result', { gatewayCode, checkout: q.checkout, transaction: q.transaction, status: q.status, sig: q.sig })).json();
+    return (await api('Billing.paymentResult', { token: tokens[who], body: { gatewayCode, checkout: q.checkout, transaction: q.transaction, status: q.status as PaymentResult['status'], sig: q.sig } })).json();
   }
   async function submitted(childId: number) {
-    const { key } = (await call('amara', 'POST', '/api/ParentApplication/application/start', { programPeriodID: preschool })).json();
-    expect((await call('amara', 'PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [childId] })).statusCode).toBe(200);
-    const enrol = await call('amara', 'PUT', `/api/ParentApplication/application/enrollment?key=${key}`, {
+    const { key } = (await api('ParentApplication.start', { token: tokens['amara'], body: { programPeriodID: preschool } })).json();
+    expect((await api('ParentApplication.setChildren', { token: tokens['amara'], query: { key }, body: { childIDs: [childId] } })).statusCode).toBe(200);
+    const enrol = await api('ParentApplication.saveEnrollment', { token: tokens['amara'], query: { key }, body: {
       children: [{ prChildID: childId, siteID: activity.siteId, selections: [{ activityID: activity.id, weekStart: null, daysOfWeek: activity.daysOfWeek.split(','), date: null }] }],
       enrollmentOption: 'Y',
-    });
+    } });
     expect(enrol.statusCode, enrol.body).toBe(200);
-    expect((await call('amara', 'PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] })).statusCode).toBe(200);
-    const res = await call('amara', 'POST', `/api/ParentApplication/application/submit?key=${key}`);
+    expect((await api('ParentApplication.saveFee', { token: tokens['amara'], query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } })).statusCode).toBe(200);
+    const res = await api('ParentApplication.submit', { token: tokens['amara'], query: { key } });
     expect(res.statusCode, res.body).toBe(200);
     return key as string;
   }
@@ -120,7 +120,7 @@ describe.each(BACKENDS)('money you can trust on %s', (backend) => {
     await db.update(s.registrations).set({ status: 'REMOVED' }).where(eq(s.registrations.draftId, d.id));
     await db.delete(s.enrollments).where(eq(s.enrollments.accountId, d.accountId));
   }
-  const statusOf = async (key: string) => (await call('amara', 'GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus as string;
+  const statusOf = async (key: string) => (await api('ParentApplication.confirmation', { token: tokens['amara'], query: { key } })).json().payment.paymentStatus as string;
 
   it('finding 1: a checkout cancelled at the portal is cancelled at the gateway: its page, still open, takes no payment', async () => {
     const before = await balance('amara');
@@ -144,7 +144,7 @@ describe.each(BACKENDS)('money you can trust on %s', (backend) => {
     const [a] = await attemptsOf(paymentID);
     // the gateway's signed CANCELLED return, as a gateway that keeps its page open sends it
     const q = { checkout: a.checkoutId!, transaction: '', status: 'CANCELLED' as const };
-    const res = await call('amara', 'POST', '/api/Billing/payment/result', { gatewayCode: 1, ...q, sig: signReturn(SECRET, q) });
+    const res = await api('Billing.paymentResult', { token: tokens['amara'], body: { gatewayCode: 1, ...q, sig: signReturn(SECRET, q) } });
     expect(res.json()).toMatchObject({ status: 'CANCELLED' });
     expect((await payOn(checkoutUrl)).status).toBe(410);
     expect(transactions()).toBe(txBefore);
@@ -224,7 +224,7 @@ describe.each(BACKENDS)('money you can trust on %s', (backend) => {
 
   it('finding 3: pay later, pay the whole balance, then the application\'s own pay-now: nothing more is charged', async () => {
     const key = await submitted(kids.ben);
-    const later = await call('amara', 'POST', `/api/ParentApplication/application/pay-later?key=${key}`);
+    const later = await api('ParentApplication.payLater', { token: tokens['amara'], query: { key } });
     expect(later.statusCode, later.body).toBe(200);
     const owed = await balance('amara');
     expect(owed).toBeGreaterThan(0);

@@ -14,7 +14,8 @@ import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
 import { MERCHANT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, type GatewayNotification } from '../../server/gateway/protocol';
-import { BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
+import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
+import { apiClient, BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
 
 const SECRETS = { '1': 'sandbox-secret-one-0123456789', '2': 'sandbox-secret-two-0123456789' };
 const CARD = '4111111111111111';
@@ -68,14 +69,13 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     await gw?.close();
   });
 
-  const call = (token: string, method: 'GET' | 'POST', url: string, payload?: unknown) =>
-    t.app.inject({ method, url, payload: payload as never, headers: { authorization: `Bearer ${token}`, 'x-release-version': '9.9.9', 'accept-language': 'en' } });
+  const api = apiClient(() => t.app, { lang: 'en', headers: { 'x-release-version': '9.9.9' } });
 
   const payer = { paidByFamilyMemberID: -1, firstName: 'Maria', lastName: 'Garcia', streetAddress: '412 Oak Street', apartmentNo: '', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' };
   const key = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
   async function start(token: string, body: Record<string, unknown>) {
-    const res = await call(token, 'POST', '/api/Billing/payment/checkout', { ...payer, ...body });
+    const res = await api('Billing.startPayment', { token, body: { ...payer, ...body } as StartPayment });
     return res;
   }
 
@@ -88,30 +88,30 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
   }
 
   const result = (token: string, route: string, q: Record<string, string>) =>
-    call(token, 'POST', '/api/Billing/payment/result', { gatewayCode: route.endsWith('/ezceredirection') ? 2 : 1, checkout: q.checkout, transaction: q.transaction, status: q.status, sig: q.sig });
+    api('Billing.paymentResult', { token, body: { gatewayCode: route.endsWith('/ezceredirection') ? 2 : 1, checkout: q.checkout, transaction: q.transaction, status: q.status as PaymentResult['status'], sig: q.sig } });
 
   async function balance(token: string): Promise<number> {
-    return (await call(token, 'GET', '/api/Billing/account-summary')).json().currentBalance;
+    return (await api('Billing.accountSummary', { token })).json().currentBalance;
   }
 
   it('answers the payment options, the amount and each method\'s processing fee', async () => {
-    const opts = (await call(maria, 'GET', '/api/Billing/payment-options')).json();
+    const opts = (await api('Billing.paymentOptions', { token: maria })).json();
     expect(opts).toMatchObject({ paymentEnabled: true, telephoneRequiredForPayment: true, methods: [{ paymentMethodCode: 'CCD', gatewayCode: 1 }, { paymentMethodCode: 'ECH', gatewayCode: 2 }] });
-    const fees = (await call(maria, 'GET', '/api/Billing/payment/processing-fee?AmountChoice=balance')).json();
+    const fees = (await api('Billing.processingFee', { token: maria, query: { AmountChoice: 'balance' } })).json();
     // 2.95% of 915.00 is 26.9925: 26.99; the bank fee is a fixed 0.50
     expect(fees).toEqual({ amount: 915, valid: true, methods: [{ paymentMethodCode: 'CCD', label: 'New credit or debit card', processingFee: 26.99, total: 941.99 }, { paymentMethodCode: 'ECH', label: 'New bank account', processingFee: 0.5, total: 915.5 }] });
     // below the card minimum of 1.00
-    const small = (await call(maria, 'GET', '/api/Billing/payment/processing-fee?AmountChoice=other&Amount=10&PaymentMethod=CCD')).json();
+    const small = (await api('Billing.processingFee', { token: maria, query: { AmountChoice: 'other', Amount: '10', PaymentMethod: 'CCD' } })).json();
     expect(small.methods).toEqual([{ paymentMethodCode: 'CCD', label: 'New credit or debit card', processingFee: 1, total: 11 }]);
-    const bad = (await call(maria, 'GET', '/api/Billing/payment/processing-fee?AmountChoice=other&Amount=12.345')).json();
+    const bad = (await api('Billing.processingFee', { token: maria, query: { AmountChoice: 'other', Amount: '12.345' } })).json();
     expect(bad).toEqual({ amount: 0, valid: false, methods: [] });
   });
 
   it('the invoice of the current service period downloads as a PDF with its charges and what is left to pay', async () => {
-    const invoices = (await call(maria, 'GET', '/api/Billing/invoices')).json();
+    const invoices = (await api('Billing.invoices', { token: maria })).json();
     const current = invoices[0];
     expect(current.balance).toBe(915);
-    const res = await call(maria, 'GET', `/api/Billing/report/invoice?ServicePeriodDetailID=${current.servicePeriodDetailID}`);
+    const res = await api('Billing.invoicePdf', { token: maria, query: { ServicePeriodDetailID: current.servicePeriodDetailID } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
     const file = path.join(os.tmpdir(), `invoice-${backend}-${current.servicePeriodDetailID}.pdf`);
@@ -123,7 +123,7 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     expect(text).toContain('$1,315.00');
     expect(text).toMatch(/Left to pay on this invoice\s+\$915\.00/);
     // another account's invoice is not found
-    expect((await call(karen, 'GET', `/api/Billing/report/invoice?ServicePeriodDetailID=${current.servicePeriodDetailID}`)).statusCode).toBe(404);
+    expect((await api('Billing.invoicePdf', { token: karen, query: { ServicePeriodDetailID: current.servicePeriodDetailID } })).statusCode).toBe(404);
   });
 
   it('a double click starts one checkout; the payer is validated with the payer form', async () => {
@@ -162,7 +162,7 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     expect(r2.json()).toEqual(r1.json());
     const id = r1.json().accountPaymentID;
     expect(await balance(maria)).toBe(0);
-    const rr = await call(maria, 'GET', `/api/Billing/payment/receipt/${id}`);
+    const rr = await api('Billing.receipt', { token: maria, params: { accountpaymentid: id } });
     const receipt = rr.json();
     // an existing adult pays under the name on file, whatever the body said
     expect(receipt).toMatchObject({ amount: 915, processingFee: 26.99, total: 941.99, paymentMethodCode: 'CCD', brand: 'VISA', last4Digits: '1111', payerName: 'Ana Silva', balanceAfter: 0 });
@@ -176,10 +176,10 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     expect(mails[0].textBody).toContain('$941.99');
     expect(mails[0].textBody).toContain('ending in 1111');
     // another account cannot read the receipt or its PDF, nor claim the return
-    expect((await call(karen, 'GET', `/api/Billing/payment/receipt/${id}`)).statusCode).toBe(404);
-    expect((await call(karen, 'GET', `/api/Billing/report/receipt?AccountPaymentID=${id}`)).statusCode).toBe(404);
+    expect((await api('Billing.receipt', { token: karen, params: { accountpaymentid: id } })).statusCode).toBe(404);
+    expect((await api('Billing.receiptPdf', { token: karen, query: { AccountPaymentID: id } })).statusCode).toBe(404);
     expect((await result(karen, back.route, back.q)).statusCode).toBe(404);
-    const pdf = await call(maria, 'GET', `/api/Billing/report/receipt?AccountPaymentID=${id}`);
+    const pdf = await api('Billing.receiptPdf', { token: maria, query: { AccountPaymentID: id } });
     expect(pdf.statusCode).toBe(200);
     expect(pdf.headers['content-type']).toBe('application/pdf');
     expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
@@ -234,7 +234,7 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     const r = (await result(maria, back.route, back.q)).json();
     expect(r.status).toBe('APPROVED');
     expect(await balance(maria)).toBeCloseTo(before - 30, 2);
-    const receipt = (await call(maria, 'GET', `/api/Billing/payment/receipt/${r.accountPaymentID}`)).json();
+    const receipt = (await api('Billing.receipt', { token: maria, params: { accountpaymentid: r.accountPaymentID } })).json();
     expect(receipt).toMatchObject({ paymentMethodCode: 'ECH', processingFee: 0.5, total: 30.5, brand: 'CHECKING', last4Digits: '6789' });
     const declined = await db.select().from(s.paymentAttempts).where(and(eq(s.paymentAttempts.status, 'DECLINED')));
     expect(declined.length).toBeGreaterThanOrEqual(3);

@@ -2,7 +2,7 @@
 // need one: no buttons offered, unknown identity providers, forged or spent state and tickets.
 // (The full flow against real OpenID providers is in tests/e2e/social.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BACKENDS, createTestApp, freshIp, type TestApp } from './helpers';
+import { apiClient, BACKENDS, createTestApp, freshIp, type TestApp } from './helpers';
 import { socialProviders } from '../../server/services/socialSignIn';
 
 describe('social identity providers come from provider.json and the environment', () => {
@@ -30,22 +30,22 @@ describe.each(BACKENDS)('social sign-in refusals on %s', (backend) => {
     t = await createTestApp(backend);
   });
   afterAll(async () => t?.close());
-  const call = (method: 'GET' | 'POST', url: string) => t.app.inject({ method, url: `/api/Authentication${url}`, remoteAddress: freshIp() });
+  const api = apiClient(() => t.app, () => ({ remoteAddress: freshIp() }));
 
   it('offers no buttons and refuses to start when nothing is configured', async () => {
-    const opts = await call('GET', '/social/options?appName=brightpath');
+    const opts = await api('Authentication.socialOptions', { query: { appName: 'brightpath' } });
     expect(opts.statusCode).toBe(200);
     expect(opts.json()).toEqual({ providers: [], google: false, microsoft: false });
-    const start = await call('POST', '/social/start?appName=brightpath&idp=google');
+    const start = await api('Authentication.socialStart', { query: { appName: 'brightpath', idp: 'google' } });
     expect(start.statusCode).toBe(404);
     expect(start.json().key).toBe('auth.errors.socialUnavailable');
   });
 
   it('refuses a forged state, a forged ticket and an unknown provider', async () => {
-    expect((await call('GET', '/social/authorize?state=forged')).statusCode).toBe(400);
-    expect((await call('GET', '/social/callback?code=abc&state=forged')).statusCode).toBe(400);
-    expect((await call('GET', '/social/callback?code=abc')).statusCode).toBe(400);
-    const complete = await call('POST', '/social/complete?appName=brightpath&ticket=forged');
+    expect((await api('Authentication.socialAuthorize', { query: { state: 'forged' } })).statusCode).toBe(400);
+    expect((await api('Authentication.socialCallback', { query: { code: 'abc', state: 'forged' } })).statusCode).toBe(400);
+    expect((await api('Authentication.socialCallback', { query: { code: 'abc' } })).statusCode).toBe(400);
+    const complete = await api('Authentication.socialComplete', { query: { appName: 'brightpath', ticket: 'forged' } });
     expect(complete.statusCode).toBe(400);
     expect(complete.json().key).toBe('auth.errors.socialExpired');
     const link = await t.app.inject({
@@ -55,6 +55,6 @@ describe.each(BACKENDS)('social sign-in refusals on %s', (backend) => {
       remoteAddress: freshIp(),
     });
     expect(link.statusCode).toBe(400);
-    expect((await call('GET', '/social/options?appName=nosuchprovider')).statusCode).toBe(404);
+    expect((await api('Authentication.socialOptions', { query: { appName: 'nosuchprovider' } })).statusCode).toBe(404);
   });
 });
