@@ -24,7 +24,6 @@ const B64_VALUE = new Map([...B64].map((c, i) => [c, i]));
 /** Source-map v3 "mappings": per generated line, the segments [column, sourceIndex]. */
 function decodeMappings(mappings: string): Array<Array<[number, number]>> {
   const lines: Array<Array<[number, number]>> = [];
-  let source = 0;
   const fields = [0, 0, 0, 0, 0];
   for (const line of mappings.split(';')) {
     const segments: Array<[number, number]> = [];
@@ -47,7 +46,7 @@ function decodeMappings(mappings: string): Array<Array<[number, number]>> {
         value = 0;
         shift = 0;
       }
-      source = field > 1 ? fields[1] : -1;
+      const source = field > 1 ? fields[1] : -1;
       segments.push([fields[0], source]);
     }
     lines.push(segments);

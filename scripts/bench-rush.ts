@@ -162,7 +162,7 @@ async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: R
   let waitlistedAnswers = 0;
   let serverCpu: number | null = null;
   let postgresCpu: number | null = null;
-  let loadCpu = 0;
+  let loadCpu: number;
   let machine: Result['machine'] = null;
   try {
     let open!: () => void;

@@ -8,7 +8,7 @@ import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import QRCode from 'qrcode';
-import { and, asc, desc, eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from './db/index';
 import { applicationDrafts, providers, outbox } from './db/schema';
 import { businessClock, systemClock, type Clock } from './clock';

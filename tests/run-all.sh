@@ -23,6 +23,7 @@ fi
 
 mkdir -p test-results
 npm run --silent check
+npm run --silent lint
 npm run --silent rules -- test > test-results/rules.json
 npm run --silent build
 

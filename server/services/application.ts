@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
-import { accounts, activities, adults, applicationDrafts, assistanceAgencies, children, gradeLevels, logins, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
+import { accounts, applicationDrafts, assistanceAgencies, children, gradeLevels, miscCharges, programPeriods, providers, registrations, sites } from '../db/schema';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { photoUrl } from './people/shared';

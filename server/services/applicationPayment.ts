@@ -7,7 +7,7 @@ import { and, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
-import { activities, adults, applicationDrafts, enrollments, ledgerEntries, logins, miscCharges, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../db/schema';
+import { activities, adults, applicationDrafts, enrollments, ledgerEntries, logins, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../db/schema';
 import { enqueueMail } from '../outbox';
 import { recordInHistory } from '../history';
 import { isoDay } from '../clock';

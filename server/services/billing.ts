@@ -2,7 +2,7 @@
 // its ledger (server/services/ledger.ts).
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Handlers } from '../context';
-import { accounts, invoices, payments, autopayRegistrations } from '../db/schema';
+import { accounts, invoices, payments } from '../db/schema';
 import { HttpError } from '../errors';
 import { prepared } from '../db/prepared';
 import { isoDay } from '../clock';

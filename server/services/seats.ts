@@ -4,17 +4,16 @@
 // C a full activity refuses the child (SEATS FULL), W a full activity waitlists it, N no check.
 // The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
 // Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
-import { and, asc, eq, inArray, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
-import { activities, applicationDrafts, children, enrollments, registrations, seatTakes, seats, waitlistEntries, adults } from '../db/schema';
+import { activities, applicationDrafts, seats, waitlistEntries } from '../db/schema';
 import { isoDay } from '../clock';
 import { dateTimeInLanguage } from '../../src/engine/formats';
 import { textIn } from '../providerTexts';
 import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './applicationDraft';
 import type { programPeriods } from '../db/schema';
-import type { Db } from '../db/index';
 import { singleLine } from '../inputChecks';
 import { batched, callJson, prepared } from '../db/prepared';
 

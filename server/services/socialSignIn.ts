@@ -14,7 +14,6 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import type { FastifyRequest } from 'fastify';
 import type { AppDeps, Handlers } from '../context';
 import { accounts, adults, logins, providers, socialIdentities, socialSignins } from '../db/schema';
 import { HttpError } from '../errors';
@@ -132,7 +131,7 @@ export const socialSignIn = {
   },
 
   'Authentication.socialStart': {
-    handler: async ({ deps, query, lang, req }) => {
+    handler: async ({ deps, query, lang }) => {
       const p = await providerByAppName(deps.db, String(query.appName));
       const idp = idpOf(deps, lang, p, String(query.idp));
       await clientConfig(idp);
@@ -154,7 +153,7 @@ export const socialSignIn = {
   },
 
   'Authentication.socialAuthorize': {
-    handler: async ({ deps, query, lang, reply, req }) => {
+    handler: async ({ deps, query, lang, reply }) => {
       const state = String(query.state);
       const [a] = await deps.db.select().from(socialSignins).where(eq(socialSignins.stateHash, hashToken(state)));
       if (!a || a.usedAt || deps.clock() >= a.expiresAt) throw ticketError(deps, lang);

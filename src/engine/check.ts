@@ -4,7 +4,7 @@ import Ajv, { type ValidateFunction } from 'ajv';
 import { ruleTable, type BaseDeclarations, type DeclError, type DeclFile } from './declFiles';
 import { createAjv } from './ajv';
 import { escapePointer, isOperator, walkLogic } from './logic';
-import type { ActionDecl, Effect, JsonSchema, ScreenDecl } from './types';
+import type { ActionDecl, Effect, JsonSchema } from './types';
 import { isWidgetName, lightFields, WIDGET_NAMES } from './widgets';
 
 import { LANGUAGES } from './languages';

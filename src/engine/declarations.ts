@@ -1,6 +1,6 @@
 // Reading the declaration files into one effective set per provider: base declarations plus the
 // provider's JSON Merge Patch overlays, checked, with a content version.
-import type { DeclarationSet, JsonSchema, RuleFile, ScreenDecl, ServiceDecl } from './types';
+import type { DeclarationSet, JsonSchema, ScreenDecl, ServiceDecl } from './types';
 import { structuralErrors } from './check';
 import { ruleTable, type BaseDeclarations, type DeclError, type DeclFile } from './declFiles';
 

@@ -150,7 +150,7 @@ export function createFormEngine(set: DeclarationSet, opts: FormEngineOptions): 
   };
 
   const validator = (schemaId: string): SchemaValidator => {
-    let v = validators.get(schemaId) ?? opts.compiled?.[schemaId] ?? opts.compile?.(schemaId);
+    const v = validators.get(schemaId) ?? opts.compiled?.[schemaId] ?? opts.compile?.(schemaId);
     if (!v) throw new Error(`no validator for schema "${schemaId}"`);
     validators.set(schemaId, v);
     return v;

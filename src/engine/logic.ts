@@ -48,13 +48,14 @@ let registered = false;
 export function registerOperators(): void {
   if (registered) return;
   registered = true;
-  const add = (name: PortalOperator, fn: (this: unknown, ...args: any[]) => unknown) => jsonLogic.add_operation(name, fn as never);
+  const add = (name: PortalOperator, fn: (this: unknown, ...args: never[]) => unknown) => jsonLogic.add_operation(name, fn as never);
 
   // "var" with a default also answers the default for a null value, not only for a missing one,
   // so that a null never silently compares like 0.
   add('var', function (this: unknown, path?: unknown, notFound?: unknown) {
     const fallback = notFound === undefined ? null : notFound;
     if (path === undefined || path === '' || path === null) return this;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- a walk down from the data json-logic passes as `this`
     let cur: unknown = this;
     for (const part of String(path).split('.')) {
       if (cur === null || cur === undefined) return fallback;

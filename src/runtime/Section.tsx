@@ -2,7 +2,7 @@
 // ('no content' text) and error (a retry panel 'Unable to retrieve {section}' that reloads only this
 // section's data; a network error hides its message).
 import { Suspense, useEffect, useRef } from 'react';
-import { Alert, Box, Button, Heading, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Heading, Text } from '@chakra-ui/react';
 import { ApiError } from '../api/client';
 import { useScreenRuntime } from './context';
 import { useRuntimeT } from './i18n';

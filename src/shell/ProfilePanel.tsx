@@ -5,7 +5,7 @@ import { atom, useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { Suspense, useId, useState } from 'react';
 import { useTranslation } from '../runtime/texts';
-import { operations, type OperationId } from '../api/client';
+import { operations } from '../api/client';
 import { apiAtom, sessionAtom, signedInAtom } from '../state';
 import { useSession } from './hooks';
 import { lazyWhenOnline } from '../runtime/whenOnline';

@@ -84,7 +84,7 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
     }
     await new Promise((r) => setTimeout(r, 250));
   }
-  let current = child;
+  const current = child;
   const halt = async () => {
     if (current.exitCode === null && current.signalCode === null) {
       const exited = new Promise((r) => current.once('exit', r));

@@ -59,7 +59,7 @@ const { keys: KEYS, heads: HEADS } = localeKeys();
 function rawKeys(text: string): string[] {
   const found = new Set<string>();
   for (const m of text.matchAll(/\S*\{\{[^}]*\}\}\S*/g)) found.add(m[0]);
-  for (const m of text.matchAll(/(?<![@\w.\/-])([a-z][a-zA-Z0-9]*(?::[a-zA-Z0-9]+)?(?:\.[a-zA-Z0-9_{}]+)+)(?![@\w\/-])/g)) {
+  for (const m of text.matchAll(/(?<![@\w./-])([a-z][a-zA-Z0-9]*(?::[a-zA-Z0-9]+)?(?:\.[a-zA-Z0-9_{}]+)+)(?![@\w/-])/g)) {
     const word = m[1].replace(/\.$/, '');
     if (!word.includes('.')) continue;
     const bare = word.replace(/^[a-zA-Z0-9]+:/, '');

@@ -395,7 +395,6 @@ const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15
 export function CheckboxWidget(props: PortalWidgetProps) {
   const { id, value, disabled, readonly, onChange, label } = props;
   const fc = ctxOf(props);
-  const required = fc.stateOf(id)?.required ?? props.required;
   return (
     <HStack align="flex-start" gap="2">
       <NativeCheckbox

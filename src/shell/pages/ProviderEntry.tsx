@@ -79,6 +79,8 @@ export function ProviderEntry({ appName }: { appName: string }) {
       .catch(() => {
         // shown and routed by the API error handler (e.g. /invalidurl)
       });
+    // it runs once per provider chosen (`started`): on these fields of the session, not on every change of it
+    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [api, appName, navigate, queryClient, session.appName, session.locale, session.releaseVersion, session.token, setSession]);
 
   return (

@@ -1,0 +1,59 @@
+// The import rules of ARCHITECTURE.md ("Imports flow one way"), checked by `npm run lint` after ESLint:
+// no import cycle, type-only imports included (tsPreCompilationDeps), and imports only down the layers
+//   src/engine <- src/api <- src/state <- src/runtime <- src/shell
+// with the server taking from src/ only the engine (the contract's generated types live there too);
+// scripts/, build/ and tests/ may import anything. Paths are relative to where it runs (the repository root;
+// tests/unit/lint/dependencies.test.ts runs it in tests/fixtures/lint/, which the root run leaves out).
+const fs = require('node:fs');
+
+const layer = (name, below) => ({
+  name: `${name}-imports-below`,
+  comment: `src/${name} imports only ${below.length ? below.map((b) => `src/${b}`).join(', ') : 'itself'} of src/ (ARCHITECTURE.md)`,
+  severity: 'error',
+  from: { path: `^src/${name}/` },
+  to: { path: '^(src|server|scripts|tests)/', pathNot: `^src/(${[name, ...below].join('|')})/` },
+});
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'an import cycle (type-only imports count): move the shared part down into a module both import',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    layer('engine', []),
+    layer('api', ['engine']),
+    layer('state', ['engine', 'api']),
+    layer('runtime', ['engine', 'api', 'state']),
+    layer('shell', ['engine', 'api', 'state', 'runtime']),
+    {
+      name: 'server-imports-engine-only',
+      comment: 'the server imports only src/engine of src/ (ARCHITECTURE.md)',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^src/', pathNot: '^src/engine/' },
+    },
+    {
+      name: 'not-to-unresolvable',
+      comment: 'an import that resolves to no file',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true, pathNot: '^virtual:' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules/' },
+    exclude: { path: ['node_modules/', '^(dist|coverage|test-results|tests/fixtures/lint)/'] },
+    // `import type` counts: a cycle through types is still a cycle
+    tsPreCompilationDeps: true,
+    ...(fs.existsSync('tsconfig.json') ? { tsConfig: { fileName: 'tsconfig.json' } } : {}),
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.d.ts', '.js', '.mjs', '.cjs', '.json'],
+    },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

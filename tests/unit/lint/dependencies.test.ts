@@ -1,0 +1,33 @@
+// The import rules `npm run lint` enforces (.dependency-cruiser.cjs): run on tests/fixtures/lint/, whose
+// two engine files import each other (type-only) and whose engine imports the runtime, they fail and
+// name the cycle and the layer broken; the repository's own run leaves that folder out.
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const root = resolve(fileURLToPath(import.meta.url), '../../../..');
+const fixture = join(root, 'tests/fixtures/lint');
+const cruiser = join(root, 'node_modules/dependency-cruiser/bin/dependency-cruise.mjs');
+const config = join(root, '.dependency-cruiser.cjs');
+
+function cruise(cwd: string, ...paths: string[]) {
+  const r = spawnSync(process.execPath, [cruiser, '--config', config, '--output-type', 'err', ...paths], { cwd, encoding: 'utf8', timeout: 60_000 });
+  return { status: r.status, output: `${r.stdout}${r.stderr}` };
+}
+
+describe('the dependency rules of npm run lint', () => {
+  it('refuse an import cycle (type-only imports included) and an engine file importing the runtime, naming both', () => {
+    const { status, output } = cruise(fixture, 'src');
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/error no-circular: src\/engine\/a\.ts →\s+src\/engine\/b\.ts →\s+src\/engine\/a\.ts/);
+    expect(output).toMatch(/error engine-imports-below: src\/engine\/a\.ts → src\/runtime\/view\.ts/);
+    expect(output).toMatch(/2 dependency violations/);
+  });
+
+  it('leave the fixture out of the repository run', () => {
+    const { status, output } = cruise(root, 'tests/fixtures/lint');
+    expect(status).toBe(0);
+    expect(output).toMatch(/no dependency violations found \(0 modules/);
+  });
+});
