@@ -8,7 +8,8 @@ import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
 import { sandboxGateway } from '../../server/payments/gateway';
 import { settlePending } from '../../server/services/applicationPayment';
-import { BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
+import type { BillingPaymentResultBody as PaymentResult } from '../../src/engine/contract.gen';
+import { apiClient, BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 const SECRET = 'application-payment-secret-0123';
@@ -51,29 +52,28 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     await gw?.close();
   });
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) =>
-    t.app.inject({ method, url, headers: { authorization: `Bearer ${amara}`, 'x-release-version': '9.9.9' }, ...(payload ? { payload } : {}) });
+  const api = apiClient(() => t.app, () => ({ token: amara, headers: { 'x-release-version': '9.9.9' } }));
   const payer = { paidByFamilyMemberID: -1, firstName: 'Amara', lastName: 'Mensah', streetAddress: '18 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0190', email: 'amara.mensah@example.com' };
 
   /** An application of one child for the preschool, submitted. */
   async function submitted(childId: number) {
-    const { key } = (await call('POST', '/api/ParentApplication/application/start', { programPeriodID: preschool })).json();
-    const ch = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [childId] });
+    const { key } = (await api('ParentApplication.start', { body: { programPeriodID: preschool } })).json();
+    const ch = await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [childId] } });
     expect(ch.statusCode, ch.body).toBe(200);
-    const enrol = await call('PUT', `/api/ParentApplication/application/enrollment?key=${key}`, {
+    const enrol = await api('ParentApplication.saveEnrollment', { query: { key }, body: {
       children: [{ prChildID: childId, siteID: activity.siteId, selections: [{ activityID: activity.id, weekStart: null, daysOfWeek: activity.daysOfWeek.split(','), date: null }] }],
       enrollmentOption: 'Y',
-    });
+    } });
     expect(enrol.statusCode, enrol.body).toBe(200);
-    const fee = await call('PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] });
+    const fee = await api('ParentApplication.saveFee', { query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } });
     expect(fee.statusCode, fee.body).toBe(200);
-    const res = await call('POST', `/api/ParentApplication/application/submit?key=${key}`);
+    const res = await api('ParentApplication.submit', { query: { key } });
     expect(res.statusCode, res.body).toBe(200);
     return { key: key as string, confirmation: res.json() };
   }
 
-  async function pay(key: string) {
-    const started = await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' });
+  async function pay(key: string, number = '4111111111111111') {
+    const started = await api('Billing.startPayment', { body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD' } });
     expect(started.statusCode, started.body).toBe(200);
     return started.json().checkoutUrl as string;
   }
@@ -84,7 +84,7 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     const back = new URL(res.headers.get('location')!);
     expect(back.pathname).toBe('/parentapplication/bluepayresponse');
     const q = Object.fromEntries(back.searchParams);
-    return (await call('POST', '/api/Billing/payment/result', { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status, sig: q.sig })).json();
+    return (await api('Billing.paymentResult', { body: { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status as PaymentResult['status'], sig: q.sig } })).json();
   }
 
   /** time passes (the session idles out meanwhile: the parent signs in again) */
@@ -93,7 +93,7 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     amara = await tokenFor(t.app, ...AMARA);
   }
 
-  const balance = async () => (await call('GET', '/api/Billing/account-summary')).json().currentBalance as number;
+  const balance = async () => (await api('Billing.accountSummary')).json().currentBalance as number;
   const seatTaken = async () => (await t.db.handle.db.select().from(s.seats).where(eq(s.seats.activityId, activity.id)))[0]?.taken ?? 0;
 
   it('the submit charges the fees and holds the seat; pay later keeps it; paying then marks it paid', async () => {
@@ -102,20 +102,20 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     // registration $40 + tuition $690, less the $40 credit the account's ledger applies to them
     expect(confirmation.payment).toMatchObject({ paymentStatus: 'AWAITING', amountDue: 69000, secondsLeft: 900 });
     expect(await balance()).toBe(before + 730);
-    const later = (await call('POST', `/api/ParentApplication/application/pay-later?key=${key}`)).json();
+    const later = (await api('ParentApplication.payLater', { query: { key } })).json();
     expect(later.payment).toMatchObject({ paymentStatus: 'LATER', holdUntil: null });
     // an hour on, nothing is released
     await passes(60 * 60_000);
-    const read = (await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json();
+    const read = (await api('ParentApplication.confirmation', { query: { key } })).json();
     expect(read.payment.paymentStatus).toBe('LATER');
     expect(read.children[0].status).toBe('REGISTERED');
     const result = await onPage(await pay(key));
     expect(result).toMatchObject({ status: 'APPROVED', purpose: 'APPLICATION', referrer: `/confirmation?key=${key}` });
-    expect((await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus).toBe('PAID');
+    expect((await api('ParentApplication.confirmation', { query: { key } })).json().payment.paymentStatus).toBe('PAID');
     // the checkout took what the account owed, never more: the $40 credit went to the registration
     expect(await balance()).toBe(0);
     // paid once: a second payment is refused
-    expect((await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' })).statusCode).toBe(409);
+    expect((await api('Billing.startPayment', { body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD' } })).statusCode).toBe(409);
   });
 
   it('a hold that ends unpaid releases the seat and credits the charges; a payment completing after it is refunded in full', async () => {
@@ -128,18 +128,18 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     // the parent opens the payment page, then leaves it for 16 minutes
     const checkoutUrl = await pay(key);
     await passes(16 * 60_000);
-    const read = (await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json();
+    const read = (await api('ParentApplication.confirmation', { query: { key } })).json();
     expect(read.payment.paymentStatus).toBe('EXPIRED');
     expect(await seatTaken()).toBe(takenBefore);
     const [reg] = await db.select().from(s.registrations).where(and(eq(s.registrations.childId, kids.ben), eq(s.registrations.programPeriodId, preschool)));
     expect(reg.status).toBe('REMOVED');
     expect(await balance()).toBe(before);
     // a new payment is refused; the page left open still takes the card: the payment is refunded
-    expect((await call('POST', '/api/Billing/payment/checkout', { ...payer, applicationKey: key, paymentMethodCode: 'CCD' })).statusCode).toBe(409);
+    expect((await api('Billing.startPayment', { body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD' } })).statusCode).toBe(409);
     const result = await onPage(checkoutUrl);
     expect(result.status).toBe('APPROVED');
     await gw.flushNotifications();
-    const after = (await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json();
+    const after = (await api('ParentApplication.confirmation', { query: { key } })).json();
     expect(after.payment.paymentStatus).toBe('REFUNDED');
     const [attempt] = await db.select().from(s.paymentAttempts).where(eq(s.paymentAttempts.checkoutUrl, checkoutUrl));
     expect(attempt.refundedCents).toBe(attempt.amountCents + attempt.feeCents);
@@ -156,15 +156,15 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     const db = t.db.handle.db;
     const [summer] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
     const [adv] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, summer.id), eq(s.activities.activity, 'Adventure Week')));
-    const { key } = (await call('POST', '/api/ParentApplication/application/start', { programPeriodID: summer.id })).json();
-    expect((await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [kids.ada] })).statusCode).toBe(200);
-    const acts = (await call('GET', `/api/ParentApplication/children/activities/${kids.ada}?key=${key}`)).json();
+    const { key } = (await api('ParentApplication.start', { body: { programPeriodID: summer.id } })).json();
+    expect((await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [kids.ada] } })).statusCode).toBe(200);
+    const acts = (await api('ParentApplication.activities', { params: { prChildID: kids.ada }, query: { key } })).json();
     const week = acts.weeks[1].weekStart;
-    const enrol = await call('PUT', `/api/ParentApplication/application/enrollment?key=${key}`, { children: [{ prChildID: kids.ada, siteID: adv.siteId, selections: [{ activityID: adv.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] }], enrollmentOption: 'Y' });
+    const enrol = await api('ParentApplication.saveEnrollment', { query: { key }, body: { children: [{ prChildID: kids.ada, siteID: adv.siteId, selections: [{ activityID: adv.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null }] }], enrollmentOption: 'Y' } });
     expect(enrol.statusCode, enrol.body).toBe(200);
-    expect((await call('PUT', `/api/ParentApplication/application/fee?key=${key}`, { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] })).statusCode).toBe(200);
+    expect((await api('ParentApplication.saveFee', { query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } })).statusCode).toBe(200);
     const before = await balance();
-    const res = await call('POST', `/api/ParentApplication/application/submit?key=${key}`);
+    const res = await api('ParentApplication.submit', { query: { key } });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().payment).toMatchObject({ paymentStatus: 'NONE', amountDue: 0 });
     // nothing on the ledger yet: the submit answered without it
@@ -173,7 +173,7 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     // Ada's second registration this season: the $75.00 fee and her week of $210.00
     expect(await balance()).toBe(before + 285);
     // read again, and swept again: charged once
-    expect((await call('GET', `/api/ParentApplication/application/confirmation?key=${key}`)).json().payment.paymentStatus).toBe('NONE');
+    expect((await api('ParentApplication.confirmation', { query: { key } })).json().payment.paymentStatus).toBe('NONE');
     await settlePending(t.app.deps);
     expect(await balance()).toBe(before + 285);
   });
