@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
-import { BACKENDS, MARIA, createTestApp, tokenFor, type TestApp } from './helpers';
+import { apiClient, BACKENDS, MARIA, createTestApp, tokenFor, type TestApp } from './helpers';
 
 type Card = Record<string, unknown> & { programPeriodID: number; programPeriod: string };
 
@@ -32,11 +32,10 @@ describe.each(BACKENDS)('program eligibility on %s', (backend) => {
     await t?.close();
   });
 
-  const call = (method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, lang = 'en') =>
-    t.app.inject({ method, url, headers: { authorization: `Bearer ${token}`, 'x-release-version': '9.9.9', 'accept-language': lang }, ...(payload ? { payload } : {}) });
-  const list = async (lang = 'en') => (await call('GET', '/api/Registration/programperiods/list', undefined, lang)).json() as Card[];
+  const api = apiClient(() => t.app, () => ({ token, lang: 'en', headers: { 'x-release-version': '9.9.9' } }));
+  const list = async (lang = 'en') => (await api('Registration.programPeriods', { lang })).json() as Card[];
   const start = async (programPeriodID: number) => {
-    const res = await call('POST', '/api/ParentApplication/application/start', { programPeriodID });
+    const res = await api('ParentApplication.start', { body: { programPeriodID } });
     expect(res.statusCode, res.body).toBe(200);
     return res.json().key as string;
   };
@@ -86,34 +85,34 @@ describe.each(BACKENDS)('program eligibility on %s', (backend) => {
 
   it('the children step answers a child outside the ages as not eligible, and choosing her is refused in the parent’s language', async () => {
     const key = await start(ids.preschool);
-    const kids = (await call('GET', `/api/ParentApplication/children?key=${key}`)).json() as Record<string, unknown>[];
+    const kids = (await api('ParentApplication.children', { query: { key } })).json() as Record<string, unknown>[];
     const byName = (n: string) => kids.find((k) => k.firstName === n)!;
     expect(byName('Sofia')).toMatchObject({ notEligible: 'age', unavailable: true, alreadyIn: false, eligibility: { by: 'age', minAge: 3, maxAge: 5 } });
     expect(byName('Lucas')).toMatchObject({ notEligible: null, unavailable: false });
     expect(byName('Emma')).toMatchObject({ notEligible: null, alreadyIn: true, unavailable: true });
 
-    const refused = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [ids.lucas, ids.sofia] });
+    const refused = await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [ids.lucas, ids.sofia] } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Sofia cannot be registered for this program: it is for ages 3 to 5.');
-    const es = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [ids.sofia] }, 'es');
+    const es = await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [ids.sofia] }, lang: 'es' });
     expect(es.statusCode).toBe(409);
     expect(es.json().message).toBe('Sofia no puede inscribirse en este programa: es para edades de 3 a 5 años.');
     // nothing was saved: the draft still has no children
-    const draft = (await call('GET', `/api/ParentApplication/application?key=${key}`)).json();
+    const draft = (await api('ParentApplication.draft', { query: { key } })).json();
     expect(draft.data.childIDs ?? []).toEqual([]);
     // the child the program takes is chosen
-    const ok = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [ids.lucas] });
+    const ok = await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [ids.lucas] } });
     expect(ok.statusCode, ok.body).toBe(200);
   });
 
   it('a program for grades refuses a child outside them, naming the grades', async () => {
     const key = await start(ids.robotics);
-    const kids = (await call('GET', `/api/ParentApplication/children?key=${key}`, undefined, 'vi')).json() as Record<string, unknown>[];
+    const kids = (await api('ParentApplication.children', { query: { key }, lang: 'vi' })).json() as Record<string, unknown>[];
     expect(kids.find((k) => k.firstName === 'Lucas')).toMatchObject({ notEligible: 'grade', unavailable: true });
-    const refused = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [ids.lucas] });
+    const refused = await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [ids.lucas] } });
     expect(refused.statusCode).toBe(409);
     expect(refused.json().message).toBe('Lucas cannot be registered for this program: it is for 1st Grade to 5th Grade.');
-    const pt = await call('PUT', `/api/ParentApplication/application/children?key=${key}`, { childIDs: [ids.emma] }, 'pt');
+    const pt = await api('ParentApplication.setChildren', { query: { key }, body: { childIDs: [ids.emma] }, lang: 'pt' });
     expect(pt.statusCode).toBe(409);
     expect(pt.json().message).toMatch(/^Emma não pode ser inscrito\(a\) neste programa/);
   });
