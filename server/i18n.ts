@@ -3,8 +3,9 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
+import i18next from 'i18next';
 import { LANGUAGES, type Language as Lang } from '../src/engine/languages';
-import { interpolate, lookupText as lookup, type TextTree as Tree } from '../src/engine/texts';
+import type { TextTree as Tree } from '../src/engine/texts';
 export { LANGUAGES, type Lang };
 
 export interface Translator {
@@ -41,31 +42,43 @@ function parseAcceptLanguage(value: string): Lang {
   return 'en';
 }
 
+/**
+ * The server's translator, i18next as in the browser, over every locale file: "<key>" and
+ * "server.<key>" are texts of server.json, and a feature's own namespace (locales/<lang>/<feature>.json)
+ * answers "<feature>.<key>" keys the server file does not have. A text missing in the language is
+ * the English one; a key with no text at all is a mistake in the code and throws. A value the caller
+ * did not give is left empty: an e-mail never shows a placeholder.
+ */
 export function createTranslator(root: string): Translator {
-  const trees = new Map<string, Tree>();
-  // a feature's own namespace (locales/<lang>/<feature>.json) answers "<feature>.<key>" keys the
-  // server file does not have
-  const namespaces = new Map<string, Tree>();
+  const resources: Record<string, Record<string, Tree>> = {};
   for (const lang of LANGUAGES) {
-    const file = join(root, 'locales', lang, 'server.json');
-    if (existsSync(file)) trees.set(lang, JSON.parse(readFileSync(file, 'utf8')) as Tree);
     const dir = join(root, 'locales', lang);
     if (!existsSync(dir)) continue;
-    for (const f of readdirSync(dir)) {
-      if (f.endsWith('.json') && f !== 'server.json') namespaces.set(`${lang}/${f.slice(0, -5)}`, JSON.parse(readFileSync(join(dir, f), 'utf8')) as Tree);
-    }
+    resources[lang] = {};
+    for (const f of readdirSync(dir)) if (f.endsWith('.json')) resources[lang][f.slice(0, -5)] = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Tree;
   }
-  const inNamespace = (lang: string, path: string) => {
-    const dot = path.indexOf('.');
-    return dot > 0 ? lookup(namespaces.get(`${lang}/${path.slice(0, dot)}`), path.slice(dot + 1)) : undefined;
-  };
-  // a value the caller did not give is left empty: an e-mail never shows a placeholder
-  const empty = () => '';
+  const i18n = i18next.createInstance({
+    resources,
+    // the fallback is chosen here, text by text (below), so that the language's feature text comes
+    // before the English server text
+    fallbackLng: false,
+    defaultNS: 'server',
+    interpolation: { escapeValue: false },
+    missingInterpolationHandler: () => '',
+    returnNull: false,
+    initAsync: false,
+  });
+  void i18n.init();
+  const has = (lng: string, ns: string, key: string) =>
+    typeof i18n.getResource(lng, ns, key) === 'string' || typeof i18n.getResource(lng, ns, `${key}_other`) === 'string';
   return (lang, key, params = {}) => {
     const path = key.replace(/^server\./, '');
-    const l = pickLang(lang);
-    const text = lookup(trees.get(l), path) ?? inNamespace(l, path) ?? lookup(trees.get('en'), path) ?? inNamespace('en', path);
-    if (text === undefined) throw new Error(`missing server translation ${key}`);
-    return interpolate(text, params, empty);
+    const dot = path.indexOf('.');
+    const places: Array<[string, string]> = [['server', path]];
+    if (dot > 0) places.push([path.slice(0, dot), path.slice(dot + 1)]);
+    for (const lng of [pickLang(lang), 'en']) {
+      for (const [ns, k] of places) if (has(lng, ns, k)) return String(i18n.t(k, { ...params, lng, ns } as never));
+    }
+    throw new Error(`missing server translation ${key}`);
   };
 }

@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { sessionAtom } from './state';
 import { App } from './shell/App';
 import { installChunkReload } from './shell/chunkReload';
-import { initI18n, loadI18next } from './shell/i18n';
+import { initI18n } from './shell/i18n';
 import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme';
 import { notifyManager } from '@tanstack/query-core';
 import { onFirstInput } from './runtime/firstInput';
@@ -24,8 +24,6 @@ installChunkReload();
 let opening = true;
 notifyManager.setBatchNotifyFunction((notify) => (opening ? startTransition(notify) : notify()));
 onFirstInput(window, () => void (opening = false));
-// the first page is drawn with the product translator; i18next takes over once the parent acts
-onFirstInput(window, () => void loadI18next().catch(() => undefined));
 warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 // the Chakra system is built in a task of its own while the first texts load: one long task less

@@ -4,14 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { withServerAndBrowser } from './kit';
 import { measureFirstLoad } from './firstLoad';
 
-// The budget is 180 kB (1 kB = 1,024 bytes). Only the start namespaces load with the page, the
-// portal's first-load code is one chunk, code that runs only after an input, an error or a crash
-// loads then (i18next among it: the first page is drawn with the product translator), and library
-// code the first paint never runs is left out (react-query, Ark's unused field parts, emotion's
-// hoist-non-react-statics, Chakra's preflight, keyframes and global styles: its start-up CSS is built
-// ahead). Most of the rest is libraries every first paint runs (React 66 kB, Chakra's runtime 42 kB,
-// the query client and jotai 14 kB).
-const BUDGET = 180 * 1024;
+// The budget is 190 kB (1 kB = 1,024 bytes), i18next (15 kB) included: it translates from the first
+// paint. Only the start namespaces load with the page, the portal's first-load code is one chunk, code
+// that runs only after an input, an error or a crash loads then, and library code the first paint
+// never runs is left out (react-query, Ark's unused field parts, emotion's hoist-non-react-statics,
+// Chakra's preflight, keyframes and global styles: its start-up CSS is built ahead;
+// build/patches/README.md). Most of the rest is libraries every first paint runs (React 66 kB,
+// Chakra's runtime 42 kB, i18next 15 kB, the query client and jotai 14 kB).
+const BUDGET = 190 * 1024;
 
 const e2e = withServerAndBrowser();
 

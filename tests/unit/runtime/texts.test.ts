@@ -1,11 +1,10 @@
 // The browser's texts (src/runtime/texts.ts): namespaces fetched from the locale files, a language
-// switch that waits for every namespace in use, a component that suspends until its texts are in, and
-// i18next taking over translating with the same words.
+// switch that waits for every namespace in use, a component that suspends until its texts are in, all
+// translated by i18next from the first text.
 import { describe, expect, it } from 'vitest';
 import { createElement, Suspense } from 'react';
 import { renderToString } from 'react-dom/server';
 import { currentLanguage, fixedT, hasLoadedNamespace, loadNamespaces, setLanguage, startLanguage, useTranslation } from '../../../src/runtime/texts';
-import { loadI18next } from '../../../src/shell/i18n';
 
 function Title() {
   const { t, i18n } = useTranslation(['auth', 'common']);
@@ -47,19 +46,18 @@ describe('the portal texts', () => {
     await setLanguage('en');
   });
 
-  it('i18next takes over with every text already in, and translates the same', async () => {
+  it('i18next translates from the first text: values, plurals and other namespaces, one translator per language and namespace', async () => {
     await loadNamespaces(['auth', 'common', 'errors', 'runtime'], 'en');
     const t = fixedT('en', 'runtime');
-    const before = [t('auth:common.cancel'), t('errors:required', { field: 'E-mail' }), t('charactersLeft', { count: 1 }), t('charactersLeft', { count: 7 })];
-    await loadI18next();
-    // the same translator (memoised parts stay put), now answered by i18next
     expect(fixedT('en', 'runtime')).toBe(t);
-    expect([t('auth:common.cancel'), t('errors:required', { field: 'E-mail' }), t('charactersLeft', { count: 1 }), t('charactersLeft', { count: 7 })]).toEqual(before);
-    expect(before[1]).toBe('E-mail is required');
-    // texts fetched after the hand-over reach i18next too
+    expect(t('auth:common.cancel')).toBe('Cancel');
+    expect(t('errors:required', { field: 'E-mail' })).toBe('E-mail is required');
+    expect(t('charactersLeft', { count: 1 })).not.toBe(t('charactersLeft', { count: 7 }));
+    expect(t('charactersLeft', { count: 7 })).toContain('7');
+    // texts fetched later reach it too
     await loadNamespaces('fields', 'es');
     expect(fixedT('es', 'fields')('common.select')).toBe('Seleccionar');
-    // i18next answers now: asked for a whole branch, it says so where the product translator gives the key
-    expect(fixedT('es', 'fields')('common')).toMatch(/returned an object/);
+    // a key with no text reads as itself
+    expect(fixedT('es', 'fields')('no.such.key')).toBe('no.such.key');
   });
 });
