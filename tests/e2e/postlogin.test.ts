@@ -3,29 +3,16 @@
 // latest 1.10.0, Android minimum 2.0.0 / latest 2.1.0; Northridge is in Canada, without apps) decides
 // between the notice with Skip, the required update without it, and Home. The unknown-platform view,
 // and a browser without the wrapper, go on as before.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, type Parent, PARENTS, shot, signIn, submitSignIn, withServerAndBrowser } from './kit';
 import en from '../../locales/en/common.json';
 import pt from '../../locales/pt/common.json';
 import enAuth from '../../locales/en/auth.json';
 import viAuth from '../../locales/vi/auth.json';
 import vi from '../../locales/vi/common.json';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
+const e2e = withServerAndBrowser();
 
 /** What a native wrapper injects before the page runs. */
 async function inWrapper(ctx: BrowserContext, info: { os?: string; version: string }) {
@@ -35,27 +22,21 @@ async function inWrapper(ctx: BrowserContext, info: { os?: string; version: stri
   }, info);
 }
 
-const MARIA = { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
-const LINH = { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' };
-
 /** Signs in and returns the native version check the page asked the server for (query and answer). */
-async function signIn(page: Page, who = MARIA) {
-  await page.goto(portal(`/${who.app}/parent`));
-  await page.waitForSelector('[data-testid=signin-form]');
+async function versionCheckOnSignIn(page: Page, who: Parent = 'maria') {
+  await openSignIn(page, e2e.server, PARENTS[who].app);
   const check = page.waitForResponse((r) => r.url().includes('/api/Customer/native-version'), { timeout: 20_000 });
-  await page.fill('input[name=email]', who.email);
-  await page.fill('input[name=password]', who.password);
-  await page.click('[data-testid=signin-submit]');
+  await submitSignIn(page, who);
   return check.then(async (r) => ({ query: Object.fromEntries(new URL(r.url()).searchParams), status: r.status(), body: await r.json() }));
 }
 
 describe('post-login native version check', () => {
   it('iOS below the latest version: the server offers the update; App Store badge and copy-link use its store address; Skip goes home', async () => {
-    const ctx = await newContext(browser, 375);
-    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+    const ctx = await newContext(e2e.browser, 375);
+    await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: e2e.server.url });
     await inWrapper(ctx, { os: 'iOS', version: '1.9.3' });
     const page = await ctx.newPage();
-    const check = await signIn(page);
+    const check = await versionCheckOnSignIn(page);
     expect(check.query).toEqual({ CurrentVersion: '1.9.3', OS: 'ios' });
     expect(check.body).toMatchObject({ updateRequired: true, required: false, latestVersion: '1.10.0' });
     await page.waitForURL(/\/postlogin$/);
@@ -74,10 +55,10 @@ describe('post-login native version check', () => {
   });
 
   it('iOS below the minimum version: the update is required, without Skip (Vietnamese, 1280 px)', async () => {
-    const ctx = await newContext(browser, 1280, 'vi-VN');
+    const ctx = await newContext(e2e.browser, 1280, 'vi-VN');
     await inWrapper(ctx, { os: 'ios', version: '1.2.0' });
     const page = await ctx.newPage();
-    const check = await signIn(page);
+    const check = await versionCheckOnSignIn(page);
     expect(check.body).toMatchObject({ updateRequired: true, required: true });
     await page.waitForURL(/\/postlogin$/);
     await page.getByRole('heading', { level: 1, name: vi.nativeUpdate.title }).waitFor();
@@ -95,10 +76,10 @@ describe('post-login native version check', () => {
   });
 
   it('Android below the latest version: the update steps in Portuguese with Skip; the store link is the server\'s', async () => {
-    const ctx = await newContext(browser, 1280, 'pt-BR');
+    const ctx = await newContext(e2e.browser, 1280, 'pt-BR');
     await inWrapper(ctx, { os: 'android', version: '2.0.0' });
     const page = await ctx.newPage();
-    const check = await signIn(page);
+    const check = await versionCheckOnSignIn(page);
     expect(check.body).toMatchObject({ updateRequired: true, required: false, latestVersion: '2.1.0' });
     await page.waitForURL(/\/postlogin$/);
     await page.getByText(pt.nativeUpdate.android.update).waitFor();
@@ -112,33 +93,29 @@ describe('post-login native version check', () => {
   });
 
   it('an app at the latest version, and any app of a provider in Canada, go straight to Home', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     await inWrapper(ctx, { os: 'android', version: '2.1.0' });
     const page = await ctx.newPage();
-    expect((await signIn(page)).body).toMatchObject({ updateRequired: false });
+    expect((await versionCheckOnSignIn(page)).body).toMatchObject({ updateRequired: false });
     await page.waitForURL(/\/home$/);
     expect(await page.getByTestId('native-update').count()).toBe(0);
     await ctx.close();
 
     // the same outdated iOS version that Bright Path requires to update: Northridge has no apps
-    const ctx2 = await newContext(browser);
+    const ctx2 = await newContext(e2e.browser);
     await inWrapper(ctx2, { os: 'ios', version: '1.2.0' });
     const page2 = await ctx2.newPage();
-    expect((await signIn(page2, LINH)).body).toMatchObject({ updateRequired: false, required: false });
+    expect((await versionCheckOnSignIn(page2, 'linh')).body).toMatchObject({ updateRequired: false, required: false });
     await page2.waitForURL(/\/home$/);
     expect(await page2.getByTestId('native-update').count()).toBe(0);
     await ctx2.close();
   });
 
   it('unknown platform: the native-app error view with Skip', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     await inWrapper(ctx, { version: '1.0.0' });
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
-    await page.fill('input[name=email]', MARIA.email);
-    await page.fill('input[name=password]', MARIA.password);
-    await page.click('[data-testid=signin-submit]');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.getByText(en.nativeUpdate.unknownPlatform).waitFor();
     expect(await page.getByTestId('native-update-copy').count()).toBe(0);
     await expectNoAxeViolations(page, 'post-login update (unknown platform)');

@@ -2,19 +2,18 @@
 // lines, notices and buttons from the programs rules; search; the other-district toggle; the program
 // report PDF; the hand-off to the parent application with a one-time keyelement (redeemed once); a
 // product without a host reaching the configuration error page. 375 and 1280 px, English and Spanish.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import type { Locator, Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, shot, signIn, withServerAndBrowser } from './kit';
 import { inRollup, providerRollup } from '../../server/gradeRollup';
 import { isoDay } from '../../server/clock';
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = withServerAndBrowser();
 let tmp = '';
 /** View or enrol navigates to /viewenrollment: the shell shows it once that screen is declared */
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -22,32 +21,9 @@ const HAS_VIEW = existsSync(join(ROOT, 'screens', 'viewenrollment.json'));
 /** The server's business day: PORTAL_TODAY when set (README, Test it), else today. */
 const businessDay = () => process.env.PORTAL_TODAY || isoDay(new Date());
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
+beforeAll(() => {
   tmp = mkdtempSync(join(tmpdir(), 'pp-programs-'));
 });
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (p: string) => `${server.url}/parentportal${p}`;
-
-async function signIn(page: Page, email = 'maria.garcia@example.com') {
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  try {
-    await page.waitForURL(/\/home$/);
-  } catch (err) {
-    await shot(page, 'programlist-failed-signin');
-    throw err;
-  }
-}
 
 /** Client-side navigation (keeps the session in memory like a parent following links). */
 async function go(page: Page, p: string) {
@@ -129,9 +105,9 @@ describe('registration programs list', () => {
     ] as const) {
       const lang = locale.slice(0, 2) as 'en' | 'es';
       const T = TEXT[lang];
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await signIn(page);
+      await signIn(page, e2e.server, 'maria', { failShot: 'programlist-failed-signin' });
       await openList(page);
       await card(page, T.school).waitFor();
       // Spanish titles come from the provider's own translations
@@ -210,13 +186,13 @@ describe('registration programs list', () => {
       [375, 'es-ES', 'maria.garcia@example.com'],
     ] as const) {
       const lang = locale.slice(0, 2) as 'en' | 'es';
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
       const errors: string[] = [];
       const logged: string[] = [];
       page.on('pageerror', (err) => errors.push(err.message));
       page.on('console', (m) => void (m.type() === 'error' && logged.push(m.text().slice(0, 300))));
-      await signIn(page, email);
+      await signIn(page, e2e.server, { email, password: 'Sunshine#2026' }, { failShot: 'programlist-failed-signin' });
       await openList(page);
       const all = await titles(page);
       const search = page.getByLabel(TEXT[lang].search);
@@ -249,9 +225,9 @@ describe('registration programs list', () => {
     ] as const) {
       const lang = locale.slice(0, 2) as 'en' | 'es';
       const T = TEXT[lang];
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await signIn(page, 'priya.patel@example.com');
+      await signIn(page, e2e.server, 'priya', { failShot: 'programlist-failed-signin' });
       await openList(page);
       await page.locator('section[data-section=accountBlocked]').waitFor();
       for (const c of await cards(page).all()) {
@@ -285,9 +261,9 @@ describe('registration programs list', () => {
     for (const locale of ['en-US', 'es-ES'] as const) {
       const lang = locale.slice(0, 2) as 'en' | 'es';
       const T = TEXT[lang];
-      const ctx = await newContext(browser, 1280, locale);
+      const ctx = await newContext(e2e.browser, 1280, locale);
       const page = await ctx.newPage();
-      await signIn(page);
+      await signIn(page, e2e.server, 'maria', { failShot: 'programlist-failed-signin' });
       await openList(page);
       const [download] = await Promise.all([page.waitForEvent('download'), card(page, T.school).getByRole('button', { name: T.download }).click()]);
       expect(download.suggestedFilename()).toMatch(/\.pdf$/);
@@ -313,9 +289,9 @@ describe('registration programs list', () => {
   }, 420_000);
 
   it('Register hands off to the parent application with a keyelement redeemed once', async () => {
-    const ctx = await newContext(browser, 1280, 'en-US');
+    const ctx = await newContext(e2e.browser, 1280, 'en-US');
     const page = await ctx.newPage();
-    await signIn(page);
+    await signIn(page, e2e.server, 'maria', { failShot: 'programlist-failed-signin' });
     await openList(page);
     expect(await buttons(card(page, TEXT.en.spring))).not.toContain(TEXT.en.register);
     // the drop-in punch pass program is open and none of the account's children is in it
@@ -346,7 +322,7 @@ describe('registration programs list', () => {
     const keyelement = url.searchParams.get('keyelement') ?? '';
     expect(keyelement).toMatch(/^[A-Za-z0-9_-]{43}$/);
     const redeem = (token?: string) =>
-      fetch(`${server.url}/api/Registration/program/application-token/details`, {
+      fetch(`${e2e.server.url}/api/Registration/program/application-token/details`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
         body: JSON.stringify({ appName: 'brightpath', keyelement }),
@@ -358,11 +334,11 @@ describe('registration programs list', () => {
     const details = (await first.json()) as Record<string, unknown>;
     expect(details.product).toBe('parentapplication');
     expect(details.userName).toBe('maria.garcia@example.com');
-    expect(details.returnUrl).toBe(`${server.url}/parentportal/programlist`);
+    expect(details.returnUrl).toBe(e2e.portal('/programlist'));
     expect((await redeem(portalToken)).status).toBe(410);
     await page.unroute('**/api/Registration/program/application-token/details');
     // confirmed once this season: Register hands off without asking again
-    await page.goto(portal('/programlist'));
+    await page.goto(e2e.portal('/programlist'));
     await openList(page);
     const again = cards(page).filter({ has: page.getByRole('button', { name: TEXT.en.register, exact: true }) }).first();
     await again.getByRole('button', { name: TEXT.en.register, exact: true }).click();
@@ -376,9 +352,9 @@ describe('registration programs list', () => {
       [1280, 'en-US'],
     ] as const) {
       const lang = locale.slice(0, 2) as 'en' | 'es';
-      const ctx = await newContext(browser, width, locale);
+      const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await signIn(page);
+      await signIn(page, e2e.server, 'maria', { failShot: 'programlist-failed-signin' });
       await openList(page);
       await cards(page).getByRole('button', { name: TEXT[lang].calendar }).click();
       await page.waitForURL(/\/configurationerror\?/);

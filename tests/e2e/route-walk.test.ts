@@ -9,8 +9,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { apiToken, newContext, shot, signIn, text, withServerAndBrowser } from './kit';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -68,14 +68,9 @@ function rawKeys(text: string): string[] {
   return [...found];
 }
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = withServerAndBrowser();
 let ctx: BrowserContext;
 let page: Page;
-
-const MARIA = { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
-const KAREN = { app: 'brightpath', email: 'karen.johnson@example.com', password: 'Sunshine#2026' };
-const LINH = { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' };
 
 /** Ids of other accounts, read through the API as their own parents. */
 interface Foreign {
@@ -87,21 +82,15 @@ interface Foreign {
 }
 
 async function api<T>(token: string, p: string): Promise<T> {
-  const res = await fetch(`${server.url}/api/${p}`, { headers: { Authorization: `Bearer ${token}` } });
+  const res = await fetch(`${e2e.server.url}/api/${p}`, { headers: { Authorization: `Bearer ${token}` } });
   if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`);
   return (await res.json()) as T;
 }
 
 async function foreignIds(): Promise<Foreign> {
   const out: Foreign = { adult: [], child: [], payment: [], programPeriod: [], bulletin: [] };
-  for (const who of [LINH, KAREN]) {
-    const res = await fetch(`${server.url}/api/Authentication/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ appName: who.app, email: who.email, password: who.password }),
-    });
-    if (!res.ok) throw new Error(`login ${who.email}: ${res.status}`);
-    const token = ((await res.json()) as { token: string }).token;
+  for (const who of ['linh', 'karen'] as const) {
+    const token = await apiToken(e2e.server, who);
     out.adult.push(...(await api<Array<{ adultID: number }>>(token, 'Demographics/adults')).map((a) => a.adultID));
     out.child.push(...(await api<Array<{ childID: number }>>(token, 'Demographics/children')).map((c) => c.childID));
     out.payment.push(...(await api<Array<{ accountPaymentID: number }>>(token, 'Billing/payments-received')).map((p) => p.accountPaymentID));
@@ -152,17 +141,8 @@ function queries(s: Screen, foreign: Foreign): string[] {
   return out;
 }
 
-async function signIn(p: Page) {
-  await p.goto(`${server.url}/parentportal/${MARIA.app}/parent`);
-  await p.waitForSelector('[data-testid=signin-form]', { timeout: 60_000 }).catch(async (e) => {
-    await shot(p, 'route-walk-signin-failed');
-    throw e;
-  });
-  await p.fill('input[name=email]', MARIA.email);
-  await p.fill('input[name=password]', MARIA.password);
-  await p.click('[data-testid=signin-submit]');
-  await p.waitForURL(/\/home$/);
-}
+/** Maria signs in; a slow first page of the walk may take a minute. */
+const signInAsMaria = (p: Page) => signIn(p, e2e.server, 'maria', { formTimeout: 60_000, failShot: 'route-walk-signin-failed' });
 
 const SPINNERS = '.chakra-spinner, [data-state=loading], [data-testid=payment-loader]';
 
@@ -225,24 +205,20 @@ async function inspect(p: Page, url: string, settled: boolean): Promise<Finding[
 /** Maria's portal session is still there (a page may sign out, e.g. the session-ended page): else sign in again. */
 async function ensureSignedIn(p: Page) {
   // the portal's session is read on a portal page (the parent application keeps its own)
-  if (!p.url().startsWith(`${server.url}/parentportal/`)) await p.goto(`${server.url}/parentportal/home`);
+  if (!p.url().startsWith(e2e.portal('/'))) await p.goto(e2e.portal('/home'));
   const signedIn = await p.evaluate(() => {
     const raw = localStorage.getItem('pp.session');
     return !!raw && raw.includes('"token"') && !raw.includes('"token":""') && !raw.includes('"sessionExpired":true');
   });
-  if (!signedIn) await signIn(p);
+  if (!signedIn) await signInAsMaria(p);
 }
 
 beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-  ctx = await newContext(browser, 1280);
+  ctx = await newContext(e2e.browser, 1280);
   page = await ctx.newPage();
-}, 180_000);
+});
 afterAll(async () => {
   await ctx?.close();
-  await browser?.close();
-  await server?.stop();
 });
 
 /** Screens that end or change the session go last, so that the others are walked signed in. */
@@ -251,14 +227,14 @@ const LAST = new Set(['sessionexpired', 'postloginerror', 'invalidurl', 'configu
 describe('route walk', () => {
   it('opens every route with missing, foreign and garbage parameters: no raw key, no endless spinner, no success above an error', async () => {
     const foreign = await foreignIds();
-    await signIn(page);
+    await signInAsMaria(page);
     const findings: Finding[] = [];
     const portalScreens = SCREENS.filter((s) => !isApplication(s) && !s.path.includes(':')).sort((a, b) => Number(LAST.has(a.id)) - Number(LAST.has(b.id)));
     for (const s of portalScreens) {
       for (const q of queries(s, foreign)) {
         await ensureSignedIn(page);
         const url = `/parentportal${s.path === '/' ? '/' : s.path}${q}`;
-        await page.goto(`${server.url}${url}`);
+        await page.goto(`${e2e.server.url}${url}`);
         const settled = await settle(page);
         const f = await inspect(page, url, settled);
         if (f.length > 0) await shot(page, `route-walk-${s.id}${q ? '-q' : ''}`);
@@ -276,7 +252,7 @@ describe('route walk', () => {
       for (const width of [375, 1280]) {
         await ensureSignedIn(page);
         await page.setViewportSize({ width, height: width < 500 ? 780 : 900 });
-        await page.goto(`${server.url}/parentportal${url}`);
+        await page.goto(e2e.portal(url));
         await settle(page);
         await shot(page, `route-walk-${name}-${width}`);
       }
@@ -305,7 +281,7 @@ describe('route walk', () => {
     for (const s of SCREENS.filter(isApplication)) {
       for (const q of queries(s, foreign)) {
         const url = `/parentapplication${s.path}${q}`;
-        await page.goto(`${server.url}${url}`);
+        await page.goto(`${e2e.server.url}${url}`);
         const settled = await settle(page);
         const f = await inspect(page, url, settled);
         if (f.length > 0) await shot(page, `route-walk-${s.id}${q ? '-q' : ''}`);
@@ -317,20 +293,12 @@ describe('route walk', () => {
   }, 600_000);
 });
 
-/** A text of the portal in English, read from its locale files. */
-function L(ns: string, key: string, params: Record<string, string | number> = {}): string {
-  let v: unknown = JSON.parse(fs.readFileSync(path.join(ROOT, 'locales', 'en', `${ns}.json`), 'utf8'));
-  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
-  if (typeof v !== 'string') throw new Error(`no text en/${ns}:${key}`);
-  return v.replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
-}
-
 describe('pay now, found on the walk', () => {
   it('refuses "-5", warns above the balance, keeps Tab on the methods, says a cancel charged nothing and keeps the payer on Back', async () => {
     await ensureSignedIn(page);
     for (const width of [375, 1280]) {
       await page.setViewportSize({ width, height: width < 500 ? 780 : 900 });
-      await page.goto(`${server.url}/parentportal/paynow`);
+      await page.goto(e2e.portal('/paynow'));
       await page.waitForSelector('section[data-section=summary] dl');
       const balance = (await page.locator('section[data-section=summary] dd').first().innerText()).trim();
       await page.check('#amount_amountChoice-1');
@@ -338,12 +306,12 @@ describe('pay now, found on the walk', () => {
       await page.fill('#amount_otherAmount', '-5');
       await page.locator('#amount_otherAmount').blur();
       expect(await page.inputValue('#amount_otherAmount')).toBe('-5');
-      await page.getByText(L('errors', 'payment.amount')).first().waitFor();
+      await page.getByText(text('en', 'errors', 'payment.amount')).first().waitFor();
       await expect.poll(() => page.locator('section[data-section=methods] [data-action=choose]').count()).toBe(0);
       await shot(page, `route-walk-paynow-negative-${width}`);
       // above the balance: allowed, and said in the form
       await page.fill('#amount_otherAmount', '99999');
-      await page.getByText(L('payment', 'paynow.aboveBalance', { balance })).waitFor();
+      await page.getByText(text('en', 'payment', 'paynow.aboveBalance', { balance })).waitFor();
       await page.waitForSelector('section[data-section=methods]:not([aria-busy]) [data-action=choose]');
       await shot(page, `route-walk-paynow-above-balance-${width}`);
     }
@@ -370,7 +338,7 @@ describe('pay now, found on the walk', () => {
     await toGateway();
     await page.locator('a.cancel').first().click();
     await page.waitForURL(/\/parentportal\/paynow\?payment=cancelled/);
-    await page.getByText(L('payment', 'cancelled')).waitFor();
+    await page.getByText(text('en', 'payment', 'cancelled')).waitFor();
     await shot(page, 'route-walk-paynow-cancelled-1280');
     await page.setViewportSize({ width: 375, height: 780 });
     await shot(page, 'route-walk-paynow-cancelled-375');

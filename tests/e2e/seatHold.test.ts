@@ -7,55 +7,22 @@
 // - After Pay later the heading asks for the fees, not for the seats.
 // - Register and Add child appear only while a child can still be registered; the children step
 //   shows a child already in the program disabled.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { escapeRegExp, expectNoAxeViolations, newContext, outbox, rawText, shot, signIn, text, withServerAndBrowser } from './kit';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-}, 180_000);
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const e2e = withServerAndBrowser();
 
 type Lang = 'en' | 'es' | 'vi';
-function raw(lang: Lang, ns: string, key: string): string {
-  let v: unknown = JSON.parse(readFileSync(join(ROOT, 'locales', lang, `${ns}.json`), 'utf8'));
-  for (const part of key.split('.')) v = (v as Record<string, unknown>)[part];
-  if (typeof v !== 'string') throw new Error(`no text ${lang}/${ns}:${key}`);
-  return v;
-}
-function L(lang: Lang, ns: string, key: string, params: Record<string, string | number> = {}): string {
-  return raw(lang, ns, key).replace(/\{\{(\w+)\}\}/g, (_, k) => String(params[k] ?? ''));
-}
 /** the part of a text before its first {{placeholder}} */
-const lead = (lang: Lang, ns: string, key: string) => raw(lang, ns, key).split('{{')[0];
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const lead = (lang: Lang, ns: string, key: string) => rawText(lang, ns, key).split('{{')[0];
 const PRESCHOOL = { en: 'Little Sprouts Preschool', es: 'Preescolar Little Sprouts', vi: 'Mầm non Little Sprouts' };
-
-async function signIn(page: Page, app: string, email: string, password = 'Sunshine#2026') {
-  await page.goto(`${server.url}/parentportal/${app}/parent`);
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
-}
 
 const card = (page: Page, title: string | RegExp): Locator =>
   page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: title }) });
 
 async function openCard(page: Page, title: string | RegExp): Promise<Locator> {
-  await page.goto(`${server.url}/parentportal/programlist`);
+  await page.goto(e2e.portal('/programlist'));
   const c = card(page, title);
   await c.waitFor({ timeout: 30_000 });
   return c;
@@ -63,10 +30,10 @@ async function openCard(page: Page, title: string | RegExp): Promise<Locator> {
 
 /** Register or Add child on a card, through the grade roll-up when it asks, to the children step. */
 async function startApplication(page: Page, lang: Lang, c: Locator) {
-  const name = new RegExp(`^(${escape(L(lang, 'programs', 'button.register'))}|${escape(L(lang, 'programs', 'button.addChild'))})$`);
+  const name = new RegExp(`^(${escapeRegExp(text(lang, 'programs', 'button.register'))}|${escapeRegExp(text(lang, 'programs', 'button.addChild'))})$`);
   await c.getByRole('button', { name }).click();
-  const rollup = page.getByRole('alertdialog', { name: L(lang, 'programs', 'rollup.title') });
-  const save = rollup.getByRole('button', { name: L(lang, 'programs', 'rollup.continue') });
+  const rollup = page.getByRole('alertdialog', { name: text(lang, 'programs', 'rollup.title') });
+  const save = rollup.getByRole('button', { name: text(lang, 'programs', 'rollup.continue') });
   const deadline = Date.now() + 90_000;
   while (!/\/parentapplication\//.test(page.url())) {
     if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
@@ -78,32 +45,32 @@ async function startApplication(page: Page, lang: Lang, c: Locator) {
 
 /** The preschool for one child, to the confirmation (answers the application's key). */
 async function applyForPreschool(page: Page, lang: Lang, child: string): Promise<string> {
-  const next = page.getByRole('button', { name: L(lang, 'application', 'continue'), exact: true });
+  const next = page.getByRole('button', { name: text(lang, 'application', 'continue'), exact: true });
   await page.getByRole('checkbox', { name: child }).check();
   await next.click();
   await page.waitForURL(/\/parentapplication\/enrollment/);
   const picker = page.locator('[data-testid^=activity-picker-]').first();
   await picker.waitFor();
   await picker.getByRole('checkbox').first().check();
-  await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionY') }).check();
+  await page.getByRole('radio', { name: text(lang, 'application', 'enrollment.optionY') }).check();
   await next.click();
   await page.waitForURL(/\/parentapplication\/fee/);
-  await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'fee.title') }).waitFor();
+  await page.getByRole('heading', { level: 1, name: text(lang, 'application', 'fee.title') }).waitFor();
   await next.click();
   await page.waitForURL(/\/parentapplication\/review/);
-  await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+  await page.getByRole('button', { name: text(lang, 'application', 'review.submit') }).click();
   await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
   return new URL(page.url()).searchParams.get('key')!;
 }
 
 /** Moves the hold's end to `secondsLeft` from now; the server sweeps at once. */
 async function holdEndsIn(key: string, secondsLeft: number): Promise<string | null> {
-  const res = await fetch(`${server.url}/api/dev/application-hold`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, secondsLeft }) });
+  const res = await fetch(`${e2e.server.url}/api/dev/application-hold`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ key, secondsLeft }) });
   expect(res.status).toBe(200);
   return ((await res.json()) as { paymentStatus: string | null }).paymentStatus;
 }
 
-const mailsOf = async (kind: string, to: string) => (await outbox(server)).filter((m) => (m as { kind?: string }).kind === kind && m.to === to);
+const mailsOf = async (kind: string, to: string) => (await outbox(e2e.server)).filter((m) => (m as { kind?: string }).kind === kind && m.to === to);
 
 async function look(page: Page, label: string) {
   await expectNoAxeViolations(page, label);
@@ -113,25 +80,25 @@ async function look(page: Page, label: string) {
 describe('seats held while paying', () => {
   it('375 px, English: one message while held, the warning and the end on Home, by e-mail once and in the Emails/Texts history', async () => {
     const lang: Lang = 'en';
-    const ctx = await newContext(browser, 375, 'en-US');
+    const ctx = await newContext(e2e.browser, 375, 'en-US');
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'brightpath', 'amara.mensah@example.com');
+      await signIn(page, e2e.server, 'amara');
       await startApplication(page, lang, await openCard(page, PRESCHOOL[lang]));
       const key = await applyForPreschool(page, lang, 'Ben Mensah');
-      await page.getByRole('heading', { name: L(lang, 'application', 'payment.heading') }).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: text(lang, 'application', 'payment.heading') }).waitFor({ timeout: 30_000 });
       const main = page.locator('main');
       // one message: the seats are held (not 'Enrolled'), pay now or choose Pay later, or they go
       await expect.poll(() => page.getByTestId('countdown').innerText()).toContain(lead(lang, 'application', 'payment.holdLeft'));
       const ben = page.locator('[data-section=children] article').filter({ hasText: 'Ben Mensah' });
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.activityHeldForPayment'));
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.status.HELD'));
-      expect(await ben.innerText()).not.toContain(L(lang, 'application', 'confirmation.activityA'));
+      expect(await ben.innerText()).toContain(text(lang, 'application', 'confirmation.activityHeldForPayment'));
+      expect(await ben.innerText()).toContain(text(lang, 'application', 'confirmation.status.HELD'));
+      expect(await ben.innerText()).not.toContain(text(lang, 'application', 'confirmation.activityA'));
       expect(await main.innerText()).not.toContain('Pay now to keep your seats');
       await look(page, 'seathold-confirmation-375-en');
 
       // Home shows the hold and its end
-      await page.goto(`${server.url}/parentportal/home`);
+      await page.goto(e2e.portal('/home'));
       const held = page.locator('section[data-section=seatHolds] article').filter({ hasText: 'Ben Mensah' });
       await held.waitFor({ timeout: 30_000 });
       expect(await held.innerText()).toContain(lead(lang, 'programs', 'notice.seatHold'));
@@ -152,14 +119,14 @@ describe('seats held while paying', () => {
       expect(ended).toHaveLength(1);
 
       // the confirmation says the seats went back
-      await page.goto(`${server.url}/parentapplication/confirmation?key=${key}`);
-      await page.getByText(L(lang, 'application', 'payment.expired')).waitFor({ timeout: 30_000 });
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.status.RELEASED'));
-      expect(await ben.innerText()).toContain(L(lang, 'application', 'confirmation.activityReleased'));
+      await page.goto(e2e.application(`/confirmation?key=${key}`));
+      await page.getByText(text(lang, 'application', 'payment.expired')).waitFor({ timeout: 30_000 });
+      expect(await ben.innerText()).toContain(text(lang, 'application', 'confirmation.status.RELEASED'));
+      expect(await ben.innerText()).toContain(text(lang, 'application', 'confirmation.activityReleased'));
       await look(page, 'seathold-released-375-en');
 
       // the confirmation, the warning and the end are in her Emails/Texts history
-      await page.goto(`${server.url}/parentportal/communication`);
+      await page.goto(e2e.portal('/communication'));
       const history = page.locator('section[data-section=history]');
       await history.locator('article').first().waitFor({ timeout: 30_000 });
       const confirmation = (await mailsOf('application-confirmation', 'amara.mensah@example.com'))[0];
@@ -168,7 +135,7 @@ describe('seats held while paying', () => {
 
       // Home no longer shows a hold; the card offers Register again (Ben may apply again)
       const c = await openCard(page, PRESCHOOL[lang]);
-      await expect.poll(() => c.getByRole('button', { name: L(lang, 'programs', 'button.register'), exact: true }).count()).toBe(1);
+      await expect.poll(() => c.getByRole('button', { name: text(lang, 'programs', 'button.register'), exact: true }).count()).toBe(1);
       expect(await c.innerText()).not.toContain(lead(lang, 'programs', 'notice.seatHold'));
     } catch (err) {
       await shot(page, 'seathold-failed-375-en');
@@ -180,34 +147,34 @@ describe('seats held while paying', () => {
 
   it('1280 px, Spanish: the warning e-mail in Spanish; after Pay later the heading asks for the fees; with both children in, neither Register nor Add child', async () => {
     const lang: Lang = 'es';
-    const ctx = await newContext(browser, 1280, 'es-ES');
+    const ctx = await newContext(e2e.browser, 1280, 'es-ES');
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'brightpath', 'amara.mensah@example.com');
+      await signIn(page, e2e.server, 'amara');
       await startApplication(page, lang, await openCard(page, PRESCHOOL[lang]));
       // Ben's seats went back in the test before: he may be chosen; Ada too
       const key = await applyForPreschool(page, lang, 'Ada Mensah');
-      await page.getByRole('heading', { name: L(lang, 'application', 'payment.heading') }).waitFor({ timeout: 30_000 });
+      await page.getByRole('heading', { name: text(lang, 'application', 'payment.heading') }).waitFor({ timeout: 30_000 });
       await look(page, 'seathold-confirmation-1280-es');
       expect(await holdEndsIn(key, 200)).toBe('AWAITING');
       const warned = (await mailsOf('application-hold-warning', 'amara.mensah@example.com')).filter((m) => m.text.includes('Ada Mensah'));
       expect(warned).toHaveLength(1);
-      expect(warned[0].text).toContain(L(lang, 'application', 'email.hold.warning.next'));
+      expect(warned[0].text).toContain(text(lang, 'application', 'email.hold.warning.next'));
       // Home in Spanish
-      await page.goto(`${server.url}/parentportal/home`);
+      await page.goto(e2e.portal('/home'));
       const held = page.locator('section[data-section=seatHolds] article').filter({ hasText: 'Ada Mensah' });
       await held.waitFor({ timeout: 30_000 });
       expect(await held.innerText()).toContain(lead(lang, 'programs', 'notice.seatHold'));
       await look(page, 'seathold-home-1280-es');
 
       // Pay later: the seats stay, the heading changes
-      await page.goto(`${server.url}/parentapplication/confirmation?key=${key}`);
-      await page.getByRole('button', { name: L(lang, 'application', 'payment.payLater') }).click();
-      await page.getByRole('heading', { name: L(lang, 'application', 'payment.headingLater') }).waitFor({ timeout: 30_000 });
-      expect(await page.getByRole('heading', { name: L(lang, 'application', 'payment.heading') }).count()).toBe(0);
+      await page.goto(e2e.application(`/confirmation?key=${key}`));
+      await page.getByRole('button', { name: text(lang, 'application', 'payment.payLater') }).click();
+      await page.getByRole('heading', { name: text(lang, 'application', 'payment.headingLater') }).waitFor({ timeout: 30_000 });
+      expect(await page.getByRole('heading', { name: text(lang, 'application', 'payment.heading') }).count()).toBe(0);
       expect(await page.getByTestId('countdown').count()).toBe(0);
       const ada = page.locator('[data-section=children] article').filter({ hasText: 'Ada Mensah' });
-      expect(await ada.innerText()).toContain(L(lang, 'application', 'confirmation.activityA'));
+      expect(await ada.innerText()).toContain(text(lang, 'application', 'confirmation.activityA'));
       await look(page, 'seathold-paylater-1280-es');
 
       // Ben applies again and is held: both children are in, the card offers no button that leads nowhere
@@ -219,7 +186,7 @@ describe('seats held while paying', () => {
       await applyForPreschool(page, lang, 'Ben Mensah');
       const c = await openCard(page, PRESCHOOL[lang]);
       await expect.poll(() => c.innerText()).toContain(lead(lang, 'programs', 'notice.seatHold'));
-      for (const b of ['button.register', 'button.addChild']) expect(await c.getByRole('button', { name: L(lang, 'programs', b), exact: true }).count()).toBe(0);
+      for (const b of ['button.register', 'button.addChild']) expect(await c.getByRole('button', { name: text(lang, 'programs', b), exact: true }).count()).toBe(0);
       await look(page, 'seathold-programlist-both-in-1280-es');
     } catch (err) {
       await shot(page, 'seathold-failed-1280-es');
@@ -233,12 +200,12 @@ describe('seats held while paying', () => {
 describe('Register and Add child follow spec 4', () => {
   it('375 px, English: karen, her only child waitlisted on the summer camp, sees Approval Pending for Waitlist and no Register', async () => {
     const lang: Lang = 'en';
-    const ctx = await newContext(browser, 375, 'en-US');
+    const ctx = await newContext(e2e.browser, 375, 'en-US');
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'brightpath', 'karen.johnson@example.com');
+      await signIn(page, e2e.server, 'karen');
       await startApplication(page, lang, await openCard(page, 'Summer Adventure Camp'));
-      const next = page.getByRole('button', { name: L(lang, 'application', 'continue'), exact: true });
+      const next = page.getByRole('button', { name: text(lang, 'application', 'continue'), exact: true });
       await page.getByRole('checkbox', { name: 'Tyler Johnson' }).check();
       await next.click();
       await page.waitForURL(/\/parentapplication\/enrollment/);
@@ -246,20 +213,20 @@ describe('Register and Add child follow spec 4', () => {
       await picker.waitFor();
       // the camp's first week is full: Tyler goes on its waitlist
       await picker.locator('fieldset[data-week]').nth(0).getByRole('checkbox', { name: 'Adventure Week' }).check();
-      await page.getByRole('radio', { name: L(lang, 'application', 'enrollment.optionN') }).check();
+      await page.getByRole('radio', { name: text(lang, 'application', 'enrollment.optionN') }).check();
       await next.click();
       await page.waitForURL(/\/parentapplication\/fee/);
-      await page.getByRole('heading', { level: 1, name: L(lang, 'application', 'fee.title') }).waitFor();
+      await page.getByRole('heading', { level: 1, name: text(lang, 'application', 'fee.title') }).waitFor();
       await next.click();
       await page.waitForURL(/\/parentapplication\/review/);
-      await page.getByRole('button', { name: L(lang, 'application', 'review.submit') }).click();
+      await page.getByRole('button', { name: text(lang, 'application', 'review.submit') }).click();
       await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
-      await page.getByRole('button', { name: L(lang, 'application', 'confirmation.back') }).click();
+      await page.getByRole('button', { name: text(lang, 'application', 'confirmation.back') }).click();
       await page.waitForURL(/\/parentportal\/programlist/);
       const c = card(page, 'Summer Adventure Camp');
       await c.waitFor({ timeout: 30_000 });
-      await expect.poll(() => c.innerText()).toContain(L(lang, 'programs', 'notice.pendingWaitlist'));
-      for (const b of ['button.register', 'button.addChild']) expect(await c.getByRole('button', { name: L(lang, 'programs', b), exact: true }).count()).toBe(0);
+      await expect.poll(() => c.innerText()).toContain(text(lang, 'programs', 'notice.pendingWaitlist'));
+      for (const b of ['button.register', 'button.addChild']) expect(await c.getByRole('button', { name: text(lang, 'programs', b), exact: true }).count()).toBe(0);
       await look(page, 'programlist-karen-waitlisted-375-en');
     } catch (err) {
       await shot(page, 'programlist-failed-375-en');
@@ -271,20 +238,20 @@ describe('Register and Add child follow spec 4', () => {
 
   it('1280 px, Vietnamese: linh, An waitlisted for Spring Break Care, gets Add child, and the children step offers An disabled', async () => {
     const lang: Lang = 'vi';
-    const ctx = await newContext(browser, 1280, 'vi-VN');
+    const ctx = await newContext(e2e.browser, 1280, 'vi-VN');
     const page = await ctx.newPage();
     try {
-      await signIn(page, 'northridge', 'linh.nguyen@example.ca', 'Maple#Leaf2026');
+      await signIn(page, e2e.server, 'linh');
       const c = await openCard(page, 'Chăm sóc kỳ nghỉ xuân');
-      await expect.poll(() => c.innerText()).toContain(L(lang, 'programs', 'notice.pendingWaitlist'));
-      expect(await c.getByRole('button', { name: L(lang, 'programs', 'button.register'), exact: true }).count()).toBe(0);
-      expect(await c.getByRole('button', { name: L(lang, 'programs', 'button.addChild'), exact: true }).count()).toBe(1);
+      await expect.poll(() => c.innerText()).toContain(text(lang, 'programs', 'notice.pendingWaitlist'));
+      expect(await c.getByRole('button', { name: text(lang, 'programs', 'button.register'), exact: true }).count()).toBe(0);
+      expect(await c.getByRole('button', { name: text(lang, 'programs', 'button.addChild'), exact: true }).count()).toBe(1);
       await look(page, 'programlist-linh-1280-vi');
       await startApplication(page, lang, c);
       const an = page.getByRole('checkbox', { name: new RegExp('^An Nguyen') });
       await an.waitFor({ timeout: 30_000 });
       expect(await an.isDisabled()).toBe(true);
-      expect(await page.locator('fieldset').filter({ has: an }).innerText()).toContain(L(lang, 'application', 'children.already'));
+      expect(await page.locator('fieldset').filter({ has: an }).innerText()).toContain(text(lang, 'application', 'children.already'));
       expect(await page.getByRole('checkbox', { name: 'Bao Nguyen' }).isDisabled()).toBe(false);
       await look(page, 'application-children-already-1280-vi');
     } catch (err) {

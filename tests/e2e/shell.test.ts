@@ -1,42 +1,19 @@
 // The portal shell in a real browser against the real server: provider entry, sign-in, the home page
 // of a full and of a payment-only login, language switch, accessibility theme, sign-out, offline,
 // session expiry, unknown provider and unknown page. axe runs on every page, in both themes.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import { expectNoAxeViolations, newContext, openSignIn, shot, signIn, withServerAndBrowser } from './kit';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
-
-async function signIn(page: Page, email: string, password = 'Sunshine#2026') {
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('[data-testid=signin-submit]');
-}
+const e2e = withServerAndBrowser();
 
 describe('portal shell', () => {
   it('the provider entry opens the sign-in page of that provider, with footer, badges and seal', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
     // the entry page carries the provider, its declarations and sign-in's public loads (server/boot.ts)
     const asked: string[] = [];
     page.on('request', (r) => void (r.url().includes('/api/') && asked.push(new URL(r.url()).pathname)));
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     expect(new URL(page.url()).pathname).toBe('/parentportal/');
     expect(await page.textContent('[data-testid=program-name]')).toBe('Bright Path Kids Club');
     await page.waitForLoadState('networkidle');
@@ -52,9 +29,9 @@ describe('portal shell', () => {
   });
 
   it('a wrong password shows the server message in a dismissible danger banner', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com', 'Wrong#password9');
+    await signIn(page, e2e.server, { email: 'maria.garcia@example.com', password: 'Wrong#password9' }, { home: false });
     const banner = page.locator('[data-testid=error-banner]');
     await banner.waitFor();
     expect((await banner.textContent())?.length).toBeGreaterThan(5);
@@ -65,9 +42,9 @@ describe('portal shell', () => {
   });
 
   it('a full login sees the five home sections with real data and the side menu', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     await page.waitForSelector('section[data-section=payments] dl');
     await page.waitForSelector('section[data-section=registration] article');
@@ -84,9 +61,9 @@ describe('portal shell', () => {
   });
 
   it('a payment-only secondary login sees only Home and Sign out, and only Payments on home', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'ana.silva@example.com');
+    await signIn(page, e2e.server, 'ana', { home: false });
     await page.waitForURL(/\/home$/);
     await page.waitForSelector('section[data-section=payments] dl');
     const entries = await page.locator('[data-testid=side-menu] [data-testid^=menu-]').evaluateAll((els) => els.map((e) => e.getAttribute('data-testid')));
@@ -98,10 +75,9 @@ describe('portal shell', () => {
   });
 
   it('switching the language translates the page, sets <html lang> and the Language cookie', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     await page.selectOption('[data-testid=language-switch] select', 'es');
     await page.waitForSelector('[data-testid=page-title]:has-text("Iniciar sesión")');
     expect(await page.getAttribute('html', 'lang')).toBe('es');
@@ -114,9 +90,9 @@ describe('portal shell', () => {
   });
 
   it('the accessibility theme and font size apply, and the page passes axe in both themes', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForSelector('section[data-section=payments] dl');
     await page.click('[data-testid=accessibility-button]');
     await page.waitForSelector('[data-testid=accessibility-modal]');
@@ -133,9 +109,9 @@ describe('portal shell', () => {
   });
 
   it('sign out asks first, clears the token and keeps the language', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     await page.selectOption('[data-testid=language-switch] select', 'pt');
     await page.waitForSelector('[data-testid=page-title]:has-text("Início")');
@@ -152,9 +128,9 @@ describe('portal shell', () => {
   });
 
   it('small screens get the menu as a drawer', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     expect(await page.isVisible('[data-testid=side-menu]')).toBe(false);
     await page.click('[data-testid=menu-button]');
@@ -164,9 +140,9 @@ describe('portal shell', () => {
   });
 
   it('offline replaces the page with No Connection and restores it 1 s after going online', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     await ctx.setOffline(true);
     await page.waitForSelector('[data-testid=no-connection]');
@@ -180,9 +156,9 @@ describe('portal shell', () => {
   });
 
   it('a session the server ended shows the session-ended page; OK goes to sign-in', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     // the server ends the session (as an idle timeout would); the browser still holds the token
     const status = await page.evaluate(async () => {
@@ -202,9 +178,9 @@ describe('portal shell', () => {
   });
 
   it('an outdated release version ends on the release notice; OK takes the current version and goes home', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await signIn(page, 'maria.garcia@example.com');
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     // the signed-in tab closes first: open tabs share the stored session, and its own requests would
     // race the stale tab's to end the session
@@ -219,7 +195,7 @@ describe('portal shell', () => {
         localStorage.setItem('pp.session', JSON.stringify(s));
       }
     });
-    await stale.goto(portal('/home'));
+    await stale.goto(e2e.portal('/home'));
     await stale.waitForURL(/\/sessionexpired\?type=INVALID_RELEASE_VERSION/);
     await stale.waitForSelector('[data-action=okRelease]');
     await expectNoAxeViolations(stale, 'release notice');
@@ -233,9 +209,9 @@ describe('portal shell', () => {
   });
 
   it('an unknown provider goes to /invalidurl, where the provider is found by e-mail', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await page.goto(portal('/nosuchprogram/parent'));
+    await page.goto(e2e.portal('/nosuchprogram/parent'));
     await page.waitForURL(/\/invalidurl/);
     await page.waitForSelector('[data-testid=provider-list] a');
     await expectNoAxeViolations(page, 'invalid url');
@@ -249,7 +225,7 @@ describe('portal shell', () => {
   });
 
   it('a first visit takes the browser language and fetches only that language', async () => {
-    const ctx = await newContext(browser, 1280, 'vi-VN');
+    const ctx = await newContext(e2e.browser, 1280, 'vi-VN');
     const page = await ctx.newPage();
     const bundles: string[] = [];
     page.on('request', (r) => {
@@ -257,7 +233,7 @@ describe('portal shell', () => {
       const m = /assets\/texts-\w+\/([a-z]{2})[./]/.exec(r.url());
       if (m) bundles.push(m[1]);
     });
-    await page.goto(portal('/brightpath/parent'));
+    await page.goto(e2e.portal('/brightpath/parent'));
     await page.waitForSelector('[data-testid=page-title]:has-text("Đăng nhập")');
     expect(await page.getAttribute('html', 'lang')).toBe('vi');
     expect([...new Set(bundles)]).toEqual(['vi']);
@@ -265,12 +241,11 @@ describe('portal shell', () => {
   });
 
   it('an old (hash) link shows the bookmark notice; Continue reveals header and footer', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     await page.goto('about:blank');
-    await page.goto(portal('/#/home'));
+    await page.goto(e2e.portal('/#/home'));
     await page.waitForSelector('[data-testid=bookmark-notice]');
     expect(await page.isVisible('[data-testid=header]')).toBe(false);
     await expectNoAxeViolations(page, 'bookmark notice');
@@ -289,10 +264,10 @@ describe('portal shell', () => {
   });
 
   it('the generic error page posts an error log record and shows its code and the server time', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
     const logged = page.waitForResponse((r) => r.url().includes('/api/Customer/errorlog') && r.request().method() === 'POST');
-    await page.goto(portal('/error'));
+    await page.goto(e2e.portal('/error'));
     const res = await logged;
     expect(res.status()).toBe(200);
     const { errorLogID } = (await res.json()) as { errorLogID: number };
@@ -303,11 +278,10 @@ describe('portal shell', () => {
   });
 
   it('an unknown page says it could not be found', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
-    await page.goto(portal('/no/such/page'));
+    await openSignIn(page, e2e.server);
+    await page.goto(e2e.portal('/no/such/page'));
     await page.waitForSelector('[data-testid=not-found]');
     expect(await page.textContent('[data-testid=not-found]')).toContain('This page could not be found');
     await expectNoAxeViolations(page, 'not found');

@@ -1,31 +1,16 @@
 // Sign-in as a parent meets it: repeated wrong passwords lock the account (with the lock e-mail in
 // the outbox, in the parent's language), and the signed-in portal in Vietnamese at 375 px and wide.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, signIn, submitSignIn, withServerAndBrowser } from './kit';
 import en from '../../locales/en/server.json';
 import vi from '../../locales/vi/server.json';
 import viScreens from '../../locales/vi/screens.json';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
+const e2e = withServerAndBrowser();
 
 async function attempt(page: Page, email: string, password: string) {
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('[data-testid=signin-submit]');
+  await submitSignIn(page, { email, password });
   const banner = page.locator('[data-testid=error-banner]');
   await banner.waitFor();
   const text = (await banner.textContent()) ?? '';
@@ -36,10 +21,9 @@ async function attempt(page: Page, email: string, password: string) {
 
 describe('sign-in', () => {
   it('five wrong passwords lock the account; the parent gets the lock e-mail and the right password no longer works', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     const email = 'david.garcia@example.com';
     for (let i = 1; i <= 4; i++) {
       expect(await attempt(page, email, `Wrong#pass${i}x`)).toContain(en.errors.invalidCredentials);
@@ -50,17 +34,16 @@ describe('sign-in', () => {
     await expectNoAxeViolations(page, 'sign-in, locked');
     await shot(page, 'signin-locked-1280-en');
 
-    const mails = (await outbox(server)).filter((m) => m.to.includes(email));
+    const mails = (await outbox(e2e.server)).filter((m) => m.to.includes(email));
     expect(mails).toHaveLength(1);
     expect(mails[0].subject).toContain('Bright Path Kids Club');
     await ctx.close();
   });
 
   it('a wrong password in Vietnamese is answered in Vietnamese', async () => {
-    const ctx = await newContext(browser, 375, 'vi-VN');
+    const ctx = await newContext(e2e.browser, 375, 'vi-VN');
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     expect(await page.getAttribute('html', 'lang')).toBe('vi');
     expect(await attempt(page, 'maria.garcia@example.com', 'Wrong#pass1x')).toContain(vi.errors.invalidCredentials);
     await ctx.close();
@@ -68,14 +51,9 @@ describe('sign-in', () => {
 
   for (const width of [375, 1280]) {
     it(`home in Vietnamese at ${width} px passes axe`, async () => {
-      const ctx = await newContext(browser, width);
+      const ctx = await newContext(e2e.browser, width);
       const page = await ctx.newPage();
-      await page.goto(portal('/brightpath/parent'));
-      await page.waitForSelector('[data-testid=signin-form]');
-      await page.fill('input[name=email]', 'maria.garcia@example.com');
-      await page.fill('input[name=password]', 'Sunshine#2026');
-      await page.click('[data-testid=signin-submit]');
-      await page.waitForURL(/\/home$/);
+      await signIn(page, e2e.server, 'maria');
       await page.waitForSelector('[data-testid=page-title]');
       // on small screens the signed-in language switch sits in the menu drawer
       if (width < 768) await page.getByRole('button', { name: 'Open menu' }).click();

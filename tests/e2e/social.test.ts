@@ -3,28 +3,31 @@
 // A verified e-mail of an existing login links at once; an unverified one links only after the
 // parent signs in with the password once; a linked identity then signs in directly.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, shot, withServerAndBrowser } from './kit';
 import { freePort, startIdp, type TestIdp } from './idp';
 import enAuth from '../../locales/en/auth.json';
 import viAuth from '../../locales/vi/auth.json';
 
-let server: RunningServer;
-let browser: Browser;
 const idps: TestIdp[] = [];
+let googlePort = 0;
+let microsoftPort = 0;
+const secrets = { google: `secret-google-${Date.now()}`, microsoft: `secret-microsoft-${Date.now()}` };
 
-beforeAll(async () => {
-  const [googlePort, microsoftPort] = [await freePort(), await freePort()];
-  const secrets = { google: `secret-google-${Date.now()}`, microsoft: `secret-microsoft-${Date.now()}` };
-  server = await startServer({
+const e2e = withServerAndBrowser(async () => {
+  [googlePort, microsoftPort] = [await freePort(), await freePort()];
+  return {
     SOCIAL_BRIGHTPATH_GOOGLE_ISSUER: `http://127.0.0.1:${googlePort}`,
     SOCIAL_BRIGHTPATH_GOOGLE_CLIENT_ID: 'portal-google',
     SOCIAL_BRIGHTPATH_GOOGLE_CLIENT_SECRET: secrets.google,
     SOCIAL_BRIGHTPATH_MICROSOFT_ISSUER: `http://127.0.0.1:${microsoftPort}`,
     SOCIAL_BRIGHTPATH_MICROSOFT_CLIENT_ID: 'portal-microsoft',
     SOCIAL_BRIGHTPATH_MICROSOFT_CLIENT_SECRET: secrets.microsoft,
-  });
-  const redirectUri = `${server.url}/api/Authentication/social/callback`;
+  };
+});
+
+beforeAll(async () => {
+  const redirectUri = `${e2e.server.url}/api/Authentication/social/callback`;
   idps.push(
     await startIdp({
       port: googlePort,
@@ -42,16 +45,11 @@ beforeAll(async () => {
       accounts: { david: { email: 'david.garcia@example.com', email_verified: false } },
     }),
   );
-  browser = await launchBrowser();
 });
 
 afterAll(async () => {
-  await browser?.close();
   for (const i of idps) await i.stop();
-  await server?.stop();
 });
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
 
 /** The identity provider's own login and consent pages. */
 async function idpLogin(page: Page, login: string) {
@@ -65,10 +63,9 @@ async function idpLogin(page: Page, login: string) {
 
 describe('social sign-in', () => {
   it('the sign-in page offers both; Google with a verified e-mail of an existing login signs in', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     const google = page.getByRole('button', { name: enAuth.social.google });
     await google.waitFor();
     expect(await page.getByRole('button', { name: enAuth.social.microsoft }).isVisible()).toBe(true);
@@ -99,20 +96,19 @@ describe('social sign-in', () => {
     await page.getByRole('button', { name: enAuth.social.continue }).click();
     await page.waitForURL(/\/home$/);
     // the ticket is spent
-    const again = await fetch(`${server.url}/api/Authentication/social/complete?appName=brightpath&ticket=${ticket}`, { method: 'POST' });
+    const again = await fetch(`${e2e.server.url}/api/Authentication/social/complete?appName=brightpath&ticket=${ticket}`, { method: 'POST' });
     expect(again.status).toBe(400);
     // and the callback cannot be replayed with the same state
-    const replay = await fetch(`${server.url}/api/Authentication/social/callback?code=x&state=${auth.searchParams.get('state')}`, { redirect: 'manual' });
+    const replay = await fetch(`${e2e.server.url}/api/Authentication/social/callback?code=x&state=${auth.searchParams.get('state')}`, { redirect: 'manual' });
     expect(replay.status).toBe(302);
     expect(replay.headers.get('location')).toContain('failed=1');
     await ctx.close();
   });
 
   it('Microsoft with an unverified e-mail links only after one password sign-in, then signs in directly (Vietnamese, 375 px)', async () => {
-    const ctx = await newContext(browser, 375, 'vi-VN');
+    const ctx = await newContext(e2e.browser, 375, 'vi-VN');
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     await page.getByRole('button', { name: viAuth.social.microsoft }).click();
     await idpLogin(page, 'david');
     // not signed in by the e-mail alone: the parent must prove the portal password
@@ -127,10 +123,9 @@ describe('social sign-in', () => {
     await ctx.close();
 
     // linked: the next Microsoft sign-in goes straight through
-    const ctx2 = await newContext(browser, 375, 'vi-VN');
+    const ctx2 = await newContext(e2e.browser, 375, 'vi-VN');
     const page2 = await ctx2.newPage();
-    await page2.goto(portal('/brightpath/parent'));
-    await page2.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page2, e2e.server);
     await page2.getByRole('button', { name: viAuth.social.microsoft }).click();
     await idpLogin(page2, 'david');
     await page2.waitForURL(/\/socialsignin\?ticket=/);
@@ -140,10 +135,9 @@ describe('social sign-in', () => {
   });
 
   it('a stranger at the identity provider gets no session: the password step refuses a wrong password', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     await page.getByRole('button', { name: enAuth.social.google }).click();
     await idpLogin(page, 'mallory');
     await page.waitForURL(/\/sociallink\?ticket=/);
@@ -156,7 +150,7 @@ describe('social sign-in', () => {
   });
 
   it('a forged state is refused', async () => {
-    const res = await fetch(`${server.url}/api/Authentication/social/callback?code=abc&state=forged`, { redirect: 'manual' });
+    const res = await fetch(`${e2e.server.url}/api/Authentication/social/callback?code=abc&state=forged`, { redirect: 'manual' });
     expect(res.status).toBe(400);
   });
 });

@@ -3,11 +3,11 @@
 // (side menu, 2.4) and privacy policy (footer, 2.5) from provider.json in the chosen language (Bright
 // Path has both, Northridge only a privacy policy), the contact-us subject dropdown in Spanish (7.4),
 // and the temporary-authentication notice of the session-ended page (8.2).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, signIn, submitSignIn, withServerAndBrowser } from './kit';
 import en from '../../locales/en/common.json';
 import es from '../../locales/es/common.json';
 import enScreens from '../../locales/en/screens.json';
@@ -17,32 +17,9 @@ const esComm = JSON.parse(readFileSync(resolve(__dirname, '../../locales/es/comm
 const brightpath = JSON.parse(readFileSync(resolve(__dirname, '../../providers/brightpath/provider.json'), 'utf8'));
 const northridge = JSON.parse(readFileSync(resolve(__dirname, '../../providers/northridge/provider.json'), 'utf8'));
 
-let server: RunningServer;
-let browser: Browser;
+const e2e = withServerAndBrowser();
 
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
-
-const MARIA = { app: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
-const LINH = { app: 'northridge', email: 'linh.nguyen@example.ca', password: 'Maple#Leaf2026' };
 const TOM = { app: 'brightpath', email: 'tom.baker@example.com', password: 'Temporary#2026' };
-
-async function signIn(page: Page, who: { app: string; email: string; password: string }) {
-  await page.goto(portal(`/${who.app}/parent`));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', who.email);
-  await page.fill('input[name=password]', who.password);
-  await page.click('[data-testid=signin-submit]');
-}
 
 /** The provider's own site is not reachable from the test machine: a page stands in for it. */
 async function fakeProviderSites(ctx: BrowserContext) {
@@ -62,7 +39,7 @@ async function open(page: Page, path: string, ready: string) {
 
 describe('post-login error page', () => {
   it('the account cannot be read after sign-in: the error, the support line, the time; click here signs out (375 px)', async () => {
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
     // the session's first load answers a server error (its details after ||| are not for the parent)
     await page.route('**/api/Demographics/accounts/flags', (route) =>
@@ -70,7 +47,7 @@ describe('post-login error page', () => {
     );
     const logged = page.waitForRequest((r) => r.url().includes('/api/Customer/errorlog') && r.method() === 'POST');
     const before = Date.now();
-    await signIn(page, MARIA);
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/postloginerror$/);
     await page.getByRole('heading', { level: 1, name: en.postLoginError.title }).waitFor();
     expect(await page.getByTestId('postlogin-error-message').textContent()).toBe('The account service is unavailable');
@@ -98,7 +75,7 @@ describe('post-login error page', () => {
   });
 
   it('inside the native app the version check fails: the page in Spanish, and click here signs the app out too (1280 px)', async () => {
-    const ctx = await newContext(browser, 1280, 'es-ES');
+    const ctx = await newContext(e2e.browser, 1280, 'es-ES');
     await ctx.addInitScript(() => {
       const posted: string[] = [];
       (window as unknown as Record<string, unknown>).posted = posted;
@@ -107,7 +84,7 @@ describe('post-login error page', () => {
     });
     const page = await ctx.newPage();
     await page.route('**/api/Customer/native-version*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'Servicio no disponible' }) }));
-    await signIn(page, MARIA);
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/postloginerror$/);
     await page.getByRole('heading', { level: 1, name: es.postLoginError.title }).waitFor();
     expect(await page.getByTestId('postlogin-error-message').textContent()).toBe('Servicio no disponible');
@@ -125,11 +102,10 @@ describe('post-login error page', () => {
 
 describe("the provider's User Guide and privacy policy", () => {
   it('Bright Path: the menu opens its guide in a new tab, the footer links its privacy policy, both in the chosen language (1280 px)', async () => {
-    const ctx = await newContext(browser, 1280);
+    const ctx = await newContext(e2e.browser, 1280);
     await fakeProviderSites(ctx);
     const page = await ctx.newPage();
-    await page.goto(portal('/brightpath/parent'));
-    await page.waitForSelector('[data-testid=signin-form]');
+    await openSignIn(page, e2e.server);
     // before sign-in already: the footer's privacy link
     const privacy = page.getByTestId('privacy-policy-link');
     expect(await privacy.getAttribute('href')).toBe(brightpath.privacyPolicyUrl.en);
@@ -140,9 +116,7 @@ describe("the provider's User Guide and privacy policy", () => {
     await page.getByTestId('language-switch').first().locator('select').selectOption('en');
     await page.waitForFunction((url) => document.querySelector('[data-testid=privacy-policy-link]')?.getAttribute('href') === url, brightpath.privacyPolicyUrl.en);
 
-    await page.fill('input[name=email]', MARIA.email);
-    await page.fill('input[name=password]', MARIA.password);
-    await page.click('[data-testid=signin-submit]');
+    await submitSignIn(page, 'maria');
     await page.waitForURL(/\/home$/);
     const guide = page.getByTestId('side-menu').getByTestId('menu-userGuide');
     await guide.waitFor();
@@ -166,9 +140,9 @@ describe("the provider's User Guide and privacy policy", () => {
   });
 
   it('Bright Path in Spanish on a phone: the drawer holds the Spanish guide; Vietnamese falls back to the English guide (375 px)', async () => {
-    const ctx = await newContext(browser, 375, 'es-ES');
+    const ctx = await newContext(e2e.browser, 375, 'es-ES');
     const page = await ctx.newPage();
-    await signIn(page, MARIA);
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     expect(await page.getByTestId('privacy-policy-link').getAttribute('href')).toBe(brightpath.privacyPolicyUrl.es);
     await page.getByTestId('menu-button').click();
@@ -180,9 +154,9 @@ describe("the provider's User Guide and privacy policy", () => {
     await shot(page, 'provider-pages-drawer-375-es');
     await ctx.close();
 
-    const vi = await newContext(browser, 375, 'vi-VN');
+    const vi = await newContext(e2e.browser, 375, 'vi-VN');
     const viPage = await vi.newPage();
-    await signIn(viPage, MARIA);
+    await signIn(viPage, e2e.server, 'maria', { home: false });
     await viPage.waitForURL(/\/home$/);
     await viPage.getByTestId('menu-button').click();
     const viGuide = viPage.getByRole('dialog').getByTestId('menu-userGuide');
@@ -195,9 +169,9 @@ describe("the provider's User Guide and privacy policy", () => {
 
   it('Northridge has no user guide: no menu entry; its privacy policy is linked (1280 and 375 px)', async () => {
     for (const width of [1280, 375]) {
-      const ctx = await newContext(browser, width);
+      const ctx = await newContext(e2e.browser, width);
       const page = await ctx.newPage();
-      await signIn(page, LINH);
+      await signIn(page, e2e.server, 'linh', { home: false });
       await page.waitForURL(/\/home$/);
       expect(await page.getByTestId('privacy-policy-link').getAttribute('href')).toBe(northridge.privacyPolicyUrl.en);
       if (width === 375) {
@@ -218,9 +192,9 @@ describe("the provider's User Guide and privacy policy", () => {
 
 describe('contact us in Spanish', () => {
   it.each([375, 1280])('the subject is a dropdown of the provider’s subjects in Spanish; the message keeps it (%i px)', async (width) => {
-    const ctx = await newContext(browser, width, 'es-ES');
+    const ctx = await newContext(e2e.browser, width, 'es-ES');
     const page = await ctx.newPage();
-    await signIn(page, MARIA);
+    await signIn(page, e2e.server, 'maria', { home: false });
     await page.waitForURL(/\/home$/);
     await open(page, '/contactus', 'form');
     const subject = page.getByLabel(new RegExp(`^${esComm.contactUs.subject}`));
@@ -243,7 +217,7 @@ describe('contact us in Spanish', () => {
     await page.waitForURL(/\/communication\?sent=true$/);
     await page.locator('[data-section=history] article', { hasText: 'Cambio de horario' }).first().waitFor();
     // the program office reads the subject in its own language
-    const mail = (await outbox(server)).find((m) => m.text.includes(message))!;
+    const mail = (await outbox(e2e.server)).find((m) => m.text.includes(message))!;
     expect(mail.subject).toContain('Schedule change');
     await ctx.close();
   });
@@ -254,14 +228,14 @@ describe('session ended for a temporary password', () => {
     [1280, 'en-US', enScreens],
     [375, 'vi-VN', viScreens],
   ] as const)('the temporary-password session ends: "Temporary authentication expired/failed" (%i px)', async (width, locale, texts) => {
-    const ctx = await newContext(browser, width, locale);
+    const ctx = await newContext(e2e.browser, width, locale);
     const page = await ctx.newPage();
-    await signIn(page, TOM);
+    await signIn(page, e2e.server, TOM, { home: false });
     await page.waitForURL(/\/changetemporarypassword$/);
     await page.locator('input[type=password]').nth(1).waitFor();
     // the temporary session ends on the server (expired or revoked) while the parent is on the page
     const token = await page.evaluate(() => JSON.parse(localStorage.getItem('pp.session') ?? '{}').token as string);
-    const out = await fetch(`${server.url}/api/Authentication/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    const out = await fetch(`${e2e.server.url}/api/Authentication/logout`, { method: 'POST', headers: { authorization: `Bearer ${token}` } });
     expect(out.status).toBeLessThan(300);
     await page.locator('input[type=password]').nth(0).fill('Harvest#Moon77');
     await page.locator('input[type=password]').nth(1).fill('Harvest#Moon77');

@@ -4,11 +4,11 @@
 // the site only when it is not the home site; the dated lists with older dates hidden until 'view
 // older dates' and hidden again after 'hide older dates'). At 375 and 1280 px, in English and
 // Spanish, axe on every state.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, shot, startServer, type RunningServer } from './harness';
+import type { BrowserContext, Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, shot, signIn, withServerAndBrowser } from './kit';
 import { iso } from '../today';
 
 const texts = {
@@ -20,30 +20,12 @@ const NAMES = {
   es: { summer: 'Campamento de verano Aventura', school: 'Cuidado antes y después de clases del año escolar', adventure: 'Semana de aventura', swim: 'Natación y juegos de agua', earlyRelease: 'Día de salida temprana', after: 'Cuidado después de clases', downtown: 'Bright Path - Centro de la ciudad' },
 } as const;
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (p: string) => `${server.url}/parentportal${p}`;
+const e2e = withServerAndBrowser();
 
 async function signedIn(width: number, locale: string): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await newContext(browser, width, locale);
+  const ctx = await newContext(e2e.browser, width, locale);
   const page = await ctx.newPage();
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-  await page.fill('input[name=email]', 'maria.garcia@example.com');
-  await page.fill('input[name=password]', 'Sunshine#2026');
-  await page.click('[data-testid=signin-submit]');
-  await page.waitForURL(/\/home$/);
+  await signIn(page, e2e.server, 'maria');
   return { ctx, page };
 }
 

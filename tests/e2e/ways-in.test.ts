@@ -2,43 +2,19 @@
 // account unlocked through Forgot Password (the link read from the outbox), Sign Up of an enrolled
 // parent (create-password link), new parent registration with a duplicate refused, change password.
 // axe runs on every page of these flows.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
-import { expectNoAxeViolations, launchBrowser, newContext, outbox, shot, startServer, type RunningServer } from './harness';
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, submitSignIn, withServerAndBrowser } from './kit';
 import enAuth from '../../locales/en/auth.json';
 import esAuth from '../../locales/es/auth.json';
 import enServer from '../../locales/en/server.json';
 import esScreens from '../../locales/es/screens.json';
 
-let server: RunningServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.stop();
-});
-
-const portal = (path: string) => `${server.url}/parentportal${path}`;
-
-async function openSignIn(page: Page) {
-  await page.goto(portal('/brightpath/parent'));
-  await page.waitForSelector('[data-testid=signin-form]');
-}
-
-async function signIn(page: Page, email: string, password: string) {
-  await page.fill('input[name=email]', email);
-  await page.fill('input[name=password]', password);
-  await page.click('[data-testid=signin-submit]');
-}
+const e2e = withServerAndBrowser();
 
 /** The link of the newest mail to that address, as the parent would click it. */
 async function mailLink(to: string, subjectPart: string): Promise<string> {
-  const mails = (await outbox(server)).filter((m) => m.to === to && m.subject.includes(subjectPart));
+  const mails = (await outbox(e2e.server)).filter((m) => m.to === to && m.subject.includes(subjectPart));
   expect(mails.length).toBeGreaterThan(0);
   const text = mails[mails.length - 1].text;
   const m = /(http:\/\/127\.0\.0\.1:\d+\/parentportal\/\S+)/.exec(text);
@@ -54,12 +30,12 @@ async function choosePassword(page: Page, pw: string) {
 
 describe('ways in', () => {
   it('a locked account is unlocked by creating a new password through Forgot Password', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
     const email = 'karen.johnson@example.com';
-    await openSignIn(page);
+    await openSignIn(page, e2e.server);
     for (let i = 1; i <= 5; i++) {
-      await signIn(page, email, `Wrong#pass${i}x`);
+      await submitSignIn(page, { email, password: `Wrong#pass${i}x` });
       const banner = page.locator('[data-testid=error-banner]');
       await banner.waitFor();
       if (i === 5) expect(await banner.textContent()).toContain(enServer.errors.accountLocked);
@@ -84,7 +60,7 @@ describe('ways in', () => {
 
     // the parent opens the e-mail's link in a new browser
     const link = await mailLink(email, 'create a new password');
-    const ctx2 = await newContext(browser);
+    const ctx2 = await newContext(e2e.browser);
     const page2 = await ctx2.newPage();
     await page2.goto(link);
     await page2.waitForURL(/\/resetpassword\?token=/);
@@ -110,17 +86,17 @@ describe('ways in', () => {
     // unlocked: the new password signs in
     await page2.getByRole('button', { name: enAuth.common.backToSignIn }).click();
     await page2.waitForSelector('[data-testid=signin-form]');
-    await signIn(page2, email, 'Harvest#Moon77');
+    await submitSignIn(page2, { email, password: 'Harvest#Moon77' });
     await page2.waitForURL(/\/home$/);
     await ctx2.close();
     await ctx.close();
   });
 
   it('Sign Up: an enrolled parent without a login creates her password from the e-mail link (Spanish, 375 px)', async () => {
-    const ctx = await newContext(browser, 375, 'es-ES');
+    const ctx = await newContext(e2e.browser, 375, 'es-ES');
     const page = await ctx.newPage();
     const email = 'grace.okafor@example.com';
-    await openSignIn(page);
+    await openSignIn(page, e2e.server);
     await page.getByRole('link', { name: esScreens.signin.signUp }).click();
     await page.waitForURL(/\/signup$/);
     await page.getByRole('heading', { level: 1, name: esAuth.signup.title }).waitFor();
@@ -148,15 +124,15 @@ describe('ways in', () => {
     await page.waitForURL(/\/forgotpwdstatus\?done=created$/);
     await page.getByRole('button', { name: esAuth.common.toSignIn }).click();
     await page.waitForSelector('[data-testid=signin-form]');
-    await signIn(page, email, 'Harvest#Moon77');
+    await submitSignIn(page, { email, password: 'Harvest#Moon77' });
     await page.waitForURL(/\/home$/);
     await ctx.close();
   });
 
   it('Register: a new parent creates an account; the same e-mail again is refused', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await openSignIn(page);
+    await openSignIn(page, e2e.server);
     await page.getByRole('link', { name: /^Register/ }).click();
     await page.waitForURL(/\/parentregistration$/);
     await page.getByRole('heading', { level: 1, name: enAuth.register.title }).waitFor();
@@ -180,11 +156,11 @@ describe('ways in', () => {
     await expectNoAxeViolations(page, 'registration done');
     // the number comes from the registration page, not from the address: a crafted link cannot set it
     expect(page.url()).not.toMatch(/BP-\d+/);
-    await page.goto(portal('/forgotpwdstatus?done=registered&accountNo=Call%20555-0100%20to%20confirm'));
+    await page.goto(e2e.portal('/forgotpwdstatus?done=registered&accountNo=Call%20555-0100%20to%20confirm'));
     await page.getByText(enAuth.status.registeredNoNumber).waitFor();
     expect(await page.getByText('555-0100', { exact: false }).count()).toBe(0);
 
-    await page.goto(portal('/parentregistration'));
+    await page.goto(e2e.portal('/parentregistration'));
     await page.getByRole('heading', { level: 1, name: enAuth.register.title }).waitFor();
     await fill('First name', 'Noor');
     await fill('Last name', 'Haddad');
@@ -205,18 +181,18 @@ describe('ways in', () => {
   });
 
   it('Change password: the current password is required, then every other session ends', async () => {
-    const other = await newContext(browser);
+    const other = await newContext(e2e.browser);
     const otherPage = await other.newPage();
-    await openSignIn(otherPage);
-    await signIn(otherPage, 'maria.garcia@example.com', 'Sunshine#2026');
+    await openSignIn(otherPage, e2e.server);
+    await submitSignIn(otherPage, 'maria');
     await otherPage.waitForURL(/\/home$/);
 
-    const ctx = await newContext(browser, 375);
+    const ctx = await newContext(e2e.browser, 375);
     const page = await ctx.newPage();
-    await openSignIn(page);
-    await signIn(page, 'maria.garcia@example.com', 'Sunshine#2026');
+    await openSignIn(page, e2e.server);
+    await submitSignIn(page, 'maria');
     await page.waitForURL(/\/home$/);
-    await page.goto(portal('/changepassword'));
+    await page.goto(e2e.portal('/changepassword'));
     await page.getByRole('heading', { level: 1, name: enAuth.change.title }).waitFor();
     await expectNoAxeViolations(page, 'change password');
     await shot(page, 'auth-changepassword-375-en');
@@ -240,10 +216,10 @@ describe('ways in', () => {
   });
 
   it('a temporary password from the provider must be changed first; Enter in the password fields submits', async () => {
-    const ctx = await newContext(browser);
+    const ctx = await newContext(e2e.browser);
     const page = await ctx.newPage();
-    await openSignIn(page);
-    await signIn(page, 'tom.baker@example.com', 'Temporary#2026');
+    await openSignIn(page, e2e.server);
+    await submitSignIn(page, { email: 'tom.baker@example.com', password: 'Temporary#2026' });
     await page.waitForURL(/\/changetemporarypassword$/);
     await page.getByRole('heading', { level: 1, name: enAuth.temporary.title }).waitFor();
     await expectNoAxeViolations(page, 'change temporary password');
