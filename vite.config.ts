@@ -8,6 +8,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { namespacesOfScreen, PRODUCT_NAMESPACES, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
 import { patchPlugins, treeshake } from './build/patches';
+import { resolveFragments, type Fragments } from './src/engine/fragments';
 
 // Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
 // few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
@@ -42,10 +43,20 @@ function baseScreens(): Plugin {
         this.addWatchFile(ruleDir + file);
         for (const name of Object.keys(JSON.parse(fs.readFileSync(ruleDir + file, 'utf8')).rules ?? {})) ruleNames.add(name);
       }
+      // the screens' shared pieces (screens/fragments/), resolved as the engine resolves them
+      const fragments: Fragments = {};
+      const fragmentDir = `${dir}fragments/`;
+      for (const file of fs.existsSync(fragmentDir) ? fs.readdirSync(fragmentDir).filter((f) => f.endsWith('.json')) : []) {
+        this.addWatchFile(fragmentDir + file);
+        fragments[file.slice(0, -'.json'.length)] = { file: `screens/fragments/${file}`, json: JSON.parse(fs.readFileSync(fragmentDir + file, 'utf8')) };
+      }
       const screens: Record<string, unknown> = {};
       for (const file of fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort()) {
         this.addWatchFile(dir + file);
-        const decl = JSON.parse(fs.readFileSync(dir + file, 'utf8'));
+        const resolved = resolveFragments(JSON.parse(fs.readFileSync(dir + file, 'utf8')), fragments, `screens/${file}`);
+        if (resolved.errors.length) throw new Error(resolved.errors.map((e) => `${e.file}: ${e.path}: ${e.message}`).join('\n'));
+        // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a screen file as written (the engine checks it)
+        const decl = resolved.value as any;
         const { $schema: _, data: _data, modals: _modals, description: _description, sections, actions, ...route } = decl;
         if (!route.id || !route.path) continue;
         // the lazily fetched namespaces the screen uses, fetched as it opens (src/runtime/ScreenView.tsx)

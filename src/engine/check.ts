@@ -96,7 +96,8 @@ const NON_KEY_KEYS = new Set(['$ref', '$id', '$schema', 'op', 'form', 'schema', 
 // structural checks (no translations): used by buildDeclarationSet and by checkDeclarations
 
 export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; warnings: DeclError[] } {
-  const errors: DeclError[] = [];
+  // an unknown fragment or fragments that include each other: the screen is not what was written
+  const errors: DeclError[] = [...(d.fragmentErrors ?? [])];
   const warnings: DeclError[] = [];
   const rules = ruleTable(d.rules);
   const ops = new Set<string>();
@@ -240,6 +241,12 @@ export function structuralErrors(d: BaseDeclarations): { errors: DeclError[]; wa
       }
       if (errors.length) break;
     }
+  }
+
+  // fragments (screens/fragments/): their own shape; their content is checked in the screens that include them
+  for (const [id, f] of Object.entries(d.fragments ?? {})) {
+    if (!metaErrors(f, d.meta.fragment, errors, d.meta)) continue;
+    if (f.json.id !== id) errors.push({ file: f.file, path: '/id', message: `id must be "${id}" (the file name)` });
   }
 
   // screens

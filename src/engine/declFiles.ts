@@ -2,6 +2,16 @@
 // merge (declarations.ts) and the checks (check.ts) both read.
 import type { CasesFile, JsonSchema, RuleDef, RuleFile, ScreenDecl, ServiceDecl } from './types';
 
+/** screens/fragments/<id>.json: a piece several screens include by { "$fragment": "<id>" } (fragments.ts) */
+export interface FragmentFile {
+  $schema?: string;
+  id: string;
+  description?: string;
+  content: unknown;
+}
+
+export type Fragments = Record<string, DeclFile<FragmentFile>>;
+
 export interface DeclFile<T> {
   /** path relative to the repository root, for messages */
   file: string;
@@ -18,8 +28,14 @@ export interface BaseDeclarations {
   rules: Record<string, DeclFile<RuleFile>>;
   /** rules/<area>.cases.json by area */
   cases: Record<string, DeclFile<CasesFile>>;
-  /** screens/<id>.json by screen id */
+  /** screens/<id>.json by screen id, their fragment references resolved (fragments.ts) */
   screens: Record<string, DeclFile<ScreenDecl>>;
+  /** the screens as written, with their fragment references: resolved again under a provider's fragment overlays */
+  screenSources?: Record<string, DeclFile<ScreenDecl>>;
+  /** screens/fragments/<id>.json by fragment id */
+  fragments?: Record<string, DeclFile<FragmentFile>>;
+  /** what resolving the fragment references found wrong (an unknown fragment, a circle) */
+  fragmentErrors?: DeclError[];
   /** schemas/meta/<name>.schema.json by name (screen, rules, cases, api) */
   meta: Record<string, DeclFile<JsonSchema>>;
   /** screens/planned-routes.json: the spec's routes not built yet, allowed as navigation targets */

@@ -3,16 +3,18 @@
 import type { DeclarationSet, JsonSchema, ScreenDecl, ServiceDecl } from './types';
 import { structuralErrors } from './check';
 import { ruleTable, type BaseDeclarations, type DeclError, type DeclFile } from './declFiles';
+import { resolveScreens } from './fragments';
+import { cloneJson as structuredCloneJson, mergePatchValue } from './mergePatch';
 
 export { ruleTable };
 export type { BaseDeclarations, DeclError, DeclFile, PlannedRoutes } from './declFiles';
 
-export type OverlayKind = 'schemas' | 'rules' | 'screens';
+export type OverlayKind = 'schemas' | 'rules' | 'screens' | 'fragments';
 
 /** providers/<appName>/overlays/<kind>/<id>.json — a JSON Merge Patch over one base declaration. */
 export interface Overlay {
   kind: OverlayKind;
-  /** schema $id, rule area, or screen id */
+  /** schema $id, rule area, screen id or fragment id */
   id: string;
   file: string;
   patch: unknown;
@@ -25,19 +27,7 @@ export type BuildResult =
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** RFC 7396 JSON Merge Patch: objects merge key by key, null deletes, anything else replaces. */
-export function mergePatch(target: unknown, patch: unknown): unknown {
-  if (!isObject(patch)) return structuredCloneJson(patch);
-  const out: Record<string, unknown> = isObject(target) ? { ...target } : {};
-  for (const [key, value] of Object.entries(patch)) {
-    if (value === null) delete out[key];
-    else out[key] = mergePatch(out[key], value);
-  }
-  return out;
-}
-
-function structuredCloneJson<T>(v: T): T {
-  return v === undefined ? v : (JSON.parse(JSON.stringify(v)) as T);
-}
+export const mergePatch = mergePatchValue;
 
 /** JSON with object keys sorted, so that equal content gives an equal version. */
 export function stableStringify(v: unknown): string {
@@ -70,25 +60,25 @@ export function applyOverlays(
   overlays: Overlay[],
 ): { merged: BaseDeclarations; errors: DeclError[]; origin: Map<string, string> } {
   const errors: DeclError[] = [];
-  const merged: BaseDeclarations = { ...base, schemas: { ...base.schemas }, rules: { ...base.rules }, screens: { ...base.screens } };
+  const merged: BaseDeclarations = {
+    ...base,
+    schemas: { ...base.schemas },
+    rules: { ...base.rules },
+    screens: { ...base.screens },
+    fragments: { ...base.fragments },
+  };
   // which overlay file produced a merged declaration ("kind/id" -> overlay file), to name it in errors
   const origin = new Map<string, string>();
-  for (const o of overlays) {
-    if (!isObject(o.patch)) {
-      errors.push({ file: o.file, path: '', message: 'an overlay must be a JSON object (a JSON Merge Patch)' });
-      continue;
-    }
-    const table = merged[o.kind] as Record<string, DeclFile<unknown>>;
+
+  const apply = (o: Overlay) => {
+    if (!isObject(o.patch)) return void errors.push({ file: o.file, path: '', message: 'an overlay must be a JSON object (a JSON Merge Patch)' });
+    const table = (merged[o.kind] ?? {}) as Record<string, DeclFile<unknown>>;
     const target = table[o.id];
-    if (!target) {
-      errors.push({ file: o.file, path: '', message: `no base declaration ${o.kind}/${o.id} to patch` });
-      continue;
-    }
+    if (!target) return void errors.push({ file: o.file, path: '', message: `no base declaration ${o.kind}/${o.id} to patch` });
     // identity fields cannot move: the overlay would silently describe another declaration
     const identity = o.kind === 'schemas' ? '$id' : o.kind === 'rules' ? 'area' : 'id';
     if (identity in o.patch && o.patch[identity] !== (target.json as Record<string, unknown>)[identity]) {
-      errors.push({ file: o.file, path: `/${identity.replace(/\//g, '~1')}`, message: `an overlay cannot change ${identity}` });
-      continue;
+      return void errors.push({ file: o.file, path: `/${identity.replace(/\//g, '~1')}`, message: `an overlay cannot change ${identity}` });
     }
     if (o.kind === 'rules' && isObject(o.patch.rules)) {
       for (const id of Object.keys(o.patch.rules)) {
@@ -109,7 +99,18 @@ export function applyOverlays(
     }
     table[o.id] = { file: o.file, json: patched };
     origin.set(`${o.kind}/${o.id}`, o.file);
+  };
+
+  // a provider's fragment overlays first; the screens are resolved again with them, and only then
+  // do the screen overlays apply, to the resolved screens
+  const fragmentOverlays = overlays.filter((o) => o.kind === 'fragments');
+  fragmentOverlays.forEach(apply);
+  if (fragmentOverlays.length && base.screenSources) {
+    const resolved = resolveScreens(base.screenSources, merged.fragments ?? {});
+    errors.push(...resolved.errors);
+    merged.screens = resolved.screens;
   }
+  overlays.filter((o) => o.kind !== 'fragments').forEach(apply);
   return { merged, errors, origin };
 }
 

@@ -6,6 +6,7 @@ import type { BaseDeclarations, DeclFile, Overlay, OverlayKind } from './declara
 import type { Translations } from './check';
 import type { Country } from './formats';
 import type { CasesFile } from './types';
+import { resolveScreens } from './fragments';
 
 function readJson<T>(root: string, file: string): DeclFile<T> {
   const full = join(root, file);
@@ -47,16 +48,24 @@ export function readBaseDeclarations(root: string): BaseDeclarations {
     if (f === PLANNED_ROUTES) d.plannedRoutes = readJson(root, f);
     else d.screens[base(f, '.json')] = readJson(root, f);
   }
+  // shared pieces of screens (screens/fragments/): the screens are read resolved, and kept as written
+  // for a provider's fragment overlays
+  d.fragments = {};
+  for (const f of list(root, 'screens/fragments', '.json')) d.fragments[base(f, '.json')] = readJson(root, f);
+  d.screenSources = d.screens;
+  const resolved = resolveScreens(d.screens, d.fragments);
+  d.screens = resolved.screens;
+  d.fragmentErrors = resolved.errors;
   // the runtime's component kinds, listed by the generated section part of the screen meta-schema
   const kinds = d.meta.section?.json['x-kinds'];
   if (Array.isArray(kinds)) d.kinds = kinds.map(String);
   return d;
 }
 
-/** providers/<appName>/overlays/{schemas,rules,screens}/<id>.json (rules overlays are named by area). */
+/** providers/<appName>/overlays/{schemas,rules,screens,fragments}/<id>.json (rules overlays are named by area). */
 export function readProviderOverlays(root: string, appName: string): Overlay[] {
   const out: Overlay[] = [];
-  for (const kind of ['schemas', 'rules', 'screens'] as OverlayKind[]) {
+  for (const kind of ['schemas', 'rules', 'screens', 'fragments'] as OverlayKind[]) {
     const dir = `providers/${appName}/overlays/${kind}`;
     for (const file of list(root, dir, '.json')) {
       // a provider's own cases for the rules it changes sit beside the overlay (<area>.cases.json)

@@ -31,7 +31,7 @@ describe('node helpers', () => {
     expect(readProviderOverlays(root, 'northridge').some((o) => o.file.endsWith('.cases.json'))).toBe(false);
   });
   it('an empty tree reads as empty declarations', () => {
-    expect(readBaseDeclarations(join(tmp, 'nothing'))).toEqual({ schemas: {}, api: {}, rules: {}, cases: {}, screens: {}, meta: {} });
+    expect(readBaseDeclarations(join(tmp, 'nothing'))).toEqual({ schemas: {}, api: {}, rules: {}, cases: {}, screens: {}, screenSources: {}, fragments: {}, fragmentErrors: [], meta: {} });
     expect(listProviders(join(tmp, 'nothing'))).toEqual([]);
   });
   it('invalid JSON names the file', () => {

@@ -1,0 +1,91 @@
+// Declared fragments (src/engine/fragments.ts): a reference is replaced by the fragment (a list spliced
+// into a list, an object merged with `merge`), an unknown one or a circle is an error naming the file
+// and path, and a provider overlay on a fragment changes every screen that includes it.
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { resolveFragments, type Fragments } from '../../../src/engine/fragments';
+import { buildDeclarationSet } from '../../../src/engine/declarations';
+import { readBaseDeclarations } from '../../../src/engine/node';
+
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const frag = (id: string, content: unknown): Fragments[string] => ({ file: `screens/fragments/${id}.json`, json: { id, content } });
+
+describe('fragments', () => {
+  const fragments: Fragments = {
+    bar: frag('bar', [{ id: 'exitBar', kind: 'text' }, { id: 'progress', kind: 'progress' }]),
+    flow: frag('flow', { name: 'app', steps: ['a', 'b'] }),
+    outer: frag('outer', [{ $fragment: 'bar' }, { id: 'after', kind: 'text' }]),
+    loopA: frag('loopA', [{ $fragment: 'loopB' }]),
+    loopB: frag('loopB', [{ $fragment: 'loopA' }]),
+  };
+
+  it('splices a list into a list, merges an object, and resolves fragments inside fragments', () => {
+    const r = resolveFragments(
+      { id: 's', flow: { $fragment: 'flow', merge: { step: 2 } }, sections: [{ $fragment: 'outer' }, { id: 'own', kind: 'text' }] },
+      fragments,
+      'screens/s.json',
+    );
+    expect(r.errors).toEqual([]);
+    expect(r.value).toEqual({
+      id: 's',
+      flow: { name: 'app', steps: ['a', 'b'], step: 2 },
+      sections: [
+        { id: 'exitBar', kind: 'text' },
+        { id: 'progress', kind: 'progress' },
+        { id: 'after', kind: 'text' },
+        { id: 'own', kind: 'text' },
+      ],
+    });
+    // the fragment itself is not changed by a merge
+    expect(fragments.flow.json.content).toEqual({ name: 'app', steps: ['a', 'b'] });
+  });
+
+  it('an unknown fragment, a circle and a stray key are errors naming the file and the path', () => {
+    const r = resolveFragments({ sections: [{ $fragment: 'nope' }, { $fragment: 'loopA' }, { $fragment: 'bar', extra: 1 }] }, fragments, 'screens/s.json');
+    expect(r.errors).toEqual([
+      { file: 'screens/s.json', path: '/sections/0/$fragment', message: 'no fragment "nope" in screens/fragments/' },
+      { file: 'screens/fragments/loopB.json', path: '/0/$fragment', message: 'fragments include each other: loopA → loopB → loopA' },
+      { file: 'screens/s.json', path: '/sections/2', message: 'a fragment reference takes only "$fragment" and "merge" (found extra)' },
+    ]);
+  });
+
+  it("the parent application's four steps declare the exit bar, the exit dialog and the flow once", () => {
+    const base = readBaseDeclarations(ROOT);
+    expect(base.fragmentErrors).toEqual([]);
+    for (const step of ['children', 'enrollment', 'fee', 'review']) {
+      const written = base.screenSources![`parentapplication-${step}`].json as unknown as Record<string, unknown>;
+      expect(JSON.stringify(written), step).toContain('"$fragment":"applicationExitBar"');
+      const screen = base.screens[`parentapplication-${step}`].json;
+      expect(screen.sections.slice(0, 2).map((s) => s.id)).toEqual(['exitBar', 'progress']);
+      expect(screen.modals?.map((m) => m.id)).toEqual(['exit']);
+      expect(screen.flow?.name).toBe('parentApplication');
+    }
+    expect(base.screens['parentapplication-fee'].json.flow?.step).toBe(3);
+  });
+
+  it("a provider's overlay on a fragment changes every screen that includes it, and the screen overlays apply after", () => {
+    const base = readBaseDeclarations(ROOT);
+    const bar = base.fragments!.applicationExitBar.json.content as Array<Record<string, unknown>>;
+    const file = 'providers/brightpath/overlays/fragments/applicationExitBar.json';
+    const r = buildDeclarationSet(
+      base,
+      [
+        { kind: 'fragments', id: 'applicationExitBar', file, patch: { content: [{ ...bar[0], text: 'application.exit.action' }, bar[1]] } },
+        { kind: 'screens', id: 'parentapplication-review', file: 'providers/brightpath/overlays/screens/parentapplication-review.json', patch: { title: 'application.review.title' } },
+      ],
+      { appName: 'brightpath' },
+    );
+    expect(r.ok, r.ok ? '' : JSON.stringify(r.errors)).toBe(true);
+    if (!r.ok) return;
+    for (const step of ['children', 'enrollment', 'fee', 'review']) {
+      const exitBar = r.set.screens[`parentapplication-${step}`].sections.find((s) => s.id === 'exitBar') as unknown as Record<string, unknown>;
+      expect(exitBar.text, step).toBe('application.exit.action');
+    }
+    expect(r.set.screens['parentapplication-review'].title).toBe('application.review.title');
+    // without the overlay, the base text
+    const plain = buildDeclarationSet(base, [], { appName: 'brightpath' });
+    expect(plain.ok && (plain.set.screens['parentapplication-fee'].sections.find((s) => s.id === 'exitBar') as unknown as Record<string, unknown>).text).toBe('application.exit.intro');
+    expect(path.basename(file)).toBe('applicationExitBar.json');
+  });
+});
