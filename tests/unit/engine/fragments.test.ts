@@ -64,6 +64,18 @@ describe('fragments', () => {
     expect(base.screens['parentapplication-fee'].json.flow?.step).toBe(3);
   });
 
+  it('Pay now and the application confirmation declare the payment method tiles once, each with its own way on', () => {
+    const base = readBaseDeclarations(ROOT);
+    const tiles = (id: string) => base.screens[id].json.sections.find((s) => s.id === 'methods') as unknown as { kind: string; card: { fields: unknown[]; actions: Array<{ effect: { to?: string; type: string } }> } };
+    for (const id of ['paynow', 'parentapplication-confirmation']) {
+      expect(JSON.stringify(base.screenSources![id].json), id).toContain('"$fragment":"paymentMethodTiles"');
+      expect(tiles(id).kind).toBe('cardList');
+      expect(tiles(id).card.fields).toHaveLength(2);
+    }
+    expect(tiles('paynow').card.actions[0].effect.type).toBe('setFlow');
+    expect(tiles('parentapplication-confirmation').card.actions[0].effect.to).toBe('/payerinformation');
+  });
+
   it("a provider's overlay on a fragment changes every screen that includes it, and the screen overlays apply after", () => {
     const base = readBaseDeclarations(ROOT);
     const bar = base.fragments!.applicationExitBar.json.content as Array<Record<string, unknown>>;
