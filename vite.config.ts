@@ -218,7 +218,7 @@ export default defineConfig({
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
             // the light form (sign-in) with the form host it shares with the full form: one chunk
-            { name: 'LightForm', test: /[\\/]src[\\/](runtime[\\/]form[\\/](LightForm|host|fieldId)|engine[\\/](formDependencies|widgets|deref))\.tsx?$/, includeDependenciesRecursively: false, priority: 0 },
+            { name: 'LightForm', test: /[\\/]src[\\/](runtime[\\/]form[\\/](LightForm|host|fieldId)|engine[\\/](formDependencies|widgetTable|deref))\.tsx?$/, includeDependenciesRecursively: false, priority: 0 },
             // the portal's own code of the first load in one chunk (shared with lazy parts or not):
             // one request and one gzip dictionary instead of a handful of small chunks
             { name: 'app', test: (id) => !/node_modules[\\/]/.test(id), tags: ['$initial'], priority: 0 },

@@ -5,7 +5,7 @@
 // once the parent turns to the form (focus, pointer or submit), so the first paint does not wait.
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Box, Button, Field, Input, NativeSelect, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
-import { lightFields, type LightField } from '../../engine/widgets';
+import { lightFields, type LightField } from '../../engine/widgetTable';
 import { stringsOf } from '../guards';
 import type { FieldState } from '../../engine/form';
 import { clearHidden, useFormErrors, useFormHost, type FormHost } from './host';

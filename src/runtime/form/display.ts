@@ -5,7 +5,7 @@ import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldState } from '../../engine/form';
 import { derefSchema } from '../../engine/deref';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
-import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgets';
+import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgetTable';
 
 const ARRAY_WIDGET_SET: ReadonlySet<string> = new Set(ARRAY_WIDGETS);
 
