@@ -1,7 +1,9 @@
 // npm run check: every declaration file against its meta-schema, cross references (schemas, rules,
 // cases, screens, API operations, component kinds and their options, widgets, navigation targets,
-// light forms), translation keys in en/es/pt/vi, the cases tables, every provider's overlays, and the
-// generated files (API client types, the section part of the screen meta-schema and its types).
+// light forms), translation keys in en/es/pt/vi, the cases tables, every provider's record
+// (provider.json against schemas/meta/provider.schema.json, the server's own check on start) and
+// overlays, and the generated files (API client types, the provider record's type, the section part of
+// the screen meta-schema and its types).
 // Errors print as "file: /json/pointer: message"; any error exits 1.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -9,6 +11,7 @@ import { join } from 'node:path';
 import { LANGUAGES, checkDeclarations, runCases, ruleTable, type DeclError } from '../src/engine/index';
 import { readBaseDeclarations, readProviderOverlays, readTranslations } from '../src/engine/node';
 import { menuIconErrors } from '../src/shell/menu';
+import { checkProviderFiles } from '../server/providerRecord';
 import { casesGaps, runAllCases } from './lib/cases';
 import { ROOT, buildFor, formatError, listProviders } from './lib/declarations';
 
@@ -37,6 +40,9 @@ if (!errors.length) {
   // every rule's table shows what it answers when a value it reads is null, and when it is missing
   errors.push(...casesGaps(ROOT, rules));
 }
+
+// every providers/<appName>/provider.json against schemas/meta/provider.schema.json, as the server checks it on start
+errors.push(...checkProviderFiles(ROOT).errors);
 
 // every provider's effective set builds, and its cases pass
 const providers = listProviders(ROOT);
@@ -68,6 +74,13 @@ const gen = join(ROOT, 'scripts/gen-api-types.ts');
 if (existsSync(gen)) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', gen, '--check'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) errors.push({ file: 'src/engine/contract.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
+}
+
+// the provider record's type matches its schema
+const genProvider = join(ROOT, 'scripts/gen-provider-types.ts');
+if (existsSync(genProvider)) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', genProvider, '--check'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) errors.push({ file: 'server/providerRecord.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
 }
 
 // the section part of the screen meta-schema and the section types match the runtime's kinds

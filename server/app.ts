@@ -23,6 +23,7 @@ import { handlers as defaultHandlers } from './services/index';
 import type { AppDeps, Handlers } from './context';
 import { HttpError, errorBody } from './errors';
 import { readProviderRecords, syncProviders } from './providers';
+import { formatProviderRecordError, providerRecordErrors, type ProviderRecord } from './providerRecord';
 import { createOutboxSender, type OutboxSender } from './outbox';
 import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
 import { providerRollup } from './gradeRollup';
@@ -60,7 +61,7 @@ export interface BuildAppOptions {
   /** the portal's public address for links in e-mails (PUBLIC_URL) */
   publicUrl?: string;
   /** tests: a provider's settings over its provider.json */
-  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits>; payments?: unknown }>;
+  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits>; payments?: ProviderRecord['payments'] }>;
   /** tests: a provider's year-end grade roll-up window over its provider.json (null: none) */
   gradeRollup?: Record<string, import('./gradeRollup').RollupWindow | null>;
   /** where the server listens: without a public address links go to http://<host>:<port> (127.0.0.1, 8080) */
@@ -145,7 +146,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const settingsByApp = new Map<string, ProviderSettings>();
   for (const rec of records) {
     const over = opts.providerSettings?.[rec.appName];
-    settingsByApp.set(rec.appName, settingsOf(rec.appName, { signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits }, payments: over?.payments ?? rec.payments }));
+    const merged = { ...rec, signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits }, payments: over?.payments ?? rec.payments };
+    // the tests' overrides are checked by the same schema as the file
+    const errors = over ? providerRecordErrors(rec.appName, merged) : [];
+    if (errors.length) throw new Error(errors.map(formatProviderRecordError).join('\n'));
+    settingsByApp.set(rec.appName, settingsOf(merged));
   }
 
   const declarations = new DeclarationStore(

@@ -1,25 +1,19 @@
 // The year-end grade roll-up (programs list): during the provider's window, before registering, the
 // parent confirms each child's grade for the next school year. provider.json `yearEndGradeRollup`
-// is { "from": "MM-DD", "to": "MM-DD" }, a window that comes back every year (it may span new year).
+// is { "from": "MM-DD", "to": "MM-DD" } (checked on start against schemas/meta/provider.schema.json),
+// a window that comes back every year (it may span new year).
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ProviderRecord } from './providerRecord';
 
 export interface RollupWindow {
   from: string;
   to: string;
 }
 
-const MMDD = /^(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$/;
-
-/** Reads and checks provider.json `yearEndGradeRollup`; a mistyped window stops the start. */
-export function rollupOf(name: string, given: unknown): RollupWindow | null {
-  if (given === undefined || given === null) return null;
-  const where = `providers/${name}/provider.json: yearEndGradeRollup`;
-  const g = given as { from?: unknown; to?: unknown };
-  if (typeof g !== 'object' || typeof g.from !== 'string' || typeof g.to !== 'string' || !MMDD.test(g.from) || !MMDD.test(g.to)) {
-    throw new Error(`${where} must be { "from": "MM-DD", "to": "MM-DD" }`);
-  }
-  return { from: g.from, to: g.to };
+/** The window of a checked provider record's `yearEndGradeRollup` (MM-DD days), or null: none. */
+export function rollupOf(given: ProviderRecord['yearEndGradeRollup']): RollupWindow | null {
+  return given ? { from: given.from, to: given.to } : null;
 }
 
 const cache = new Map<string, RollupWindow | null>();
@@ -28,8 +22,8 @@ export function providerRollup(root: string, appName: string): RollupWindow | nu
   const k = `${root}\u0000${appName}`;
   if (!cache.has(k)) {
     const file = join(root, 'providers', appName, 'provider.json');
-    const rec = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { yearEndGradeRollup?: unknown }) : {};
-    cache.set(k, rollupOf(appName, rec.yearEndGradeRollup));
+    const rec = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Pick<ProviderRecord, 'yearEndGradeRollup'>) : {};
+    cache.set(k, rollupOf(rec.yearEndGradeRollup));
   }
   return cache.get(k) ?? null;
 }

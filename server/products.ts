@@ -4,6 +4,7 @@
 // name has no host, and the portal shows the configuration error page instead of handing off.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { ProviderRecord } from './providerRecord';
 
 export const PRODUCTS = ['parentportal', 'parentapplication', 'calendar', 'onetimeenrollment', 'punchpass'] as const;
 export type Product = (typeof PRODUCTS)[number];
@@ -15,33 +16,25 @@ export interface ProductConfig {
   path: string;
 }
 
-/** Reads and checks provider.json `products`; a mistyped entry stops the start. */
-export function productsOf(name: string, given: unknown): Partial<Record<Product, ProductConfig>> {
+/** The products of a checked provider record's `products`; the parent portal is on this deployment unless it says otherwise. */
+export function productsOf(given: ProviderRecord['products']): Partial<Record<Product, ProductConfig>> {
   const out: Partial<Record<Product, ProductConfig>> = { parentportal: { path: '/parentportal/' } };
-  if (given === undefined) return out;
-  const where = `providers/${name}/provider.json: products`;
-  if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new Error(`${where} must be an object`);
-  for (const [k, v] of Object.entries(given as Record<string, unknown>)) {
-    if (!(PRODUCTS as readonly string[]).includes(k)) throw new Error(`${where}: unknown product "${k}" (${PRODUCTS.join(', ')})`);
-    if (typeof v !== 'object' || v === null) throw new Error(`${where}.${k} must be an object`);
-    const { host, path } = v as { host?: unknown; path?: unknown };
-    if (typeof path !== 'string' || !/^\/[A-Za-z0-9_-]+\/$/.test(path)) throw new Error(`${where}.${k}.path must look like /name/`);
-    if (host !== undefined && (typeof host !== 'string' || !/^https?:\/\/[A-Za-z0-9.-]+(:[0-9]{1,5})?$/.test(host))) throw new Error(`${where}.${k}.host must be an origin such as https://apps.example.org`);
-    out[k as Product] = { path, ...(host ? { host: host as string } : {}) };
+  for (const [k, v] of Object.entries(given ?? {})) {
+    if (v) out[k as Product] = { path: v.path, ...(v.host ? { host: v.host } : {}) };
   }
   return out;
 }
 
 const cache = new Map<string, Partial<Record<Product, ProductConfig>>>();
 
-/** The products of a provider by appName (provider.json, read once). */
+/** The products of a provider by appName (provider.json, read once; the server checked it on start). */
 export function providerProducts(root: string, appName: string): Partial<Record<Product, ProductConfig>> {
   const k = `${root}\u0000${appName}`;
   let found = cache.get(k);
   if (!found) {
     const file = join(root, 'providers', appName, 'provider.json');
-    const rec = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { products?: unknown }) : {};
-    found = productsOf(appName, rec.products);
+    const rec = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Pick<ProviderRecord, 'products'>) : {};
+    found = productsOf(rec.products);
     cache.set(k, found);
   }
   return found;

@@ -1,5 +1,6 @@
-// Per-provider protection settings from provider.json, checked on start: how sign-in locks after
-// failed attempts, and how many contacts, absence notices and messages an account may create.
+// Per-provider protection settings from provider.json (checked on start against
+// schemas/meta/provider.schema.json): how sign-in locks after failed attempts, and how many contacts,
+// absence notices and messages an account may create.
 import { and, count, eq, gte } from 'drizzle-orm';
 import type { Db } from './db/index';
 import type { Clock } from './clock';
@@ -7,6 +8,7 @@ import type { Translator } from './i18n';
 import { absenceNotices, adults, communications, providers } from './db/schema';
 import { HttpError } from './errors';
 import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './payments/settings';
+import type { ProviderRecord } from './providerRecord';
 
 export interface SignInSettings {
   /**
@@ -38,30 +40,13 @@ export const DEFAULT_SETTINGS: ProviderSettings = {
   payments: DEFAULT_PAYMENTS,
 };
 
-const BOUNDS: Record<string, [number, number]> = {
-  temporaryLockMinutes: [0, 24 * 60],
-  contactsPerAccount: [1, 500],
-  absenceNoticesPerHour: [1, 1000],
-  messagesPerHour: [1, 1000],
-};
-
-/** The settings of a provider.json (its `signIn` and `limits`), defaults filled in; a bad value stops the start. */
-export function settingsOf(name: string, rec: { signIn?: unknown; limits?: unknown; payments?: unknown }): ProviderSettings {
-  const out: ProviderSettings = { signIn: { ...DEFAULT_SETTINGS.signIn }, limits: { ...DEFAULT_SETTINGS.limits }, payments: paymentsOf(name, rec.payments) };
-  for (const group of ['signIn', 'limits'] as const) {
-    const given = rec[group];
-    if (given === undefined) continue;
-    const where = `providers/${name}/provider.json: ${group}`;
-    if (typeof given !== 'object' || given === null || Array.isArray(given)) throw new Error(`${where} must be an object`);
-    const target = out[group] as unknown as Record<string, number>;
-    for (const [k, v] of Object.entries(given)) {
-      if (!(k in target)) throw new Error(`${where}: unknown setting "${k}" (${Object.keys(target).join(', ')})`);
-      const [min, max] = BOUNDS[k];
-      if (!Number.isInteger(v) || (v as number) < min || (v as number) > max) throw new Error(`${where}.${k} must be a whole number from ${min} to ${max}`);
-      target[k] = v as number;
-    }
-  }
-  return out;
+/** The settings of a checked provider record (its `signIn`, `limits` and `payments`), defaults filled in. */
+export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments'>): ProviderSettings {
+  return {
+    signIn: { ...DEFAULT_SETTINGS.signIn, ...rec.signIn },
+    limits: { ...DEFAULT_SETTINGS.limits, ...rec.limits },
+    payments: paymentsOf(rec.payments),
+  };
 }
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -2,25 +2,32 @@
 // lock instead of the spec's lock until a new password, the slow-down of repeated failures per
 // submitted e-mail (the same for an e-mail without a login), and limits on contacts, absence notices
 // and messages.
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, login, testClock, tokenFor, ANA, MARIA, type TestApp } from './helpers';
 import { outbox } from '../../server/db/schema';
 import { DEFAULT_SETTINGS, settingsOf } from '../../server/providerSettings';
+import { formatProviderRecordError, providerRecordErrors } from '../../server/providerRecord';
+import { ROOT } from '../../server/app';
 import { slowDownMs } from '../../server/services/authentication';
 import { businessDate } from '../../src/engine/today';
 
 describe('provider protection settings', () => {
-  it('fills in defaults and refuses unknown or out-of-range values on start', () => {
-    expect(settingsOf('x', {})).toEqual(DEFAULT_SETTINGS);
+  it('fills in defaults, and provider.json refuses unknown or out-of-range values on start', () => {
+    expect(settingsOf({})).toEqual(DEFAULT_SETTINGS);
     expect(DEFAULT_SETTINGS.signIn.temporaryLockMinutes).toBe(0);
-    expect(settingsOf('x', { signIn: { temporaryLockMinutes: 15 }, limits: { messagesPerHour: 3 } })).toMatchObject({
+    expect(settingsOf({ signIn: { temporaryLockMinutes: 15 }, limits: { messagesPerHour: 3 } })).toMatchObject({
       signIn: { temporaryLockMinutes: 15 },
       limits: { messagesPerHour: 3, contactsPerAccount: DEFAULT_SETTINGS.limits.contactsPerAccount },
     });
-    expect(() => settingsOf('x', { signIn: { temporaryLockMinutes: -1 } })).toThrow(/temporaryLockMinutes/);
-    expect(() => settingsOf('x', { limits: { contacts: 3 } })).toThrow(/unknown setting "contacts"/);
-    expect(() => settingsOf('x', { limits: { messagesPerHour: 1.5 } })).toThrow(/whole number/);
+    const base = JSON.parse(readFileSync(join(ROOT, 'providers', 'brightpath', 'provider.json'), 'utf8'));
+    const errors = (over: object) => providerRecordErrors('brightpath', { ...base, ...over }).map(formatProviderRecordError);
+    const where = 'providers/brightpath/provider.json: ';
+    expect(errors({ signIn: { temporaryLockMinutes: -1 } })).toEqual([`${where}/signIn/temporaryLockMinutes: must be >= 0`]);
+    expect(errors({ limits: { contacts: 3 } })).toEqual([`${where}/limits/contacts: unknown property (contactsPerAccount, absenceNoticesPerHour, messagesPerHour)`]);
+    expect(errors({ limits: { messagesPerHour: 1.5 } })).toEqual([`${where}/limits/messagesPerHour: must be integer`]);
   });
 
   it('slows down from the set number of failures, doubling up to the maximum', () => {

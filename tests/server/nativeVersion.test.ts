@@ -22,9 +22,10 @@ describe('nativeApps in provider.json', () => {
   };
   it('reads the versions per OS and refuses a mistyped one', () => {
     expect(read(base.nativeApps)?.ios?.latestVersion).toBe('1.10.0');
-    expect(() => read({ ios: { minimumVersion: '1.8', latestVersion: 'v1.10' } })).toThrow(/nativeApps\.ios\.latestVersion must be a version/);
-    expect(() => read({ windows: { minimumVersion: '1.0', latestVersion: '1.0' } })).toThrow(/unknown OS "windows"/);
-    expect(() => read({ android: { minimumVersion: '1.0', latestVersion: '1.1', storeUrl: 'http://example.com' } })).toThrow(/storeUrl must be an https address/);
+    const where = 'providers/brightpath/provider.json: /nativeApps';
+    expect(() => read({ ios: { minimumVersion: '1.8', latestVersion: 'v1.10' } })).toThrow(`${where}/ios/latestVersion: must be a version like 2.1.0`);
+    expect(() => read({ windows: { minimumVersion: '1.0', latestVersion: '1.0' } })).toThrow(`${where}/windows: unknown property (android, ios)`);
+    expect(() => read({ android: { minimumVersion: '1.0', latestVersion: '1.1', storeUrl: 'http://example.com' } })).toThrow(`${where}/android/storeUrl: must be an https address`);
   });
 });
 

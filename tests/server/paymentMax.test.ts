@@ -8,16 +8,23 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestApp, tokenFor, MARIA, type TestApp } from './helpers';
 import { ROOT } from '../../server/app';
-import { DEFAULT_PAYMENTS, paymentsOf } from '../../server/payments/settings';
+import { DEFAULT_PAYMENTS, MAX_PAYMENT_CENTS_LIMIT, paymentsOf } from '../../server/payments/settings';
+import { formatProviderRecordError, providerRecordErrors } from '../../server/providerRecord';
 import type { PaymentGateway } from '../../server/payments/gateway';
 import { moneyText } from '../../server/services/ledger';
 
 describe('the maximum payment setting', () => {
   it('is 99,999.99 unless the provider sets it, and a setting a gateway could not take stops the start', () => {
     expect(DEFAULT_PAYMENTS.maxPaymentCents).toBe(9_999_999);
-    expect(paymentsOf('x', undefined).maxPaymentCents).toBe(9_999_999);
-    expect(paymentsOf('x', { maxPaymentCents: 250_000 }).maxPaymentCents).toBe(250_000);
-    for (const bad of [0, 99, 1.5, '100', 50_000_001, null]) expect(() => paymentsOf('x', { maxPaymentCents: bad }), String(bad)).toThrow(/maxPaymentCents/);
+    expect(paymentsOf(undefined).maxPaymentCents).toBe(9_999_999);
+    expect(paymentsOf({ maxPaymentCents: 250_000 }).maxPaymentCents).toBe(250_000);
+    const base = JSON.parse(readFileSync(join(ROOT, 'providers', 'brightpath', 'provider.json'), 'utf8'));
+    const errors = (maxPaymentCents: unknown) => providerRecordErrors('brightpath', { ...base, payments: { ...base.payments, maxPaymentCents } }).map(formatProviderRecordError);
+    const where = 'providers/brightpath/provider.json: /payments/maxPaymentCents: ';
+    expect(errors(250_000)).toEqual([]);
+    for (const bad of [100.5, '100', null]) expect(errors(bad), String(bad)).toEqual([`${where}must be integer`]);
+    for (const bad of [0, 99]) expect(errors(bad), String(bad)).toEqual([`${where}must be >= 100`]);
+    expect(errors(MAX_PAYMENT_CENTS_LIMIT + 1)).toEqual([`${where}must be <= ${MAX_PAYMENT_CENTS_LIMIT}`]);
   });
 });
 

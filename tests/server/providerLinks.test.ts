@@ -23,13 +23,15 @@ describe('userGuideUrl and privacyPolicyUrl in provider.json', () => {
   it('reads the addresses by language and refuses what a parent should not be sent to', () => {
     expect(read({}).userGuideUrl?.es).toBe('https://brightpath.example.org/es/familias/guia-del-usuario');
     expect(read({ userGuideUrl: undefined }).userGuideUrl).toBeUndefined();
-    expect(() => read({ userGuideUrl: 'https://brightpath.example.org/guide' })).toThrow(/userGuideUrl must be an object of addresses by language/);
-    expect(() => read({ privacyPolicyUrl: { en: 'http://brightpath.example.org/privacy' } })).toThrow(/privacyPolicyUrl\.en must be an https address/);
-    expect(() => read({ privacyPolicyUrl: { en: 'javascript:alert(1)' } })).toThrow(/privacyPolicyUrl\.en must be an https address/);
-    expect(() => read({ privacyPolicyUrl: { en: 'https://brightpath.example.org@evil.example/' } })).toThrow(/must be an https address/);
-    expect(() => read({ userGuideUrl: { en: 'https://brightpath.example.org/g', fr: 'https://brightpath.example.org/fr' } })).toThrow(/unknown language "fr"/);
+    const where = 'providers/brightpath/provider.json: ';
+    expect(() => read({ userGuideUrl: 'https://brightpath.example.org/guide' })).toThrow(`${where}/userGuideUrl: must be object`);
+    expect(() => read({ privacyPolicyUrl: { en: 'http://brightpath.example.org/privacy' } })).toThrow(`${where}/privacyPolicyUrl/en: must be an https address`);
+    expect(() => read({ privacyPolicyUrl: { en: 'javascript:alert(1)' } })).toThrow(`${where}/privacyPolicyUrl/en: must be an https address`);
+    expect(() => read({ privacyPolicyUrl: { en: 'https://brightpath.example.org@evil.example/' } })).toThrow(`${where}/privacyPolicyUrl/en: must be an https address`);
+    expect(() => read({ privacyPolicyUrl: { en: ' https://brightpath.example.org/privacy' } })).toThrow(`${where}/privacyPolicyUrl/en: must be an https address`);
+    expect(() => read({ userGuideUrl: { en: 'https://brightpath.example.org/g', fr: 'https://brightpath.example.org/fr' } })).toThrow(`${where}/userGuideUrl/fr: unknown property (en, es, pt, vi)`);
     // the other languages fall back to the default language's page, so it must exist
-    expect(() => read({ userGuideUrl: { es: 'https://brightpath.example.org/es/guia' } })).toThrow(/userGuideUrl needs an address in the default language "en"/);
+    expect(() => read({ userGuideUrl: { es: 'https://brightpath.example.org/es/guia' } })).toThrow(`${where}/userGuideUrl: needs an address in the default language "en"`);
   });
 });
 

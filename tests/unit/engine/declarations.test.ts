@@ -31,7 +31,7 @@ describe('reading declarations', () => {
     expect(repo.schemas.contact.file).toBe('schemas/contact.json');
     expect(repo.rules.contact.file).toBe('rules/contact.rules.json');
     expect(repo.cases.contact.file).toBe('rules/contact.cases.json');
-    expect(Object.keys(repo.meta).sort()).toEqual(['api', 'cases', 'fragment', 'rules', 'screen', 'section']);
+    expect(Object.keys(repo.meta).sort()).toEqual(['api', 'cases', 'fragment', 'provider', 'rules', 'screen', 'section']);
     expect(Object.keys(repo.api).length).toBeGreaterThan(0);
     const fx = fixture();
     expect(Object.keys(fx.screens).sort()).toEqual(['changeschedule-children', 'changeschedule-enrollment', 'home', 'program-entry', 'programlist', 'uploadimage', 'viewenrollment']);
