@@ -4,7 +4,6 @@
 import type { Plugin } from 'vite';
 import { arkFieldParts } from './arkFieldParts';
 import { chakraGlobalAhead } from './chakraGlobalAhead';
-import { chakraMemo } from './chakraMemo';
 import { chakraThemeParts } from './chakraThemeParts';
 import { emotionStatics } from './emotionStatics';
 import { rjsfChakraSystem, rjsfDecimalSeparator } from './rjsfCosts';
@@ -13,7 +12,7 @@ import type { LibraryPatch } from './guard';
 
 export { treeshake } from './emotionStatics';
 
-export const PATCHES: LibraryPatch[] = [chakraMemo, chakraGlobalAhead, chakraThemeParts, arkFieldParts, rjsfChakraSystem, rjsfDecimalSeparator, syncExternalStoreShim, emotionStatics];
+export const PATCHES: LibraryPatch[] = [chakraGlobalAhead, chakraThemeParts, arkFieldParts, rjsfChakraSystem, rjsfDecimalSeparator, syncExternalStoreShim, emotionStatics];
 
 /**
  * The patches' plugins. BUILD_WITHOUT_PATCHES (names, comma-separated) leaves some out: only

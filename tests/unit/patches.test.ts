@@ -33,9 +33,9 @@ describe('library patches', () => {
     try {
       fs.mkdirSync(path.join(root, 'node_modules/@chakra-ui/react'), { recursive: true });
       fs.writeFileSync(path.join(root, 'node_modules/@chakra-ui/react/package.json'), JSON.stringify({ version: '3.38.0' }));
-      expect(() => expectVersion('chakraMemo', '@chakra-ui/react', '3.37.0', root)).toThrow(/build\/patches\/chakraMemo\.ts: written for @chakra-ui\/react@3\.37\.0, found 3\.38\.0/);
-      const plugin = PATCHES.find((p) => p.name === 'chakraMemo')!.plugin();
-      expect(() => hook(plugin, 'configResolved').call({}, config(root))).toThrow(/chakraMemo/);
+      expect(() => expectVersion('chakraGlobalAhead', '@chakra-ui/react', '3.37.0', root)).toThrow(/build\/patches\/chakraGlobalAhead\.ts: written for @chakra-ui\/react@3\.37\.0, found 3\.38\.0/);
+      const plugin = PATCHES.find((p) => p.name === 'chakraGlobalAhead')!.plugin();
+      expect(() => hook(plugin, 'configResolved').call({}, config(root))).toThrow(/chakraGlobalAhead/);
     } finally {
       fs.rmSync(root, { recursive: true, force: true });
     }
