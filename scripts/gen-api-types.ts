@@ -3,11 +3,11 @@
 // are both typed from it) and the runtime `operations` table the client uses. It lives in the engine
 // because both the server and the client may import the engine.
 // `npm run gen -- --check` exits 1 when the committed file is stale.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
 import { readContract, contractOperations, isFileResponse } from '../server/contract';
+import { writeOrCheck } from './lib/generated';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const OUT_FILE = join(root, 'src', 'engine', 'contract.gen.ts');
@@ -115,19 +115,7 @@ export async function generate(): Promise<string> {
 }
 
 async function main() {
-  const text = await generate();
-  const check = process.argv.includes('--check');
-  if (check) {
-    const current = existsSync(OUT_FILE) ? readFileSync(OUT_FILE, 'utf8') : '';
-    if (current !== text) {
-      console.error('src/engine/contract.gen.ts is stale: run `npm run gen`');
-      process.exit(1);
-    }
-    console.log('src/engine/contract.gen.ts is up to date');
-    return;
-  }
-  writeFileSync(OUT_FILE, text);
-  console.log(`wrote ${OUT_FILE}`);
+  writeOrCheck(OUT_FILE, 'src/engine/contract.gen.ts', await generate());
 }
 
 // run as a CLI only (tests import generate())

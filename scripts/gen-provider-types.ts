@@ -1,10 +1,11 @@
 // Writes server/providerRecord.gen.ts from schemas/meta/provider.schema.json: the ProviderRecord type
 // of providers/<appName>/provider.json, so the type and the schema that checks the files cannot differ.
 // `npm run gen -- --check` exits 1 when the committed file is stale.
-import { readFileSync, writeFileSync, existsSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile } from 'json-schema-to-typescript';
+import { writeOrCheck } from './lib/generated';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 export const SCHEMA_FILE = join(root, 'schemas', 'meta', 'provider.schema.json');
@@ -32,18 +33,7 @@ export async function generate(): Promise<string> {
 }
 
 async function main() {
-  const text = await generate();
-  if (process.argv.includes('--check')) {
-    const current = existsSync(OUT_FILE) ? readFileSync(OUT_FILE, 'utf8') : '';
-    if (current !== text) {
-      console.error('server/providerRecord.gen.ts is stale: run `npm run gen`');
-      process.exit(1);
-    }
-    console.log('server/providerRecord.gen.ts is up to date');
-    return;
-  }
-  writeFileSync(OUT_FILE, text);
-  console.log(`wrote ${OUT_FILE}`);
+  writeOrCheck(OUT_FILE, 'server/providerRecord.gen.ts', await generate());
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -9,19 +9,12 @@ import { gradeLevels, providers, type ProgramEligibility } from '../db/schema';
 import { HttpError } from '../errors';
 import { evaluateRule } from '../../src/engine/index';
 import { textIn } from '../providerTexts';
+import type { ParentApplicationChildrenResponse } from '../../src/engine/contract.gen';
 
 export type IneligibleReason = 'age' | 'grade';
 
-/** What the programs list and the children step say of a program's eligibility (grade names in the reader's language). */
-export interface EligibilityView {
-  by: 'age' | 'grade';
-  minAge: number | null;
-  maxAge: number | null;
-  /** the day ages are counted on (yyyy-mm-dd) */
-  ageOn: string | null;
-  minGrade: string | null;
-  maxGrade: string | null;
-}
+/** What the programs list and the children step say of a program's eligibility: the contract's shape. */
+export type EligibilityView = NonNullable<ParentApplicationChildrenResponse[number]['eligibility']>;
 
 interface ProgramFacts {
   startDate: string;
