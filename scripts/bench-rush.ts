@@ -9,7 +9,6 @@
 //   RUSH_BACKENDS=postgresql npm run bench:rush     one backend only (postgresql or pglite)
 //   PORTAL_NODE_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" npm run bench:rush   the server's CPU profile
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -17,13 +16,9 @@ import { and, eq, sql } from 'drizzle-orm';
 import pg from 'pg';
 import { openDb, type DbHandle } from '../server/db/index';
 import * as s from '../server/db/schema';
-import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken, Passwords } from '../server/auth';
-import { seedDemo } from '../server/seed/index';
-import { readProviderRecords, syncProviders } from '../server/providers';
-import { systemClock } from '../server/clock';
 import { commandCpuMs, machineCpuMs, startPortal } from './lib/portal';
+import { post, prepare } from './lib/rush';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
 const PARENTS = Number(process.env.RUSH_PARENTS || 2000);
 const SEATS = Number(process.env.RUSH_SEATS || 200);
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
@@ -32,100 +27,6 @@ const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_UR
 // answered the last submit in 1.6-1.7 s, 20 in 1.95-2.1 s)
 const POOL_SIZE = process.env.RUSH_POOL_SIZE || String(Math.max(4, os.cpus().length * 4));
 const BACKENDS = (process.env.RUSH_BACKENDS || 'postgresql,pglite').toLowerCase().split(',');
-
-interface Prepared {
-  programPeriodID: number;
-  activityID: number;
-  week: string;
-  parents: { token: string; key: string }[];
-}
-
-/** Demo data, a week of Adventure Week with SEATS seats, and PARENTS families each with a draft ready to submit. */
-async function prepare(handle: DbHandle): Promise<Prepared> {
-  const db = handle.db;
-  await syncProviders(db, readProviderRecords(ROOT));
-  await seedDemo(db, { root: ROOT, passwords: new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 }), clock: systemClock });
-  const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
-  const [act] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, pp.id), eq(s.activities.activity, 'Adventure Week')));
-  // the camp's seventh week: no demo family holds a seat there
-  const monday = new Date(`${act.startDate}T00:00:00Z`);
-  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) + 42);
-  const week = monday.toISOString().slice(0, 10);
-  await db.insert(s.seats).values({ providerId: pp.providerId, activityId: act.id, weekStart: week, total: SEATS, taken: 0 });
-
-  const pid = pp.providerId;
-  const parents: Prepared['parents'] = [];
-  const now = new Date();
-  for (let start = 0; start < PARENTS; start += 250) {
-    const n = Math.min(250, PARENTS - start);
-    const idx = Array.from({ length: n }, (_, i) => start + i);
-    const accts = await db.insert(s.accounts).values(idx.map((i) => ({ providerId: pid, accountNo: `RUSH-${i}` }))).returning({ id: s.accounts.id });
-    const adults = await db
-      .insert(s.adults)
-      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, accountHolder: 1, firstName: `Parent${i}`, lastName: 'Rush', email: `rush${i}@example.com` })))
-      .returning({ id: s.adults.id });
-    const logins = await db
-      .insert(s.logins)
-      .values(idx.map((i, j) => ({ providerId: pid, adultId: adults[j].id, email: `rush${i}@example.com`, passwordHash: 'not-used' })))
-      .returning({ id: s.logins.id });
-    const kids = await db
-      .insert(s.children)
-      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, firstName: `Child${i}`, lastName: 'Rush', dateOfBirth: '2018-05-01', homeSiteId: act.siteId })))
-      .returning({ id: s.children.id });
-    const tokens = idx.map(() => newToken());
-    await db.insert(s.sessions).values(
-      idx.map((_, j) => ({
-        providerId: pid,
-        loginId: logins[j].id,
-        adultId: adults[j].id,
-        accountId: accts[j].id,
-        locale: 'en',
-        tokenHash: hashToken(tokens[j]),
-        createdAt: now,
-        lastSeenAt: now,
-        idleExpiresAt: new Date(now.getTime() + IDLE_MS),
-        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
-      })),
-    );
-    const keys = idx.map(() => randomBytes(16).toString('hex'));
-    await db.insert(s.applicationDrafts).values(
-      idx.map((i, j) => ({
-        key: keys[j],
-        providerId: pid,
-        accountId: accts[j].id,
-        programPeriodId: pp.id,
-        step: 'review',
-        status: 'open',
-        createdAt: now,
-        updatedAt: now,
-        data: {
-          childIDs: [kids[j].id],
-          enrollmentOption: 'Y',
-          children: [{ prChildID: kids[j].id, childName: `Child${i} Rush`, siteID: act.siteId, selections: [{ activityID: act.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }],
-        },
-      })),
-    );
-    idx.forEach((_, j) => parents.push({ token: tokens[j], key: keys[j] }));
-  }
-  return { programPeriodID: pp.id, activityID: act.id, week, parents };
-}
-
-// one connection per parent, all opened at once, with no client-side connect timeout: the rush is
-// 2,000 browsers, and a connection the server's backlog makes wait is latency, not a failure
-const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
-function post(url: string, token: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-length': 0 } }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end();
-  });
-}
 
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 
@@ -150,7 +51,7 @@ interface Result {
 
 async function rush(backend: string, open: () => Promise<DbHandle>, serverEnv: Record<string, string>): Promise<Result> {
   let handle = await open();
-  const prep = await prepare(handle);
+  const prep = await prepare(handle, PARENTS, SEATS);
   await handle.close();
   // the server's own settings for the rush
   const server = await startPortal({ DATABASE_POOL_SIZE: POOL_SIZE, ...serverEnv });

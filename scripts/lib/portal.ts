@@ -25,6 +25,8 @@ export interface Running {
   cpuMs?: () => number | null;
   /** what the server printed so far */
   log?: () => string;
+  /** the server's process, for a benchmark that kills it */
+  process?: ChildProcess;
 }
 
 /** A process's CPU time (user + system) in ms, from /proc (Linux). */
@@ -110,6 +112,6 @@ export async function startPortal(env: Record<string, string>, cleanup?: () => P
   child.stderr?.on('data', (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
   await waitFor(`${url}/api/Customer/version?sourceApp=parentportal`, child, () => output);
-  return { url, stop: stopper(child, cleanup), cpuMs: () => processCpuMs(child.pid), log: () => output };
+  return { url, stop: stopper(child, cleanup), cpuMs: () => processCpuMs(child.pid), log: () => output, process: child };
 }
 

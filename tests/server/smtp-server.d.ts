@@ -12,6 +12,7 @@ declare module 'smtp-server' {
   export interface SMTPServerOptions {
     authOptional?: boolean;
     disabledCommands?: string[];
+    logger?: boolean;
     onData?(stream: Readable, session: SMTPSession, callback: (err?: Error | null) => void): void;
   }
   export class SMTPServer {

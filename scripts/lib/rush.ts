@@ -1,0 +1,111 @@
+// The registration rush's data, shared by bench:rush and bench:scale: the demo data, a week of
+// Adventure Week with a given number of seats, and families each signed in (a session written
+// straight into the database: signing thousands of parents in is not what is measured) with a draft
+// ready to submit.
+import http from 'node:http';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { DbHandle } from '../../server/db/index';
+import * as s from '../../server/db/schema';
+import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken, Passwords } from '../../server/auth';
+import { seedDemo } from '../../server/seed/index';
+import { readProviderRecords, syncProviders } from '../../server/providers';
+import { systemClock } from '../../server/clock';
+
+const ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface Prepared {
+  programPeriodID: number;
+  activityID: number;
+  week: string;
+  parents: { token: string; key: string }[];
+}
+
+/** Demo data, a week of Adventure Week with `seatCount` seats, and `families` families each with a draft ready to submit. */
+export async function prepare(handle: DbHandle, families: number, seatCount: number): Promise<Prepared> {
+  const db = handle.db;
+  await syncProviders(db, readProviderRecords(ROOT));
+  await seedDemo(db, { root: ROOT, passwords: new Passwords({ memoryCost: 1024, timeCost: 1, parallelism: 1 }), clock: systemClock });
+  const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
+  const [act] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, pp.id), eq(s.activities.activity, 'Adventure Week')));
+  // the camp's seventh week: no demo family holds a seat there
+  const monday = new Date(`${act.startDate}T00:00:00Z`);
+  monday.setUTCDate(monday.getUTCDate() - ((monday.getUTCDay() + 6) % 7) + 42);
+  const week = monday.toISOString().slice(0, 10);
+  await db.insert(s.seats).values({ providerId: pp.providerId, activityId: act.id, weekStart: week, total: seatCount, taken: 0 });
+
+  const pid = pp.providerId;
+  const parents: Prepared['parents'] = [];
+  const now = new Date();
+  for (let start = 0; start < families; start += 250) {
+    const n = Math.min(250, families - start);
+    const idx = Array.from({ length: n }, (_, i) => start + i);
+    const accts = await db.insert(s.accounts).values(idx.map((i) => ({ providerId: pid, accountNo: `RUSH-${i}` }))).returning({ id: s.accounts.id });
+    const adults = await db
+      .insert(s.adults)
+      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, accountHolder: 1, firstName: `Parent${i}`, lastName: 'Rush', email: `rush${i}@example.com` })))
+      .returning({ id: s.adults.id });
+    const logins = await db
+      .insert(s.logins)
+      .values(idx.map((i, j) => ({ providerId: pid, adultId: adults[j].id, email: `rush${i}@example.com`, passwordHash: 'not-used' })))
+      .returning({ id: s.logins.id });
+    const kids = await db
+      .insert(s.children)
+      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, firstName: `Child${i}`, lastName: 'Rush', dateOfBirth: '2018-05-01', homeSiteId: act.siteId })))
+      .returning({ id: s.children.id });
+    const tokens = idx.map(() => newToken());
+    await db.insert(s.sessions).values(
+      idx.map((_, j) => ({
+        providerId: pid,
+        loginId: logins[j].id,
+        adultId: adults[j].id,
+        accountId: accts[j].id,
+        locale: 'en',
+        tokenHash: hashToken(tokens[j]),
+        createdAt: now,
+        lastSeenAt: now,
+        idleExpiresAt: new Date(now.getTime() + IDLE_MS),
+        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
+      })),
+    );
+    const keys = idx.map(() => randomBytes(16).toString('hex'));
+    await db.insert(s.applicationDrafts).values(
+      idx.map((i, j) => ({
+        key: keys[j],
+        providerId: pid,
+        accountId: accts[j].id,
+        programPeriodId: pp.id,
+        step: 'review',
+        status: 'open',
+        createdAt: now,
+        updatedAt: now,
+        data: {
+          childIDs: [kids[j].id],
+          enrollmentOption: 'Y',
+          children: [{ prChildID: kids[j].id, childName: `Child${i} Rush`, siteID: act.siteId, selections: [{ activityID: act.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }],
+        },
+      })),
+    );
+    idx.forEach((_, j) => parents.push({ token: tokens[j], key: keys[j] }));
+  }
+  return { programPeriodID: pp.id, activityID: act.id, week, parents };
+}
+
+// one connection per parent, all opened at once, with no client-side connect timeout: the rush is
+// 2,000 browsers, and a connection the server's backlog makes wait is latency, not a failure
+export const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
+export function post(url: string, token: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { authorization: `Bearer ${token}`, 'content-length': 0 } }, (res) => {
+      let body = '';
+      res.setEncoding('utf8');
+      res.on('data', (c) => (body += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
