@@ -49,6 +49,17 @@ function schemaError(file: string, e: ErrorObject): ProviderRecordError {
   return { file, path: e.instancePath, message: `${e.message ?? 'invalid'}${allowed}` };
 }
 
+/** Compares dotted versions numerically: "1.10.0" > "1.9.3". */
+export function compareVersions(a: string, b: string): number {
+  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
+  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
+    if (d !== 0) return d < 0 ? -1 : 1;
+  }
+  return 0;
+}
+
 /** What is wrong with the record of providers/<folder>/provider.json (empty: nothing). */
 export function providerRecordErrors(folder: string, json: unknown): ProviderRecordError[] {
   const file = `providers/${folder}/provider.json`;
@@ -64,6 +75,13 @@ export function providerRecordErrors(folder: string, json: unknown): ProviderRec
   // the other languages fall back to the default language's page, so it must exist
   for (const key of ['userGuideUrl', 'privacyPolicyUrl'] as const) {
     if (rec[key] && !rec[key][codes[0]]) err(`/${key}`, `needs an address in the default language "${codes[0]}"`);
+  }
+  // an update can be required only below a version that is offered
+  for (const os of ['android', 'ios'] as const) {
+    const app = rec.nativeApps?.[os];
+    if (app && compareVersions(app.minimumVersion, app.latestVersion) > 0) {
+      err(`/nativeApps/${os}/minimumVersion`, `must not be above latestVersion (${app.latestVersion})`);
+    }
   }
   const ids = (rec.socialSignIn ?? []).map((s) => s.id);
   ids.forEach((id, i) => ids.indexOf(id) < i && err(`/socialSignIn/${i}/id`, `"${id}" is listed twice`));

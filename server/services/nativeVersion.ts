@@ -3,18 +3,8 @@
 // and the latest version (below it the update is offered with Skip). Native apps exist for US only.
 import type { Handlers } from '../context';
 import { HttpError } from '../errors';
+import { compareVersions } from '../providerRecord';
 import { providerByAppName, providerOf } from './common';
-
-/** Compares dotted versions numerically: "1.10.0" > "1.9.3". */
-export function compareVersions(a: string, b: string): number {
-  const pa = a.split('.').map((x) => parseInt(x, 10) || 0);
-  const pb = b.split('.').map((x) => parseInt(x, 10) || 0);
-  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
-    const d = (pa[i] ?? 0) - (pb[i] ?? 0);
-    if (d !== 0) return d < 0 ? -1 : 1;
-  }
-  return 0;
-}
 
 /** Without a configured store address, the store's own search for the program leads to a real page. */
 function storeSearch(os: 'android' | 'ios', programName: string): string {

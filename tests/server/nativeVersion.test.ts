@@ -2,7 +2,7 @@
 // whether the update is required (no skip), offered (skip) or not needed; CA providers have no apps.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, type TestApp } from './helpers';
-import { compareVersions } from '../../server/services/nativeVersion';
+import { compareVersions } from '../../server/providerRecord';
 import { readProviderRecords } from '../../server/providers';
 import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -26,6 +26,9 @@ describe('nativeApps in provider.json', () => {
     expect(() => read({ ios: { minimumVersion: '1.8', latestVersion: 'v1.10' } })).toThrow(`${where}/ios/latestVersion: must be a version like 2.1.0`);
     expect(() => read({ windows: { minimumVersion: '1.0', latestVersion: '1.0' } })).toThrow(`${where}/windows: unknown property (android, ios)`);
     expect(() => read({ android: { minimumVersion: '1.0', latestVersion: '1.1', storeUrl: 'http://example.com' } })).toThrow(`${where}/android/storeUrl: must be an https address`);
+    // numerically: 1.10 is above 1.9, so a minimum of 1.10 over a latest of 1.9.3 is refused
+    expect(() => read({ ios: { minimumVersion: '1.10', latestVersion: '1.9.3' } })).toThrow(`${where}/ios/minimumVersion: must not be above latestVersion (1.9.3)`);
+    expect(read({ ios: { minimumVersion: '1.9.3', latestVersion: '1.10' } })?.ios?.minimumVersion).toBe('1.9.3');
   });
 });
 
