@@ -2,7 +2,9 @@
 // no import cycle, type-only imports included (tsPreCompilationDeps), and imports only down the layers
 //   src/engine <- src/api <- src/state <- src/runtime <- src/shell
 // with the server taking from src/ only the engine (the contract's generated types live there too);
-// scripts/, build/ and tests/ may import anything. Paths are relative to where it runs (the repository root;
+// the sandbox gateway (sandbox-gateway/, a program of its own) imports nothing of the portal, and the
+// server takes from it only its wire protocol; scripts/, build/ and tests/ may import anything.
+// Paths are relative to where it runs (the repository root;
 // tests/unit/lint/dependencies.test.ts runs it in tests/fixtures/lint/, which the root run leaves out).
 const fs = require('node:fs');
 
@@ -34,6 +36,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^src/', pathNot: '^src/engine/' },
+    },
+    {
+      name: 'sandbox-gateway-standalone',
+      comment: 'the sandbox gateway is its own program: it imports nothing of the portal (ARCHITECTURE.md)',
+      severity: 'error',
+      from: { path: '^sandbox-gateway/' },
+      to: { path: '^(src|server|scripts|build|tests)/' },
+    },
+    {
+      name: 'server-imports-sandbox-protocol-only',
+      comment: 'the server speaks to the sandbox gateway through its protocol only (sandbox-gateway/protocol.ts); it starts the program by its path',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^sandbox-gateway/', pathNot: '^sandbox-gateway/protocol\\.ts$' },
     },
     {
       name: 'not-to-unresolvable',

@@ -27,7 +27,7 @@ import { systemClock } from '../server/clock';
 import { ROOT } from '../server/app';
 import { readProviderRecords, syncProviders } from '../server/providers';
 import { isEmptyDatabase, seedDemo } from '../server/seed/index';
-import { buildSandboxGateway } from '../server/gateway/sandbox/app';
+import { buildSandboxGateway } from '../sandbox-gateway/app';
 import { freePort, startPortal } from './lib/portal';
 import { testCardNumber } from './lib/cards';
 

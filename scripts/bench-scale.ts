@@ -24,7 +24,7 @@ import { SMTPServer } from 'smtp-server';
 import { openDb, type DbHandle } from '../server/db/index';
 import * as s from '../server/db/schema';
 import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken } from '../server/auth';
-import { buildSandboxGateway } from '../server/gateway/sandbox/app';
+import { buildSandboxGateway } from '../sandbox-gateway/app';
 import { freePort, startPortal, type Running } from './lib/portal';
 import { prepare, type Prepared } from './lib/rush';
 import { testCardNumber } from './lib/cards';

@@ -2,8 +2,9 @@
 // cases, screens, API operations, component kinds and their options, widgets, navigation targets,
 // light forms), translation keys in en/es/pt/vi, the cases tables, every provider's record
 // (provider.json against schemas/meta/provider.schema.json, the server's own check on start) and
-// overlays, and the generated files (API client types, the provider record's type, the section part of
-// the screen meta-schema and its types).
+// overlays, the payment gateways' return routes (each with its return screens), and the generated files
+// (API client types, the provider record's type, the section part of the screen meta-schema and its
+// types, the shell's map of return routes).
 // Errors print as "file: /json/pointer: message"; any error exits 1.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -12,6 +13,9 @@ import { LANGUAGES, checkDeclarations, runCases, ruleTable, type DeclError } fro
 import { readBaseDeclarations, readProviderOverlays, readTranslations } from '../src/engine/node';
 import { menuIconErrors } from '../src/shell/menu';
 import { checkProviderFiles } from '../server/providerRecord';
+import { returnRouteErrors } from '../server/gateways/plugins';
+import { gatewayAdapters } from '../server/gateways/registry';
+import { GATEWAY_OF_ROUTE } from '../src/shell/payments/gatewayRoutes.gen';
 import { casesGaps, runAllCases } from './lib/cases';
 import { ROOT, buildFor, formatError, listProviders } from './lib/declarations';
 
@@ -40,6 +44,9 @@ if (!errors.length) {
   // every rule's table shows what it answers when a value it reads is null, and when it is missing
   errors.push(...casesGaps(ROOT, rules));
 }
+
+// every gateway adapter's return route has its return screens and is in the shell's map, and every return screen has its gateway
+errors.push(...returnRouteErrors(gatewayAdapters(), base.screens, GATEWAY_OF_ROUTE));
 
 // every providers/<appName>/provider.json against schemas/meta/provider.schema.json, as the server checks it on start
 errors.push(...checkProviderFiles(ROOT).errors);
@@ -74,6 +81,13 @@ const gen = join(ROOT, 'scripts/gen-api-types.ts');
 if (existsSync(gen)) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', gen, '--check'], { cwd: ROOT, encoding: 'utf8' });
   if (r.status !== 0) errors.push({ file: 'src/engine/contract.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
+}
+
+// the shell's map of the gateways' return routes is the registry's
+const genRoutes = join(ROOT, 'scripts/gen-gateway-routes.ts');
+if (existsSync(genRoutes)) {
+  const r = spawnSync(process.execPath, ['--import', 'tsx', genRoutes, '--check'], { cwd: ROOT, encoding: 'utf8' });
+  if (r.status !== 0) errors.push({ file: 'src/shell/payments/gatewayRoutes.gen.ts', path: '', message: (r.stderr || r.stdout || 'stale: run npm run gen').trim() });
 }
 
 // the provider record's type matches its schema

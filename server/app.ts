@@ -28,7 +28,8 @@ import { createOutboxSender, type OutboxSender } from './outbox';
 import { jsonDepth, MAX_BODY_DEPTH } from './inputChecks';
 import { providerRollup } from './gradeRollup';
 import { PRODUCT_BASES } from '../src/engine/screen';
-import type { PaymentGateway } from './payments/gateway';
+import type { PaymentGateway } from './gateways/adapter';
+import { RETURN_ROUTES } from './gateways/registry';
 import { handleNotification, startReconciler } from './services/payments';
 import { startHoldSweeper, sweepHolds } from './services/applicationPayment';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
@@ -54,7 +55,7 @@ export interface BuildAppOptions {
   logger?: boolean | Record<string, unknown>;
   /** a log line for every request and answer (Fastify's request logging); off by default */
   logRequests?: boolean;
-  /** the payment gateways by provider code (server/payments/gateway.ts); none: paying answers 503 */
+  /** the payment gateways by provider code (server/gateways/); none: paying answers 503 */
   gateways?: Record<number, PaymentGateway>;
   /** development routes (GET /api/dev/outbox): off unless switched on, never in production */
   devRoutes?: boolean;
@@ -369,6 +370,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const sendIndex = (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => sendPortal(req, reply);
     app.get('/parentportal', { schema: { hide: true } }, sendIndex);
     app.get('/parentportal/', { schema: { hide: true } }, sendIndex);
+    // each gateway's return route in each product (server/gateways/registry.ts): the parent's way back
+    for (const route of new Set(Object.values(RETURN_ROUTES))) {
+      for (const base of Object.values(PRODUCT_BASES)) app.get(`${base}${route}`, { schema: { hide: true } }, sendIndex);
+    }
   }
 
   app.setNotFoundHandler((req, reply) => {

@@ -35,8 +35,8 @@ export interface AppDeps {
   gradeRollup?: (appName: string) => import('./gradeRollup').RollupWindow | null;
   /** a mail was queued: the sender may flush now */
   mailQueued: () => void;
-  /** the payment gateways by provider code (server/payments/gateway.ts); none: paying is unavailable */
-  gateways?: (code: number) => import('./payments/gateway').PaymentGateway | undefined;
+  /** the payment gateways by provider code (server/gateways/); none: paying is unavailable */
+  gateways?: (code: number) => import('./gateways/adapter').PaymentGateway | undefined;
   log?: { warn: (o: unknown, m: string) => void; error: (o: unknown, m: string) => void };
   /**
    * test hooks: a pause between finding a seat and taking it, inside the submit (the concurrency

@@ -5,8 +5,10 @@ import { openDb } from './db/index';
 import { buildApp, ROOT } from './app';
 import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
 import { systemClock } from './clock';
-import type { PaymentGateway } from './payments/gateway';
-import { configuredGateways, startSandboxProcess } from './payments/sandboxProcess';
+import type { PaymentGateway } from './gateways/adapter';
+import { gatewaysFromSettings } from './gateways/plugins';
+import { gatewayAdapters } from './gateways/registry';
+import { startSandboxProcess } from './gateways/sandbox/process';
 import { DEFAULT_HOST, defaultPublicUrl, isLoopback } from './links';
 
 const port = Number(process.env.PORT || 8080);
@@ -28,7 +30,12 @@ const pgliteDir = process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite');
 let gateways: Record<number, PaymentGateway> = {};
 let sandboxUrl: string | null = null;
 if (process.env.PAYMENT_GATEWAYS) {
-  gateways = configuredGateways(process.env.PAYMENT_GATEWAYS);
+  try {
+    gateways = gatewaysFromSettings(gatewayAdapters(), process.env.PAYMENT_GATEWAYS);
+  } catch (err) {
+    console.error((err as Error).message);
+    process.exit(1);
+  }
 } else if (!production || process.env.SANDBOX_GATEWAY_ENABLED === '1') {
   const sandbox = await startSandboxProcess({
     root: ROOT,

@@ -15,7 +15,7 @@ import { textIn } from '../providerTexts';
 import type { DraftRow } from './applicationDraft';
 import { accountMoney, moneyText } from './ledger';
 import { releaseSeat, type Confirmation } from './seats';
-import { newKey } from '../payments/gateway';
+import { newKey } from '../gateways/adapter';
 import { applicationFees, confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
 
 type ProgramRow = typeof programPeriods.$inferSelect;

@@ -19,8 +19,9 @@ import { ruleContextOf, safeHtml } from './common';
 import { accountMoney, dollars, moneyText } from './ledger';
 import { dateInLanguage } from '../../src/engine/formats';
 import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../payments/settings';
-import { GatewayUnavailable, RETURN_ROUTES, type PaymentGateway } from '../payments/gateway';
-import type { GatewayNotification, GatewayTransaction } from '../gateway/protocol';
+import { GatewayUnavailable, type PaymentGateway } from '../gateways/adapter';
+import { RETURN_ROUTES } from '../gateways/registry';
+import type { GatewayNotification, GatewayTransaction } from '../../sandbox-gateway/protocol';
 import type { DraftRow } from './application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from './applicationPayment';
 

@@ -14,8 +14,8 @@ import { ROOT } from '../../server/app';
 import { contractOperations, readContract, type ContractOperation } from '../../server/contract';
 import { changedTables, snapshotDb } from './snapshot';
 import { multipart } from '../fixtures/images/index';
-import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
-import { sandboxGateway } from '../../server/payments/gateway';
+import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
+import { sandboxGateway } from '../../server/gateways/sandbox/client';
 
 
 type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'payment' | 'servicePeriod';

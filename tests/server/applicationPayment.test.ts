@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
-import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
-import { sandboxGateway } from '../../server/payments/gateway';
+import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
+import { sandboxGateway } from '../../server/gateways/sandbox/client';
 import { settlePending } from '../../server/services/applicationPayment';
 import type { BillingPaymentResultBody as PaymentResult } from '../../src/engine/contract.gen';
 import { apiClient, BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';

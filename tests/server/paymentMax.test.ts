@@ -10,7 +10,7 @@ import { BACKENDS, createTestApp, tokenFor, MARIA, type TestApp } from './helper
 import { ROOT } from '../../server/app';
 import { DEFAULT_PAYMENTS, MAX_PAYMENT_CENTS_LIMIT, paymentsOf } from '../../server/payments/settings';
 import { formatProviderRecordError, providerRecordErrors } from '../../server/providerRecord';
-import type { PaymentGateway } from '../../server/payments/gateway';
+import type { PaymentGateway } from '../../server/gateways/adapter';
 import { moneyText } from '../../server/services/ledger';
 
 describe('the maximum payment setting', () => {

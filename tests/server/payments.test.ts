@@ -11,9 +11,9 @@ import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
-import { buildSandboxGateway, type SandboxGateway } from '../../server/gateway/sandbox/app';
-import { sandboxGateway } from '../../server/payments/gateway';
-import { MERCHANT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, type GatewayNotification } from '../../server/gateway/protocol';
+import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
+import { sandboxGateway } from '../../server/gateways/sandbox/client';
+import { MERCHANT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, type GatewayNotification } from '../../sandbox-gateway/protocol';
 import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
 import { apiClient, BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
 

@@ -1,4 +1,4 @@
-// The sandbox payment gateway (server/gateway/sandbox): signed API, the hosted page, outcomes, the
+// The sandbox payment gateway (sandbox-gateway/): signed API, the hosted page, outcomes, the
 // signed return and notifications, refunds, the store file, and the CLI's production refusal.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import http from 'node:http';
@@ -21,9 +21,9 @@ import {
   type GatewayNotification,
   type RefundAnswer,
   type ReturnQuery,
-} from '../../server/gateway/protocol';
-import { buildSandboxGateway, withReturnQuery, type SandboxGateway } from '../../server/gateway/sandbox/app';
-import { SandboxStore } from '../../server/gateway/sandbox/store';
+} from '../../sandbox-gateway/protocol';
+import { buildSandboxGateway, withReturnQuery, type SandboxGateway } from '../../sandbox-gateway/app';
+import { SandboxStore } from '../../sandbox-gateway/store';
 import {
   abaValid,
   authCodeFrom,
@@ -34,8 +34,8 @@ import {
   luhnValid,
   normalizeIp,
   type DecisionInput,
-} from '../../server/gateway/sandbox/outcomes';
-import { PAGE_TEXTS } from '../../server/gateway/sandbox/texts';
+} from '../../sandbox-gateway/outcomes';
+import { PAGE_TEXTS } from '../../sandbox-gateway/texts';
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const SECRET = 'northridge-sandbox-secret';
@@ -755,12 +755,12 @@ describe('sandbox gateway CLI (main.ts)', () => {
   it('refuses to start in production unless enabled, and without secrets', async () => {
     const base = { SANDBOX_GATEWAY_PORT: '0', SANDBOX_GATEWAY_DATA: join(tmpdir(), `sandbox-cli-${process.pid}.json`) };
     const [prod, noSecrets, enabled] = await Promise.all([
-      run('npx', ['tsx', 'server/gateway/sandbox/main.ts'], { ...base, NODE_ENV: 'production', SANDBOX_GATEWAY_ENABLED: '', SANDBOX_GATEWAY_SECRETS: '{"northridge":"long-enough-secret"}' }),
-      run('npx', ['tsx', 'server/gateway/sandbox/main.ts'], { ...base, NODE_ENV: 'development', SANDBOX_GATEWAY_SECRETS: '' }),
+      run('npx', ['tsx', 'sandbox-gateway/main.ts'], { ...base, NODE_ENV: 'production', SANDBOX_GATEWAY_ENABLED: '', SANDBOX_GATEWAY_SECRETS: '{"northridge":"long-enough-secret"}' }),
+      run('npx', ['tsx', 'sandbox-gateway/main.ts'], { ...base, NODE_ENV: 'development', SANDBOX_GATEWAY_SECRETS: '' }),
       // a single node process (no npx/tsx wrapper) so that SIGTERM reaches the server itself
       run(
         process.execPath,
-        ['--import', 'tsx', 'server/gateway/sandbox/main.ts'],
+        ['--import', 'tsx', 'sandbox-gateway/main.ts'],
         { ...base, NODE_ENV: 'production', SANDBOX_GATEWAY_ENABLED: '1', SANDBOX_GATEWAY_SECRETS: '{"northridge":"long-enough-secret"}' },
         /Sandbox payment gateway: http/,
       ),

@@ -11,10 +11,9 @@ import { useLocation, useSearch } from 'wouter';
 import { ApiError } from '../../api/client';
 import { apiAtom, apiErrorHandlerAtom } from '../../state';
 import { CURRENT_PRODUCT } from '../screens';
+// generated from the gateway adapters' registry (server/gateways/registry.ts) by npm run gen
+import { GATEWAY_OF_ROUTE } from './gatewayRoutes.gen';
 import { PaymentLateView, PaymentLoaderView, PaymentReturnProblemView } from './PaymentLoader';
-
-/** The gateway code each return route stands for (server/payments/gateway.ts RETURN_ROUTES). */
-const GATEWAY_OF_ROUTE: Record<string, number> = { '/bluepayresponse': 1, '/ezceredirection': 2 };
 
 /** The reasons the error page has words for; any other shows the general decline. */
 export const KNOWN_REASONS = new Set([

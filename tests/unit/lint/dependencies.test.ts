@@ -1,6 +1,7 @@
 // The import rules `npm run lint` enforces (.dependency-cruiser.cjs): run on tests/fixtures/lint/, whose
-// two engine files import each other (type-only) and whose engine imports the runtime, they fail and
-// name the cycle and the layer broken; the repository's own run leaves that folder out.
+// two engine files import each other (type-only) and whose engine imports the runtime, and whose sandbox
+// gateway and server import each other's insides, they fail and name the cycle and the rule broken; the
+// repository's own run leaves that folder out.
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -22,6 +23,16 @@ describe('the dependency rules of npm run lint', () => {
     expect(status).not.toBe(0);
     expect(output).toMatch(/error no-circular: src\/engine\/a\.ts →\s+src\/engine\/b\.ts →\s+src\/engine\/a\.ts/);
     expect(output).toMatch(/error engine-imports-below: src\/engine\/a\.ts → src\/runtime\/view\.ts/);
+    expect(output).toMatch(/2 dependency violations/);
+  });
+
+  it('refuse the sandbox gateway importing the portal, and the server importing more of the sandbox than its protocol', () => {
+    const { status, output } = cruise(fixture, 'sandbox-gateway', 'server');
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/error sandbox-gateway-standalone: sandbox-gateway\/app\.ts → server\/portal\.ts/);
+    expect(output).toMatch(/error server-imports-sandbox-protocol-only: server\/portal\.ts → sandbox-gateway\/store\.ts/);
+    // the protocol is the one file of it the server may import
+    expect(output).not.toMatch(/sandbox-gateway\/protocol\.ts/);
     expect(output).toMatch(/2 dependency violations/);
   });
 

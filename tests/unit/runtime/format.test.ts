@@ -22,7 +22,7 @@ describe('display formats', () => {
   });
   it('money in Spanish, Portuguese and Vietnamese follows the language (Intl), as e-mails and the gateway write it', async () => {
     const { moneyText } = await import('../../../server/services/ledger');
-    const { formatAmount } = await import('../../../server/gateway/sandbox/texts');
+    const { formatAmount } = await import('../../../sandbox-gateway/texts');
     expect(formatMoney(1305, 'es')).toBe('$1,305.00');
     expect(formatMoney(1305, 'pt')).toBe('$\u00a01.305,00');
     expect(formatMoney(1305, 'vi')).toBe('1.305,00\u00a0$');

@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CheckoutPayer, CheckoutStatus, CreateCheckoutRequest, GatewayMethod, GatewayTransaction, RefundAnswer } from '../protocol';
+import type { CheckoutPayer, CheckoutStatus, CreateCheckoutRequest, GatewayMethod, GatewayTransaction, RefundAnswer } from './protocol';
 import { VELOCITY_WINDOW_MS } from './outcomes';
 
 export type { CheckoutStatus };

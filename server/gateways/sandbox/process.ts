@@ -1,16 +1,18 @@
 // `npm start` runs the built-in sandbox gateway beside the portal, as its own process on its own
 // port (its own origin: card and bank numbers are typed there, never on the portal's origin). Its
 // shared secrets are made once and kept beside its store. In production the sandbox runs only when
-// SANDBOX_GATEWAY_ENABLED=1 says so; a real gateway is configured with PAYMENT_GATEWAYS instead.
+// SANDBOX_GATEWAY_ENABLED=1 says so; a real gateway is configured with PAYMENT_GATEWAYS instead. The
+// program is sandbox-gateway/main.ts, started by its path: the portal imports only its protocol.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
-import { sandboxGateway, type PaymentGateway } from './gateway';
+import type { PaymentGateway } from '../adapter';
+import { sandboxAdapter } from './index';
 
-/** Gateway codes the sandbox stands in for: 1 returns to /bluepayresponse, 2 to /ezceredirection. */
-export const SANDBOX_CODES = [1, 2];
+/** Gateway codes the sandbox stands in for (its adapter's). */
+const SANDBOX_CODES = sandboxAdapter.gateways.map((g) => g.code);
 
 /**
  * A port free now, other than the portal's: the portal listens only after the sandbox has started,
@@ -48,7 +50,7 @@ export async function startSandboxProcess(opts: { root: string; host: string; po
   const port = Number(process.env.SANDBOX_GATEWAY_PORT) || (opts.portalPort === 8080 ? 8090 : await freePort(opts.host, opts.portalPort));
   const url = process.env.SANDBOX_GATEWAY_PUBLIC_URL || `http://${opts.host}:${port}`;
   const secrets = secretsFor(`${opts.dataFile}.secrets`);
-  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(opts.root, 'server', 'gateway', 'sandbox', 'main.ts')], {
+  const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', join(opts.root, 'sandbox-gateway', 'main.ts')], {
     cwd: opts.root,
     env: { ...process.env, SANDBOX_GATEWAY_PORT: String(port), SANDBOX_GATEWAY_HOST: opts.host, SANDBOX_GATEWAY_PUBLIC_URL: url, SANDBOX_GATEWAY_SECRETS: JSON.stringify(secrets), SANDBOX_GATEWAY_DATA: opts.dataFile, SANDBOX_GATEWAY_PARENT_PID: String(process.pid) },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -62,20 +64,7 @@ export async function startSandboxProcess(opts: { root: string; host: string; po
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   };
   process.once('exit', stop);
-  const gateways = Object.fromEntries(SANDBOX_CODES.map((code) => [code, sandboxGateway({ code, url, merchant: String(code), secret: secrets[String(code)] })]));
+  const gateways = Object.fromEntries(SANDBOX_CODES.map((code) => [code, sandboxAdapter.create(code, { url, merchant: String(code), secret: secrets[String(code)] })]));
   return { url, gateways, stop };
 }
 
-/**
- * PAYMENT_GATEWAYS: gateways by code, e.g. {"1": {"url": "https://pay.example", "merchant": "m1",
- * "secret": "..."}} (the sandbox protocol; another gateway kind adds its own entry type).
- */
-export function configuredGateways(raw: string): Record<number, PaymentGateway> {
-  const parsed = JSON.parse(raw) as Record<string, { url: string; merchant: string; secret: string }>;
-  const out: Record<number, PaymentGateway> = {};
-  for (const [code, g] of Object.entries(parsed)) {
-    if (!/^[1-4]$/.test(code) || !g?.url || !g.merchant || !g.secret) throw new Error(`PAYMENT_GATEWAYS: gateway "${code}" needs a code 1-4, url, merchant and secret`);
-    out[Number(code)] = sandboxGateway({ code: Number(code), url: g.url, merchant: g.merchant, secret: g.secret });
-  }
-  return out;
-}

@@ -46,7 +46,7 @@
 //
 // Approved transactions get a 6-character authCode (A–Z without I and O, 2–9).
 
-import type { GatewayMethod, TransactionStatus } from '../protocol';
+import type { GatewayMethod, TransactionStatus } from './protocol';
 
 export interface Outcome {
   status: TransactionStatus;

@@ -1,5 +1,5 @@
 // Starts the sandbox payment gateway on its own port (its own origin):
-//   SANDBOX_GATEWAY_SECRETS='{"northridge":"a-long-random-secret"}' npx tsx server/gateway/sandbox/main.ts
+//   SANDBOX_GATEWAY_SECRETS='{"northridge":"a-long-random-secret"}' npx tsx sandbox-gateway/main.ts
 // Environment:
 //   SANDBOX_GATEWAY_SECRETS     JSON object merchant → shared secret (required)
 //   SANDBOX_GATEWAY_PORT        default 8090
@@ -13,7 +13,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 function fail(message: string): never {
   console.error(`Sandbox payment gateway: ${message}`);

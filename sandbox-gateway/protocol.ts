@@ -1,8 +1,9 @@
 // The wire protocol between the portal's server and a hosted-payment-page gateway of the sandbox kind
-// (server/gateway/sandbox). Card and bank numbers are typed only on the gateway's page, on its own
+// (this folder's program). Card and bank numbers are typed only on the gateway's page, on its own
 // origin: nothing here carries them. Every server-to-server message is signed with HMAC-SHA256 over
 // its timestamp and raw body with the merchant's shared secret; the parent's return is signed over
-// its query. Both sides import this file, so the two cannot drift apart.
+// its query. Both sides import this file (the portal's sandbox adapter, server/gateways/sandbox/, imports
+// nothing else of this folder), so the two cannot drift apart.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 
 export type GatewayMethod = 'CARD' | 'BANK';

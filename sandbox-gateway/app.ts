@@ -1,6 +1,6 @@
 // The built-in sandbox payment gateway: a hosted payment page on its own origin (its own process and
 // port), so card and bank numbers are typed only there and never reach the portal. The portal's server
-// talks to it with signed messages (server/gateway/protocol.ts):
+// talks to it with signed messages (sandbox-gateway/protocol.ts):
 //   POST /api/checkouts            signed: opens a checkout, answers the hosted page's url
 //   GET  /api/checkouts/:id        signed (payload `GET ${path}`): the checkout and its transaction
 //   POST /api/checkouts/cancel     signed: closes the checkout of an idempotency key (or answers its transaction)
@@ -30,7 +30,7 @@ import {
   type RefundAnswer,
   type RefundRequest,
   type ReturnQuery,
-} from '../protocol';
+} from './protocol';
 import { authCodeFrom, checkBankForm, checkCardForm, decide, type FieldErrors, type FormFields } from './outcomes';
 import { renderNoticePage, renderPaymentPage, pageHeaders } from './page';
 import { SandboxStore, checkoutFromRequest, newId, requestHash, type StoredCheckout, type StoredTransaction } from './store';

@@ -2,7 +2,7 @@
 // <style>), sent with a Content-Security-Policy that allows nothing else. The card or bank numbers are
 // typed here and posted back to the gateway's own origin; a page re-rendered after a bad submit keeps
 // what was typed except the card number, the CVV and the account number.
-import type { GatewayMethod } from '../protocol';
+import type { GatewayMethod } from './protocol';
 import type { FieldErrors, FieldName } from './outcomes';
 import { fill, type PageTexts } from './texts';
 

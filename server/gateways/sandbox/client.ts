@@ -1,9 +1,6 @@
-// The gateway interface the portal pays through (spec 7.1): a hosted payment page on the gateway's
-// own origin, a signed return, signed server-to-server notifications, a transaction query and
-// refunds. Saved methods and autopay enrolment will add operations here; a second real gateway
-// implements the same interface. The built-in sandbox (server/gateway/sandbox) speaks
-// server/gateway/protocol.ts.
-import { randomUUID } from 'node:crypto';
+// The portal's side of a gateway of the sandbox kind (the built-in sandbox, sandbox-gateway/, or a
+// gateway speaking its protocol): each request signed with the merchant's secret, each notification
+// and return checked against it.
 import {
   MERCHANT_HEADER,
   SIGNATURE_HEADER,
@@ -14,40 +11,10 @@ import {
   type CancelCheckoutAnswer,
   type CheckoutAnswer,
   type CheckoutQueryAnswer,
-  type CreateCheckoutRequest,
   type GatewayNotification,
   type RefundAnswer,
-  type RefundRequest,
-  type ReturnQuery,
-} from '../gateway/protocol';
-
-/** Spec 2.1: the return route of the first gateway code and of the second. */
-export const RETURN_ROUTES: Record<number, '/bluepayresponse' | '/ezceredirection'> = { 1: '/bluepayresponse', 2: '/ezceredirection' };
-
-export interface PaymentGateway {
-  /** the gateway provider code (spec 7.1 payment-gateway-provider) */
-  readonly code: number;
-  createCheckout(req: Omit<CreateCheckoutRequest, 'merchant'>): Promise<CheckoutAnswer>;
-  /** the single-transaction query: the gateway's own word on a checkout */
-  queryCheckout(checkoutId: string): Promise<CheckoutQueryAnswer>;
-  /**
-   * Closes the checkout opened with this idempotency key (the attempt's publicId) so its page takes no
-   * payment; answers its transaction instead when it was paid first.
-   */
-  cancelCheckout(idempotencyKey: string): Promise<CancelCheckoutAnswer>;
-  refund(req: Omit<RefundRequest, 'merchant'>): Promise<RefundAnswer>;
-  /** a notification's body when its signature holds, else null */
-  verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): GatewayNotification | null;
-  /** whether the parent's return query carries the gateway's signature */
-  verifyReturn(q: ReturnQuery, sig: string | undefined): boolean;
-}
-
-export class GatewayUnavailable extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'GatewayUnavailable';
-  }
-}
+} from '../../../sandbox-gateway/protocol';
+import { GatewayUnavailable, type PaymentGateway } from '../adapter';
 
 export interface SandboxGatewayConfig {
   code: number;
@@ -109,5 +76,3 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): PaymentGateway {
   };
 }
 
-/** A new idempotency key for a request the portal makes on its own (a refund). */
-export const newKey = () => randomUUID();

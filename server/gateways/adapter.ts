@@ -1,0 +1,67 @@
+// What a payment gateway adapter is (ARCHITECTURE.md, Money and payments): the PaymentGateway interface
+// the portal pays through (spec 7.1: a hosted payment page on the gateway's own origin, a signed return,
+// signed server-to-server notifications, a transaction query and refunds), and the declaration one
+// adapter folder exports (server/gateways/<name>/index.ts), listed once in server/gateways/registry.ts.
+// The types of the messages are the sandbox's wire protocol (sandbox-gateway/protocol.ts): another
+// gateway's adapter translates its own API to them.
+import { randomUUID } from 'node:crypto';
+import type {
+  CancelCheckoutAnswer,
+  CheckoutAnswer,
+  CheckoutQueryAnswer,
+  CreateCheckoutRequest,
+  GatewayNotification,
+  RefundAnswer,
+  RefundRequest,
+  ReturnQuery,
+} from '../../sandbox-gateway/protocol';
+
+export interface PaymentGateway {
+  /** the gateway provider code (spec 7.1 payment-gateway-provider) */
+  readonly code: number;
+  createCheckout(req: Omit<CreateCheckoutRequest, 'merchant'>): Promise<CheckoutAnswer>;
+  /** the single-transaction query: the gateway's own word on a checkout */
+  queryCheckout(checkoutId: string): Promise<CheckoutQueryAnswer>;
+  /**
+   * Closes the checkout opened with this idempotency key (the attempt's publicId) so its page takes no
+   * payment; answers its transaction instead when it was paid first.
+   */
+  cancelCheckout(idempotencyKey: string): Promise<CancelCheckoutAnswer>;
+  refund(req: Omit<RefundRequest, 'merchant'>): Promise<RefundAnswer>;
+  /** a notification's body when its signature holds, else null */
+  verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): GatewayNotification | null;
+  /** whether the parent's return query carries the gateway's signature */
+  verifyReturn(q: ReturnQuery, sig: string | undefined): boolean;
+}
+
+export class GatewayUnavailable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GatewayUnavailable';
+  }
+}
+
+/** A new idempotency key for a request the portal makes on its own (a refund). */
+export const newKey = () => randomUUID();
+
+/** A gateway code an adapter serves and the portal route its parents return to (spec 2.1). */
+export interface GatewayReturn {
+  /** 1 to 4 (spec: four gateway provider codes) */
+  code: number;
+  /** the return screen's path, e.g. /bluepayresponse: a screen of each product must declare it */
+  returnRoute: string;
+}
+
+/** A JSON Schema (draft-07, as ajv checks it). */
+export type JsonSchema = Record<string, unknown>;
+
+/** What an adapter folder exports: its codes and routes, its settings' schema and its constructor. */
+export interface GatewayAdapter<Settings = never> {
+  /** its folder's name; a PAYMENT_GATEWAYS entry may name it with "adapter" */
+  readonly name: string;
+  readonly gateways: readonly GatewayReturn[];
+  /** the JSON Schema of its PAYMENT_GATEWAYS entry ("adapter" left out) */
+  readonly settingsSchema: JsonSchema;
+  /** the gateway of `code`, from an entry its schema accepted */
+  create(code: number, settings: Settings): PaymentGateway;
+}
