@@ -1,7 +1,8 @@
 // Declared fragments: a piece several screens share (sections, an action bar, a dialog, a flow block)
 // is declared once in screens/fragments/<id>.json and included by reference. A reference is an object
 // { "$fragment": "<id>" }, optionally with "merge": a JSON Merge Patch over an object fragment (the
-// flow block's step). In an array, a fragment whose content is an array is spliced in place. Screens
+// flow block's step), or over a list fragment's items by id ({ "<item id>": patch }, null drops the
+// item). In an array, a fragment whose content is an array is spliced in place. Screens
 // are resolved before a provider's screen overlays apply, and after its fragment overlays
 // (providers/<appName>/overlays/fragments/<id>.json), so an overlay on a fragment changes every
 // screen that includes it.
@@ -41,11 +42,23 @@ export function resolveFragments(json: unknown, fragments: Fragments, file: stri
     }
     let value = walk(fragment.content, [], [...stack, id], fragments[id].file);
     if (ref.merge !== undefined) {
-      if (!isObject(value) || !isObject(ref.merge)) {
-        errors.push({ file, path: `${where}/merge`, message: 'merge applies only to a fragment that is an object, with an object' });
+      if (!isObject(ref.merge) || (!isObject(value) && !Array.isArray(value))) {
+        errors.push({ file, path: `${where}/merge`, message: 'merge is an object, over a fragment that is an object or a list' });
         return { ok: false };
       }
-      value = mergePatchValue(value, ref.merge);
+      if (Array.isArray(value)) {
+        // a list's merge is keyed by item id: each screen tunes the items it shares (a show rule)
+        const items = value;
+        for (const [id, patch] of Object.entries(ref.merge)) {
+          const i = items.findIndex((item) => isObject(item) && item.id === id);
+          if (i < 0) {
+            errors.push({ file, path: `${where}/merge/${id}`, message: `fragment "${ref.$fragment as string}" has no item with id "${id}"` });
+            return { ok: false };
+          }
+          if (patch === null) items.splice(i, 1);
+          else items[i] = mergePatchValue(items[i], patch);
+        }
+      } else value = mergePatchValue(value, ref.merge);
     }
     return { ok: true, value };
   }

@@ -41,6 +41,18 @@ describe('fragments', () => {
     expect(fragments.flow.json.content).toEqual({ name: 'app', steps: ['a', 'b'] });
   });
 
+  it("a list fragment's merge patches its items by id, null drops one, and an unknown id is an error", () => {
+    const r = resolveFragments(
+      { sections: [{ $fragment: 'bar', merge: { exitBar: { show: 'x.shown' }, progress: null } }, { $fragment: 'bar', merge: { nope: {} } }] },
+      fragments,
+      'screens/s.json',
+    );
+    expect(r.value).toEqual({ sections: [{ id: 'exitBar', kind: 'text', show: 'x.shown' }] });
+    expect(r.errors).toEqual([{ file: 'screens/s.json', path: '/sections/1/merge/nope', message: 'fragment "bar" has no item with id "nope"' }]);
+    // the fragment itself is not changed
+    expect(fragments.bar.json.content).toEqual([{ id: 'exitBar', kind: 'text' }, { id: 'progress', kind: 'progress' }]);
+  });
+
   it('an unknown fragment, a circle and a stray key are errors naming the file and the path', () => {
     const r = resolveFragments({ sections: [{ $fragment: 'nope' }, { $fragment: 'loopA' }, { $fragment: 'bar', extra: 1 }] }, fragments, 'screens/s.json');
     expect(r.errors).toEqual([
@@ -74,6 +86,18 @@ describe('fragments', () => {
     }
     expect(tiles('paynow').card.actions[0].effect.type).toBe('setFlow');
     expect(tiles('parentapplication-confirmation').card.actions[0].effect.to).toBe('/payerinformation');
+  });
+
+  it("the portal's and the parent application's payer pages declare their body once, each with its own show rules", () => {
+    const base = readBaseDeclarations(ROOT);
+    const sections = (id: string) => base.screens[id].json.sections as unknown as Array<Record<string, unknown>>;
+    for (const id of ['payerinformation', 'parentapplication-payerinformation']) {
+      expect(JSON.stringify(base.screenSources![id].json), id).toContain('"$fragment":"payerInformation"');
+      expect(sections(id).slice(-4).map((s) => s.id), id).toEqual(['payment', 'bankDays', 'payer', 'secure']);
+    }
+    expect(sections('payerinformation').map((s) => s.show)).toEqual(['payment.flowNotStarted', 'payment.flowStarted', 'payment.flowIsBank', 'payment.flowStarted', 'payment.flowStarted']);
+    expect(sections('payerinformation').find((s) => s.id === 'payer')?.initial).toBe('$flow.data.payer');
+    expect(sections('parentapplication-payerinformation').map((s) => s.show)).toEqual([undefined, 'application.payMethodIsBank', undefined, undefined]);
   });
 
   it("a provider's overlay on a fragment changes every screen that includes it, and the screen overlays apply after", () => {
