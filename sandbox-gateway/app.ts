@@ -9,7 +9,8 @@
 //   POST /pay/:id                  the page's form: decides the outcome, redirects to returnUrl (signed)
 //   GET  /pay/:id/cancel           closes the checkout and redirects to cancelUrl (signed, status CANCELLED)
 // Transactions and refunds are announced to notifyUrl with signed notifications (late, repeated and
-// retried as configured). Nothing here logs a body; the logger is off unless asked for.
+// retried with backoff as configured), kept in the store until delivered: a restart resumes them.
+// Nothing here logs a body; the logger is off unless asked for.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
 import {
@@ -33,7 +34,7 @@ import {
 } from './protocol';
 import { authCodeFrom, checkBankForm, checkCardForm, decide, type FieldErrors, type FormFields } from './outcomes';
 import { renderNoticePage, renderPaymentPage, pageHeaders } from './page';
-import { SandboxStore, checkoutFromRequest, newId, requestHash, type StoredCheckout, type StoredTransaction } from './store';
+import { SandboxStore, checkoutFromRequest, newId, requestHash, type StoredCheckout, type StoredDelivery, type StoredTransaction } from './store';
 import { fill, formatAmount, textsFor } from './texts';
 
 export interface SandboxOptions {
@@ -49,7 +50,10 @@ export interface SandboxOptions {
     delayMs?: number;
     /** extra identical deliveries of each notification, same eventId (default 0) */
     duplicates?: number;
-    /** waits before the retries of a failed delivery (non-2xx or network error); default [1000, 5000, 30000] */
+    /**
+     * waits before the retries of a failed delivery (non-2xx or network error), one per retry; default
+     * 1 s doubling to 2048 s (12 retries). Pending deliveries are kept in the store, so a restart resumes them
+     */
     retryDelaysMs?: number[];
   };
   /** an OPEN checkout older than this is EXPIRED (default 30) */
@@ -71,7 +75,8 @@ export interface SandboxGateway {
   close(): Promise<void>;
 }
 
-const DEFAULT_RETRY_DELAYS_MS = [1000, 5000, 30000];
+/** Exponential backoff: 1 s, 2 s, 4 s ... 2048 s, about 68 minutes in all before giving up. */
+const DEFAULT_RETRY_DELAYS_MS = Array.from({ length: 12 }, (_, i) => 1000 * 2 ** i);
 const NOTIFY_TIMEOUT_MS = 10_000;
 const MAX_TEXT = 200;
 const ID_PATTERN = /^[A-Za-z0-9_-]{1,64}$/;
@@ -201,23 +206,21 @@ export function withReturnQuery(url: string, q: ReturnQuery, sig: string): strin
   return `${base}${sep}${query}${hash}`;
 }
 
-// ── notifications ────────────────────────────────────────────────────────────────────────────────────
+// ── notifications ──
 
-interface Delivery {
-  url: string;
-  merchant: string;
-  body: string;
-  /** failed tries so far */
-  failures: number;
-  timer?: NodeJS.Timeout;
-}
-
+/**
+ * Delivers notifications from the store: each pending delivery is a stored record (its attempts and
+ * when the next is due), written before it is tried, so a sandbox restarted from its data file resumes
+ * what it had not delivered. A timer per delivery only wakes it up.
+ */
 class Notifier {
-  private readonly scheduled = new Set<Delivery>();
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly inFlight = new Map<string, Promise<void>>();
   private closed = false;
 
   constructor(
+    private readonly store: SandboxStore,
+    private readonly save: () => Promise<void>,
     private readonly secrets: Record<string, string>,
     private readonly clock: () => Date,
     private readonly delayMs: number,
@@ -226,25 +229,38 @@ class Notifier {
     private readonly onGiveUp: (url: string, reason: string) => void,
   ) {}
 
+  /** Picks up the deliveries the store kept (a restart): overdue ones go now, the others when due. */
+  resume(): void {
+    for (const d of this.store.pendingDeliveries()) this.schedule(d);
+  }
+
+  /** Adds the deliveries of a notification to the store (the caller saves it) and wakes them when due. */
   send(url: string, notification: GatewayNotification): void {
     const body = JSON.stringify(notification);
-    for (let i = 0; i <= this.duplicates; i++) this.schedule({ url, merchant: notification.merchant, body, failures: 0 }, this.delayMs);
+    const due = this.clock().getTime() + this.delayMs;
+    for (let i = 0; i <= this.duplicates; i++) {
+      const d: StoredDelivery = { id: newId('dlv'), url, merchant: notification.merchant, body, attempts: 0, nextAttemptAt: due };
+      this.store.addDelivery(d);
+      this.schedule(d);
+    }
   }
 
-  private schedule(d: Delivery, delay: number): void {
+  private schedule(d: StoredDelivery): void {
     if (this.closed) return;
-    d.timer = setTimeout(() => this.run(d), Math.max(0, delay));
-    this.scheduled.add(d);
+    clearTimeout(this.timers.get(d.id));
+    this.timers.set(d.id, setTimeout(() => this.run(d.id), Math.max(0, d.nextAttemptAt - this.clock().getTime())));
   }
 
-  private run(d: Delivery): void {
-    clearTimeout(d.timer);
-    this.scheduled.delete(d);
-    const p = this.deliver(d).finally(() => this.inFlight.delete(p));
-    this.inFlight.add(p);
+  private run(id: string): void {
+    clearTimeout(this.timers.get(id));
+    this.timers.delete(id);
+    const d = this.store.getDelivery(id);
+    if (!d || this.inFlight.has(id)) return;
+    const p = this.deliver(d).finally(() => this.inFlight.delete(id));
+    this.inFlight.set(id, p);
   }
 
-  private async deliver(d: Delivery): Promise<void> {
+  private async deliver(d: StoredDelivery): Promise<void> {
     let reason: string;
     try {
       const ts = Math.floor(this.clock().getTime() / 1000);
@@ -261,28 +277,40 @@ class Notifier {
         signal: AbortSignal.timeout(NOTIFY_TIMEOUT_MS),
       });
       await res.arrayBuffer().catch(() => undefined);
-      if (res.status >= 200 && res.status < 300) return;
+      if (res.status >= 200 && res.status < 300) {
+        this.store.removeDelivery(d.id);
+        await this.save();
+        return;
+      }
       reason = `HTTP ${res.status}`;
     } catch (err) {
       reason = (err as Error).name === 'TimeoutError' ? 'timeout' : 'network error';
     }
-    d.failures++;
-    if (d.failures <= this.retryDelaysMs.length) this.schedule(d, this.retryDelaysMs[d.failures - 1]);
-    else this.onGiveUp(d.url, reason);
-  }
-
-  async flush(): Promise<void> {
-    while (this.scheduled.size > 0 || this.inFlight.size > 0) {
-      for (const d of [...this.scheduled]) this.run(d);
-      await Promise.allSettled([...this.inFlight]);
+    d.attempts++;
+    if (d.attempts <= this.retryDelaysMs.length) {
+      d.nextAttemptAt = this.clock().getTime() + this.retryDelaysMs[d.attempts - 1];
+      await this.save();
+      this.schedule(d);
+    } else {
+      this.store.removeDelivery(d.id);
+      await this.save();
+      this.onGiveUp(d.url, reason);
     }
   }
 
+  async flush(): Promise<void> {
+    while (this.timers.size > 0 || this.inFlight.size > 0) {
+      for (const id of [...this.timers.keys()]) this.run(id);
+      await Promise.allSettled([...this.inFlight.values()]);
+    }
+  }
+
+  /** Stops the timers and waits for the tries under way; what is left stays in the store. */
   async close(): Promise<void> {
     this.closed = true;
-    for (const d of this.scheduled) clearTimeout(d.timer);
-    this.scheduled.clear();
-    await Promise.allSettled([...this.inFlight]);
+    for (const t of this.timers.values()) clearTimeout(t);
+    this.timers.clear();
+    await Promise.allSettled([...this.inFlight.values()]);
   }
 }
 
@@ -300,15 +328,6 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
 
   const store = await SandboxStore.open(opts.dataFile);
   const app = Fastify({ logger: opts.logger ?? false, bodyLimit: 64 * 1024, trustProxy: opts.trustProxy ?? false });
-  const notifier = new Notifier(
-    secrets,
-    clock,
-    opts.notify?.delayMs ?? 0,
-    opts.notify?.duplicates ?? 0,
-    opts.notify?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
-    (url, reason) => app.log.warn({ notifyUrl: url, reason }, 'notification given up'),
-  );
-
   const save = async () => {
     try {
       await store.save();
@@ -317,6 +336,18 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       app.log.error({ message: (err as Error).message }, 'sandbox gateway store not written');
     }
   };
+
+  const notifier = new Notifier(
+    store,
+    save,
+    secrets,
+    clock,
+    opts.notify?.delayMs ?? 0,
+    opts.notify?.duplicates ?? 0,
+    opts.notify?.retryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS,
+    (url, reason) => app.log.warn({ notifyUrl: url, reason }, 'notification given up'),
+  );
+  notifier.resume();
 
   // bodies stay text for the signature check (JSON) or become a plain object (the page's form)
   app.removeContentTypeParser('application/json');
@@ -479,11 +510,11 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       createdAt: clock().toISOString(),
     };
     store.addRefund({ merchant: request.merchant, idempotencyKey: request.idempotencyKey, requestHash: hash, answer });
-    await save();
     const checkout = store.getCheckout(tx.checkoutId);
     if (answer.status === 'REFUNDED' && checkout) {
       notifier.send(checkout.notifyUrl, { eventId: newId('evt'), type: 'refund.completed', merchant: request.merchant, transaction: { ...tx }, refund: answer });
     }
+    await save();
     return reply.send(answer);
   });
 
@@ -637,8 +668,9 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     };
     const stored: StoredTransaction = { merchant: c.merchant, eventId: newId('evt'), transaction };
     store.completeCheckout(c.checkoutId, stored);
-    await save();
+    // the transaction and its notification's delivery are written together
     notifier.send(c.notifyUrl, { eventId: stored.eventId, type: 'transaction.completed', merchant: c.merchant, transaction: { ...transaction } });
+    await save();
     return completedRedirect(reply, c);
   });
 

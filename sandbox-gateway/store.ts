@@ -1,5 +1,5 @@
-// The sandbox gateway's own store: checkouts, transactions, refunds, idempotency keys and the recent
-// attempts per card or bank account (for the velocity rule). It never holds a full card or bank
+// The sandbox gateway's own store: checkouts, transactions, refunds, idempotency keys, the recent
+// attempts per card or bank account (for the velocity rule) and the notifications not yet delivered. It never holds a full card or bank
 // account number, nor a CVV: a transaction keeps the last 4 digits, the brand, the holder's name and
 // the expiry, and an attempt is keyed by a salted SHA-256 fingerprint of the number.
 //
@@ -43,6 +43,19 @@ export interface StoredTransaction {
   transaction: GatewayTransaction;
 }
 
+/** A notification not yet delivered: kept until the portal takes it or its retries run out. */
+export interface StoredDelivery {
+  id: string;
+  url: string;
+  merchant: string;
+  /** the notification's JSON text, signed at each try */
+  body: string;
+  /** failed tries so far */
+  attempts: number;
+  /** when the next try is due (ms since the epoch, by the sandbox's clock) */
+  nextAttemptAt: number;
+}
+
 export interface StoredRefund {
   merchant: string;
   idempotencyKey: string;
@@ -65,6 +78,8 @@ interface StoreData {
   refundKeys: Record<string, string>;
   /** fingerprint → times (ms) of attempts within the velocity window */
   attempts: Record<string, number[]>;
+  /** notifications not yet delivered, by id (a store written before they were kept has none) */
+  deliveries?: Record<string, StoredDelivery>;
 }
 
 const emptyData = (): StoreData => ({
@@ -256,6 +271,27 @@ export class SandboxStore {
       if (times.every((t) => nowMs - t >= VELOCITY_WINDOW_MS)) delete this.data.attempts[fp];
     }
     return earlier;
+  }
+
+  // ── notification deliveries ──
+
+  addDelivery(delivery: StoredDelivery): void {
+    (this.data.deliveries ??= {})[delivery.id] = delivery;
+  }
+
+  /** The stored delivery itself: a change to it is written by the next save. */
+  getDelivery(id: string): StoredDelivery | undefined {
+    const all = this.data.deliveries;
+    return all && Object.hasOwn(all, id) ? all[id] : undefined;
+  }
+
+  removeDelivery(id: string): void {
+    if (this.data.deliveries) delete this.data.deliveries[id];
+  }
+
+  /** The deliveries still to make, the soonest due first. */
+  pendingDeliveries(): StoredDelivery[] {
+    return Object.values(this.data.deliveries ?? {}).sort((a, b) => a.nextAttemptAt - b.nextAttemptAt);
   }
 
   // ── persistence ──
