@@ -30,8 +30,10 @@ import { providerRollup } from './gradeRollup';
 import { PRODUCT_BASES } from '../src/engine/screen';
 import type { PaymentGateway } from './gateways/adapter';
 import { RETURN_ROUTES } from './gateways/registry';
-import { handleNotification, startReconciler } from './services/payments';
-import { startHoldSweeper, sweepHolds } from './services/applicationPayment';
+import { handleNotification } from './services/payments';
+import { sweepHolds } from './services/applicationPayment';
+import { portalJobs } from './jobs/registry';
+import type { JobRunner } from './jobs/runner';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 import { bootData, entryAppName, signInLoads, withBootData } from './boot';
@@ -83,6 +85,8 @@ export interface App extends FastifyInstance {
   deps: AppDeps;
   declarations: DeclarationStore;
   outboxSender: OutboxSender | null;
+  /** the background jobs (server/jobs): main.ts starts them; app.close() stops them */
+  jobs: JobRunner;
 }
 
 /** The Content Security Policy: no inline or eval'd scripts (validators are a served module). */
@@ -200,14 +204,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.decorate('deps', deps);
   app.decorate('declarations', declarations);
   app.decorate('outboxSender', outboxSender);
-  if (outboxSender) outboxSender.start();
-  // seats held for a payment go back when the hold ends unpaid
-  const stopSweeper = startHoldSweeper(deps);
-  // payments the portal missed (notifications lost while it was down, a parent who never came back)
-  const stopReconciler = startReconciler(deps, opts.reconcile);
+  // the outbox's sender, the seat-hold sweeper and the payment reconciler, once across instances
+  const jobs = portalJobs(deps, { outboxSender, reconcile: opts.reconcile });
+  app.decorate('jobs', jobs);
   app.addHook('onClose', async () => {
-    stopSweeper();
-    stopReconciler();
+    await jobs.stop();
   });
 
   app.addHook('onSend', async (req, reply, payload) => {

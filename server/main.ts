@@ -83,6 +83,8 @@ if (await isEmptyDatabase(handle.db)) {
 
 // a registration opening brings thousands of connections at once: queue them rather than refuse them
 await app.listen({ port, host, backlog: Number(process.env.LISTEN_BACKLOG) || 2048 });
+// background jobs (the outbox, seat holds, the reconciler) once the demo data is in
+app.jobs.start();
 // the address printed is the one links, the hand-off and the gateway's return use (app.deps.linkBase)
 const address = app.deps.linkBase ?? `http://${host}:${port}`;
 const listening = defaultPublicUrl(host, port);
@@ -96,8 +98,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.on(signal, () => {
     if (closing) return;
     closing = true;
-    void app
-      .close()
+    // no new job is claimed; the one in hand finishes (app.close() would stop them too, later)
+    void app.jobs
+      .stop()
+      .then(() => app.close())
       .then(() => handle.close())
       .finally(() => process.exit(0));
   });

@@ -1,12 +1,17 @@
 // E-mail goes to the outbox table first (so a mail is never lost with a request), then a sender
-// delivers pending mail through SMTP (nodemailer) when SMTP_URL is set. Without SMTP the mails stay
-// readable in the table (and at GET /api/dev/outbox outside production).
-import { and, asc, eq, isNull, lt } from 'drizzle-orm';
-import nodemailer from 'nodemailer';
+// delivers pending mail through SMTP (nodemailer) when SMTP_URL is set, each mail once across
+// instances. Without SMTP the mails stay readable in the table (and at GET /api/dev/outbox outside
+// production).
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
+import nodemailer, { type Transporter } from 'nodemailer';
+import type SMTPTransport from 'nodemailer/lib/smtp-transport';
 import type { Db } from './db/index';
 import { outbox } from './db/schema';
 import type { Clock } from './clock';
 import { singleLine } from './inputChecks';
+import { backoffDelay } from './jobs/runner';
 
 export interface OutboxMail {
   providerId: number | null;
@@ -37,63 +42,113 @@ export async function enqueueMail(db: Db, clock: Clock, mail: OutboxMail): Promi
 }
 
 const MAX_ATTEMPTS = 5;
+/** mails claimed at once */
+const BATCH = 50;
+/** a claim's length: above the SMTP timeouts below, so a send in progress never outlives its claim */
+export const OUTBOX_LEASE_MS = 10 * 60_000;
+/** the first retry of a failed mail; each next one doubles (30 s, 1, 2, 4 min) */
+const RETRY_MS = 30_000;
 
 export interface OutboxSender {
-  /** send every pending mail once; answers how many were sent */
+  /** sends every pending mail it can claim, each once across instances; answers how many were sent */
   flush(): Promise<number>;
-  start(intervalMs?: number): void;
   stop(): Promise<void>;
 }
 
-export function createOutboxSender(db: Db, clock: Clock, smtpUrl: string, log: { error: (o: unknown, m: string) => void }): OutboxSender {
-  const transport = nodemailer.createTransport(smtpUrl);
-  let timer: NodeJS.Timeout | undefined;
+export interface OutboxSenderOptions {
+  /** this sender's name in claimed_by (one per instance) */
+  id?: string;
+}
+
+/**
+ * The sender: every mail is claimed (claimed_by, lease_until) with FOR UPDATE SKIP LOCKED before it
+ * is sent, so two instances never send one mail. A mail is sent again only when its sender dies
+ * between the SMTP server's acceptance and the UPDATE that marks it sent (a few milliseconds), once
+ * its claim has ended. The job runner calls flush() every few seconds (server/jobs/portal.ts); a
+ * request that queued mail calls it at once.
+ */
+export function createOutboxSender(
+  db: Db,
+  clock: Clock,
+  smtp: string | Transporter,
+  log: { error: (o: unknown, m: string) => void },
+  opts: OutboxSenderOptions = {},
+): OutboxSender {
+  const transport =
+    typeof smtp === 'string'
+      ? nodemailer.createTransport({ url: smtp, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
+      : smtp;
+  const me = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   let running: Promise<number> | undefined;
+  let stopped = false;
+  const mine = (id: number) => and(eq(outbox.id, id), eq(outbox.claimedBy, me), isNull(outbox.sentAt));
+
+  const claim = async () => {
+    const now = clock();
+    const due = db
+      .select({ id: outbox.id })
+      .from(outbox)
+      .where(and(isNull(outbox.sentAt), lt(outbox.attempts, MAX_ATTEMPTS), or(isNull(outbox.leaseUntil), lt(outbox.leaseUntil, now))))
+      .orderBy(asc(outbox.id))
+      .limit(BATCH)
+      .for('update', { skipLocked: true });
+    const rows = await db
+      .update(outbox)
+      .set({ claimedBy: me, leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS) })
+      .where(inArray(outbox.id, due))
+      .returning();
+    return rows.sort((a, b) => a.id - b.id);
+  };
 
   const sendPending = async (): Promise<number> => {
-    const pending = await db
-      .select()
-      .from(outbox)
-      .where(and(isNull(outbox.sentAt), lt(outbox.attempts, MAX_ATTEMPTS)))
-      .orderBy(asc(outbox.id))
-      .limit(50);
     let sent = 0;
-    for (const m of pending) {
-      try {
-        await transport.sendMail({
-          from: m.fromAddress,
-          to: m.toAddress,
-          subject: m.subject,
-          text: m.textBody,
-          ...(m.htmlBody ? { html: m.htmlBody } : {}),
-        });
-        await db.update(outbox).set({ sentAt: clock(), attempts: m.attempts + 1, lastError: null }).where(eq(outbox.id, m.id));
-        sent++;
-      } catch (err) {
-        log.error({ err, outboxId: m.id }, 'outbox: sending failed');
-        await db
+    // batch after batch; a failed mail waits for its retry time, so this ends
+    for (let claimed = await claim(); claimed.length && !stopped; claimed = await claim()) {
+      for (const m of claimed) {
+        // the claim again, just before sending: a slow batch may have outlived it for the last mails
+        const [held] = await db
           .update(outbox)
-          .set({ attempts: m.attempts + 1, lastError: String((err as Error).message ?? err) })
-          .where(eq(outbox.id, m.id));
+          .set({ leaseUntil: new Date(clock().getTime() + OUTBOX_LEASE_MS) })
+          .where(mine(m.id))
+          .returning({ id: outbox.id });
+        if (!held || stopped) continue;
+        try {
+          await transport.sendMail({
+            from: m.fromAddress,
+            to: m.toAddress,
+            subject: m.subject,
+            text: m.textBody,
+            ...(m.htmlBody ? { html: m.htmlBody } : {}),
+          });
+        } catch (err) {
+          log.error({ err, outboxId: m.id }, 'outbox: sending failed');
+          const retryAt = new Date(clock().getTime() + backoffDelay(RETRY_MS, m.attempts + 1));
+          await db
+            .update(outbox)
+            .set({ attempts: m.attempts + 1, lastError: String((err as Error).message ?? err), claimedBy: null, leaseUntil: retryAt })
+            .where(mine(m.id));
+          continue;
+        }
+        await db.update(outbox).set({ sentAt: clock(), attempts: m.attempts + 1, lastError: null, claimedBy: null, leaseUntil: null }).where(mine(m.id));
+        sent++;
       }
+      // mails of this batch not started (stopping): their claim ends now
+      if (stopped) await db.update(outbox).set({ claimedBy: null, leaseUntil: null }).where(and(inArray(outbox.id, claimed.map((m) => m.id)), eq(outbox.claimedBy, me), isNull(outbox.sentAt)));
     }
     return sent;
   };
 
-  // one flush at a time, so a mail is never sent twice by overlapping ticks
+  // one flush at a time in this process; other processes are kept off by the claims
   const flush = () => {
+    if (stopped) return Promise.resolve(0);
     if (!running) running = sendPending().finally(() => (running = undefined));
     return running;
   };
 
   return {
     flush,
-    start(intervalMs = 5000) {
-      timer = setInterval(() => void flush().catch(() => undefined), intervalMs);
-      timer.unref();
-    },
     async stop() {
-      if (timer) clearInterval(timer);
+      stopped = true;
       await running?.catch(() => undefined);
       transport.close();
     },

@@ -790,7 +790,41 @@ export const outbox = pgTable('outbox', {
   sentAt: ts('sent_at'),
   attempts: integer('attempts').notNull().default(0),
   lastError: text('last_error'),
+  /** the sender (instance) sending it now; no other sends it until lease_until (server/outbox.ts) */
+  claimedBy: text('claimed_by'),
+  /** while claimed, the claim's end; after a failure, when it may be tried again */
+  leaseUntil: ts('lease_until'),
 });
+
+/**
+ * Background work (server/jobs): one row per run of a job, claimed by one instance at a time under a
+ * lease. (name, key) is unique, so enqueuing a run twice, or ten instances scheduling a recurring one,
+ * leaves one row.
+ */
+export const jobs = pgTable(
+  'jobs',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    name: text('name').notNull(),
+    key: text('key').notNull(),
+    payload: jsonb('payload').$type<unknown>().notNull().default({}),
+    /** pending, running (claimed: locked_by until lease_until), done, dead (attempts used up) */
+    state: text('state').$type<'pending' | 'running' | 'done' | 'dead'>().notNull().default('pending'),
+    runAt: ts('run_at').notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    lockedBy: text('locked_by'),
+    leaseUntil: ts('lease_until'),
+    lastError: text('last_error'),
+    createdAt: ts('created_at').notNull(),
+    finishedAt: ts('finished_at'),
+  },
+  (t) => [
+    uniqueIndex('jobs_name_key').on(t.name, t.key),
+    index('jobs_due').on(t.runAt).where(sql`${t.state} = 'pending'`),
+    index('jobs_leased').on(t.leaseUntil).where(sql`${t.state} = 'running'`),
+    check('jobs_state', sql`${t.state} in ('pending', 'running', 'done', 'dead')`),
+  ],
+);
 
 export const errorLog = pgTable('error_log', {
   id: serial('id').primaryKey(),

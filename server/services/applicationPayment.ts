@@ -354,25 +354,11 @@ export async function settlePending(deps: AppDeps): Promise<number> {
   return rows.length;
 }
 
-/** One sweep: warns of holds about to end, releases the ended ones, settles what is left. */
+/** One sweep (the holds.sweep job, every 30 s): warns of holds about to end, releases the ended ones, settles what is left. */
 export async function sweepHolds(deps: AppDeps): Promise<void> {
   await warnEndingHolds(deps);
   await releaseExpiredHolds(deps);
   await settlePending(deps);
-}
-
-/** Every half minute, a sweep (one runner at a time per process; the UPDATEs are conditional). */
-export function startHoldSweeper(deps: AppDeps): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    sweepHolds(deps)
-      .catch((err) => deps.log?.error({ err }, 'releasing expired seat holds failed'))
-      .finally(() => (running = false));
-  }, 30_000);
-  timer.unref();
-  return () => clearInterval(timer);
 }
 
 export { newKey };

@@ -573,20 +573,6 @@ export async function reconcilePayments(deps: AppDeps, opts: { olderThanMs?: num
   return done;
 }
 
-/** Every minute: the reconciler (one run at a time per process; its UPDATEs are conditional). */
-export function startReconciler(deps: AppDeps, opts: { afterMs?: number; everyMs?: number } = {}): () => void {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    reconcilePayments(deps, { olderThanMs: opts.afterMs })
-      .catch((err) => deps.log?.error({ err }, 'reconciling payments failed'))
-      .finally(() => (running = false));
-  }, opts.everyMs ?? 60_000);
-  timer.unref();
-  return () => clearInterval(timer);
-}
-
 /** Spec 6: the receipt goes to the payer and always to the primary holder. */
 async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typeof payments.$inferSelect, tx: GatewayTransaction) {
   const lang = attempt.locale;

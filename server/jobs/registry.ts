@@ -1,0 +1,51 @@
+// The portal's jobs: what runs in the background, how often, how many attempts. A new kind of work is
+// one more register() here (a recurring one with its schedule; a one-off one is added with
+// runner.enqueue(name, payload, { runAt, key }) where its cause happens). ARCHITECTURE.md, Jobs.
+import type { AppDeps } from '../context';
+import type { OutboxSender } from '../outbox';
+import { reconcilePayments } from '../services/payments';
+import { sweepHolds } from '../services/applicationPayment';
+import { JobRunner, type JobRunnerOptions } from './runner';
+import { pruneJobs } from './queue';
+
+export interface PortalJobsOptions {
+  /** the outbox's sender (SMTP_URL set), sent every 5 s */
+  outboxSender: OutboxSender | null;
+  /** the payment reconciler: attempts open longer than afterMs, every everyMs (5 min, 1 min) */
+  reconcile?: { afterMs?: number; everyMs?: number };
+  runner?: Partial<JobRunnerOptions>;
+}
+
+/** Recurring jobs' done runs are kept a day, dead ones (to be looked at) 30 days. */
+const KEEP_DONE_MS = 24 * 60 * 60_000;
+const KEEP_DEAD_MS = 30 * 24 * 60 * 60_000;
+
+export function portalJobs(deps: AppDeps, opts: PortalJobsOptions): JobRunner {
+  const runner = new JobRunner(deps.db, { clock: deps.clock, log: deps.log, ...opts.runner });
+  const sender = opts.outboxSender;
+  // a recurring run that fails is not retried: the next one comes within its period (it stays dead, logged)
+  if (sender) {
+    runner.register({
+      name: 'outbox.send',
+      schedule: { every: 5000 },
+      maxAttempts: 1,
+      run: async () => void (await sender.flush()),
+    });
+  }
+  // seats held for a payment go back when the hold ends unpaid; parents are warned before
+  runner.register({ name: 'holds.sweep', schedule: { every: 30_000 }, maxAttempts: 1, run: () => sweepHolds(deps) });
+  // payments the portal missed (notifications lost while it was down, a parent who never came back)
+  runner.register({
+    name: 'payments.reconcile',
+    schedule: { every: opts.reconcile?.everyMs ?? 60_000 },
+    maxAttempts: 1,
+    run: async () => void (await reconcilePayments(deps, { olderThanMs: opts.reconcile?.afterMs })),
+  });
+  runner.register({
+    name: 'jobs.prune',
+    schedule: { every: 60 * 60_000 },
+    maxAttempts: 1,
+    run: async () => void (await pruneJobs(deps.db, deps.clock(), runner.recurring(), KEEP_DONE_MS, KEEP_DEAD_MS)),
+  });
+  return runner;
+}
