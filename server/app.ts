@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
@@ -36,6 +37,7 @@ import { portalJobs } from './jobs/registry';
 import type { JobRunner } from './jobs/runner';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
+import { UPLOAD_LIMITS } from './photos';
 import { bootData, entryAppName, signInLoads, withBootData } from './boot';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -142,8 +144,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     },
   }) as unknown as App;
   const clock = opts.clock ?? systemClock;
-  // photo uploads: the raw multipart body, read by server/photos.ts (one file, checked by content)
-  app.addContentTypeParser('multipart/form-data', { parseAs: 'buffer', bodyLimit: 6 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+  // photo uploads: read by server/photos.ts (one file, checked by content)
+  await app.register(multipart, { limits: UPLOAD_LIMITS });
 
   const records = readProviderRecords(root);
   await syncProviders(opts.db, records);

@@ -88,39 +88,27 @@ async function photoSlot(): Promise<(() => void) | null> {
   };
 }
 
-/** The first file part of a multipart/form-data body. */
-export function firstFilePart(body: Buffer, contentType: string): { fileName: string; data: Buffer } | null {
-  const m = /boundary=(?:"([^"]+)"|([^;]+))/i.exec(contentType);
-  if (!m) return null;
-  const boundary = Buffer.from(`--${m[1] ?? m[2]}`);
-  let pos = body.indexOf(boundary);
-  while (pos >= 0) {
-    const headStart = pos + boundary.length + 2;
-    const headEnd = body.indexOf('\r\n\r\n', headStart);
-    if (headEnd < 0) return null;
-    const head = body.subarray(headStart, headEnd).toString('utf8');
-    const next = body.indexOf(boundary, headEnd + 4);
-    if (next < 0) return null;
-    const name = /filename="([^"]*)"/i.exec(head);
-    if (name) return { fileName: name[1], data: body.subarray(headEnd + 4, next - 2) };
-    pos = next;
-  }
-  return null;
-}
-
 function rejected(c: HandlerContext, key: string, params: Record<string, unknown> = {}): HttpError {
   return new HttpError(400, c.deps.t(c.lang, key, params), { key: `server.${key}` });
 }
 
-/** The uploaded file of the request, checked for size and type by content. */
-export function readUploadedImage(c: HandlerContext): { data: Buffer; kind: ImageKind } {
-  const body = c.body;
-  const part = Buffer.isBuffer(body) ? firstFilePart(body, String(c.req.headers['content-type'] ?? '')) : null;
-  if (!part || part.data.length === 0) throw rejected(c, 'errors.photoMissing');
-  if (part.data.length > PHOTO_MAX_MB * 1024 * 1024) throw rejected(c, 'errors.photoTooLarge', { maxMB: PHOTO_MAX_MB });
-  const kind = imageKindOf(part.data);
+/** Limits of an upload (@fastify/multipart): one file, a few small fields. */
+export const UPLOAD_LIMITS = { fileSize: PHOTO_MAX_MB * 1024 * 1024, files: 1, fields: 10, fieldSize: 1024, parts: 12, headerPairs: 50 };
+
+/** The uploaded file of the request (its first file part), checked for size and type by content. */
+export async function readUploadedImage(c: HandlerContext): Promise<{ data: Buffer; kind: ImageKind }> {
+  let data: Buffer | undefined;
+  try {
+    data = c.req.isMultipart() ? await (await c.req.file())?.toBuffer() : undefined;
+  } catch (err) {
+    // over the size limit, or a body that is not well-formed multipart (no boundary, cut short)
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw rejected(c, 'errors.photoTooLarge', { maxMB: PHOTO_MAX_MB });
+    throw rejected(c, 'errors.photoMissing');
+  }
+  if (!data || data.length === 0) throw rejected(c, 'errors.photoMissing');
+  const kind = imageKindOf(data);
   if (!kind) throw rejected(c, 'errors.photoType');
-  return { data: part.data, kind };
+  return { data, kind };
 }
 
 /** Decodes, shrinks to PHOTO_MAX_SIDE and re-encodes as JPEG; an undecodable file is refused. */

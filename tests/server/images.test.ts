@@ -6,7 +6,7 @@ import { and, eq } from 'drizzle-orm';
 import { Jimp } from 'jimp';
 import { BACKENDS, createTestApp, tokenFor, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
-import { imageKindOf, imageSize, PHOTO_MAX_PIXELS } from '../../server/photos';
+import { imageKindOf, imageSize, PHOTO_MAX_MB, PHOTO_MAX_PIXELS } from '../../server/photos';
 import { gifHtmlPolyglot, multipart, pngBomb, SVG_WITH_SCRIPT, ZERO_BYTES } from '../fixtures/images/index';
 
 describe('image header sizes', () => {
@@ -81,6 +81,23 @@ describe.each(BACKENDS)('photo uploads of hostile files on %s', (backend) => {
     // a PNG signature with nothing after it is no picture either
     const headerOnly = await upload('head.png', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(headerOnly.statusCode).toBe(400);
+    expect((await storedPhoto()).photo).toEqual(kept);
+  });
+
+  it('refuses a file over the size limit, a body that is not multipart and one cut short, keeping the stored photo', async () => {
+    const kept = (await storedPhoto()).photo;
+    const big = Buffer.alloc(PHOTO_MAX_MB * 1024 * 1024 + 1, 0x41);
+    big.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+    const tooLarge = await upload('big.png', big);
+    expect(tooLarge.statusCode, tooLarge.body).toBe(400);
+    expect(tooLarge.json().key).toBe('server.errors.photoTooLarge');
+    const url = `/api/Demographics/children/${sofiaId}/photo`;
+    const send = (payload: string, contentType: string) => t.app.inject({ method: 'POST', url, headers: { authorization: `Bearer ${maria}`, 'content-type': contentType }, payload });
+    const noBoundary = await send('--x\r\n\r\n', 'multipart/form-data');
+    expect(noBoundary.statusCode, noBoundary.body).toBe(400);
+    const cutShort = await send('--b\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\n\u0089PNG', 'multipart/form-data; boundary=b');
+    expect(cutShort.statusCode, cutShort.body).toBe(400);
+    expect(cutShort.json().key).toBe('server.errors.photoMissing');
     expect((await storedPhoto()).photo).toEqual(kept);
   });
 });

@@ -28,7 +28,7 @@ export const photoHandlers = {
       const s = c.session;
       const a = await adultOf(c, c.params.adultID);
       await requireRule(c, 'account.canChangePhoto', a);
-      const img = await storePhoto(readUploadedImage(c), c);
+      const img = await storePhoto(await readUploadedImage(c), c);
       await c.deps.db.update(adults).set({ photo: img.data }).where(and(eq(adults.id, a.id), eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId)));
       return { hasPhoto: true, width: img.width, height: img.height };
     },
@@ -39,7 +39,7 @@ export const photoHandlers = {
       const s = c.session;
       const ch = await childOf(c, c.params.childID);
       await requireRule(c, 'account.canChangePhoto', childItem(ch));
-      const img = await storePhoto(readUploadedImage(c), c);
+      const img = await storePhoto(await readUploadedImage(c), c);
       await c.deps.db.update(children).set({ photo: img.data }).where(and(eq(children.id, ch.id), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
       return { hasPhoto: true, width: img.width, height: img.height };
     },
