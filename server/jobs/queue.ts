@@ -88,12 +88,13 @@ export async function releaseJobs(db: Db, ids: number[], by: string): Promise<nu
   return rows.length;
 }
 
-/** Extends the lease of every job this runner still holds (a long job keeps it); answers their ids. */
-export async function renewLeases(db: Db, now: Date, by: string, leaseMs: number): Promise<number[]> {
+/** Extends the leases of these jobs that this runner still holds (a long job keeps it); answers their ids. */
+export async function renewLeases(db: Db, now: Date, by: string, ids: number[], leaseMs: number): Promise<number[]> {
+  if (!ids.length) return [];
   const rows = await db
     .update(jobs)
     .set({ leaseUntil: new Date(now.getTime() + leaseMs) })
-    .where(and(eq(jobs.state, 'running'), eq(jobs.lockedBy, by)))
+    .where(and(inArray(jobs.id, ids), eq(jobs.state, 'running'), eq(jobs.lockedBy, by)))
     .returning({ id: jobs.id });
   return rows.map((r) => r.id);
 }

@@ -148,7 +148,7 @@ export class JobRunner {
   async renew(): Promise<number> {
     const current = this.current;
     if (!current && !this.waiting.size) return 0;
-    const kept = await renewLeases(this.db, this.clock(), this.id, this.leaseMs);
+    const kept = await renewLeases(this.db, this.clock(), this.id, [...(current ? [current.id] : []), ...this.waiting], this.leaseMs);
     // another runner took it over (this process stalled past the lease): this one should stop
     if (current && !kept.includes(current.id)) {
       this.log?.warn({ job: current.id }, 'jobs: the lease of a running job was lost');
@@ -166,20 +166,24 @@ export class JobRunner {
   private async pass(): Promise<number> {
     await this.scheduleRecurring();
     let ran = 0;
-    while (!this.stopping) {
-      const claimed = await claimJobs(this.db, this.clock(), this.id, [...this.kinds.keys()], this.leaseMs, this.batch);
-      if (!claimed.length) break;
-      for (const job of claimed) this.waiting.add(job.id);
-      for (const job of claimed) {
-        if (this.stopping) break;
-        this.waiting.delete(job.id);
-        await this.runOne(job);
-        ran++;
+    try {
+      while (!this.stopping) {
+        const claimed = await claimJobs(this.db, this.clock(), this.id, [...this.kinds.keys()], this.leaseMs, this.batch);
+        if (!claimed.length) break;
+        for (const job of claimed) this.waiting.add(job.id);
+        for (const job of claimed) {
+          if (this.stopping) break;
+          this.waiting.delete(job.id);
+          await this.runOne(job);
+          ran++;
+        }
       }
+    } finally {
+      // claimed and not started (stopping, or the database failed mid-pass): given back at once
       if (this.waiting.size) {
         const ids = [...this.waiting];
         this.waiting.clear();
-        await releaseJobs(this.db, ids, this.id);
+        await releaseJobs(this.db, ids, this.id).catch((err) => this.log?.error({ err }, 'jobs: giving back claimed jobs failed (their lease will end)'));
       }
     }
     this.lastTick = this.clock();

@@ -162,6 +162,37 @@ describe.each(BACKENDS)('jobs on %s', (backend) => {
     expect(row).toMatchObject({ state: 'done', attempts: 1 });
   });
 
+  it('a runner that stalled past its lease is told (its signal aborts) and its late finish changes nothing', async () => {
+    const c = testClock();
+    const g = gate();
+    const { log, warnings } = quietLog();
+    let aborted: AbortSignal | undefined;
+    const byB: number[] = [];
+    const a = new JobRunner(conn.a, { clock: c.clock, log, id: 'runner-a', leaseMs: 60_000 }).register({
+      name: 'stalled',
+      async run(_p, { signal }) {
+        aborted = signal;
+        g.entered();
+        await g.opened;
+      },
+    });
+    const b = new JobRunner(conn.b, { clock: c.clock, id: 'runner-b', leaseMs: 60_000 }).register({ name: 'stalled', run: async (_p, { job }) => void byB.push(job.id) });
+    const { id } = await a.enqueue('stalled', {}, { key: 'stall' });
+    const ticking = a.tick();
+    await g.inside;
+    // runner-a renews nothing for longer than its lease (a stalled process): runner-b takes the job
+    c.advance(61_000);
+    expect(await b.tick()).toBe(1);
+    expect(await a.renew()).toBe(0);
+    expect(aborted?.aborted).toBe(true);
+    g.open();
+    await ticking;
+    expect(byB).toEqual([id]);
+    const [row] = await rowsOf('stalled');
+    expect(row).toMatchObject({ state: 'done', attempts: 2, lockedBy: null });
+    expect(warnings).toEqual(['jobs: the lease of a running job was lost', 'jobs: a job finished after its lease had passed to another runner']);
+  });
+
   it('retries a failing job with exponential backoff, then it is dead, visible and logged', async () => {
     const c = testClock();
     const { log, errors, warnings } = quietLog();
