@@ -12,7 +12,7 @@ import { resolveFragments, type Fragments } from './src/engine/fragments';
 
 // Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
 // few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
-// (src/shell/themeRecipes.ts) and the first paint's few to the entry.
+// (src/shell/theme/themeRecipes.ts) and the first paint's few to the entry.
 const CHAKRA_RECIPES = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]theme[\\/](recipes|slot-recipes)([\\/]|\.js$)/;
 const library = (pattern: RegExp) => (id: string) => pattern.test(id) && !CHAKRA_RECIPES.test(id);
 
@@ -78,7 +78,7 @@ function baseScreens(): Plugin {
 }
 
 /**
- * A rules file the portal imports (the chrome's rules, src/shell/hooks.ts) carries its rules' logic
+ * A rules file the portal imports (the chrome's rules, src/shell/shellState.ts) carries its rules' logic
  * only: descriptions are for people and the checks, and the portal does not ship them.
  */
 function rulesWithoutDescriptions(): Plugin {

@@ -11,7 +11,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { LANGUAGES, checkDeclarations, runCases, ruleTable, type DeclError } from '../src/engine/index';
 import { readBaseDeclarations, readProviderOverlays, readTranslations } from '../src/engine/node';
-import { menuIconErrors } from '../src/shell/menu';
+import { menuIconErrors } from '../src/shell/routing/menu';
 import { checkProviderFiles } from '../server/providerRecord';
 import { returnRouteErrors } from '../server/gateways/plugins';
 import { gatewayAdapters } from '../server/gateways/registry';

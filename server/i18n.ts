@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import i18next from 'i18next';
 import { LANGUAGES, type Language as Lang } from '../src/engine/languages';
-import type { TextTree as Tree } from '../src/engine/texts';
+import type { TextTree as Tree } from '../src/engine/textTree';
 export { LANGUAGES, type Lang };
 
 export interface Translator {

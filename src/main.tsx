@@ -1,20 +1,20 @@
 // Browser entry: `boot` turns old links into clean paths and detects the language; the session takes
 // that language (on a first visit the session store was created before boot could store it), the
 // translations of that one language load, then the portal renders.
-import { bootLocale } from './shell/boot';
+import { bootLocale } from './shell/boot/boot';
 import { getDefaultStore } from 'jotai';
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { sessionAtom } from './state';
 import { App } from './shell/App';
-import { installChunkReload } from './shell/chunkReload';
-import { initI18n } from './shell/i18n';
-import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme';
+import { installChunkReload } from './shell/errors/chunkReload';
+import { initI18n } from './shell/language/language';
+import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme/theme';
 import { notifyManager } from '@tanstack/query-core';
 import { onFirstInput } from './runtime/firstInput';
-import { warmFirstScreen } from './shell/warm';
-// Chakra's start-up CSS, built ahead (src/shell/theme.ts says why)
-import './shell/chakraGlobal.gen.css';
+import { warmFirstScreen } from './shell/boot/warm';
+// Chakra's start-up CSS, built ahead (src/shell/theme/theme.ts says why)
+import './shell/theme/chakraGlobal.gen.css';
 
 installChunkReload();
 // While the page opens, a query's answer re-renders its readers as a transition: React draws it in

@@ -1,8 +1,8 @@
 // Chakra builds its start-up CSS (preflight, global styles, every token as a CSS variable) as it
-// creates a system. The portal's is built ahead (src/shell/chakraGlobal.gen.css, `npm run gen`,
+// creates a system. The portal's is built ahead (src/shell/theme/chakraGlobal.gen.css, `npm run gen`,
 // checked by a unit test) and linked by the page, so in the built portal Chakra builds none and its
 // preflight code is left out. Every system the built portal makes is the portal's own
-// (src/shell/theme.ts). The development server loads Chakra unpatched (both draw the same rules).
+// (src/shell/theme/theme.ts). The development server loads Chakra unpatched (both draw the same rules).
 import { guarded, replaceOnce, type LibraryPatch } from './guard';
 
 const REPLACEMENTS: Array<[string, string]> = [

@@ -1,4 +1,4 @@
-// The parts of Chakra's default theme one by one (src/shell/chakraTheme.ts imports
+// The parts of Chakra's default theme one by one (src/shell/theme/chakraTheme.ts imports
 // `@chakra-theme/<part>`): Chakra exports its theme only as one object holding every recipe, so a
 // page that uses a few would load them all. `@chakra-theme/<part>` resolves into Chakra's
 // dist/esm/theme/; tsconfig "paths" gives the same names their types. A part that moved stops the
@@ -13,7 +13,7 @@ export const chakraThemeParts: LibraryPatch = {
   name: 'chakraThemeParts',
   library: '@chakra-ui/react',
   version: '3.37.0',
-  required: "src/shell/chakraTheme.ts imports the theme's parts by these names",
+  required: "src/shell/theme/chakraTheme.ts imports the theme's parts by these names",
   plugin: () =>
     guarded(chakraThemeParts, 1, (hit) => ({
       name: 'patch-chakra-theme-parts',

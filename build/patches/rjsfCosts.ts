@@ -2,13 +2,13 @@
 //  - @rjsf/chakra-ui reads `isValidProperty` from Chakra's `defaultSystem`, whose module builds
 //    Chakra's whole default system (every token and recipe) as the form chunk is evaluated. The
 //    portal's own system answers the same question (the same utilities and conditions): the patched
-//    module imports src/shell/theme.ts, an import the library's source does not show.
+//    module imports src/shell/theme/theme.ts, an import the library's source does not show.
 //  - @rjsf/utils' getDecimalSeparator builds an Intl.NumberFormat on every call (every number field's
 //    render, every keystroke in one); the separator of a list of languages is kept once found.
 import { fileURLToPath } from 'node:url';
 import { guarded, replaceOnce, type LibraryPatch } from './guard';
 
-const theme = fileURLToPath(new URL('../../src/shell/theme.ts', import.meta.url));
+const theme = fileURLToPath(new URL('../../src/shell/theme/theme.ts', import.meta.url));
 
 export const rjsfChakraSystem: LibraryPatch = {
   name: 'rjsfCosts',

@@ -1,10 +1,10 @@
 // wouter imports use-sync-external-store's shim, written for React before 18; React 18 and later have
-// useSyncExternalStore themselves. The shim resolves to src/shell/syncExternalStore.ts, which hands
+// useSyncExternalStore themselves. The shim resolves to src/shell/boot/syncExternalStore.ts, which hands
 // out React's own: the shim's code leaves the first load.
 import { fileURLToPath } from 'node:url';
 import { guarded, type LibraryPatch } from './guard';
 
-const replacement = fileURLToPath(new URL('../../src/shell/syncExternalStore.ts', import.meta.url));
+const replacement = fileURLToPath(new URL('../../src/shell/boot/syncExternalStore.ts', import.meta.url));
 
 export const syncExternalStoreShim: LibraryPatch = {
   name: 'syncExternalStoreShim',

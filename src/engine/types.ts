@@ -114,7 +114,7 @@ export interface MenuEntryDecl {
   /** the entry's id (test id `menu-<id>`) */
   id: string;
   order: number;
-  /** an icon name of the shell's Icon table (src/shell/icons.ts) */
+  /** an icon name of the shell's Icon table (src/shell/chrome/icons.ts) */
   icon: string;
   /** translation key */
   label: string;

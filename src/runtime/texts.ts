@@ -10,7 +10,7 @@
 // identity), 2.6 kB gzip less on every first load.
 import { useCallback, useEffect, useMemo, useSyncExternalStore } from 'react';
 import i18next from 'i18next';
-import type { TextOptions, TextTree } from '../engine/texts';
+import type { TextOptions, TextTree } from '../engine/textTree';
 import { LANGUAGES } from '../engine/languages';
 import { NAMESPACES } from 'virtual:locale-namespaces';
 import { SERVER_NAMESPACES, START_NAMESPACES } from './textNamespaces';

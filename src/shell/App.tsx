@@ -11,20 +11,20 @@ import { Router, useLocation } from 'wouter';
 import { useLoadingCounter } from '../runtime';
 import { lazyWhenOnline, whenOnline } from '../runtime/whenOnline';
 import { apiAtom, apiErrorHandlerAtom, loadingAtom } from '../state';
-import { describeBrowser, detectBrowser } from './browserInfo';
-import type { ApiErrorLike, ErrorHandlerDeps } from './errors';
-import { useSession } from './hooks';
-import { switchLanguage } from './i18n';
-import { OfflineGate } from './OfflineGate';
-import { PageLoader } from './PageLoader';
-import { pruneDeclarationSet } from './prune';
-import { PRODUCT_BASE } from './screens';
-import { ShellRoutes } from './ShellRoutes';
-import { SignOutProvider } from './SignOut';
-import { applyDisplayPreferences, getPortalSystem } from './theme';
+import { describeBrowser, detectBrowser } from './boot/browserInfo';
+import type { ApiErrorLike, ErrorHandlerDeps } from './errors/errors';
+import { useSession } from './shellState';
+import { switchLanguage } from './language/language';
+import { OfflineGate } from './chrome/OfflineGate';
+import { PageLoader } from './chrome/PageLoader';
+import { pruneDeclarationSet } from './routing/prune';
+import { PRODUCT_BASE } from './routing/screens';
+import { ShellRoutes } from './routing/ShellRoutes';
+import { SignOutProvider } from './chrome/SignOut';
+import { applyDisplayPreferences, getPortalSystem } from './theme/theme';
 import { onFirstInput } from '../runtime/firstInput';
 
-// the portal under /parentportal, the parent application under its own base path (src/shell/screens.ts)
+// the portal under /parentportal, the parent application under its own base path (src/shell/routing/screens.ts)
 export const ROUTER_BASE = PRODUCT_BASE;
 
 const queryClient = new QueryClient({
@@ -46,8 +46,8 @@ let previousUrl = typeof document === 'undefined' ? '' : document.referrer;
 // The handling table of spec 8.1 (errors.ts) loads with the first failed call, or ahead of it on the
 // parent's first input (a failed submit then shows its message at once): a page that loads without
 // an error does not fetch it.
-const loadErrors = whenOnline(() => import('./errors'));
-let errorsModule: typeof import('./errors') | undefined;
+const loadErrors = whenOnline(() => import('./errors/errors'));
+let errorsModule: typeof import('./errors/errors') | undefined;
 const warmErrors = () => loadErrors().then((m) => (errorsModule = m));
 
 /**

@@ -6,7 +6,7 @@ import type { RuleDef, RuleRef, ScreenDecl } from '../engine/types';
 import { declarationsAtom, providerAtom, sessionAtom, type ProviderRecord } from '../state';
 import menuRules from '../../rules/menu.rules.json';
 import shellRules from '../../rules/shell.rules.json';
-import { effectiveScreens, hasScreenAt } from './screens';
+import { effectiveScreens, hasScreenAt } from './routing/screens';
 
 export function useSession() {
   return useAtom(sessionAtom);

@@ -1,9 +1,9 @@
 // Start-up work before the portal renders (main.tsx imports it first): an old hash link becomes a
 // clean path before the router reads it, and the language is detected (stored choice, cookie, path,
 // browser). A first visit's language is also stored as the session's. The server's fixed 'today', if any.
-import { productOfPath } from '../engine/screen';
-import { setFixedToday } from '../engine/today';
-import { detectLocale, toSupportedLocale, type Locale } from './locale';
+import { productOfPath } from '../../engine/screen';
+import { setFixedToday } from '../../engine/today';
+import { detectLocale, toSupportedLocale, type Locale } from '../language/locale';
 import { withOldLinkFlag } from './oldLink';
 
 // the parent application keeps its own session (src/state: SESSION_STORAGE_KEY)

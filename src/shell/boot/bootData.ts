@@ -3,7 +3,7 @@
 // and sign-in do not wait for them one round trip after another once the scripts ran. Used once, by
 // the entry page of that provider.
 import type { QueryClient } from '@tanstack/query-core';
-import { dataLoadQueryKey, programQueryKey, type ProviderRecord } from '../state';
+import { dataLoadQueryKey, programQueryKey, type ProviderRecord } from '../../state';
 
 interface BootData {
   appName: string;

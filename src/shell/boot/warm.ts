@@ -3,12 +3,12 @@
 // sign-in's form and texts were fetched only after the provider's entry had been drawn, Home's card
 // lists only after its first render. The target is the screen the page will show: the route itself,
 // or for a provider's entry link the page it continues to (as ProviderEntry decides).
-import { loadNamespaces } from '../runtime/texts';
-import { matchRoute } from '../engine/screen';
-import type { ScreenDecl } from '../engine/types';
-import { loadSections } from '../runtime/registry';
-import { entryContinuesTo } from './pages/ProviderEntry';
-import { BASE_SCREENS, PRODUCT_BASE } from './screens';
+import { loadNamespaces } from '../../runtime/texts';
+import { matchRoute } from '../../engine/screen';
+import type { ScreenDecl } from '../../engine/types';
+import { loadSections } from '../../runtime/registry';
+import { entryContinuesTo } from '../pages/ProviderEntry';
+import { BASE_SCREENS, PRODUCT_BASE } from '../routing/screens';
 
 type EntrySession = { token?: string | null; appName?: string | null };
 

@@ -2,9 +2,9 @@
 // when the accessibility button is first used (see AccessibilityModal.tsx).
 import { Button, Checkbox, CloseButton, Dialog, Portal, RadioGroup, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useState } from 'react';
-import { useTranslation } from '../runtime/texts';
-import type { FontSize } from '../state/session';
-import { postToNative, useSession } from './hooks';
+import { useTranslation } from '../../runtime/texts';
+import type { FontSize } from '../../state/session';
+import { postToNative, useSession } from '../shellState';
 
 const FONT_SIZES: FontSize[] = ['small', 'default', 'medium', 'large'];
 

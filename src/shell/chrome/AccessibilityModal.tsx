@@ -1,9 +1,9 @@
 // Spec 2.3: the accessibility button and dialog — high-contrast theme and font size, Apply and Close.
 import { Button, Text } from '@chakra-ui/react';
 import { Suspense, useState } from 'react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 import { Icon } from './Icon';
-import { lazyWhenOnline } from '../runtime/whenOnline';
+import { lazyWhenOnline } from '../../runtime/whenOnline';
 
 // the dialog (and its checkbox, radio group and focus trap) loads when it is first opened
 const AccessibilityDialog = lazyWhenOnline(() => import('./AccessibilityDialog'));

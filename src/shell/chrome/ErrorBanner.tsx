@@ -1,7 +1,7 @@
 // Spec 2.13 and 8.1: the dismissible danger banner showing the last API error (session.error).
 import { Alert, CloseButton } from '@chakra-ui/react';
-import { useTranslation } from '../runtime/texts';
-import { useSession } from './hooks';
+import { useTranslation } from '../../runtime/texts';
+import { useSession } from '../shellState';
 
 export function ErrorBanner() {
   const { t } = useTranslation('common');

@@ -5,16 +5,16 @@ import { Box, Flex, HStack, Image, Link as ChakraLink, Stack, Text, chakra } fro
 import { useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { useMemo } from 'react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 import { Link } from 'wouter';
-import { displayPhone } from '../engine/formats';
-import type { FooterDecl } from '../engine/types';
-import { apiAtom } from '../state';
-import { describeBrowser, detectBrowser } from './browserInfo';
+import { displayPhone } from '../../engine/formats';
+import type { FooterDecl } from '../../engine/types';
+import { apiAtom } from '../../state';
+import { describeBrowser, detectBrowser } from '../boot/browserInfo';
 import { BASE } from './Header';
-import { useHasScreen, useProvider, useRule, useSession } from './hooks';
+import { useHasScreen, useProvider, useRule, useSession } from '../shellState';
 import { Icon } from './Icon';
-import { storeLinks } from './nativeApp';
+import { storeLinks } from '../boot/nativeApp';
 
 const RouteLink = chakra(Link);
 

@@ -2,10 +2,10 @@
 // signed in, the menu button (small screens), a home link (small screens) and the profile panel.
 import { Box, Flex, HStack, Image, Text, chakra } from '@chakra-ui/react';
 import { useState } from 'react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 import { Link } from 'wouter';
 import { AccessibilityButton } from './AccessibilityModal';
-import { useProvider, useSession } from './hooks';
+import { useProvider, useSession } from '../shellState';
 import { Icon } from './Icon';
 import { LanguageSwitch } from './LanguageSwitch';
 import { ProfileButton } from './ProfilePanel';

@@ -1,10 +1,10 @@
 // Spec 2.3 and 4 "Language": a two-language switch when the provider offers two languages, a dropdown
 // when there are more; switching updates the session locale, i18n, <html lang> and the cookie.
 import { Button, Group, NativeSelect } from '@chakra-ui/react';
-import { useTranslation } from '../runtime/texts';
-import { useProvider, useSession } from './hooks';
-import { switchLanguage } from './i18n';
-import { SUPPORTED_LOCALES } from './locale';
+import { useTranslation } from '../../runtime/texts';
+import { useProvider, useSession } from '../shellState';
+import { switchLanguage } from '../language/language';
+import { SUPPORTED_LOCALES } from '../language/locale';
 
 export function useLanguages() {
   const [session] = useSession();

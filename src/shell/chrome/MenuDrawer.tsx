@@ -1,7 +1,7 @@
 // Spec 2.4: the menu drawer of small screens (loaded when the header's menu button is first used, see
 // SideMenu.tsx). The header's button is the drawer's trigger through its id: focus returns to it.
 import { CloseButton, Drawer, Portal, Stack } from '@chakra-ui/react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 import { AccessibilityButton } from './AccessibilityModal';
 import { LanguageSwitch } from './LanguageSwitch';
 import { MenuEntries } from './MenuEntries';

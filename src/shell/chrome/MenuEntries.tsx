@@ -3,11 +3,11 @@
 import { chakra, Stack, Text } from '@chakra-ui/react';
 import { useMemo } from 'react';
 import { Link, useLocation } from 'wouter';
-import { useTranslation } from '../runtime/texts';
-import { i18nKey, useKeysLoaded } from '../runtime/i18n';
-import { useProvider, useRule, useScreens } from './hooks';
+import { useTranslation } from '../../runtime/texts';
+import { i18nKey, useKeysLoaded } from '../../runtime/i18n';
+import { useProvider, useRule, useScreens } from '../shellState';
 import { Icon } from './Icon';
-import { menuHref, menuItemsOf, visibleMenuItems, type MenuItem } from './menu';
+import { menuHref, menuItemsOf, visibleMenuItems, type MenuItem } from '../routing/menu';
 import { useAskSignOut } from './SignOut';
 
 export function useMenuItems(): MenuItem[] {

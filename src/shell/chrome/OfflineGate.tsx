@@ -2,8 +2,8 @@
 // stays mounted underneath so nothing typed is lost, and returns 1 s after the connection does.
 import { Button, Center, Heading, Image, Stack, Text } from '@chakra-ui/react';
 import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { useTranslation } from '../runtime/texts';
-import { createConnectivity, type Connectivity } from './connectivity';
+import { useTranslation } from '../../runtime/texts';
+import { createConnectivity, type Connectivity } from '../boot/connectivity';
 import { BASE } from './Header';
 
 export function OfflineGate({ children }: { children: ReactNode }) {

@@ -1,5 +1,5 @@
 import { Center, Spinner } from '@chakra-ui/react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 
 /** Shown while a page's code or translations load. */
 export function PageLoader() {

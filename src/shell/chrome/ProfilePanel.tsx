@@ -4,11 +4,11 @@ import { Button, Circle, Image } from '@chakra-ui/react';
 import { atom, useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { Suspense, useId, useState } from 'react';
-import { useTranslation } from '../runtime/texts';
-import { operations } from '../api/client';
-import { apiAtom, sessionAtom, signedInAtom } from '../state';
-import { useSession } from './hooks';
-import { lazyWhenOnline } from '../runtime/whenOnline';
+import { useTranslation } from '../../runtime/texts';
+import { operations } from '../../api/client';
+import { apiAtom, sessionAtom, signedInAtom } from '../../state';
+import { useSession } from '../shellState';
+import { lazyWhenOnline } from '../../runtime/whenOnline';
 
 /** The GET operation of the contract that answers an adult's photo (/adults/:adultid/photo), if any. */
 const ADULT_PHOTO_OP = Object.entries(operations as Record<string, { method: string; path: string }>).find(

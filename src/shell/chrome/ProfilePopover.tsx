@@ -2,9 +2,9 @@
 // header's profile button is first used, see ProfilePanel.tsx). The button is the popover's trigger
 // through its id: the panel is placed at it, a click on it is not "outside" and focus returns to it.
 import { Box, Button, Popover, Portal, Stack } from '@chakra-ui/react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 import { Link } from 'wouter';
-import { useHasScreen, useSession } from './hooks';
+import { useHasScreen, useSession } from '../shellState';
 import { useAskSignOut } from './SignOut';
 
 export default function ProfilePopover(props: { open: boolean; onOpenChange: (open: boolean) => void; triggerId: string; fullName: string }) {

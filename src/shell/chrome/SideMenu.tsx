@@ -2,10 +2,10 @@
 // from 1280 px. Entries are declared by the screens (`menu`, see menu.ts) and shown by their rules.
 import { Box, Button } from '@chakra-ui/react';
 import { Suspense, useId, useState } from 'react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 import { Icon } from './Icon';
 import { MenuEntries } from './MenuEntries';
-import { lazyWhenOnline } from '../runtime/whenOnline';
+import { lazyWhenOnline } from '../../runtime/whenOnline';
 
 /** The rail / full menu beside the content (768 px and wider). */
 export function SideMenu({ longName }: { longName: boolean }) {

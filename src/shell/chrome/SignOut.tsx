@@ -4,9 +4,9 @@ import { useAtomValue } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { createContext, Suspense, useCallback, useContext, useState, type ReactNode } from 'react';
 import { useLocation } from 'wouter';
-import { apiAtom, signedOutSession } from '../state';
-import { useSession } from './hooks';
-import { lazyWhenOnline } from '../runtime/whenOnline';
+import { apiAtom, signedOutSession } from '../../state';
+import { useSession } from '../shellState';
+import { lazyWhenOnline } from '../../runtime/whenOnline';
 
 /** Ends the session without asking (session-expired OK, confirmed sign out). */
 export function useEndSession() {

@@ -1,6 +1,6 @@
 // Spec 2.4: the sign-out confirmation (loaded when sign out is first asked for, see SignOut.tsx).
 import { Button, Dialog, Portal, Text } from '@chakra-ui/react';
-import { useTranslation } from '../runtime/texts';
+import { useTranslation } from '../../runtime/texts';
 
 export default function SignOutDialog(props: { open: boolean; busy: boolean; onCancel: () => void; onConfirm: () => void }) {
   const { open, busy, onCancel, onConfirm } = props;

@@ -1,14 +1,14 @@
 // A render error anywhere in a page shows the generic error page (bare layout) instead of a blank
 // screen; a failed lazy chunk reloads the page instead (spec 8.1, at most once per 60 s).
 import { Component, Suspense, type ErrorInfo, type ReactNode } from 'react';
-import { lazyWhenOnline } from '../runtime/whenOnline';
+import { lazyWhenOnline } from '../../runtime/whenOnline';
 import { claimChunkReload, isChunkLoadError } from './chunkReload';
 import { rememberCrash } from './crash';
-import { BareLayout } from './layouts/BareLayout';
-import { PageLoader } from './PageLoader';
+import { BareLayout } from '../layouts/BareLayout';
+import { PageLoader } from '../chrome/PageLoader';
 
 // the error page is a chunk of its own: a page that draws without an error does not fetch it
-const GenericError = lazyWhenOnline(() => import('./pages/GenericError').then((m) => ({ default: m.GenericError })));
+const GenericError = lazyWhenOnline(() => import('../pages/GenericError').then((m) => ({ default: m.GenericError })));
 
 interface Props {
   page: string;

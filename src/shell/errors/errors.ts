@@ -1,6 +1,6 @@
 // Spec 8.1: how the portal reacts to a failed API call. `decideApiError` is the pure handling table;
 // `createErrorHandler` applies a decision to the session, the router and the error log.
-import { firstMessagePart, NETWORK_ERROR } from '../api/client';
+import { firstMessagePart, NETWORK_ERROR } from '../../api/client';
 
 /** The shape of the client's ApiError (src/api/client.ts); only what the handling table reads. */
 export interface ApiErrorLike {
@@ -217,4 +217,4 @@ export function createErrorHandler(deps: ErrorHandlerDeps) {
   };
 }
 
-export { RouteError, shellPartOf } from './shellParts';
+export { RouteError, shellPartOf } from '../routing/shellParts';

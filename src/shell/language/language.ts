@@ -1,10 +1,10 @@
 // The portal's languages: the start language and its start namespaces before the first render, and
 // the language switch (runtime/texts.ts translates, with i18next).
 import { DEFAULT_LOCALE, languageCookie, toSupportedLocale } from './locale';
-import { PAGE_NAMESPACES } from '../runtime/namespaces';
-import { loadNamespaces, setLanguage, startLanguage } from '../runtime/texts';
+import { PAGE_NAMESPACES } from '../../runtime/namespaces';
+import { loadNamespaces, setLanguage, startLanguage } from '../../runtime/texts';
 
-export { NAMESPACES } from '../runtime/namespaces';
+export { NAMESPACES } from '../../runtime/namespaces';
 
 let started: Promise<void> | undefined;
 

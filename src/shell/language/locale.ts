@@ -1,6 +1,6 @@
 // Spec 4 "Language" and 9: the locale comes from the stored choice, the 'Language' cookie, a path
 // prefix or the browser; switching stores the cookie for 365 days. Pure helpers (no i18next here).
-import { LANGUAGES, type Language } from '../engine/languages';
+import { LANGUAGES, type Language } from '../../engine/languages';
 
 export const SUPPORTED_LOCALES = LANGUAGES;
 export type Locale = Language;

@@ -2,11 +2,11 @@
 import { Box, Flex } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
 import type { FooterDecl } from '../../engine/types';
-import { ErrorBanner } from '../ErrorBanner';
-import { Footer } from '../Footer';
-import { Header } from '../Header';
-import { useRule, useSignedIn } from '../hooks';
-import { SideMenu } from '../SideMenu';
+import { ErrorBanner } from '../chrome/ErrorBanner';
+import { Footer } from '../chrome/Footer';
+import { Header } from '../chrome/Header';
+import { useRule, useSignedIn } from '../shellState';
+import { SideMenu } from '../chrome/SideMenu';
 import { MAIN_ID, MAIN_MIN_HEIGHT, SkipLink } from './SkipLink';
 
 export function DefaultLayout({ footer, children }: { footer?: FooterDecl; children: ReactNode }) {

@@ -14,7 +14,7 @@ import { useLocation } from 'wouter';
 import { PRODUCT_BASES } from '../../engine/screen';
 import { createApiClient } from '../../api/client';
 import { apiAtom, setFlowValues, signedOutSession, storedPortalToken } from '../../state';
-import { useSession } from '../hooks';
+import { useSession } from '../shellState';
 import { providerSessionFields } from './ProviderEntry';
 
 /** Where each stored step of an application continues. */

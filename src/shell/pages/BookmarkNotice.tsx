@@ -3,9 +3,9 @@
 // Continue marks the app loaded and reveals header and footer.
 import { Box, Button, Center, Heading, Stack, Text } from '@chakra-ui/react';
 import { useTranslation } from '../../runtime/texts';
-import { ProgramLogo } from '../Header';
-import { useProvider, useSession } from '../hooks';
-import { LanguageSwitch } from '../LanguageSwitch';
+import { ProgramLogo } from '../chrome/Header';
+import { useProvider, useSession } from '../shellState';
+import { LanguageSwitch } from '../chrome/LanguageSwitch';
 import { MAIN_ID, SkipLink } from '../layouts/SkipLink';
 
 export function BookmarkNotice({ onContinue }: { onContinue: () => void }) {

@@ -5,13 +5,13 @@ import { useAtomValue } from 'jotai';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { apiAtom } from '../../state';
-import { describeBrowser, detectBrowser } from '../browserInfo';
-import { useSession } from '../hooks';
-import { Icon } from '../Icon';
+import { describeBrowser, detectBrowser } from '../boot/browserInfo';
+import { useSession } from '../shellState';
+import { Icon } from '../chrome/Icon';
 
-import { takeCrash } from '../crash';
+import { takeCrash } from '../errors/crash';
 
-export { rememberCrash } from '../crash';
+export { rememberCrash } from '../errors/crash';
 
 export function GenericError({ onBack }: { onBack?: () => void }) {
   const { t, i18n } = useTranslation('common');

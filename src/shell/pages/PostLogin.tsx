@@ -14,12 +14,12 @@ import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import type { ApiError } from '../../api/client';
 import { apiAtom, apiErrorHandlerAtom } from '../../state';
-import { decideApiError, type ApiErrorLike } from '../errors';
+import { decideApiError, type ApiErrorLike } from '../errors/errors';
 import { rememberPostLoginError } from './PostLoginError';
-import { useHasScreen, useSession } from '../hooks';
-import { BASE, ProgramLogo } from '../Header';
-import { StoreBadge } from '../Footer';
-import { nativeAppInfo, nativePlatform, storeLinks } from '../nativeApp';
+import { useHasScreen, useSession } from '../shellState';
+import { BASE, ProgramLogo } from '../chrome/Header';
+import { StoreBadge } from '../chrome/Footer';
+import { nativeAppInfo, nativePlatform, storeLinks } from '../boot/nativeApp';
 
 export function PostLogin() {
   const { t } = useTranslation('common');

@@ -6,10 +6,10 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { displayPhone } from '../../engine/formats';
-import type { ShownMessage } from '../errors';
-import { postToNative, useProvider, useSession } from '../hooks';
-import { Icon } from '../Icon';
-import { useEndSession } from '../SignOut';
+import type { ShownMessage } from '../errors/errors';
+import { postToNative, useProvider, useSession } from '../shellState';
+import { Icon } from '../chrome/Icon';
+import { useEndSession } from '../chrome/SignOut';
 
 /** The failure the post-login step leaves for this page (a reload still shows it). */
 const KEY = 'pp.postLoginError';

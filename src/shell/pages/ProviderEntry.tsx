@@ -9,8 +9,8 @@ import { useEffect, useRef } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { apiAtom, programQueryKey, signedOutSession, type ProviderRecord, type SessionState } from '../../state';
-import { useSession } from '../hooks';
-import { takeBootProvider } from '../bootData';
+import { useSession } from '../shellState';
+import { takeBootProvider } from '../boot/bootData';
 
 /** The session fields that come from the provider record. */
 export function providerSessionFields(p: ProviderRecord): Partial<SessionState> {

@@ -11,7 +11,7 @@ import { Link, useLocation, useSearch } from 'wouter';
 import { email as isEmail } from '../../engine/formats';
 import { translate } from '../../runtime/i18n';
 import { apiAtom } from '../../state';
-import { useSession } from '../hooks';
+import { useSession } from '../shellState';
 
 const RouteLink = chakra(Link);
 

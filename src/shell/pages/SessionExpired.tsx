@@ -8,9 +8,9 @@ import { useState } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { apiAtom } from '../../state';
-import { useRule, useSession } from '../hooks';
-import { useEndSession } from '../SignOut';
-import { TEMPORARY_AUTHENTICATION } from '../errors';
+import { useRule, useSession } from '../shellState';
+import { useEndSession } from '../chrome/SignOut';
+import { TEMPORARY_AUTHENTICATION } from '../errors/errors';
 
 export function SessionExpiredPage({ type }: { type?: string }) {
   const { t } = useTranslation('screens');

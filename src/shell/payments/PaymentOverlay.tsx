@@ -4,7 +4,7 @@
 import { Box } from '@chakra-ui/react';
 import { useEffect } from 'react';
 import { useLocation } from 'wouter';
-import { useSession } from '../hooks';
+import { useSession } from '../shellState';
 import { PaymentLoaderView } from './PaymentLoader';
 
 export default function PaymentOverlay() {

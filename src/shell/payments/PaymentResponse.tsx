@@ -10,7 +10,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { ApiError } from '../../api/client';
 import { apiAtom, apiErrorHandlerAtom } from '../../state';
-import { CURRENT_PRODUCT } from '../screens';
+import { CURRENT_PRODUCT } from '../routing/screens';
 // generated from the gateway adapters' registry (server/gateways/registry.ts) by npm run gen
 import { GATEWAY_OF_ROUTE } from './gatewayRoutes.gen';
 import { PaymentLateView, PaymentLoaderView, PaymentReturnProblemView } from './PaymentLoader';

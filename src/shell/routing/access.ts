@@ -1,5 +1,5 @@
 // Spec 2.2 and 4 "Session": where a screen's access rule sends the visitor instead, if anywhere.
-import type { ScreenDecl, ShellPartName } from '../engine/types';
+import type { ScreenDecl, ShellPartName } from '../../engine/types';
 
 /** Shell parts that work without a chosen provider (every other screen needs one and goes to /invalidurl). */
 export const PROVIDER_FREE = new Set<ShellPartName>(['providerEntry', 'applicationEntry', 'invalidUrl', 'genericError', 'notFound', 'configurationError', 'sessionEnded']);

@@ -3,10 +3,10 @@
 // together; a rule hides an entry (payment-only logins see Home and Sign out only). An entry may
 // instead open a provider page in a new tab (`href`: a $provider binding, e.g. the User Guide). Sign
 // out is an action, not a screen: the shell adds it last.
-import type { DeclError, DeclFile } from '../engine/declarations';
-import { resolveBinding } from '../engine/screen';
-import type { RuleRef, ScreenDecl } from '../engine/types';
-import { isIconName, type IconName } from './icons';
+import type { DeclError, DeclFile } from '../../engine/declarations';
+import { resolveBinding } from '../../engine/screen';
+import type { RuleRef, ScreenDecl } from '../../engine/types';
+import { isIconName, type IconName } from '../chrome/icons';
 
 export interface MenuItem {
   id: string;
@@ -69,7 +69,7 @@ export function menuIconErrors(screens: Record<string, DeclFile<ScreenDecl>>): D
   const errors: DeclError[] = [];
   for (const f of Object.values(screens)) {
     (f.json.menu ?? []).forEach((m, i) => {
-      if (!isIconName(m.icon)) errors.push({ file: f.file, path: `/menu/${i}/icon`, message: `unknown icon "${String(m.icon)}" (the shell's icons: src/shell/icons.ts)` });
+      if (!isIconName(m.icon)) errors.push({ file: f.file, path: `/menu/${i}/icon`, message: `unknown icon "${String(m.icon)}" (the shell's icons: src/shell/chrome/icons.ts)` });
     });
   }
   return errors;

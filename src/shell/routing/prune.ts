@@ -1,7 +1,7 @@
 // Spec (brief): targets that later features build must not pretend to work. An action that navigates
 // to a route without a declared screen is left out of the screen the runtime renders, so Home tiles,
 // links and buttons appear as their screens are added — the same rule as the side menu.
-import type { ActionDecl, DeclarationSet, Effect, ModalDecl, ScreenDecl, SectionDecl } from '../engine/types';
+import type { ActionDecl, DeclarationSet, Effect, ModalDecl, ScreenDecl, SectionDecl } from '../../engine/types';
 
 function navigatesTo(effect: Effect | undefined): string[] {
   if (!effect) return [];

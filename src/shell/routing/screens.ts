@@ -1,8 +1,8 @@
 // Which screens exist. The base screens ship with the portal (screens/*.json); once the provider is
 // known its effective declaration set (with overlays) replaces them by id. Matching a URL to a screen
 // and parsing its typed query are the engine's (matchRoute, parseQuery).
-import type { ScreenDecl } from '../engine/types';
-import { PRODUCT_BASES, productOfPath, screensOfProduct, type ProductName } from '../engine/screen';
+import type { ScreenDecl } from '../../engine/types';
+import { PRODUCT_BASES, productOfPath, screensOfProduct, type ProductName } from '../../engine/screen';
 // route, query, layout, access and title of every screen; sections only by kind (vite.config.ts)
 import bundled from 'virtual:base-screens';
 

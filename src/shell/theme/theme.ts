@@ -7,8 +7,8 @@
 // first asks for one of them (that component suspends until then) or on the parent's first input.
 import { createSystem, defaultBaseConfig, defineConfig, type SystemConfig, type SystemContext } from '@chakra-ui/react';
 import { firstPaintThemeConfig } from './chakraTheme';
-import type { FontSize } from '../state/session';
-import { onFirstInput } from '../runtime/firstInput';
+import type { FontSize } from '../../state/session';
+import { onFirstInput } from '../../runtime/firstInput';
 
 const hc = {
   bg: '#000000',
@@ -139,7 +139,7 @@ const config = defineConfig({
 /**
  * The configs the portal's system is made of. Its start-up CSS (preflight, global styles, every token
  * as a CSS variable) is built ahead from the same configs and what only that CSS uses
- * (startupCss.ts) into src/shell/chakraGlobal.gen.css, which the page links; the built portal's
+ * (startupCss.ts) into src/shell/theme/chakraGlobal.gen.css, which the page links; the built portal's
  * Chakra builds none (vite.config.ts, chakraGlobalAhead()).
  */
 export const PORTAL_SYSTEM_CONFIGS: SystemConfig[] = [defaultBaseConfig, firstPaintThemeConfig, config];

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import i18next from 'i18next';
 import { readTranslations } from '../../../src/engine/node';
 import { LANGUAGES } from '../../../src/engine/languages';
-import type { TextTree } from '../../../src/engine/texts';
+import type { TextTree } from '../../../src/engine/textTree';
 
 const translations = readTranslations(resolve(__dirname, '../../..'));
 

@@ -19,7 +19,7 @@ import FormKind from '../../../src/runtime/form/FormKind';
 import { createFormHost, formHandle, type FormHost } from '../../../src/runtime/form/host';
 import { createEffectRunner } from '../../../src/runtime/effects';
 import { createApiClient } from '../../../src/api/client';
-import { getPortalSystem } from '../../../src/shell/theme';
+import { getPortalSystem } from '../../../src/shell/theme/theme';
 
 const root = resolve(__dirname, '../../..');
 

@@ -17,7 +17,7 @@ import LightForm, { lightFormFields } from '../../../src/runtime/form/LightForm'
 import { createEffectRunner, type EffectDeps } from '../../../src/runtime/effects';
 import { createApiClient } from '../../../src/api/client';
 import { defaultSession, type SessionState } from '../../../src/state/session';
-import { getPortalSystem } from '../../../src/shell/theme';
+import { getPortalSystem } from '../../../src/shell/theme/theme';
 
 const root = resolve(__dirname, '../../..');
 const fixtureRoot = resolve(root, 'tests/fixtures/runtime/signin-overlay');

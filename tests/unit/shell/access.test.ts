@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accessRedirect } from '../../../src/shell/access';
+import { accessRedirect } from '../../../src/shell/routing/access';
 
 const home = { id: 'home', access: 'private' as const };
 const signin = { id: 'signin', access: 'public' as const };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeBrowser, detectBrowser } from '../../../src/shell/browserInfo';
+import { describeBrowser, detectBrowser } from '../../../src/shell/boot/browserInfo';
 
 describe('detectBrowser', () => {
   it.each([

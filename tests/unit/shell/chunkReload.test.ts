@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHUNK_RELOAD_KEY, claimChunkReload, isChunkLoadError } from '../../../src/shell/chunkReload';
+import { CHUNK_RELOAD_KEY, claimChunkReload, isChunkLoadError } from '../../../src/shell/errors/chunkReload';
 
 function memoryStorage() {
   const map = new Map<string, string>();
@@ -46,7 +46,7 @@ describe('chunk-load reload throttle', () => {
 
 describe('chunk-load reload and the connection', () => {
   it('does not reload while the browser is offline', async () => {
-    const { installChunkReload } = await import('../../../src/shell/chunkReload');
+    const { installChunkReload } = await import('../../../src/shell/errors/chunkReload');
     const listeners = new Map<string, (e: unknown) => void>();
     let reloads = 0;
     const s = memoryStorage();

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createConnectivity } from '../../../src/shell/connectivity';
+import { createConnectivity } from '../../../src/shell/boot/connectivity';
 
 describe('connectivity (No Connection screen)', () => {
   beforeEach(() => vi.useFakeTimers());

@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createErrorHandler, decideApiError, firstMessagePart, RouteError, shellPartOf, type ErrorHandlerDeps } from '../../../src/shell/errors';
+import { createErrorHandler, decideApiError, firstMessagePart, RouteError, shellPartOf, type ErrorHandlerDeps } from '../../../src/shell/errors/errors';
 
 describe('decideApiError (spec 8.1 handling table)', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { detectLocale, languageCookie, readCookie, toSupportedLocale } from '../../../src/shell/locale';
+import { detectLocale, languageCookie, readCookie, toSupportedLocale } from '../../../src/shell/language/locale';
 
 describe('locale detection', () => {
   it('normalises and rejects unknown languages', () => {

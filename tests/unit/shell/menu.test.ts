@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { checkDeclarations, matchRoute, type DeclFile, type ScreenDecl, type Translations } from '../../../src/engine/index';
 import { isTrue } from '../../../src/engine/logic';
 import { readBaseDeclarations, readTranslations } from '../../../src/engine/node';
-import { menuHref, menuIconErrors, menuItemsOf, visibleMenuItems } from '../../../src/shell/menu';
+import { menuHref, menuIconErrors, menuItemsOf, visibleMenuItems } from '../../../src/shell/routing/menu';
 
 const root = resolve(__dirname, '../../..');
 const fixture = resolve(root, 'tests/fixtures/menu-screen');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nativeAppInfo, nativePlatform, storeLinks } from '../../../src/shell/nativeApp';
+import { nativeAppInfo, nativePlatform, storeLinks } from '../../../src/shell/boot/nativeApp';
 
 describe('native app helpers', () => {
   it('reads the wrapper only inside a native web view', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ScreenDecl } from '../../../src/engine/types';
-import { pruneDeclarationSet, pruneUndeclaredTargets } from '../../../src/shell/prune';
+import { pruneDeclarationSet, pruneUndeclaredTargets } from '../../../src/shell/routing/prune';
 
 const screen: ScreenDecl = {
   id: 'home',

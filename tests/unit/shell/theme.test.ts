@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { createSystem, defaultConfig } from '@chakra-ui/react';
 import { describe, expect, it } from 'vitest';
-import { firstPaintRecipes, firstPaintSlotRecipes, firstPaintThemeConfig, KEYFRAME_NAMES, UNUSED_PALETTES } from '../../../src/shell/chakraTheme';
-import { STARTUP_CSS_CONFIGS } from '../../../src/shell/startupCss';
-import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, getPortalSystem, PORTAL_SYSTEM_CONFIGS } from '../../../src/shell/theme';
+import { firstPaintRecipes, firstPaintSlotRecipes, firstPaintThemeConfig, KEYFRAME_NAMES, UNUSED_PALETTES } from '../../../src/shell/theme/chakraTheme';
+import { STARTUP_CSS_CONFIGS } from '../../../src/shell/theme/startupCss';
+import { LATER_RECIPES, LATER_SLOT_RECIPES, loadRestOfTheme, getPortalSystem, PORTAL_SYSTEM_CONFIGS } from '../../../src/shell/theme/theme';
 import { chakraGlobalCss, CSS_FILE } from '../../../scripts/lib/chakraGlobalCss';
 import BASE_SCREENS from 'virtual:base-screens';
 

@@ -1,8 +1,8 @@
-// The screen a page load will show, whose code and texts start loading with the page (src/shell/warm.ts).
+// The screen a page load will show, whose code and texts start loading with the page (src/shell/boot/warm.ts).
 import { describe, expect, it } from 'vitest';
-import { firstScreen } from '../../../src/shell/warm';
+import { firstScreen } from '../../../src/shell/boot/warm';
 import { entryContinuesTo } from '../../../src/shell/pages/ProviderEntry';
-import { BASE_SCREENS } from '../../../src/shell/screens';
+import { BASE_SCREENS } from '../../../src/shell/routing/screens';
 
 describe('the first screen of a page load', () => {
   it('is the route itself, or for a provider entry link the page the entry continues to', () => {
