@@ -44,8 +44,8 @@ export async function enqueueMail(db: Db, clock: Clock, mail: OutboxMail): Promi
 const MAX_ATTEMPTS = 5;
 /** mails claimed at once */
 const BATCH = 50;
-/** a claim's length: above the SMTP timeouts below, so a send in progress never outlives its claim */
-export const OUTBOX_LEASE_MS = 10 * 60_000;
+/** a claim's length; renewed every third of it while its mail is being sent */
+export const OUTBOX_LEASE_MS = 60_000;
 /** the first retry of a failed mail; each next one doubles (30 s, 1, 2, 4 min) */
 const RETRY_MS = 30_000;
 
@@ -58,13 +58,15 @@ export interface OutboxSender {
 export interface OutboxSenderOptions {
   /** this sender's name in claimed_by (one per instance) */
   id?: string;
+  /** a claim's length (OUTBOX_LEASE_MS) */
+  leaseMs?: number;
 }
 
 /**
  * The sender: every mail is claimed (claimed_by, lease_until) with FOR UPDATE SKIP LOCKED before it
  * is sent, so two instances never send one mail. A mail is sent again only when its sender dies
  * between the SMTP server's acceptance and the UPDATE that marks it sent (a few milliseconds), once
- * its claim has ended. The job runner calls flush() every few seconds (server/jobs/portal.ts); a
+ * its claim has ended. The job runner calls flush() every few seconds (server/jobs/registry.ts); a
  * request that queued mail calls it at once.
  */
 export function createOutboxSender(
@@ -79,6 +81,7 @@ export function createOutboxSender(
       ? nodemailer.createTransport({ url: smtp, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
       : smtp;
   const me = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
+  const leaseMs = opts.leaseMs ?? OUTBOX_LEASE_MS;
   let running: Promise<number> | undefined;
   let stopped = false;
   const mine = (id: number) => and(eq(outbox.id, id), eq(outbox.claimedBy, me), isNull(outbox.sentAt));
@@ -94,7 +97,7 @@ export function createOutboxSender(
       .for('update', { skipLocked: true });
     const rows = await db
       .update(outbox)
-      .set({ claimedBy: me, leaseUntil: new Date(now.getTime() + OUTBOX_LEASE_MS) })
+      .set({ claimedBy: me, leaseUntil: new Date(now.getTime() + leaseMs) })
       .where(inArray(outbox.id, due))
       .returning();
     return rows.sort((a, b) => a.id - b.id);
@@ -106,12 +109,11 @@ export function createOutboxSender(
     for (let claimed = await claim(); claimed.length && !stopped; claimed = await claim()) {
       for (const m of claimed) {
         // the claim again, just before sending: a slow batch may have outlived it for the last mails
-        const [held] = await db
-          .update(outbox)
-          .set({ leaseUntil: new Date(clock().getTime() + OUTBOX_LEASE_MS) })
-          .where(mine(m.id))
-          .returning({ id: outbox.id });
+        const renew = () => db.update(outbox).set({ leaseUntil: new Date(clock().getTime() + leaseMs) }).where(mine(m.id)).returning({ id: outbox.id });
+        const [held] = await renew();
         if (!held || stopped) continue;
+        // a slow SMTP server keeps the claim; a sender that dies stops renewing it
+        const beat = setInterval(() => void renew().catch((err) => log.error({ err, outboxId: m.id }, 'outbox: renewing a claim failed')), leaseMs / 3);
         try {
           await transport.sendMail({
             from: m.fromAddress,
@@ -121,6 +123,7 @@ export function createOutboxSender(
             ...(m.htmlBody ? { html: m.htmlBody } : {}),
           });
         } catch (err) {
+          clearInterval(beat);
           log.error({ err, outboxId: m.id }, 'outbox: sending failed');
           const retryAt = new Date(clock().getTime() + backoffDelay(RETRY_MS, m.attempts + 1));
           await db
@@ -129,6 +132,7 @@ export function createOutboxSender(
             .where(mine(m.id));
           continue;
         }
+        clearInterval(beat);
         await db.update(outbox).set({ sentAt: clock(), attempts: m.attempts + 1, lastError: null, claimedBy: null, leaseUntil: null }).where(mine(m.id));
         sent++;
       }

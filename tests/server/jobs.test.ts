@@ -371,6 +371,42 @@ describe.each(BACKENDS)('jobs on %s', (backend) => {
       await b.stop();
     });
 
+    it('a mail whose SMTP server is slow keeps its claim while it is being sent', async () => {
+      const c = testClock();
+      const sent: string[] = [];
+      const g = gate();
+      const id = await enqueueMail(conn.a, c.clock, { providerId: null, kind: 'slow', to: 's@example.com', from: 'portal@example.com', subject: 'slow mail', text: 'x' });
+      const slow = nodemailer.createTransport({
+        name: 'slow',
+        version: '1',
+        send(mail: { data: { subject?: unknown } }, done: (err: Error | null, info?: unknown) => void) {
+          g.entered();
+          void g.opened.then(() => {
+            sent.push(String(mail.data.subject));
+            done(null, { envelope: { from: 'x', to: ['s@example.com'] }, messageId: '<slow@test>' });
+          });
+        },
+      } as never);
+      const leaseMs = 300;
+      const a = createOutboxSender(conn.a, c.clock, slow, quietLog().log, { id: 'sender-a', leaseMs });
+      const b = createOutboxSender(conn.b, c.clock, countingTransport(sent), quietLog().log, { id: 'sender-b', leaseMs });
+      const sending = a.flush();
+      await g.inside;
+      const leaseOf = async () => (await conn.a.select().from(outbox).where(eq(outbox.id, id)))[0].leaseUntil!.getTime();
+      const first = await leaseOf();
+      c.advance(leaseMs - 50);
+      // the sender renews its claim on its own while the SMTP server has not answered
+      await expect.poll(leaseOf, { timeout: 5000, interval: 20 }).toBeGreaterThan(first);
+      c.advance(100);
+      expect(c.clock().getTime()).toBeGreaterThan(first);
+      expect(await b.flush()).toBe(0);
+      g.open();
+      expect(await sending).toBe(1);
+      expect(sent).toEqual(['slow mail']);
+      await a.stop();
+      await b.stop();
+    });
+
     it('a mail the SMTP server refuses is tried again later, with backoff, five times at most', async () => {
       const c = testClock();
       const sent: string[] = [];
