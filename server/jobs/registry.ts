@@ -16,8 +16,8 @@ export interface PortalJobsOptions {
   runner?: Partial<JobRunnerOptions>;
 }
 
-/** Recurring jobs' done runs are kept a day, dead ones (to be looked at) 30 days. */
-const KEEP_DONE_MS = 24 * 60 * 60_000;
+/** Recurring jobs' done runs are kept an hour (the outbox's alone are 720), dead ones (to be looked at) 30 days. */
+const KEEP_DONE_MS = 60 * 60_000;
 const KEEP_DEAD_MS = 30 * 24 * 60 * 60_000;
 
 export function portalJobs(deps: AppDeps, opts: PortalJobsOptions): JobRunner {

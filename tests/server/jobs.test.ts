@@ -10,7 +10,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { openDb, type Db, type DbHandle } from '../../server/db/index';
 import { jobs, outbox } from '../../server/db/schema';
 import { JobRunner, backoffDelay, type JobKind } from '../../server/jobs/runner';
-import { claimJobs, completeJob, enqueueJob } from '../../server/jobs/queue';
+import { claimJobs, completeJob, enqueueJob, pruneJobs } from '../../server/jobs/queue';
 import { nextSlot } from '../../server/jobs/schedule';
 import { createOutboxSender, enqueueMail, OUTBOX_LEASE_MS } from '../../server/outbox';
 import { BACKENDS, createTestApp, testClock, type Backend } from './helpers';
@@ -267,6 +267,22 @@ describe.each(BACKENDS)('jobs on %s', (backend) => {
     expect(await rowsOf('once')).toHaveLength(1);
     // another key is another job
     expect((await r.enqueue('once', {}, { key: 'invoice-8' })).created).toBe(true);
+  });
+
+  it("pruning forgets a recurring job's old runs and keeps one-off jobs, whose rows make their keys run once", async () => {
+    const c = testClock(new Date('2026-11-23T10:00:05Z'));
+    const r = new JobRunner(conn.a, { clock: c.clock, id: 'runner-a' })
+      .register({ name: 'tidy-every', schedule: { every: 60_000 }, maxAttempts: 1, run: async () => undefined })
+      .register({ name: 'tidy-once', run: async () => undefined });
+    await r.tick();
+    await r.enqueue('tidy-once', {}, { key: 'one-off' });
+    c.advance(55_000);
+    expect(await r.tick()).toBe(2);
+    const hour = 60 * 60_000;
+    c.advance(hour + 1);
+    expect(await pruneJobs(conn.a, c.clock(), r.recurring(), hour, 30 * 24 * hour)).toBe(1);
+    expect((await rowsOf('tidy-every')).map((x) => x.state)).toEqual(['pending']);
+    expect((await rowsOf('tidy-once')).map((x) => [x.key, x.state])).toEqual([['one-off', 'done']]);
   });
 
   it('two runners schedule a recurring job once per slot and run it once', async () => {
