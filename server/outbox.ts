@@ -106,7 +106,9 @@ export function createOutboxSender(
   const sendPending = async (): Promise<number> => {
     let sent = 0;
     // batch after batch; a failed mail waits for its retry time, so this ends
-    for (let claimed = await claim(); claimed.length && !stopped; claimed = await claim()) {
+    while (!stopped) {
+      const claimed = await claim();
+      if (!claimed.length) break;
       for (const m of claimed) {
         // the claim again, just before sending: a slow batch may have outlived it for the last mails
         const renew = () => db.update(outbox).set({ leaseUntil: new Date(clock().getTime() + leaseMs) }).where(mine(m.id)).returning({ id: outbox.id });

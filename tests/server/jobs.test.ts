@@ -423,6 +423,41 @@ describe.each(BACKENDS)('jobs on %s', (backend) => {
       await b.stop();
     });
 
+    it('a stopping sender finishes the mail in hand and gives back the others it claimed', async () => {
+      const c = testClock();
+      const g = gate();
+      const sent: string[] = [];
+      const ids: number[] = [];
+      for (const n of [1, 2, 3]) ids.push(await enqueueMail(conn.a, c.clock, { providerId: null, kind: 'stop', to: `s${n}@example.com`, from: 'portal@example.com', subject: `stop ${n}`, text: 'x' }));
+      const held = nodemailer.createTransport({
+        name: 'held',
+        version: '1',
+        send(mail: { data: { subject?: unknown } }, done: (err: Error | null, info?: unknown) => void) {
+          g.entered();
+          void g.opened.then(() => {
+            sent.push(String(mail.data.subject));
+            done(null, { envelope: { from: 'x', to: ['s@example.com'] }, messageId: `<${sent.length}@held>` });
+          });
+        },
+      } as never);
+      const s = createOutboxSender(conn.a, c.clock, held, quietLog().log, { id: 'sender-a' });
+      const sending = s.flush();
+      await g.inside;
+      const stopped = s.stop();
+      g.open();
+      await stopped;
+      expect(await sending).toBe(1);
+      expect(sent).toEqual(['stop 1']);
+      const rows = await conn.a.select().from(outbox).where(inArray(outbox.id, ids)).orderBy(outbox.id);
+      expect(rows.map((r) => [Boolean(r.sentAt), r.claimedBy, r.leaseUntil, r.attempts])).toEqual([
+        [true, null, null, 1],
+        [false, null, null, 0],
+        [false, null, null, 0],
+      ]);
+      // the other tests' senders would send them
+      await conn.a.delete(outbox).where(inArray(outbox.id, ids));
+    });
+
     it('a mail the SMTP server refuses is tried again later, with backoff, five times at most', async () => {
       const c = testClock();
       const sent: string[] = [];
