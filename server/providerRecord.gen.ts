@@ -11,7 +11,7 @@ export type HttpsAddress = string;
 export type LanguageCode = 'en' | 'es' | 'pt' | 'vi';
 
 /**
- * The provider record (spec 3), reviewed like code and written into the providers table on start. The server (server/providerRecord.ts) and npm run check validate every provider record (providers/<appName>/provider.json) against this schema; the rules a schema cannot say (appName is the folder's name, a link in the default language, unique language codes and identity provider ids) are checked there too. A pattern's x-patternMessage is the error message in words. Optional groups left out take the defaults of server/providerSettings.ts, server/payments/settings.ts, server/products.ts and server/gradeRollup.ts.
+ * The provider record (spec 3), reviewed like code and written into the providers table on start. The server (server/providerRecord.ts) and npm run check validate every provider record (providers/<appName>/provider.json) against this schema; the rules a schema cannot say (appName is the folder's name, a link in the default language, unique language codes and identity provider ids) are checked there too. A pattern's x-patternMessage is the error message in words. Optional groups left out take the defaults of server/providerSettings.ts, server/paymentSettings.ts, server/products.ts and server/gradeRollup.ts.
  */
 export interface ProviderRecord {
   /**
@@ -252,7 +252,7 @@ export interface ProviderRecord {
     to: string;
   } | null;
   /**
-   * payment options (spec 3 payment options config, 2.12, 5.6, 9; server/payments/settings.ts): gateways, processing fees, what the payer form requires, the seat hold; an option left out takes its default
+   * payment options (spec 3 payment options config, 2.12, 5.6, 9; server/paymentSettings.ts): gateways, processing fees, what the payer form requires, the seat hold; an option left out takes its default
    */
   payments?: {
     /**

@@ -7,7 +7,7 @@ import type { Clock } from './clock';
 import type { Translator } from './i18n';
 import { absenceNotices, adults, communications, providers } from './db/schema';
 import { HttpError } from './errors';
-import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './payments/settings';
+import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './paymentSettings';
 import type { ProviderRecord } from './providerRecord';
 
 export interface SignInSettings {

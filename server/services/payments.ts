@@ -18,7 +18,7 @@ import { textIn } from '../providerTexts';
 import { ruleContextOf, safeHtml } from './common';
 import { accountMoney, dollars, moneyText } from './ledger';
 import { dateInLanguage } from '../../src/engine/formats';
-import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../payments/settings';
+import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../paymentSettings';
 import { GatewayUnavailable, type PaymentGateway } from '../gateways/adapter';
 import { RETURN_ROUTES } from '../gateways/registry';
 import type { GatewayNotification, GatewayTransaction } from '../../sandbox-gateway/protocol';

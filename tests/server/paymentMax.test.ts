@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BACKENDS, createTestApp, tokenFor, MARIA, type TestApp } from './helpers';
 import { ROOT } from '../../server/app';
-import { DEFAULT_PAYMENTS, MAX_PAYMENT_CENTS_LIMIT, paymentsOf } from '../../server/payments/settings';
+import { DEFAULT_PAYMENTS, MAX_PAYMENT_CENTS_LIMIT, paymentsOf } from '../../server/paymentSettings';
 import { formatProviderRecordError, providerRecordErrors } from '../../server/providerRecord';
 import type { PaymentGateway } from '../../server/gateways/adapter';
 import { moneyText } from '../../server/services/ledger';

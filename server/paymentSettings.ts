@@ -1,7 +1,7 @@
 // A provider's payment options (spec 3 payment options config, 2.12, 5.6, 9), from provider.json
 // `payments`, checked on start against schemas/meta/provider.schema.json: a mistyped option stops the
 // server rather than taking money wrongly.
-import type { ProviderRecord } from '../providerRecord';
+import type { ProviderRecord } from './providerRecord';
 
 export type MethodKind = 'CCD' | 'ECH';
 export const METHOD_KINDS: readonly MethodKind[] = ['CCD', 'ECH'];
