@@ -1,9 +1,11 @@
 // Opens the database and applies the migrations: embedded PGlite by default (data folder
 // .data/pglite, or PGLITE_DIR; ':memory:' for tests) or PostgreSQL through node-postgres when a
-// connection URL is given. Both run the same SQL migrations from server/db/migrations.
-import { mkdirSync } from 'node:fs';
+// connection URL is given. Both run the same SQL migrations from server/db/migrations, then the
+// database functions of server/db/functions.
+import { mkdirSync, readFileSync, readdirSync } from 'node:fs';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
 
@@ -16,6 +18,35 @@ export interface DbHandle {
 }
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const functionsFolder = join(dirname(fileURLToPath(import.meta.url)), 'functions');
+
+/**
+ * The database functions' current bodies: one file per function, server/db/functions/<name>.sql,
+ * a single CREATE OR REPLACE statement each, in file-name order. Migrations do not restate them: a
+ * change to a function is an edit of its file.
+ */
+export function functionSources(): { name: string; sql: string }[] {
+  return readdirSync(functionsFolder)
+    .filter((f) => f.endsWith('.sql'))
+    .sort()
+    .map((f) => ({ name: f.slice(0, -'.sql'.length), sql: readFileSync(join(functionsFolder, f), 'utf8') }));
+}
+
+/** pg_advisory_xact_lock key of applyFunctions ('ppfn') */
+const FUNCTIONS_LOCK = 0x7070666e;
+
+/**
+ * Applies every function file after the migrations, on every start: CREATE OR REPLACE, so applying
+ * twice changes nothing. In one transaction under an advisory lock, as servers starting together on
+ * one PostgreSQL would otherwise replace a function at once ('tuple concurrently updated').
+ */
+export async function applyFunctions(db: Db): Promise<void> {
+  const sources = functionSources();
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${FUNCTIONS_LOCK})`);
+    for (const f of sources) await tx.execute(sql.raw(f.sql));
+  });
+}
 
 export interface OpenDbOptions {
   /** postgres://… — use PostgreSQL */
@@ -39,6 +70,7 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
+    await applyFunctions(db as unknown as Db);
     return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
   }
   const { PGlite } = await import('@electric-sql/pglite');
@@ -49,6 +81,7 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   const client = dir === ':memory:' ? new PGlite() : new PGlite(dir);
   const db = drizzle(client, { schema });
   await migrate(db, { migrationsFolder });
+  await applyFunctions(db as unknown as Db);
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
 }
 

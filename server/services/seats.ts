@@ -1,6 +1,6 @@
 // Seats and the waitlist (spec 4 enrolment and seats): a seat is taken with one conditional
-// UPDATE ... WHERE taken < total inside the submit's one database call (submit_application, migrations
-// 0018 and 0019), so no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
+// UPDATE ... WHERE taken < total inside the submit's one database call (submit_application,
+// server/db/functions/submit_application.sql), so no program is overbooked whatever the concurrency, on PGlite and PostgreSQL. Capacity check modes:
 // C a full activity refuses the child (SEATS FULL), W a full activity waitlists it, N no check.
 // The enrolment option: Y enrols what is available and waitlists the rest; N waits until all fit.
 // Waitlist places follow a monotonic sequence (the entry id), never a timestamp two requests share.
@@ -158,10 +158,10 @@ const STATUSES: Status[] = ['REGISTERED', 'WAITLISTED', 'SEATS FULL', 'PENDING']
 /**
  * Submits a draft once: a second call (a double click, a retry after a lost answer) gets the first
  * confirmation. Everything is decided and written by the database function submit_application
- * (migrations 0018, 0019): it takes the seats, writes registrations, enrolments, the confirmation
+ * (server/db/functions/submit_application.sql): it takes the seats, writes registrations, enrolments, the confirmation
  * e-mail and waitlist entries, and claims the draft (open -> submitted) last, so a second submit of
  * the same draft rolls back whole. The submits of one moment go to the database in one call and one
- * transaction (submit_applications, 0020; `submitTogether`), which keeps a registration rush fast:
+ * transaction (submit_applications; `submitTogether`), which keeps a registration rush fast:
  * one round trip and one commit per batch. What is not decided there (names in the parent's
  * language, the enrolment rows, the e-mail's texts per status) is prepared here.
  */
@@ -239,7 +239,7 @@ export const SUBMIT_BATCH = 50;
 type SubmitOutcome = { ok: { confirmation: Confirmation } } | { error: string; message: string };
 
 /**
- * The submits of one moment in one call of submit_applications (migration 0020): one round trip and
+ * The submits of one moment in one call of submit_applications (server/db/functions/submit_applications.sql): one round trip and
  * one commit for the batch, each submit in a block of its own (its error rolls back only its work).
  * A submit's error comes back as a database error with its SQLSTATE (PPA01: submitted already;
  * 40P01: a deadlock, tried again).
