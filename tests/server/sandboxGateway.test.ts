@@ -729,6 +729,71 @@ describe('sandbox gateway notifications', () => {
 
 const CARD_FIELDS = { name: 'Ana Souza', number: '4111111111111111', expiry: '12/35', cvv: '123' };
 
+describe('sandbox gateway notifications kept in its store', () => {
+  it('a failed delivery is stored with its attempts and next try per the schedule, resumed from the data file, and dropped once the schedule runs out', async () => {
+    const receiver = startReceiver();
+    const url = await receiver.start();
+    const dir = await mkdtemp(join(tmpdir(), 'sandbox-deliveries-'));
+    const dataFile = join(dir, 'store.json');
+    const notify = { retryDelaysMs: [60_000, 120_000] };
+    let gw = await buildSandboxGateway({ secrets: SECRETS, publicUrl: 'http://127.0.0.1:1', dataFile, clock, notify });
+    /** A checkout paid by card: its transaction's notification goes to the receiver. */
+    const pay = async (key: string) => {
+      await gw.app.ready();
+      const raw = JSON.stringify({
+        idempotencyKey: key, merchant: 'northridge', merchantName: 'Northridge', amountCents: 1_500, currency: 'CAD', method: 'CARD', reference: key,
+        returnUrl: 'https://portal.example/return', notifyUrl: url, cancelUrl: 'https://portal.example/cancel', locale: 'en',
+        payer: { firstName: 'A', lastName: 'B', street: '', city: '', state: '', zip: '', country: '', email: '', phone: '' },
+      });
+      const opened = await gw.app.inject({ method: 'POST', url: '/api/checkouts', headers: { 'content-type': 'application/json', ...signedHeaders(raw) }, payload: raw });
+      const { checkoutId } = opened.json() as CheckoutAnswer;
+      const paid = await gw.app.inject({ method: 'POST', url: `/pay/${checkoutId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: new URLSearchParams({ ...CARD_FIELDS, number: '5555555555554444' }).toString() });
+      expect(paid.statusCode).toBe(303);
+    };
+    const waitFor = async (what: string, ok: () => boolean) => {
+      for (let i = 0; !ok(); i++) {
+        if (i > 600) throw new Error(`timed out waiting for ${what}`);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    try {
+      // the portal answers 500: the first try fails, the next is due after the schedule's first wait
+      receiver.answers.push(500);
+      await pay('deliveries-1');
+      await waitFor('the failed try', () => gw.store.pendingDeliveries()[0]?.attempts === 1);
+      const [pending] = gw.store.pendingDeliveries();
+      expect(pending.nextAttemptAt).toBe(now + 60_000);
+      expect(JSON.parse(pending.body)).toMatchObject({ type: 'transaction.completed', merchant: 'northridge', transaction: { reference: 'deliveries-1' } });
+      await gw.close();
+      const written = JSON.parse(await readFile(dataFile, 'utf8')) as { deliveries: Record<string, { attempts: number; nextAttemptAt: number }> };
+      expect(Object.values(written.deliveries)).toEqual([expect.objectContaining({ attempts: 1, nextAttemptAt: now + 60_000 })]);
+
+      // started again from the file: the delivery is resumed (not due yet: flush skips the wait)
+      gw = await buildSandboxGateway({ secrets: SECRETS, publicUrl: 'http://127.0.0.1:1', dataFile, clock, notify });
+      expect(gw.store.pendingDeliveries()).toHaveLength(1);
+      expect(receiver.tries()).toBe(1);
+      receiver.answers.push(500);
+      await gw.flushNotifications();
+      // a second failure, then delivered on the third try; the same event, once
+      expect(receiver.tries()).toBe(3);
+      expect(receiver.received.map((r) => r.body.transaction.reference)).toEqual(['deliveries-1']);
+      expect(gw.store.pendingDeliveries()).toEqual([]);
+
+      // three failures run the two retries out: given up, the store keeps nothing
+      receiver.answers.push(500, 500, 500);
+      await pay('deliveries-2');
+      await gw.flushNotifications();
+      expect(receiver.tries()).toBe(6);
+      expect(receiver.received).toHaveLength(1);
+      expect(gw.store.pendingDeliveries()).toEqual([]);
+    } finally {
+      await gw.close();
+      await receiver.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('sandbox gateway CLI (main.ts)', () => {
   function run(cmd: string, args: string[], env: Record<string, string | undefined>, until?: RegExp) {
     return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolvePromise, reject) => {
