@@ -10,7 +10,6 @@ import {
   date,
   timestamp,
   jsonb,
-  numeric,
   customType,
   uniqueIndex,
   index,
@@ -23,8 +22,8 @@ const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
 });
 
-/** money as numeric(12,2), read back as a JS number */
-const money = (name: string) => numeric(name, { precision: 12, scale: 2, mode: 'number' });
+/** money: integer cents in every table (migration 0026), the column's name ending in _cents */
+const cents = (name: `${string}_cents`) => integer(name);
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
 const day = (name: string) => date(name, { mode: 'string' });
 /**
@@ -97,7 +96,7 @@ export const accounts = pgTable(
     locked: boolean('locked').notNull().default(false),
     delinquent: boolean('delinquent').notNull().default(false),
     punchPass: boolean('punch_pass').notNull().default(false),
-    lateFeeAfterDueDate: money('late_fee_after_due_date').notNull().default(0),
+    lateFeeAfterDueDateCents: cents('late_fee_after_due_date_cents').notNull().default(0),
     applyLatePayment: boolean('apply_late_payment').notNull().default(false),
     doNotApplyLateFee: boolean('do_not_apply_late_fee').notNull().default(false),
     hideOtherAmount: boolean('hide_other_amount').notNull().default(false),
@@ -484,7 +483,7 @@ export const programPeriods = pgTable('program_periods', {
   registrationEndDate: day('registration_end_date'),
   isPunchPass: boolean('is_punch_pass').notNull().default(false),
   isOtherDistrict: boolean('is_other_district').notNull().default(false),
-  registrationFee: money('registration_fee').notNull().default(0),
+  registrationFeeCents: cents('registration_fee_cents').notNull().default(0),
   /** weekend days (S, SA) may be scheduled (spec 2.11) */
   enableWeekendScheduling: boolean('enable_weekend_scheduling').notNull().default(false),
   /** the parent application's payment option (spec 9): N fee shown, nothing to pay now; O pay later offered */
@@ -524,13 +523,13 @@ export const activities = pgTable('activities', {
   /** A = PM, B = AM, D = during school, F = full day */
   timeOfferedCode: text('time_offered_code').notNull().default('A'),
   isOneTime: boolean('is_one_time').notNull().default(false),
-  firstChildRegFee: money('first_child_reg_fee').notNull().default(0),
-  secondChildRegFee: money('second_child_reg_fee').notNull().default(0),
-  thirdChildRegFee: money('third_child_reg_fee').notNull().default(0),
-  fee: money('fee').notNull().default(0),
+  firstChildRegFeeCents: cents('first_child_reg_fee_cents').notNull().default(0),
+  secondChildRegFeeCents: cents('second_child_reg_fee_cents').notNull().default(0),
+  thirdChildRegFeeCents: cents('third_child_reg_fee_cents').notNull().default(0),
+  feeCents: cents('fee_cents').notNull().default(0),
   /** PER_SP per service period, PER_DAY per day */
   feeType: text('fee_type').notNull().default('PER_SP'),
-  siblingFee: money('sibling_fee').notNull().default(0),
+  siblingFeeCents: cents('sibling_fee_cents').notNull().default(0),
   capacity: integer('capacity').notNull().default(30),
 });
 
@@ -603,8 +602,8 @@ export const invoices = pgTable('invoices', {
   invoiceDate: day('invoice_date').notNull(),
   paymentDueDate: day('payment_due_date').notNull(),
   /** what the invoice billed; what is left of it is derived from the ledger (server/services/ledger.ts) */
-  amount: money('amount').notNull(),
-  autoPayDiscountValue: money('auto_pay_discount_value').notNull().default(0),
+  amountCents: cents('amount_cents').notNull(),
+  autoPayDiscountValueCents: cents('auto_pay_discount_value_cents').notNull().default(0),
 });
 
 export const payments = pgTable('payments', {
@@ -613,14 +612,14 @@ export const payments = pgTable('payments', {
   accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
   adultId: integer('adult_id').references(() => adults.id),
   paymentDate: day('payment_date').notNull(),
-  amount: money('amount').notNull(),
+  amountCents: cents('amount_cents').notNull(),
   /** CCD, ECH, CCR, ECR */
   paymentMethodCode: text('payment_method_code').notNull(),
   last4Digits: text('last4_digits').notNull().default(''),
   payerName: text('payer_name').notNull().default(''),
   status: text('status').notNull().default('APPROVED'),
   /** the processing fee paid on top of the amount (not part of the account's balance) */
-  processingFee: money('processing_fee').notNull().default(0),
+  processingFeeCents: cents('processing_fee_cents').notNull().default(0),
   /** the checkout attempt this payment fulfils: at most one payment per attempt */
   attemptId: integer('attempt_id').unique(),
   gatewayTransactionId: text('gateway_transaction_id'),

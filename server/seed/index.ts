@@ -50,10 +50,9 @@ async function ledgerFromBilling(db: Db, now: Date): Promise<void> {
   const ids = (await db.select({ id: t.providers.id }).from(t.providers).where(inArray(t.providers.appName, [...DEMO_PROVIDERS]))).map((p) => p.id);
   const invoiceRows = await db.select().from(t.invoices).where(inArray(t.invoices.providerId, ids));
   const paymentRows = await db.select().from(t.payments).where(inArray(t.payments.providerId, ids));
-  const cents = (n: number) => Math.round(Number(n) * 100);
   const rows = [
-    ...invoiceRows.map((i) => ({ providerId: i.providerId, accountId: i.accountId, kind: 'CHARGE', amountCents: cents(i.amount), entryDate: i.invoiceDate, dueDate: i.paymentDueDate, invoiceId: i.id, description: i.servicePeriod, createdAt: now })),
-    ...paymentRows.map((p) => ({ providerId: p.providerId, accountId: p.accountId, kind: 'PAYMENT', amountCents: cents(p.amount), entryDate: p.paymentDate, paymentId: p.id, createdAt: now })),
+    ...invoiceRows.map((i) => ({ providerId: i.providerId, accountId: i.accountId, kind: 'CHARGE', amountCents: i.amountCents, entryDate: i.invoiceDate, dueDate: i.paymentDueDate, invoiceId: i.id, description: i.servicePeriod, createdAt: now })),
+    ...paymentRows.map((p) => ({ providerId: p.providerId, accountId: p.accountId, kind: 'PAYMENT', amountCents: p.amountCents, entryDate: p.paymentDate, paymentId: p.id, createdAt: now })),
   ];
   if (rows.length) await db.insert(t.ledgerEntries).values(rows);
 }
@@ -192,7 +191,7 @@ async function seedBrightpath(ctx: Ctx) {
   ]);
 
   // --- the Garcia account (three sign-ins) ---
-  const garcia = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10234', punchPass: true, showProjectedPayment: true, lateFeeAfterDueDate: 15, applyLatePayment: true, ccOnetimePaymentGatewayID: 1, eCheckOnetimePaymentGatewayID: 2 }).returning());
+  const garcia = await one(db.insert(t.accounts).values({ providerId: pid, accountNo: 'BP-10234', punchPass: true, showProjectedPayment: true, lateFeeAfterDueDateCents: 15_00, applyLatePayment: true, ccOnetimePaymentGatewayID: 1, eCheckOnetimePaymentGatewayID: 2 }).returning());
   const address = { streetAddress: '1842 Walnut Street', apartmentNo: '', city: 'Springfield', stateCode: 'IL', zip: '62704' };
   const [maria, david, ana, rosa, james, kevin] = await db
     .insert(t.adults)
@@ -245,9 +244,9 @@ async function seedBrightpath(ctx: Ctx) {
   const pp = await db
     .insert(t.programPeriods)
     .values([
-      { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 50, showSeatsLeft: true },
-      { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFee: 75, paymentOption: 'N', discountsNeedReview: true, showSeatsLeft: true },
-      { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', capacityCheck: 'N', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFee: 40, paymentOption: 'O', eligibility: { by: 'age', minAge: 3, maxAge: 5 } },
+      { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFeeCents: 50_00, showSeatsLeft: true },
+      { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFeeCents: 75_00, paymentOption: 'N', discountsNeedReview: true, showSeatsLeft: true },
+      { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', capacityCheck: 'N', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFeeCents: 40_00, paymentOption: 'O', eligibility: { by: 'age', minAge: 3, maxAge: 5 } },
       { providerId: pid, programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.', translations: texts({ programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
       { providerId: pid, programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.', translations: texts({ programPeriod: 'Robotics & Art Studio', description: 'After-school enrichment: build robots on Tuesdays, paint and sculpt on Thursdays.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'C', calendarProgramPeriodID: 501, enableWeekendScheduling: true, startDate: d(-40), endDate: d(120), eligibility: { by: 'grade', minGrade: '01', maxGrade: '05' }, showSeatsLeft: true },
       { providerId: pid, programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.', translations: texts({ programPeriod: 'Fall Soccer Clinic', description: 'Six-week soccer skills clinic.' }), category: 'other', programKind: 'enrichment', enrollmentOption: 'T', startDate: d(-80), endDate: d(-20) },
@@ -262,19 +261,19 @@ async function seedBrightpath(ctx: Ctx) {
   const acts = await db
     .insert(t.activities)
     .values([
-      act(schoolYear.id, lincoln.id, 'Before Care', { timing: '6:30 AM - 8:15 AM', timeOfferedCode: 'B', fee: 160, firstChildRegFee: 50, secondChildRegFee: 40, thirdChildRegFee: 30, siblingFee: 145 }),
-      act(schoolYear.id, lincoln.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', fee: 245, firstChildRegFee: 50, secondChildRegFee: 40, thirdChildRegFee: 30, siblingFee: 220 }),
-      act(schoolYear.id, washington.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', fee: 245 }),
-      act(summer.id, downtown.id, 'Adventure Week', { startDate: d(200), endDate: d(270), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 210, feeType: 'PER_SP', firstChildRegFee: 75, secondChildRegFee: 60, thirdChildRegFee: 50, siblingFee: 190, capacity: 20 }),
-      act(preschool.id, downtown.id, 'Preschool Full Day', { timing: '8:00 AM - 4:30 PM', timeOfferedCode: 'F', fee: 690, firstChildRegFee: 40, secondChildRegFee: 40, thirdChildRegFee: 40 }),
-      act(holiday.id, downtown.id, 'Holiday Full Day', { startDate: d(30), endDate: d(41), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 48, feeType: 'PER_DAY', isOneTime: true }),
-      act(robotics.id, lincoln.id, 'Robotics Club', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', fee: 95 }),
-      act(robotics.id, lincoln.id, 'Art Studio', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', fee: 60 }),
-      act(soccer.id, washington.id, 'Soccer Skills', { startDate: d(-80), endDate: d(-20), daysPerWeek: 2, daysOfWeek: 'M,W', timing: '4:00 PM - 5:00 PM', timeOfferedCode: 'A', fee: 120 }),
-      act(punch.id, downtown.id, 'Drop-in Day', { activityTypeID: 4, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 45, feeType: 'PER_DAY' }),
-      act(schoolYear.id, lincoln.id, 'Early Release Day', { activityTypeID: 4, timing: '12:30 PM - 6:00 PM', timeOfferedCode: 'A', fee: 30, feeType: 'PER_DAY' }),
-      act(schoolYear.id, downtown.id, 'No-School Day Camp', { activityTypeID: 4, isOneTime: true, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', fee: 48, feeType: 'PER_DAY' }),
-      act(summer.id, downtown.id, 'Swim & Splash', { startDate: d(200), endDate: d(270), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '1:00 PM - 3:00 PM, 3:30 PM - 4:30 PM', timeOfferedCode: 'A', fee: 40 }),
+      act(schoolYear.id, lincoln.id, 'Before Care', { timing: '6:30 AM - 8:15 AM', timeOfferedCode: 'B', feeCents: 160_00, firstChildRegFeeCents: 50_00, secondChildRegFeeCents: 40_00, thirdChildRegFeeCents: 30_00, siblingFeeCents: 145_00 }),
+      act(schoolYear.id, lincoln.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', feeCents: 245_00, firstChildRegFeeCents: 50_00, secondChildRegFeeCents: 40_00, thirdChildRegFeeCents: 30_00, siblingFeeCents: 220_00 }),
+      act(schoolYear.id, washington.id, 'After Care', { timing: '3:00 PM - 6:00 PM', timeOfferedCode: 'A', feeCents: 245_00 }),
+      act(summer.id, downtown.id, 'Adventure Week', { startDate: d(200), endDate: d(270), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', feeCents: 210_00, feeType: 'PER_SP', firstChildRegFeeCents: 75_00, secondChildRegFeeCents: 60_00, thirdChildRegFeeCents: 50_00, siblingFeeCents: 190_00, capacity: 20 }),
+      act(preschool.id, downtown.id, 'Preschool Full Day', { timing: '8:00 AM - 4:30 PM', timeOfferedCode: 'F', feeCents: 690_00, firstChildRegFeeCents: 40_00, secondChildRegFeeCents: 40_00, thirdChildRegFeeCents: 40_00 }),
+      act(holiday.id, downtown.id, 'Holiday Full Day', { startDate: d(30), endDate: d(41), timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', feeCents: 48_00, feeType: 'PER_DAY', isOneTime: true }),
+      act(robotics.id, lincoln.id, 'Robotics Club', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', feeCents: 95_00 }),
+      act(robotics.id, lincoln.id, 'Art Studio', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:30 PM', timeOfferedCode: 'A', feeCents: 60_00 }),
+      act(soccer.id, washington.id, 'Soccer Skills', { startDate: d(-80), endDate: d(-20), daysPerWeek: 2, daysOfWeek: 'M,W', timing: '4:00 PM - 5:00 PM', timeOfferedCode: 'A', feeCents: 120_00 }),
+      act(punch.id, downtown.id, 'Drop-in Day', { activityTypeID: 4, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', feeCents: 45_00, feeType: 'PER_DAY' }),
+      act(schoolYear.id, lincoln.id, 'Early Release Day', { activityTypeID: 4, timing: '12:30 PM - 6:00 PM', timeOfferedCode: 'A', feeCents: 30_00, feeType: 'PER_DAY' }),
+      act(schoolYear.id, downtown.id, 'No-School Day Camp', { activityTypeID: 4, isOneTime: true, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', feeCents: 48_00, feeType: 'PER_DAY' }),
+      act(summer.id, downtown.id, 'Swim & Splash', { startDate: d(200), endDate: d(270), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '1:00 PM - 3:00 PM, 3:30 PM - 4:30 PM', timeOfferedCode: 'A', feeCents: 40_00 }),
     ])
     .returning();
   const [beforeCare, afterCare, , adventure, preschoolDay, , roboticsClub, artStudio, soccerSkills, , earlyRelease, noSchoolCamp, swim] = acts;
@@ -335,7 +334,7 @@ async function seedBrightpath(ctx: Ctx) {
     const first = new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1);
     return { first, label: first.toLocaleDateString('en-US', { month: 'long', year: 'numeric' }) };
   });
-  const monthly = 160 + 245 + 220 + 690;
+  const monthly = (160 + 245 + 220 + 690) * 100;
   await db.insert(t.invoices).values(
     months.map((m, i) => ({
       providerId: pid,
@@ -346,19 +345,19 @@ async function seedBrightpath(ctx: Ctx) {
       // the open invoice falls due in ten days, so the demo account is current (not past due)
       paymentDueDate: i === 3 ? d(10) : isoDay(addDays(m.first, 9)),
       // the current month is open (the payments below leave 915.00 of it); earlier months are paid
-      amount: monthly,
-      autoPayDiscountValue: 13.15,
+      amountCents: monthly,
+      autoPayDiscountValueCents: 13_15,
     })),
   );
-  await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amount: 245 });
+  await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amountCents: 245_00 });
   const autopay = await one(db.insert(t.autopayRegistrations).values({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: d(-120) }).returning());
   await db.insert(t.paymentMethods).values([
     { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'Visa', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/2029', savedOn: d(-120), usedForAutoPay: true },
     { providerId: pid, accountId: garcia.id, adultId: maria.id, paymentMethodCode: 'ECR', type: 'Checking', last4Digits: '6789', firstName: 'Maria', lastName: 'Garcia', savedOn: d(-60) },
   ]);
   await db.insert(t.payments).values([
-    ...months.slice(0, 3).map((m) => ({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentDate: isoDay(addDays(m.first, 8)), amount: monthly, paymentMethodCode: 'CCR', last4Digits: '4242', payerName: 'David Garcia' })),
-    { providerId: pid, accountId: garcia.id, adultId: ana.id, paymentDate: d(-2), amount: 400, paymentMethodCode: 'CCD', last4Digits: '1881', payerName: 'Ana Silva' },
+    ...months.slice(0, 3).map((m) => ({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentDate: isoDay(addDays(m.first, 8)), amountCents: monthly, paymentMethodCode: 'CCR', last4Digits: '4242', payerName: 'David Garcia' })),
+    { providerId: pid, accountId: garcia.id, adultId: ana.id, paymentDate: d(-2), amountCents: 400_00, paymentMethodCode: 'CCD', last4Digits: '1881', payerName: 'Ana Silva' },
   ]);
 
   // --- bulletins, forms, events, alerts, communication ---
@@ -499,12 +498,12 @@ async function seedNorthridge(ctx: Ctx) {
   const [before, after, , , kready, chessClub] = await db
     .insert(t.activities)
     .values([
-      a(extended.id, northSchool.id, 'Before School', { timing: '7:00 AM - 8:20 AM', timeOfferedCode: 'B', fee: 180 }),
-      a(extended.id, northSchool.id, 'After School', { timing: '3:10 PM - 6:00 PM', timeOfferedCode: 'A', fee: 260 }),
-      a(camp.id, maple.id, 'Camp Week', { startDate: d(215), endDate: d(270), timing: '8:00 AM - 5:00 PM', timeOfferedCode: 'F', fee: 225 }),
-      a(springBreak.id, maple.id, 'Spring Break Day', { startDate: d(130), endDate: d(136), timing: '8:00 AM - 5:00 PM', timeOfferedCode: 'F', fee: 52, feeType: 'PER_DAY', isOneTime: true }),
-      a(readiness.id, maple.id, 'Morning Readiness', { timing: '8:30 AM - 11:30 AM', timeOfferedCode: 'B', fee: 310 }),
-      a(chess.id, northSchool.id, 'Chess & Coding', { startDate: d(-30), endDate: d(90), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:15 PM', timeOfferedCode: 'A', fee: 55 }),
+      a(extended.id, northSchool.id, 'Before School', { timing: '7:00 AM - 8:20 AM', timeOfferedCode: 'B', feeCents: 180_00 }),
+      a(extended.id, northSchool.id, 'After School', { timing: '3:10 PM - 6:00 PM', timeOfferedCode: 'A', feeCents: 260_00 }),
+      a(camp.id, maple.id, 'Camp Week', { startDate: d(215), endDate: d(270), timing: '8:00 AM - 5:00 PM', timeOfferedCode: 'F', feeCents: 225_00 }),
+      a(springBreak.id, maple.id, 'Spring Break Day', { startDate: d(130), endDate: d(136), timing: '8:00 AM - 5:00 PM', timeOfferedCode: 'F', feeCents: 52_00, feeType: 'PER_DAY', isOneTime: true }),
+      a(readiness.id, maple.id, 'Morning Readiness', { timing: '8:30 AM - 11:30 AM', timeOfferedCode: 'B', feeCents: 310_00 }),
+      a(chess.id, northSchool.id, 'Chess & Coding', { startDate: d(-30), endDate: d(90), activityTypeID: 2, daysPerWeek: 1, daysOfWeek: 'W', timing: '3:15 PM - 4:15 PM', timeOfferedCode: 'A', feeCents: 55_00 }),
     ])
     .returning();
   await db.insert(t.registrations).values([
@@ -522,7 +521,7 @@ async function seedNorthridge(ctx: Ctx) {
     { providerId: pid, accountId: nguyen.id, childId: bao.id, activityId: chessClub.id, enrollmentDate: d(-28), daysOfWeek: 'W' },
   ]);
   const months = [-2, -1, 0].map((m) => new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1));
-  const monthly = 180 + 260 + 260 + 310;
+  const monthly = (180 + 260 + 260 + 310) * 100;
   await db.insert(t.invoices).values(
     months.map((first, i) => ({
       providerId: pid,
@@ -533,12 +532,12 @@ async function seedNorthridge(ctx: Ctx) {
       // the open invoice falls due in twelve days; last month's unpaid rest is past due
       paymentDueDate: i === 2 ? d(12) : isoDay(addDays(first, 14)),
       // the payments below leave 125.00 of last month, past due
-      amount: monthly,
+      amountCents: monthly,
     })),
   );
   await db.insert(t.payments).values([
-    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[0], 12)), amount: monthly, paymentMethodCode: 'ECH', last4Digits: '3021', payerName: 'Linh Nguyen' },
-    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[1], 13)), amount: monthly - 125, paymentMethodCode: 'CCD', last4Digits: '5100', payerName: 'Linh Nguyen' },
+    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[0], 12)), amountCents: monthly, paymentMethodCode: 'ECH', last4Digits: '3021', payerName: 'Linh Nguyen' },
+    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[1], 13)), amountCents: monthly - 125_00, paymentMethodCode: 'CCD', last4Digits: '5100', payerName: 'Linh Nguyen' },
   ]);
   const [nb1] = await db
     .insert(t.bulletins)

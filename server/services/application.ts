@@ -22,7 +22,7 @@ import { eligibilityRules, eligibilityView, gradeListOf, ineligibility, reasonPa
 
 // the draft's shapes and helpers live in applicationDraft.ts, below the seats, fees and charges that
 // read them too; the other services take them from here
-export { activitiesOf, daysOf, fail, isOpenNow, isWeekly, mondayOf, seatWeek, toCents, weeksOf } from './applicationDraft';
+export { activitiesOf, daysOf, fail, isOpenNow, isWeekly, mondayOf, seatWeek, weeksOf } from './applicationDraft';
 export type { ChildChoice, DraftData, DraftRow, ProgramRow, Selection } from './applicationDraft';
 
 const STEPS = ['children', 'enrollment', 'fee', 'review', 'submitted'] as const;

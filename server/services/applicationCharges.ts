@@ -14,7 +14,8 @@ import { textIn } from '../providerTexts';
 import { isoDay } from '../clock';
 import { activitiesOf, type DraftData, type DraftRow } from './applicationDraft';
 import { feesOf } from './fees';
-import { accountMoney, moneyText } from './ledger';
+import { accountMoney } from './ledger';
+import { moneyText } from '../../src/engine/money';
 import { dateInLanguage } from '../../src/engine/formats';
 import { entryPositions, type Confirmation } from './seats';
 

@@ -62,7 +62,6 @@ export function weeksOf(start: string, end: string): { weekStart: string; weekEn
 /** The seat key of a selection: its week for weekly programs, one seat otherwise. */
 export const seatWeek = (pp: Pick<ProgramRow, 'category'>, s: Pick<Selection, 'weekStart'>) => (isWeekly(pp) ? (s.weekStart ?? NOT_WEEKLY) : NOT_WEEKLY);
 
-export const toCents = (dollars: number | string) => Math.round(Number(dollars) * 100);
 export const daysOf = (s: string) => s.split(',').map((d) => d.trim()).filter(Boolean);
 
 /**
@@ -85,7 +84,7 @@ export async function activitiesOf(deps: Pick<AppDeps, 'db'>, s: Pick<SessionInf
     .where(and(eq(activities.providerId, s.providerId), eq(activities.programPeriodId, pp.id), eq(activities.isOneTime, false)))
     .orderBy(asc(activities.id));
   return rows.map(({ a, site }) => {
-    const reg = [toCents(a.firstChildRegFee), toCents(a.secondChildRegFee), toCents(a.thirdChildRegFee)];
+    const reg = [a.firstChildRegFeeCents, a.secondChildRegFeeCents, a.thirdChildRegFeeCents];
     return {
       activityID: a.id,
       activity: textIn(a, 'activity', lang),
@@ -99,11 +98,11 @@ export async function activitiesOf(deps: Pick<AppDeps, 'db'>, s: Pick<SessionInf
       startDate: a.startDate,
       endDate: a.endDate,
       feeType: a.feeType,
-      fee: toCents(a.fee),
+      fee: a.feeCents,
       firstChildRegFee: reg[0],
       secondChildRegFee: reg[1],
       thirdChildRegFee: reg[2],
-      siblingFee: toCents(a.siblingFee),
+      siblingFee: a.siblingFeeCents,
       isSameRegistrationFee: reg[0] === reg[1] && reg[1] === reg[2],
       capacity: a.capacity,
     };

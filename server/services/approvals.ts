@@ -14,7 +14,7 @@ import { seatWeek, type DraftData, type Selection } from './application';
 import { applicationFees } from './applicationCharges';
 import { postCharges } from './applicationPayment';
 import { accountMoney } from './ledger';
-import { moneyText } from './payments';
+import { moneyText } from '../../src/engine/money';
 import { enrollmentOf, releaseSeat } from './seats';
 
 export interface PendingApplication {

@@ -6,7 +6,8 @@ import { accounts, invoices, payments } from '../db/schema';
 import { HttpError } from '../errors';
 import { prepared } from '../db/prepared';
 import { isoDay } from '../clock';
-import { accountMoney, accountMoneyOf, dollars, type LedgerRow } from './ledger';
+import { accountMoney, accountMoneyOf, type LedgerRow } from './ledger';
+import { amountOfCents } from '../../src/engine/money';
 import { alias } from 'drizzle-orm/pg-core';
 
 export const billing = {
@@ -21,7 +22,7 @@ export const billing = {
           .select({
             account: acc,
             ledger: sql<LedgerRow[]>`(select coalesce(json_agg(json_build_object('id', l.id, 'kind', l.kind, 'amountCents', l.amount_cents, 'entryDate', l.entry_date, 'dueDate', l.due_date, 'invoiceId', l.invoice_id) order by l.id), '[]'::json) from ledger_entries l where l.provider_id = acc.provider_id and l.account_id = acc.id)`,
-            last: sql<{ amount: number | string; date: string } | null>`(select json_build_object('amount', p.amount, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' order by p.payment_date desc, p.id desc limit 1)`,
+            last: sql<{ amountCents: number; date: string } | null>`(select json_build_object('amountCents', p.amount_cents, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' order by p.payment_date desc, p.id desc limit 1)`,
             autopay: sql<boolean>`exists(select 1 from autopay_registrations r where r.provider_id = acc.provider_id and r.account_id = acc.id and r.active and r.is_auto_pay)`,
           })
           .from(acc)
@@ -41,11 +42,11 @@ export const billing = {
         delinquent: account.delinquent || money.pastDueCents > 0,
         punchPass: account.punchPass,
         paymentDue: money.paymentDue,
-        pastDueAmount: dollars(money.pastDueCents),
-        currentBalance: dollars(money.balanceCents),
-        lastPaymentAmount: last ? Number(last.amount) : 0,
+        pastDueAmount: amountOfCents(money.pastDueCents),
+        currentBalance: amountOfCents(money.balanceCents),
+        lastPaymentAmount: last ? amountOfCents(last.amountCents) : 0,
         lastPaymentAmountDate: last?.date ?? null,
-        lateFeeAfterDueDate: Number(account.lateFeeAfterDueDate),
+        lateFeeAfterDueDate: amountOfCents(account.lateFeeAfterDueDateCents),
         applyLatePayment: account.applyLatePayment,
         doNotApplyLateFee: account.doNotApplyLateFee,
         hideOtherAmount: account.hideOtherAmount,
@@ -73,9 +74,9 @@ export const billing = {
         servicePeriod: r.servicePeriod,
         invoiceDate: r.invoiceDate,
         paymentDueDate: r.paymentDueDate,
-        amount: Number(r.amount),
-        balance: dollars(money.invoiceOpenCents.get(r.id) ?? 0),
-        autoPayDiscountValue: Number(r.autoPayDiscountValue),
+        amount: amountOfCents(r.amountCents),
+        balance: amountOfCents(money.invoiceOpenCents.get(r.id) ?? 0),
+        autoPayDiscountValue: amountOfCents(r.autoPayDiscountValueCents),
       }));
     },
   },
@@ -91,7 +92,7 @@ export const billing = {
       return rows.map((r) => ({
         accountPaymentID: r.id,
         paymentDate: r.paymentDate,
-        amount: Number(r.amount),
+        amount: amountOfCents(r.amountCents),
         paymentMethodCode: r.paymentMethodCode,
         last4Digits: r.last4Digits,
         payerName: r.payerName,

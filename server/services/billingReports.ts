@@ -11,7 +11,8 @@ import { accountMoney } from './ledger';
 import type { FileResult, ServiceHandlers } from '../context';
 import { dateInLanguage } from '../../src/engine/index';
 import { registerReportFonts } from './attendanceReport';
-import { moneyText, receiptOf } from './payments';
+import { receiptOf } from './payments';
+import { moneyText } from '../../src/engine/money';
 import { providerOf } from './common';
 
 export interface ReceiptPdfInput {
@@ -24,7 +25,7 @@ export interface ReceiptPdfInput {
 
 export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
   const { t, receipt: r } = input;
-  const money = (dollars: number) => moneyText(Math.round(dollars * 100), input.lang, input.country);
+  const money = (cents: number) => moneyText(cents, input.lang, input.country);
   return new Promise((resolve, reject) => {
     const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: t('payment.receipt.title'), Author: r.organisation, CreationDate: input.generatedOn } });
     const chunks: Buffer[] = [];
@@ -49,13 +50,13 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
       [t('payment.receipt.number'), String(r.accountPaymentID)],
       [t('payment.receipt.account'), r.accountNo],
       [t('payment.receipt.date'), dateInLanguage(r.paymentDate, input.lang)],
-      [t('payment.receipt.amount'), money(r.amount)],
-      ...(r.processingFee > 0 ? ([[t('payment.receipt.fee'), money(r.processingFee)]] as [string, string][]) : []),
-      [t('payment.receipt.total'), money(r.total), true],
+      [t('payment.receipt.amount'), money(r.amountCents)],
+      ...(r.processingFeeCents > 0 ? ([[t('payment.receipt.fee'), money(r.processingFeeCents)]] as [string, string][]) : []),
+      [t('payment.receipt.total'), money(r.amountCents + r.processingFeeCents), true],
       [t('payment.receipt.method'), `${method} · ${r.brand} •••• ${r.last4Digits}`],
       [t('payment.receipt.authCode'), r.authCode],
       [t('payment.receipt.payer'), r.payerName],
-      [t('payment.receipt.balance'), money(r.balanceAfter)],
+      [t('payment.receipt.balance'), money(r.balanceAfterCents)],
     ];
     const labelW = width * 0.4;
     for (const [label, value, strong] of rows) {

@@ -14,7 +14,8 @@
 //   FULL, nothing charged); a child with nothing charged pays no registration fee and takes no place
 //   in the child order. So the totals are what the submit bills while the seats stay as they are.
 import type { programPeriods } from '../db/schema';
-import { dateInLanguage, moneyInLanguage } from '../../src/engine/formats';
+import { dateInLanguage } from '../../src/engine/formats';
+import { moneyText } from '../../src/engine/money';
 import type { Translator } from '../i18n';
 import type { DraftData, Selection } from './applicationDraft';
 
@@ -95,7 +96,7 @@ export function feesOf(o: {
     servicePeriodDefined: o.program.servicePeriodDefined,
     rows,
     // each optional fee with its price, as the check box reads it
-    miscOptions: o.misc.map((m) => ({ ...m, label: o.t(o.lang, 'application.fee.miscOption', { fee: m.feeName, amount: moneyInLanguage(m.amount / 100, o.lang) }) })),
+    miscOptions: o.misc.map((m) => ({ ...m, label: o.t(o.lang, 'application.fee.miscOption', { fee: m.feeName, amount: moneyText(m.amount, o.lang) }) })),
     totalCost,
     creditBalance: o.credit,
     creditBalanceApplied: applied,

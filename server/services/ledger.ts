@@ -6,12 +6,6 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import { prepared } from '../db/prepared';
 import { ledgerEntries } from '../db/schema';
-import { moneyInLanguage } from '../../src/engine/formats';
-
-/** An amount as the parent reads it, as the portal shows it (moneyInLanguage; $ for US and Canadian dollars). */
-export function moneyText(cents: number, lang: string, _country?: string): string {
-  return moneyInLanguage(cents / 100, lang);
-}
 
 export type LedgerKind = 'CHARGE' | 'LATE_FEE' | 'REFUND' | 'PAYMENT' | 'CREDIT';
 const RAISES: ReadonlySet<string> = new Set(['CHARGE', 'LATE_FEE', 'REFUND']);
@@ -77,6 +71,3 @@ export async function ledgerRows(db: Db, providerId: number, accountId: number):
 export async function accountMoney(db: Db, providerId: number, accountId: number, today: string): Promise<AccountMoney> {
   return accountMoneyOf(await ledgerRows(db, providerId, accountId), today);
 }
-
-/** Cents as the API's dollars with two decimals (the contract's amounts). */
-export const dollars = (cents: number) => Math.round(cents) / 100;

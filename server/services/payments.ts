@@ -16,7 +16,8 @@ import { enqueueMail } from '../outbox';
 import { recordInHistory } from '../history';
 import { textIn } from '../providerTexts';
 import { ruleContextOf, safeHtml } from './common';
-import { accountMoney, dollars, moneyText } from './ledger';
+import { accountMoney } from './ledger';
+import { amountOfCents, centsOfAmount, moneyText } from '../../src/engine/money';
 import { dateInLanguage } from '../../src/engine/formats';
 import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../paymentSettings';
 import { GatewayUnavailable, type PaymentGateway } from '../gateways/adapter';
@@ -57,15 +58,6 @@ async function payersOf(deps: AppDeps, s: SessionInfo) {
     .orderBy(asc(adults.accountHolder), asc(adults.id));
 }
 
-const toCents = (n: number | string) => Math.round(Number(n) * 100);
-
-/** "125.5" as 12550 cents, exactly (no floating point); the payNow form has checked the text. */
-export function centsOfText(text: string): number {
-  const m = /^([0-9]{1,7})(?:\.([0-9]{1,2}))?$/.exec(text.trim());
-  if (!m) return NaN;
-  return Number(m[1]) * 100 + Number((m[2] ?? '').padEnd(2, '0'));
-}
-
 /** What an application still owes now, from its amount due and the account's ledger (applicationOwes). */
 async function applicationOwesNow(deps: AppDeps, d: DraftRow): Promise<number> {
   if ((d.paymentStatus !== 'AWAITING' && d.paymentStatus !== 'LATER') || d.amountDueCents <= 0) return 0;
@@ -102,10 +94,11 @@ async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other:
   const decl = deps.declarations.get(rc.appName);
   if (!decl) return NaN;
   // the same data the Pay now screen gives the form (Billing.paymentOptions)
-  const data = { paymentOptions: { maxPaymentAmount: dollars(maxCents) } };
+  const data = { paymentOptions: { maxPaymentAmount: amountOfCents(maxCents) } };
   const checked = decl.engine.validate('payNow', { amountChoice: choice, otherAmount: other ?? '' }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), data });
   if (!checked.valid) return NaN;
-  const cents = centsOfText(other ?? '');
+  // the payNow form has checked the text: positive, at most 2 decimals
+  const cents = centsOfAmount(other ?? '');
   return cents > 0 ? cents : NaN;
 }
 
@@ -123,7 +116,7 @@ export const payments_ = {
         methods: METHOD_KINDS.filter((k) => settings.gateways[k] > 0).map((k) => ({ paymentMethodCode: k, gatewayCode: settings.gateways[k] })),
         driverLicence: settings.driverLicence,
         countryCode: provider.countryCode,
-        maxPaymentAmount: dollars(settings.maxPaymentCents),
+        maxPaymentAmount: amountOfCents(settings.maxPaymentCents),
         maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
       };
     },
@@ -143,12 +136,12 @@ export const payments_ = {
       const valid = Number.isFinite(amount);
       const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
       return {
-        amount: valid ? dollars(amount) : 0,
+        amount: valid ? amountOfCents(amount) : 0,
         valid,
         methods: valid
           ? kinds.map((k) => {
               const fee = processingFeeCents(settings.processingFee[k], amount);
-              return { paymentMethodCode: k, label: deps.t(lang, `payment.method.${k}`), processingFee: dollars(fee), total: dollars(amount + fee) };
+              return { paymentMethodCode: k, label: deps.t(lang, `payment.method.${k}`), processingFee: amountOfCents(fee), total: amountOfCents(amount + fee) };
             })
           : [],
       };
@@ -368,7 +361,10 @@ export const payments_ = {
   },
 
   'Billing.receipt': {
-    handler: async ({ deps, session, params, lang }) => receiptOf(deps, session, params.accountpaymentid, lang),
+    handler: async ({ deps, session, params, lang }) => {
+      const { amountCents, processingFeeCents, balanceAfterCents, ...r } = await receiptOf(deps, session, params.accountpaymentid, lang);
+      return { ...r, amount: amountOfCents(amountCents), processingFee: amountOfCents(processingFeeCents), total: amountOfCents(amountCents + processingFeeCents), balanceAfter: amountOfCents(balanceAfterCents) };
+    },
   },
 } satisfies Partial<ServiceHandlers<'Billing.paymentOptions' | 'Billing.configuration' | 'Billing.processingFee' | 'Billing.payers' | 'Billing.startPayment' | 'Billing.paymentResult' | 'Billing.receipt'>>;
 
@@ -471,8 +467,8 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
         accountId: attempt.accountId,
         adultId: Number(payer.paidByFamilyMemberID) > 0 ? Number(payer.paidByFamilyMemberID) : null,
         paymentDate: isoDay(deps.today()),
-        amount: dollars(attempt.amountCents),
-        processingFee: dollars(attempt.feeCents),
+        amountCents: attempt.amountCents,
+        processingFeeCents: attempt.feeCents,
         paymentMethodCode: attempt.paymentMethodCode,
         last4Digits: tx.last4,
         payerName,
@@ -615,8 +611,6 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
   }));
 }
 
-export { moneyText };
-
 export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string) {
   const [row] = await deps.db
     .select({ pay: payments, accountNo: accounts.accountNo, organisation: providers.organisation })
@@ -632,16 +626,15 @@ export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number
     accountPaymentID: p.id,
     accountNo: row.accountNo,
     paymentDate: p.paymentDate,
-    amount: Number(p.amount),
-    processingFee: Number(p.processingFee),
-    total: dollars(toCents(p.amount) + toCents(p.processingFee)),
+    amountCents: p.amountCents,
+    processingFeeCents: p.processingFeeCents,
     paymentMethodCode: p.paymentMethodCode,
     brand: p.brand,
     last4Digits: p.last4Digits,
     authCode: p.authCode,
     payerName: p.payerName,
     payerEmail: p.payerEmail,
-    balanceAfter: dollars(money.balanceCents),
+    balanceAfterCents: money.balanceCents,
     organisation: row.organisation,
     // spec 8.2: a receipt e-mail that could not be sent (every try failed) says so
     emailSent: !mails.some((m) => !m.sentAt && m.attempts >= 5),

@@ -10,6 +10,7 @@ import { textIn } from '../providerTexts';
 import { providerOf } from './common';
 import { accountWaitlistPlaces, seatAvailability } from './seats';
 import { eligibilityRules, eligibilityView, gradeListOf, ineligibility } from './eligibility';
+import { amountOfCents } from '../../src/engine/money';
 
 type Category = 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
 type Kind = 'childcare' | 'enrichment';
@@ -84,7 +85,7 @@ export const registration = {
         .innerJoin(activities, eq(activities.id, enrollments.activityId))
         .where(and(eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId), inArray(activities.programPeriodId, ids)));
       const acts = await deps.db
-        .select({ id: activities.id, pp: activities.programPeriodId, isOneTime: activities.isOneTime, fee: activities.fee, feeType: activities.feeType, capacity: activities.capacity, startDate: activities.startDate, endDate: activities.endDate })
+        .select({ id: activities.id, pp: activities.programPeriodId, isOneTime: activities.isOneTime, feeCents: activities.feeCents, feeType: activities.feeType, capacity: activities.capacity, startDate: activities.startDate, endDate: activities.endDate })
         .from(activities)
         .where(and(eq(activities.providerId, s.providerId), inArray(activities.programPeriodId, ids)));
 
@@ -102,10 +103,10 @@ export const registration = {
         const taken = inProgram(p.id);
         return kids.filter((k) => !taken.has(k.id) && ineligibility(rules, p, k, grades) === null).length;
       };
-      // the card's 'from' price: the lowest fee of the program's activities (dollars, as the provider's data)
+      // the card's 'from' price: the lowest fee of the program's activities (an API amount, in dollars)
       const priceFrom = (ppId: number) => {
-        const fees = acts.filter((a) => a.pp === ppId).sort((a, b) => Number(a.fee) - Number(b.fee));
-        return fees.length ? { amount: Number(fees[0].fee), perDay: fees[0].feeType === 'PER_DAY' } : null;
+        const fees = acts.filter((a) => a.pp === ppId).sort((a, b) => a.feeCents - b.feeCents);
+        return fees.length ? { amount: amountOfCents(fees[0].feeCents), perDay: fees[0].feeType === 'PER_DAY' } : null;
       };
       // seats left, when the provider shows them: the most children one more registration can seat
       // (the freest activity, and week of a weekly program), as the application's seat step counts them
@@ -129,7 +130,7 @@ export const registration = {
         const h = held.find((x) => x.pp === ppId);
         if (!h?.holdUntil) return null;
         const kids = ((h.result as { children?: { fullName: string; activities: { state: string }[] }[] } | null)?.children ?? []).filter((c) => c.activities.some((a) => a.state === 'A'));
-        return { holdUntil: h.holdUntil.toISOString(), amountDue: h.amountDueCents / 100, children: kids.map((c) => c.fullName).join(', ') };
+        return { holdUntil: h.holdUntil.toISOString(), amountDue: amountOfCents(h.amountDueCents), children: kids.map((c) => c.fullName).join(', ') };
       };
       // the place on the waitlist shows on the programs list and Home (spec 4 enrolment and seats)
       const places = regs.some((r) => r.r.status === 'WAITLISTED' || r.r.status === 'REGISTERED' || r.r.status === 'PENDING') ? await accountWaitlistPlaces(deps, s) : new Map<string, number>();

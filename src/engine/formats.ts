@@ -147,30 +147,6 @@ export function mdyToIso(mdy: string | null | undefined): string {
   return p ? `${String(p.year).padStart(4, '0')}-${String(p.month).padStart(2, '0')}-${String(p.day).padStart(2, '0')}` : '';
 }
 
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-/**
- * An amount as the parent reads it, the same in the portal, the gateway's page, e-mails and PDFs: the
- * language's own conventions for a dollar amount (Intl, `<lang>-US`: $1,305.00 in English and
- * Spanish, $ 1.305,00 in Portuguese, 1.305,00 $ in Vietnamese), the narrow symbol "$" for US and
- * Canadian dollars alike, a negative amount in brackets. English is written out by hand: building the
- * first Intl.NumberFormat loads the browser's number data, a long pause on a cheap phone.
- */
-export function moneyInLanguage(amount: number, lang: string): string {
-  if (!Number.isFinite(amount)) return '';
-  const abs = Math.abs(amount);
-  let text: string;
-  if (lang === 'en' || !lang) {
-    const fixed = (Math.round(abs * 100) / 100).toFixed(2);
-    text = `$${fixed.slice(0, -3).replace(/\B(?=(\d{3})+$)/g, ',')}${fixed.slice(-3)}`;
-  } else {
-    let f = moneyFormats.get(lang);
-    if (!f) moneyFormats.set(lang, (f = new Intl.NumberFormat(`${lang}-US`, { style: 'currency', currency: 'USD', currencyDisplay: 'narrowSymbol' })));
-    text = f.format(abs);
-  }
-  return amount < 0 && text.replace(/[^1-9]/g, '') !== '' ? `(${text})` : text;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Dates and times in the reader's language, the same in the portal, the gateway's page, e-mails and
 // PDFs. English keeps spec 9's mm/dd/yyyy and hh:mm AM, written out by hand (building the first

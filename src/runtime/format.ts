@@ -1,48 +1,19 @@
 // Display formats of values in summaries, tables and cards (spec 2.13 and 9: amounts with 2 decimals,
 // negative balances in brackets, currency $; phones (ddd)ddd-dddd as typed; dates mm/dd/yyyy and times
 // hh:mm AM in English, each other language its own way: engine dateInLanguage, timeInLanguage).
-import { dateInLanguage, displayPhone, displayZip, moneyInLanguage, timeInLanguage } from '../engine/formats';
+import { dateInLanguage, displayPhone, displayZip, timeInLanguage } from '../engine/formats';
+import { centsOfAmount, moneyText } from '../engine/money';
 
 /** `cents`: an amount in integer cents (the parent application's fees), shown like `money` */
 export type ValueFormat = 'text' | 'date' | 'datetime' | 'time' | 'money' | 'cents' | 'phone' | 'zip' | 'yesno' | 'number' | 'percent';
 
-const numberFormats = new Map<string, Intl.NumberFormat>();
-
 /**
- * A non-negative number with two decimals, rounded half up from its shortest decimal form as
- * Intl.NumberFormat rounds it (1.005 gives 1.01, where toFixed gives 1.00); null for exponent forms.
+ * An amount of the API (dollars with two decimals, spec 9) in the reader's language: it becomes cents
+ * by the engine's one conversion (centsOfAmount) and text by its one formatter (moneyText).
  */
-export function fixedTwo(n: number): string | null {
-  const s = String(n);
-  if (!/^\d+(\.\d+)?$/.test(s)) return null;
-  const [int, frac = ''] = s.split('.');
-  if (frac.length <= 2) return `${int}.${frac.padEnd(2, '0')}`;
-  const cents = BigInt(int + frac.slice(0, 2)) + (frac.charCodeAt(2) >= 53 ? 1n : 0n); // 53: '5'
-  const t = cents.toString().padStart(3, '0');
-  return `${t.slice(0, -2)}.${t.slice(-2)}`;
-}
-
-/** A number with two decimals in the reader's language: 1,234.50 (en), 1.234,50 (es, pt). */
-function twoDecimals(n: number, locale: string): string {
-  // English is written out by hand: building the first Intl.NumberFormat loads the browser's
-  // number data, a long pause on a cheap phone while Home draws its balance
-  const fixed = locale === 'en' ? fixedTwo(n) : null;
-  if (fixed !== null) return fixed.slice(0, -3).replace(/\B(?=(\d{3})+$)/g, ',') + fixed.slice(-3);
-  let f = numberFormats.get(locale);
-  if (!f) numberFormats.set(locale, (f = new Intl.NumberFormat(locale, { minimumFractionDigits: 2, maximumFractionDigits: 2 })));
-  return f.format(n);
-}
-
-/** $1,234.50 in the reader's language's conventions (engine moneyInLanguage); negative amounts in brackets: ($12.00). */
 export function formatMoney(value: unknown, locale = 'en'): string {
-  const n = typeof value === 'number' ? value : Number(String(value ?? '').replace(/[$,\s]/g, ''));
-  if (value === null || value === undefined || value === '' || !Number.isFinite(n)) return '';
-  // English keeps the exact half-up rounding of its shortest decimal form (1.005 shows 1.01)
-  if (locale === 'en') {
-    const text = twoDecimals(Math.abs(n), locale);
-    return n < 0 ? `($${text})` : `$${text}`;
-  }
-  return moneyInLanguage(n, locale);
+  if (value === null || value === undefined || value === '') return '';
+  return moneyText(centsOfAmount(typeof value === 'string' ? value.replace(/[$,\s]/g, '') : value), locale);
 }
 
 /**
@@ -93,7 +64,7 @@ export function formatValue(value: unknown, format: ValueFormat | undefined, opt
     case 'money':
       return formatMoney(value, opts.locale);
     case 'cents':
-      return typeof value === 'number' && Number.isFinite(value) ? formatMoney(value / 100, opts.locale) : '';
+      return typeof value === 'number' ? moneyText(value, opts.locale ?? 'en') : '';
     case 'date':
       return formatDate(value, opts.locale);
     case 'datetime':

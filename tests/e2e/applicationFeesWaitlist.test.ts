@@ -10,13 +10,14 @@
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { type Lang, LOCALES, newContext, outbox, type RunningServer, shot, signIn, startServer, text, withBrowser } from './kit';
-import { dateInLanguage, moneyInLanguage } from '../../src/engine/formats';
+import { dateInLanguage } from '../../src/engine/formats';
+import { moneyText } from '../../src/engine/money';
 import { ADVENTURE, choose, continueButton, register, step, T_SHIRT } from './applicationSteps';
 
 const e2e = withBrowser();
 
 /** An amount as the portal writes it in the reader's language (the engine's one money format). */
-const money = (cents: number, lang: Lang) => moneyInLanguage(cents / 100, lang);
+const money = (cents: number, lang: Lang) => moneyText(cents, lang);
 const centsOf = (text: string) => Number(text.replace(/[^0-9]/g, ''));
 
 /** The value beside a summary's label. */

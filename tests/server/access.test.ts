@@ -193,7 +193,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     });
     // a payment of the other account, so its id can be tried
     const [johnson] = await t.db.handle.db.select().from(s.adults).where(eq(s.adults.email, KAREN[1]));
-    await t.db.handle.db.insert(s.payments).values({ providerId: johnson.providerId, accountId: johnson.accountId, adultId: johnson.id, paymentDate: '2026-11-02', amount: 50, paymentMethodCode: 'CCD', last4Digits: '4242', payerName: 'Karen Johnson' });
+    await t.db.handle.db.insert(s.payments).values({ providerId: johnson.providerId, accountId: johnson.accountId, adultId: johnson.id, paymentDate: '2026-11-02', amountCents: 50_00, paymentMethodCode: 'CCD', last4Digits: '4242', payerName: 'Karen Johnson' });
     tokens.maria = await tokenFor(t.app, ...MARIA);
     tokens.karen = await tokenFor(t.app, ...KAREN);
     tokens.linh = await tokenFor(t.app, ...LINH);

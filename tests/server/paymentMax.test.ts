@@ -11,7 +11,7 @@ import { ROOT } from '../../server/app';
 import { DEFAULT_PAYMENTS, MAX_PAYMENT_CENTS_LIMIT, paymentsOf } from '../../server/paymentSettings';
 import { formatProviderRecordError, providerRecordErrors } from '../../server/providerRecord';
 import type { PaymentGateway } from '../../server/gateways/adapter';
-import { moneyText } from '../../server/services/ledger';
+import { moneyText } from '../../src/engine/money';
 
 describe('the maximum payment setting', () => {
   it('is 99,999.99 unless the provider sets it, and a setting a gateway could not take stops the start', () => {

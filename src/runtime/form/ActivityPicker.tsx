@@ -11,7 +11,7 @@ import { queryClientAtom } from 'jotai-tanstack-query';
 import { useState, type ChangeEvent } from 'react';
 import { localeAtom } from '../../state';
 import { dateInLanguage } from '../../engine/formats';
-import { formatMoney } from '../format';
+import { moneyText } from '../../engine/money';
 import type { PortalWidgetProps } from './FormContext';
 import { describedBy } from './describedBy';
 import type { Response } from '../../api/client';
@@ -28,7 +28,6 @@ type Answer = Response<'ParentApplication.activities'>;
 type Activity = Answer['activities'][number];
 
 const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15rem', accentColor: 'brand.solid', flexShrink: 0, marginTop: '0.15rem' } });
-const cents = (n: number, locale: string) => formatMoney(n / 100, locale);
 const sameSelection = (s: Selection, activityID: number, weekStart: string | null) => s.activityID === activityID && (s.weekStart ?? null) === weekStart;
 
 /** Selecting or clearing an activity (a type 2 activity starts without days: the parent picks them). */
@@ -53,15 +52,15 @@ type Tk = (key: string, params?: Record<string, unknown>) => string;
 
 /** The activity's fee line: tuition, registration fee(s), sibling rate and days per week. */
 function feeLine(a: Activity, tk: Tk, locale: string): string {
-  const fee = tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: cents(a.fee, locale) });
-  return [a.timing, fee, registrationText(a, tk, locale), a.siblingFee > 0 ? tk('application.enrollment.siblingFee', { fee: cents(a.siblingFee, locale) }) : '', a.activityTypeID === 2 ? tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek }) : '']
+  const fee = tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: moneyText(a.fee, locale) });
+  return [a.timing, fee, registrationText(a, tk, locale), a.siblingFee > 0 ? tk('application.enrollment.siblingFee', { fee: moneyText(a.siblingFee, locale) }) : '', a.activityTypeID === 2 ? tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek }) : '']
     .filter(Boolean)
     .join(' · ');
 }
 
 function registrationText(a: Activity, tk: Tk, locale: string): string {
-  if (a.isSameRegistrationFee) return a.firstChildRegFee > 0 ? tk('application.enrollment.registrationFee', { fee: cents(a.firstChildRegFee, locale) }) : '';
-  return tk('application.enrollment.registrationFees', { first: cents(a.firstChildRegFee, locale), second: cents(a.secondChildRegFee, locale), third: cents(a.thirdChildRegFee, locale) });
+  if (a.isSameRegistrationFee) return a.firstChildRegFee > 0 ? tk('application.enrollment.registrationFee', { fee: moneyText(a.firstChildRegFee, locale) }) : '';
+  return tk('application.enrollment.registrationFees', { first: moneyText(a.firstChildRegFee, locale), second: moneyText(a.secondChildRegFee, locale), third: moneyText(a.thirdChildRegFee, locale) });
 }
 
 /** Spec 2.11's activity details: name, sites, registration fee, tuition, sibling fee; Close. */
@@ -70,9 +69,9 @@ function ActivityDetails({ a, sites, tk, locale, onClose }: { a: Activity; sites
     [tk('application.enrollment.sites'), sites.join(', ')],
     [tk('application.enrollment.timing'), a.timing],
     [tk('application.enrollment.dates'), tk('application.enrollment.dateRange', { start: dateInLanguage(a.startDate, locale), end: dateInLanguage(a.endDate, locale) })],
-    [tk('application.enrollment.tuition'), tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: cents(a.fee, locale) })],
-    [tk('application.enrollment.registration'), registrationText(a, tk, locale) || cents(0, locale)],
-    [tk('application.enrollment.sibling'), a.siblingFee > 0 ? cents(a.siblingFee, locale) : cents(a.fee, locale)],
+    [tk('application.enrollment.tuition'), tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: moneyText(a.fee, locale) })],
+    [tk('application.enrollment.registration'), registrationText(a, tk, locale) || moneyText(0, locale)],
+    [tk('application.enrollment.sibling'), a.siblingFee > 0 ? moneyText(a.siblingFee, locale) : moneyText(a.fee, locale)],
   ];
   if (a.activityTypeID === 2) rows.push([tk('application.enrollment.days'), tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek })]);
   return (
