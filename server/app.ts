@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { Redis } from 'ioredis';
 import swagger from '@fastify/swagger';
 import fastifyStatic from '@fastify/static';
 import QRCode from 'qrcode';
@@ -39,6 +40,9 @@ import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings
 import { installCompression, secretRoutes } from './compression';
 import { UPLOAD_LIMITS } from './photos';
 import { bootData, entryAppName, signInLoads, withBootData } from './boot';
+import { databaseRateLimitStore } from './rateLimitStore';
+import { registerOperations, type Operations, type UnderPressureOptions } from './operations';
+import type { PoolStats } from './metrics';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -79,6 +83,17 @@ export interface BuildAppOptions {
    * machine (npm run bench:checkout), never parents' addresses
    */
   rateLimitAllowList?: string[];
+  /**
+   * redis://… (REDIS_URL): the per-address limits are counted in Redis; without it in the database.
+   * Either way every instance on the same database (or Redis) counts together.
+   */
+  redisUrl?: string;
+  /** refuse requests with 503 while the process is overloaded (event loop delay, heap); off unless given */
+  underPressure?: UnderPressureOptions | false;
+  /** GET /metrics (Prometheus): off by default; true (METRICS=1), or a bearer token it asks for (METRICS_TOKEN) */
+  metrics?: boolean | { token?: string };
+  /** the database pool's use, for the metrics (PostgreSQL) */
+  poolStats?: () => PoolStats | null;
   /** the payment reconciler: asks about attempts open longer than afterMs, every everyMs (5 min, 1 min) */
   reconcile?: { afterMs?: number; everyMs?: number };
 }
@@ -89,6 +104,8 @@ export interface App extends FastifyInstance {
   outboxSender: OutboxSender | null;
   /** the background jobs (server/jobs): main.ts starts them; app.close() stops them */
   jobs: JobRunner;
+  /** /health, /ready (its readiness checks, drain() on shutdown) and /metrics (server/operations.ts) */
+  operations: Operations;
 }
 
 /** The Content Security Policy: no inline or eval'd scripts (validators are a served module). */
@@ -253,11 +270,30 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     return reply.status(500).send(errorBody(500, deps.t(lang, 'errors.internal'), { key: 'server.errors.internal' }));
   });
 
+  // the limits are counted where every instance counts: Redis when given, the database otherwise
+  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
+  if (redis) {
+    redis.on('error', (err) => app.log.error({ err: err.message }, 'redis'));
+    await redis.connect();
+    app.addHook('onClose', async () => {
+      await redis.quit().catch(() => redis.disconnect());
+    });
+  }
   await app.register(rateLimit, {
     global: false,
+    ...(redis
+      ? { redis, nameSpace: 'portal-limit-' }
+      : { store: databaseRateLimitStore(opts.db, clock, (err) => app.log.error({ err }, 'request counts purge failed')) }),
     ...(opts.rateLimitAllowList?.length ? { allowList: opts.rateLimitAllowList } : {}),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, error: 'Too Many Requests', message: 'Too Many Requests' }),
   });
+
+  const operations = await registerOperations(app, { db: opts.db, t: deps.t, metrics: opts.metrics, underPressure: opts.underPressure, poolStats: opts.poolStats });
+  app.decorate('operations', operations);
+  // Redis, when the limits are counted there, is needed to serve
+  if (redis) operations.readinessChecks.push({ name: 'redis', check: () => redis.status === 'ready' });
+  // an instance whose background jobs are not running (not started, or stopped) is not ready
+  operations.readinessChecks.push({ name: 'jobs', check: () => jobs.isRunning() });
 
   await app.register(swagger, {
     openapi: {

@@ -1,6 +1,7 @@
 // Starts the server: database (PGlite in .data/pglite, or PostgreSQL with DATABASE_URL), migrations,
 // demo data on an empty database, then the API and the built portal on HOST:PORT.
 import { join } from 'node:path';
+import { getHeapStatistics } from 'node:v8';
 import { openDb } from './db/index';
 import { buildApp, ROOT } from './app';
 import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
@@ -10,6 +11,7 @@ import { gatewaysFromSettings } from './gateways/plugins';
 import { gatewayAdapters } from './gateways/registry';
 import { startSandboxProcess } from './gateways/sandbox/process';
 import { DEFAULT_HOST, defaultPublicUrl, isLoopback } from './links';
+import { onShutdownSignals, shutDown } from './shutdown';
 
 const port = Number(process.env.PORT || 8080);
 const host = process.env.HOST || DEFAULT_HOST;
@@ -22,6 +24,12 @@ const loopback = isLoopback(host);
 if (!publicUrl && (production || !loopback)) {
   console.error(`PUBLIC_URL is required ${production ? 'in production' : `to listen on ${host}`} (the address links in e-mails point to).`);
   process.exit(1);
+}
+
+/** A number setting, its default when unset (0 is a value: it switches a check off). */
+function envNumber(name: string, fallback: number): number {
+  const v = process.env[name];
+  return v === undefined || v === '' || !Number.isFinite(Number(v)) ? fallback : Number(v);
 }
 
 const pgliteDir = process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite');
@@ -68,6 +76,17 @@ const app = await buildApp({
   logRequests: process.env.LOG_REQUESTS === '1',
   // a load test's own address, which the per-address limits do not count (never parents' addresses)
   rateLimitAllowList: process.env.RATE_LIMIT_ALLOW_LIST?.split(',').map((a) => a.trim()).filter(Boolean),
+  // the limits counted in Redis when there is one; in the database otherwise (both shared by instances)
+  redisUrl: process.env.REDIS_URL || undefined,
+  // refuse with 503 rather than answer late: event loop held up over MAX_EVENT_LOOP_DELAY_MS (1000),
+  // heap over MAX_HEAP_USED_MB (90% of the heap's limit); 0 switches a check off
+  underPressure: {
+    maxEventLoopDelay: envNumber('MAX_EVENT_LOOP_DELAY_MS', 1000),
+    maxHeapUsedBytes: envNumber('MAX_HEAP_USED_MB', Math.floor((getHeapStatistics().heap_size_limit * 0.9) / 2 ** 20)) * 2 ** 20,
+  },
+  // GET /metrics: off unless METRICS=1 or METRICS_TOKEN (then a scraper sends it as a bearer token)
+  metrics: process.env.METRICS_TOKEN ? { token: process.env.METRICS_TOKEN } : process.env.METRICS === '1',
+  poolStats: handle.poolStats,
   gateways,
   // how soon the reconciler asks a gateway about a payment left open (a benchmark shortens it)
   reconcile: {
@@ -93,16 +112,15 @@ console.log(sandboxUrl ? `Sandbox payment gateway: ${sandboxUrl}  (test cards: R
 console.log('Demo sign-ins:');
 for (const s of DEMO_SIGNINS) console.log(`  ${s.appName.padEnd(11)} ${s.email.padEnd(26)} ${s.password.padEnd(15)} ${s.role}`);
 
-let closing = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    if (closing) return;
-    closing = true;
-    // no new job is claimed; the one in hand finishes (app.close() would stop them too, later)
-    void app.jobs
-      .stop()
-      .then(() => app.close())
-      .then(() => handle.close())
-      .finally(() => process.exit(0));
-  });
-}
+// SIGTERM / SIGINT: /ready answers 503, the requests in flight finish, jobs stop, the database closes;
+// a second signal or SHUTDOWN_TIMEOUT_SECONDS (30) ends the process at once
+onShutdownSignals(
+  () =>
+    shutDown({
+      app,
+      stopJobs: () => app.jobs.stop(),
+      closeDatabase: () => handle.close(),
+      drainDelayMs: Number(process.env.SHUTDOWN_DRAIN_SECONDS) * 1000 || 0,
+    }),
+  { timeoutMs: Number(process.env.SHUTDOWN_TIMEOUT_SECONDS) * 1000 || 30_000, exit: (code) => process.exit(code), log: (line) => console.log(line) },
+);

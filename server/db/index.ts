@@ -15,6 +15,8 @@ export interface DbHandle {
   db: Db;
   kind: 'pglite' | 'postgres';
   close(): Promise<void>;
+  /** PostgreSQL: the pool's connections (open, idle, waiting, the maximum), for the metrics */
+  poolStats?: () => { total: number; idle: number; waiting: number; max: number };
 }
 
 const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
@@ -71,7 +73,9 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
     const db = drizzle(pool, { schema });
     await migrate(db, { migrationsFolder });
     await applyFunctions(db as unknown as Db);
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end() };
+    const max = opts.poolSize || DEFAULT_POOL_SIZE;
+    const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
+    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end(), poolStats };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');

@@ -1102,3 +1102,21 @@ export const gatewayEvents = pgTable(
   },
   (t) => [uniqueIndex('gateway_events_pk').on(t.gatewayCode, t.eventId)],
 );
+
+/**
+ * Requests counted against the per-address limits (@fastify/rate-limit's store, server/rateLimitStore.ts):
+ * one row per route and key (the client address) with its window, shared by every instance on the
+ * database; rows whose window ended are purged.
+ */
+export const requestCounts = pgTable(
+  'request_counts',
+  {
+    /** the route's method and path (POST/api/Authentication/login) */
+    route: text('route').notNull(),
+    key: text('key').notNull(),
+    windowStart: ts('window_start').notNull(),
+    windowEnds: ts('window_ends').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [uniqueIndex('request_counts_route_key').on(t.route, t.key), index('request_counts_window_ends').on(t.windowEnds)],
+);

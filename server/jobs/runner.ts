@@ -8,6 +8,7 @@ import type { Db } from '../db/index';
 import type { Clock } from '../clock';
 import { claimJobs, completeJob, enqueueJob, failJob, releaseJobs, renewLeases, type EnqueueOptions, type JobRow } from './queue';
 import { nextSlot, type Schedule } from './schedule';
+import { countJobRun } from '../metrics';
 
 export interface JobContext {
   job: JobRow;
@@ -214,10 +215,12 @@ export class JobRunner {
     this.current = { id: job.id, abort };
     try {
       await kind.run(job.payload as never, { job, signal: abort.signal });
+      countJobRun(job.name);
       if (!(await completeJob(this.db, this.clock(), job.id, this.id))) {
         this.log?.warn({ job: job.id, name: job.name }, 'jobs: a job finished after its lease had passed to another runner');
       }
     } catch (err) {
+      countJobRun(job.name, true);
       const message = String((err as Error)?.message ?? err).slice(0, 2000);
       const dead = job.attempts >= maxAttempts;
       const now = this.clock();

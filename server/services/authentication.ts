@@ -1,7 +1,7 @@
 // Authentication service: sign-in and sign-out (spec 4 Session, 8.2 account locked / inactive).
 // Answers never tell whether an e-mail has a login: an unknown e-mail costs the same argon2
 // verification and gets the same message as a wrong password.
-import { and, count, eq, gt, gte, inArray, max, ne } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, isNull, max, ne, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Handlers, AppDeps } from '../context';
 import type { AuthenticationLoginBody, AuthenticationLoginResponse } from '../../src/engine/contract.gen';
@@ -134,19 +134,34 @@ export async function passwordSignIn(
       }
       throw invalid();
     }
-  } else if (!ok) {
-    const failed = login.failedCount + 1;
-    const lockNow = failed >= deps.signin.maxFailed;
-    await deps.db
+  } else {
+    // every attempt takes its try before its answer counts: one atomic update, on whichever instance it
+    // runs, so guesses sent at once (to one instance or several) cannot all pass before one is counted
+    const [taken] = await deps.db
       .update(logins)
-      .set({ failedCount: failed, ...(lockNow ? { lockedAt: deps.clock() } : {}) })
-      .where(eq(logins.id, login.id));
-    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: lockNow ? 'locked' : 'bad_password' });
-    if (lockNow) {
-      await sendLockedMail(deps, p, adult, login.email, failed, 0);
+      .set({ failedCount: sql`${logins.failedCount} + 1` })
+      .where(and(eq(logins.id, login.id), isNull(logins.lockedAt)))
+      .returning({ failedCount: logins.failedCount });
+    if (!taken || taken.failedCount > deps.signin.maxFailed) {
+      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
       throw locked(0);
     }
-    throw invalid();
+    if (!ok) {
+      const failed = taken.failedCount;
+      const lockNow = failed >= deps.signin.maxFailed;
+      if (lockNow) await deps.db.update(logins).set({ lockedAt: deps.clock() }).where(eq(logins.id, login.id));
+      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: lockNow ? 'locked' : 'bad_password' });
+      if (lockNow) {
+        await sendLockedMail(deps, p, adult, login.email, failed, 0);
+        throw locked(0);
+      }
+      throw invalid();
+    }
+    // the right password gives its try back (a sign-in below starts the count afresh)
+    await deps.db
+      .update(logins)
+      .set({ failedCount: sql`greatest(${logins.failedCount} - 1, 0)` })
+      .where(eq(logins.id, login.id));
   }
   // spec 8.2: a provider whose parent portal is not activated lets no parent in (told after the password, like inactive)
   if (p.features.parentPortal === false) {

@@ -19,6 +19,8 @@ export const BACKENDS: Backend[] = process.env.TEST_DATABASE_URL ? ['pglite', 'p
 
 export interface TestDb {
   handle: DbHandle;
+  /** PostgreSQL: the database's address, for more connections to it */
+  url?: string;
   dispose(): Promise<void>;
 }
 
@@ -38,6 +40,7 @@ export async function createTestDb(backend: Backend): Promise<TestDb> {
   const handle = await openDb({ databaseUrl: url.toString() });
   return {
     handle,
+    url: url.toString(),
     async dispose() {
       await handle.close();
       const c = new pg.Client({ connectionString: adminUrl });
@@ -75,12 +78,17 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(backend: Backend, opts: Partial<BuildAppOptions> = {}, seed = true): Promise<TestApp> {
-  const db = await createTestDb(backend);
-  const app = await buildApp({ db: db.handle.db, argon2: FAST_ARGON2, releaseVersion: '9.9.9', production: false, devRoutes: true, ...opts,
+/** The options the test apps are built with (fast argon2, a short sign-in slow-down), over a database. */
+export function testAppOptions(handle: DbHandle, opts: Partial<BuildAppOptions>): BuildAppOptions {
+  return { db: handle.db, argon2: FAST_ARGON2, releaseVersion: '9.9.9', production: false, devRoutes: true, ...opts,
     // the sign-in slow-down runs, in milliseconds rather than seconds
     signin: { slowDownBaseMs: 5, slowDownMaxMs: 40, ...opts.signin },
-  });
+  };
+}
+
+export async function createTestApp(backend: Backend, opts: Partial<BuildAppOptions> = {}, seed = true): Promise<TestApp> {
+  const db = await createTestDb(backend);
+  const app = await buildApp(testAppOptions(db.handle, opts));
   if (seed) await seedDemo(db.handle.db, { root: app.deps.root, passwords: app.deps.passwords, clock: app.deps.clock });
   return {
     app,
@@ -88,6 +96,36 @@ export async function createTestApp(backend: Backend, opts: Partial<BuildAppOpti
     async close() {
       await app.close();
       await db.dispose();
+    },
+  };
+}
+
+/**
+ * More instances of the portal over one test database, as a provider runs behind a load balancer:
+ * on PostgreSQL each with its own pool, on PGlite (one process's database) over the same one.
+ */
+export async function createInstances(backend: Backend, count: number, opts: Partial<BuildAppOptions> = {}): Promise<{ apps: App[]; close(): Promise<void> }> {
+  const first = await createTestApp(backend, opts);
+  const apps = [first.app];
+  const handles: DbHandle[] = [];
+  try {
+    for (let i = 1; i < count; i++) {
+      const handle = first.db.url ? await openDb({ databaseUrl: first.db.url }) : first.db.handle;
+      if (handle !== first.db.handle) handles.push(handle);
+      apps.push(await buildApp(testAppOptions(handle, opts)));
+    }
+  } catch (err) {
+    for (const app of apps.slice(1)) await app.close();
+    for (const h of handles) await h.close();
+    await first.close();
+    throw err;
+  }
+  return {
+    apps,
+    async close() {
+      for (const app of apps.slice(1)) await app.close();
+      for (const h of handles) await h.close();
+      await first.close();
     },
   };
 }
