@@ -217,8 +217,10 @@ export default defineConfig({
               priority: 2,
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
-            // the light form (sign-in) with the form host it shares with the full form: one chunk
-            { name: 'LightForm', test: /[\\/]src[\\/](runtime[\\/]form[\\/](LightForm|host|fieldId)|engine[\\/](formDependencies|widgetTable|deref))\.tsx?$/, includeDependenciesRecursively: false, priority: 0 },
+            // the light form (sign-in) with the form host it shares with the full form, and the
+            // engine's field helpers they use: one chunk, assigned by folder (a file added to or
+            // moved out of these folders changes the chunk; a rename does not)
+            { name: 'LightForm', test: /[\\/]src[\\/](runtime[\\/]form[\\/]light|engine[\\/]fields)[\\/]/, includeDependenciesRecursively: false, priority: 0 },
             // the portal's own code of the first load in one chunk (shared with lazy parts or not):
             // one request and one gzip dictionary instead of a handful of small chunks
             { name: 'app', test: (id) => !/node_modules[\\/]/.test(id), tags: ['$initial'], priority: 0 },

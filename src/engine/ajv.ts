@@ -2,7 +2,7 @@
 // annotation keywords and custom formats.
 import Ajv, { _, type Options } from 'ajv';
 import { formatsFor, type Country } from './formats';
-import { LAYOUT_WIDTHS } from './widgetTable';
+import { LAYOUT_WIDTHS } from './fields/widgetTable';
 
 /** Annotation keywords of form schemas (they carry declarations; ajv itself does not check them). */
 export const ANNOTATION_KEYWORDS = [

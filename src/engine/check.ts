@@ -5,7 +5,7 @@ import { ruleTable, type BaseDeclarations, type DeclError, type DeclFile } from 
 import { createAjv } from './ajv';
 import { escapePointer, isOperator, walkLogic } from './logic';
 import type { ActionDecl, Effect, JsonSchema } from './types';
-import { isWidgetName, lightFields, WIDGET_NAMES } from './widgetTable';
+import { isWidgetName, lightFields, WIDGET_NAMES } from './fields/widgetTable';
 
 import { LANGUAGES } from './languages';
 export { LANGUAGES };

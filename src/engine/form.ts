@@ -5,11 +5,11 @@
 import type { ValidateFunction, ErrorObject } from 'ajv';
 import { isPhoneEmpty, normalizePhone, normalizeZip, type Country } from './formats';
 import { isTrue } from './logic';
-import { derefSchema } from './deref';
+import { derefSchema } from './fields/deref';
 import type { DeclarationSet, FieldValidation, JsonSchema, RuleRef } from './types';
 
 export { derefSchema };
-export { formDependencies } from './formDependencies';
+export { formDependencies } from './fields/formDependencies';
 
 /** What a rule sees: the screen context (ARCHITECTURE.md). `form` is set by the engine. */
 export interface RuleContext {

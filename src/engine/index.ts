@@ -37,8 +37,8 @@ export { checkDeclarations, structuralErrors, usedKeys, LANGUAGES } from './chec
 export type { Translations } from './check';
 export { ANNOTATION_KEYWORDS, createAjv } from './ajv';
 export { derefSchema, mapAjvError, PAGE_LEVEL_ERROR } from './form';
-export { WIDGETS, WIDGET_NAMES, FIELD_WIDGETS, ROW_LIST_WIDGETS, LIGHT_WIDGETS, fieldWidget, isWidgetName, isRowListWidget, lightFields } from './widgetTable';
-export type { WidgetName, FieldWidget, RowListWidget, LightWidget, LightField, LightFieldProblem } from './widgetTable';
+export { WIDGETS, WIDGET_NAMES, FIELD_WIDGETS, ROW_LIST_WIDGETS, LIGHT_WIDGETS, fieldWidget, isWidgetName, isRowListWidget, lightFields } from './fields/widgetTable';
+export type { WidgetName, FieldWidget, RowListWidget, LightWidget, LightField, LightFieldProblem } from './fields/widgetTable';
 export { createFormEngine } from './inprocess';
 export type { RuleContext, FieldState, FieldError, ValidationResult, FormEngine, FormEngineOptions, SchemaValidator } from './form';
 export { compileStandaloneModule, exportNameOf } from './standalone';

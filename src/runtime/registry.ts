@@ -34,7 +34,7 @@ function lazyPart<C extends ComponentType<any>>(importer: () => Promise<{ defaul
 // (SectionView draws every kind inside a Suspense boundary); `loadSections` starts them with the screen
 const lazyParts = {
   fullForm: lazyPart(() => import('./form/FormKind')),
-  lightForm: lazyPart(() => import('./form/LightForm')),
+  lightForm: lazyPart(() => import('./form/light/LightForm')),
   cardList: lazyPart(() => import('./kinds/CardListKind')),
   summary: lazyPart(() => import('./kinds/SummaryKind')),
   table: lazyPart(() => import('./kinds/TableKind')),

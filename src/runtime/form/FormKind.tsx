@@ -17,7 +17,7 @@ import { createEngineValidator, pointerSegments, toRjsfErrorSchema } from './val
 import { textOf } from '../kinds/shared';
 import { fieldOf, isRecord } from '../guards';
 import { displayForm, fieldIdOf } from './display';
-import { clearHidden, useFormErrors, useFormHost, type FormHost } from './host';
+import { clearHidden, useFormErrors, useFormHost, type FormHost } from './light/host';
 import { templates } from './templates';
 import { baseWidgets } from './widgets';
 import DateWidget from './DateWidget';

@@ -3,9 +3,9 @@
 // and x-widget / format / x-options / x-enumLabels choose our widgets.
 import type { RJSFSchema, UiSchema } from '@rjsf/utils';
 import type { FieldState } from '../../engine/form';
-import { derefSchema } from '../../engine/deref';
+import { derefSchema } from '../../engine/fields/deref';
 import type { DeclarationSet, JsonSchema } from '../../engine/types';
-import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/widgetTable';
+import { ARRAY_WIDGETS, fieldWidget, LAYOUT_WIDTHS, ROW_LIST_WIDGETS, type FieldWidget, type LayoutWidth } from '../../engine/fields/widgetTable';
 
 const ARRAY_WIDGET_SET: ReadonlySet<string> = new Set(ARRAY_WIDGETS);
 
@@ -185,7 +185,7 @@ export function displayForm(set: Pick<DeclarationSet, 'schemas'>, schemaId: stri
   return result;
 }
 
-export { fieldIdOf } from './fieldId';
+export { fieldIdOf } from './light/fieldId';
 
 /** Keeps only the errors of touched fields (all of them once a submit was tried). */
 export function visibleErrors(errorSchema: Record<string, unknown>, isShown: (pointer: string) => boolean, pointer = ''): Record<string, unknown> {

@@ -14,7 +14,7 @@ import type { PortalArrayFieldTemplateProps, PortalFieldTemplateProps, PortalFor
 import { udfCaption } from './widgets';
 import { isRecord } from '../guards';
 import { byCountry } from '../../engine/form';
-import type { LayoutWidth } from '../../engine/widgetTable';
+import type { LayoutWidth } from '../../engine/fields/widgetTable';
 import type { LayoutGroup } from './display';
 
 /** Widgets that label themselves (checkbox label, radio legend). */

@@ -11,7 +11,7 @@ import { queryClientAtom } from 'jotai-tanstack-query';
 import { localeAtom } from '../../state';
 import { type RegistryWidgetsType, type Widget } from '@rjsf/utils';
 import { describedBy } from './describedBy';
-import type { FieldWidget } from '../../engine/widgetTable';
+import type { FieldWidget } from '../../engine/fields/widgetTable';
 import { resolveParams } from '../../engine/screen';
 import { splitParams } from '../../api/client';
 import { applyMask, fitsMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
@@ -638,7 +638,7 @@ export function udfCaption(caption: string): string {
 }
 
 /**
- * Our widget for every field widget of the engine's table (src/engine/widgetTable.ts): 'date' is added by
+ * Our widget for every field widget of the engine's table (src/engine/fields/widgetTable.ts): 'date' is added by
  * the form (its own chunk), 'hidden' is RJSF's own.
  */
 const fieldWidgets: { [K in Exclude<FieldWidget, 'date' | 'hidden'>]: Widget } = {

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildDeclarationSet, checkDeclarations, type BaseDeclarations, type DeclError } from '../../../src/engine/index';
 import { readBaseDeclarations, readProviderOverlays, readTranslations } from '../../../src/engine/node';
-import { FIELD_WIDGETS, LIGHT_WIDGETS, ROW_LIST_WIDGETS, WIDGET_NAMES, fieldWidget } from '../../../src/engine/widgetTable';
+import { FIELD_WIDGETS, LIGHT_WIDGETS, ROW_LIST_WIDGETS, WIDGET_NAMES, fieldWidget } from '../../../src/engine/fields/widgetTable';
 import { OPERATORS, PORTAL_OPERATORS, evaluateLogic, registerOperators } from '../../../src/engine/logic';
 import { generated } from '../../../scripts/gen-kinds';
 import { baseWidgets } from '../../../src/runtime/form/widgets';

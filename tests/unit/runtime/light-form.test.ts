@@ -13,7 +13,7 @@ import { createFormEngine } from '../../../src/engine';
 import type { DeclarationSet, Effect } from '../../../src/engine/types';
 import { screenModel } from '../../../src/engine/screen';
 import { ScreenRuntimeContext, type FormHandle, type ScreenRuntime } from '../../../src/runtime/context';
-import LightForm, { lightFormFields } from '../../../src/runtime/form/LightForm';
+import LightForm, { lightFormFields } from '../../../src/runtime/form/light/LightForm';
 import { createEffectRunner, type EffectDeps } from '../../../src/runtime/effects';
 import { createApiClient } from '../../../src/api/client';
 import { defaultSession, type SessionState } from '../../../src/state/session';

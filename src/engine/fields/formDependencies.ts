@@ -1,9 +1,9 @@
 // Which fields of a form read which (for re-checking only what a change can affect). A module of its
 // own: the light form (sign-in) needs it as it draws, the rest of the form engine (form.ts) only once
 // the parent turns to the form.
-import { walkLogic } from './logic';
+import { walkLogic } from '../logic';
 import { derefSchema } from './deref';
-import type { DeclarationSet, JsonSchema } from './types';
+import type { DeclarationSet, JsonSchema } from '../types';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 

@@ -5,15 +5,15 @@
 // once the parent turns to the form (focus, pointer or submit), so the first paint does not wait.
 import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Box, Button, Field, Input, NativeSelect, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
-import { lightFields, type LightField } from '../../engine/widgetTable';
-import { stringsOf } from '../guards';
-import type { FieldState } from '../../engine/form';
+import { lightFields, type LightField } from '../../../engine/fields/widgetTable';
+import { stringsOf } from '../../guards';
+import type { FieldState } from '../../../engine/form';
 import { clearHidden, useFormErrors, useFormHost, type FormHost } from './host';
-import type { DeclarationSet, JsonSchema } from '../../engine/types';
-import { useScreenRuntime } from '../context';
-import { useRuntimeT } from '../i18n';
-import { ActionButton } from '../Actions';
-import type { KindProps, RenderAction } from '../kindProps';
+import type { DeclarationSet, JsonSchema } from '../../../engine/types';
+import { useScreenRuntime } from '../../context';
+import { useRuntimeT } from '../../i18n';
+import { ActionButton } from '../../Actions';
+import type { KindProps, RenderAction } from '../../kindProps';
 
 /** The fields the light renderer draws; `npm run check` refuses a light form with any other field. */
 export function lightFormFields(set: Pick<DeclarationSet, 'schemas'>, schemaId: string): LightField[] {

@@ -2,7 +2,7 @@
 // registry (its keys must match), the row lists, the light renderer's widgets and the check of
 // `x-widget` values derive. Pure data, no React: the checks and the light renderer read it.
 import { derefSchema } from './deref';
-import type { DeclarationSet, JsonSchema } from './types';
+import type { DeclarationSet, JsonSchema } from '../types';
 
 /**
  * `light`: the light renderer draws it too (public pages such as sign-in); `rows`: an array shown

@@ -4,12 +4,12 @@
 // with the screen runtime and hands the values to the screen's rules. The state lives in a small
 // store outside React, so a test (or anything else) can drive a form without a browser.
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import type { FieldError, FieldState, FormEngine, RuleContext } from '../../engine/form';
-import { formDependencies } from '../../engine/formDependencies';
-import type { DeclarationSet } from '../../engine/types';
-import type { RenderSectionOf } from '../kindProps';
-import { useScreenRuntime, type FormHandle, type ScreenRuntime } from '../context';
-import { fieldOf, isRecord } from '../guards';
+import type { FieldError, FieldState, FormEngine, RuleContext } from '../../../engine/form';
+import { formDependencies } from '../../../engine/fields/formDependencies';
+import type { DeclarationSet } from '../../../engine/types';
+import type { RenderSectionOf } from '../../kindProps';
+import { useScreenRuntime, type FormHandle, type ScreenRuntime } from '../../context';
+import { fieldOf, isRecord } from '../../guards';
 import { fieldIdOf } from './fieldId';
 
 export interface FormHostState {

@@ -1,6 +1,6 @@
 // $ref resolution of form schemas, on its own so that the light form renderer can read a schema's
 // fields without loading the form engine.
-import type { DeclarationSet, JsonSchema } from './types';
+import type { DeclarationSet, JsonSchema } from '../types';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
