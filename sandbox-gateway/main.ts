@@ -6,6 +6,7 @@
 //   SANDBOX_GATEWAY_HOST        default 127.0.0.1
 //   SANDBOX_GATEWAY_PUBLIC_URL  default http://HOST:PORT (the hosted page's address as browsers reach it)
 //   SANDBOX_GATEWAY_DATA        the store's JSON file, default .data/sandbox-gateway.json in the repository
+//                               (undelivered notifications too: a restart resumes them)
 //   SANDBOX_GATEWAY_BLOCKED_IPS comma-separated client IPs the fraud filter refuses (optional)
 //   SANDBOX_GATEWAY_LOG=1       Fastify's request log (never bodies)
 // A sandbox takes no real money: with NODE_ENV=production it refuses to start unless
