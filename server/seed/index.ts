@@ -334,7 +334,7 @@ async function seedBrightpath(ctx: Ctx) {
     const first = new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1);
     return { first, label: first.toLocaleDateString('en-US', { month: 'long', year: 'numeric' }) };
   });
-  const monthly = (160 + 245 + 220 + 690) * 100;
+  const monthly = 160_00 + 245_00 + 220_00 + 690_00;
   await db.insert(t.invoices).values(
     months.map((m, i) => ({
       providerId: pid,
@@ -521,7 +521,7 @@ async function seedNorthridge(ctx: Ctx) {
     { providerId: pid, accountId: nguyen.id, childId: bao.id, activityId: chessClub.id, enrollmentDate: d(-28), daysOfWeek: 'W' },
   ]);
   const months = [-2, -1, 0].map((m) => new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1));
-  const monthly = (180 + 260 + 260 + 310) * 100;
+  const monthly = 180_00 + 260_00 + 260_00 + 310_00;
   await db.insert(t.invoices).values(
     months.map((first, i) => ({
       providerId: pid,
