@@ -201,7 +201,7 @@ export const signinAudit = pgTable(
     email: text('email').notNull(),
     loginId: integer('login_id'),
     ip: text('ip').notNull(),
-    /** ok | bad_password | unknown | locked | inactive | rate_limited | unlocked (a new password) */
+    /** ok | bad_password | unknown | locked | inactive | rate_limited | unlocked (a new password) | pending (an attempt not answered yet) */
     outcome: text('outcome').notNull(),
     at: ts('at').notNull(),
   },

@@ -1,7 +1,7 @@
 // Authentication service: sign-in and sign-out (spec 4 Session, 8.2 account locked / inactive).
 // Answers never tell whether an e-mail has a login: an unknown e-mail costs the same argon2
 // verification and gets the same message as a wrong password.
-import { and, count, eq, gt, gte, inArray, isNull, max, ne, sql } from 'drizzle-orm';
+import { and, count, eq, gt, gte, inArray, isNull, max, ne, or, sql } from 'drizzle-orm';
 import type { FastifyRequest } from 'fastify';
 import type { Handlers, AppDeps } from '../context';
 import type { AuthenticationLoginBody, AuthenticationLoginResponse } from '../../src/engine/contract.gen';
@@ -11,27 +11,40 @@ import { createSession, revokeSession } from '../auth';
 import { enqueueMail } from '../outbox';
 import { providerByAppName, sessionState, type ProviderRow } from './common';
 
-async function audit(deps: AppDeps, row: { providerId: number | null; email: string; loginId: number | null; ip: string; outcome: string }) {
-  await deps.db.insert(signinAudit).values({ ...row, at: deps.clock() });
+/**
+ * Every attempt writes its row in signin_audit first, as 'pending', and gives it its outcome at the end.
+ * Until then other attempts of the e-mail, on any instance, count it as a failure: guesses sent at once
+ * cannot all pass the counts below before one of them is written. An attempt never counts its own
+ * pending row.
+ */
+async function reserveAttempt(deps: AppDeps, row: { providerId: number; email: string; ip: string }): Promise<number> {
+  const [r] = await deps.db.insert(signinAudit).values({ ...row, loginId: null, outcome: 'pending', at: deps.clock() }).returning({ id: signinAudit.id });
+  return r.id;
 }
 
-async function recentAttempts(deps: AppDeps, providerId: number, email: string, outcomes?: 'failed'): Promise<number> {
+async function audit(deps: AppDeps, attempt: number, row: { loginId: number | null; outcome: string }) {
+  await deps.db.update(signinAudit).set(row).where(eq(signinAudit.id, attempt));
+}
+
+/** The rows that count as failures for `attempt`: others' attempts still pending count, its own does not. */
+const notOwnPending = (attempt: number) => or(ne(signinAudit.outcome, 'pending'), ne(signinAudit.id, attempt));
+
+async function recentAttempts(deps: AppDeps, providerId: number, email: string, attempt: number): Promise<number> {
   const since = new Date(deps.clock().getTime() - deps.signin.perEmailWindowMs);
-  const where = [eq(signinAudit.providerId, providerId), eq(signinAudit.email, email), gte(signinAudit.at, since), ne(signinAudit.outcome, 'rate_limited')];
-  if (outcomes === 'failed') where.push(ne(signinAudit.outcome, 'ok'));
+  const where = [eq(signinAudit.providerId, providerId), eq(signinAudit.email, email), gte(signinAudit.at, since), ne(signinAudit.outcome, 'rate_limited'), ne(signinAudit.outcome, 'ok'), notOwnPending(attempt)];
   const [r] = await deps.db.select({ n: count() }).from(signinAudit).where(and(...where));
   return Number(r.n);
 }
 
-/** Failures of one submitted e-mail (a login or not) since a moment: wrong passwords and unknown e-mails. */
-async function failuresSince(deps: AppDeps, providerId: number, email: string, since: Date): Promise<number> {
+/** Failures of one submitted e-mail (a login or not) since a moment: wrong passwords, unknown e-mails, attempts in progress. */
+async function failuresSince(deps: AppDeps, providerId: number, email: string, since: Date, attempt: number): Promise<number> {
   const mine = and(eq(signinAudit.providerId, providerId), eq(signinAudit.email, email));
   // a sign-in or a new password starts the count afresh
   const [fresh] = await deps.db.select({ id: max(signinAudit.id) }).from(signinAudit).where(and(mine, inArray(signinAudit.outcome, ['ok', 'unlocked'])));
   const [r] = await deps.db
     .select({ n: count() })
     .from(signinAudit)
-    .where(and(mine, gte(signinAudit.at, since), gt(signinAudit.id, fresh?.id ?? 0), inArray(signinAudit.outcome, ['bad_password', 'unknown'])));
+    .where(and(mine, gte(signinAudit.at, since), gt(signinAudit.id, fresh?.id ?? 0), inArray(signinAudit.outcome, ['bad_password', 'unknown', 'pending']), notOwnPending(attempt)));
   return Number(r.n);
 }
 
@@ -81,9 +94,10 @@ export async function passwordSignIn(
       : new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
 
   // per e-mail: failed attempts only, so a parent signing in on several devices is never limited
-  const failedRecently = await recentAttempts(deps, p.id, email, 'failed');
+  const attempt = await reserveAttempt(deps, { providerId: p.id, email, ip });
+  const failedRecently = await recentAttempts(deps, p.id, email, attempt);
   if (failedRecently >= deps.signin.perEmailMax) {
-    await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'rate_limited' });
+    await audit(deps, attempt, { loginId: null, outcome: 'rate_limited' });
     throw new HttpError(429, deps.t(lang, 'errors.tooManyAttempts'), { key: 'server.errors.tooManyAttempts' });
   }
   // repeated failures of the submitted e-mail slow every next attempt down, whether or not a login
@@ -93,7 +107,7 @@ export async function passwordSignIn(
   // a temporary lock (provider setting): locked while the e-mail has the failures within the minutes
   const lockMinutes = deps.settings(p.appName).signIn.temporaryLockMinutes;
   const temporarilyLocked = async () =>
-    lockMinutes > 0 && (await failuresSince(deps, p.id, email, new Date(deps.clock().getTime() - lockMinutes * 60_000))) >= deps.signin.maxFailed;
+    lockMinutes > 0 && (await failuresSince(deps, p.id, email, new Date(deps.clock().getTime() - lockMinutes * 60_000), attempt)) >= deps.signin.maxFailed;
 
   const [row] = await deps.db
     .select({ login: logins, adult: adults, account: accounts })
@@ -107,27 +121,27 @@ export async function passwordSignIn(
   if (!row || row.adult.deleted) {
     // behave like a real login that locks, so the lock message reveals nothing either
     if (await temporarilyLocked()) {
-      await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'locked' });
+      await audit(deps, attempt, { loginId: null, outcome: 'locked' });
       throw locked(lockMinutes);
     }
-    await audit(deps, { providerId: p.id, email, loginId: null, ip, outcome: 'unknown' });
-    if (lockMinutes > 0 ? await temporarilyLocked() : (await recentAttempts(deps, p.id, email, 'failed')) >= deps.signin.maxFailed) throw locked(lockMinutes);
+    await audit(deps, attempt, { loginId: null, outcome: 'unknown' });
+    if (lockMinutes > 0 ? await temporarilyLocked() : (await recentAttempts(deps, p.id, email, attempt)) >= deps.signin.maxFailed) throw locked(lockMinutes);
     throw invalid();
   }
   const { login, adult, account } = row;
 
   if (login.lockedAt) {
-    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
+    await audit(deps, attempt, { loginId: login.id, outcome: 'locked' });
     throw locked(0);
   }
   if (lockMinutes > 0) {
     // temporary locks are counted per e-mail in the audit, the same as for an unknown e-mail
     if (await temporarilyLocked()) {
-      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
+      await audit(deps, attempt, { loginId: login.id, outcome: 'locked' });
       throw locked(lockMinutes);
     }
     if (!ok) {
-      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'bad_password' });
+      await audit(deps, attempt, { loginId: login.id, outcome: 'bad_password' });
       if (await temporarilyLocked()) {
         await sendLockedMail(deps, p, adult, login.email, deps.signin.maxFailed, lockMinutes);
         throw locked(lockMinutes);
@@ -143,14 +157,14 @@ export async function passwordSignIn(
       .where(and(eq(logins.id, login.id), isNull(logins.lockedAt)))
       .returning({ failedCount: logins.failedCount });
     if (!taken || taken.failedCount > deps.signin.maxFailed) {
-      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'locked' });
+      await audit(deps, attempt, { loginId: login.id, outcome: 'locked' });
       throw locked(0);
     }
     if (!ok) {
       const failed = taken.failedCount;
       const lockNow = failed >= deps.signin.maxFailed;
       if (lockNow) await deps.db.update(logins).set({ lockedAt: deps.clock() }).where(eq(logins.id, login.id));
-      await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: lockNow ? 'locked' : 'bad_password' });
+      await audit(deps, attempt, { loginId: login.id, outcome: lockNow ? 'locked' : 'bad_password' });
       if (lockNow) {
         await sendLockedMail(deps, p, adult, login.email, failed, 0);
         throw locked(0);
@@ -165,16 +179,16 @@ export async function passwordSignIn(
   }
   // spec 8.2: a provider whose parent portal is not activated lets no parent in (told after the password, like inactive)
   if (p.features.parentPortal === false) {
-    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'inactive' });
+    await audit(deps, attempt, { loginId: login.id, outcome: 'inactive' });
     throw portalNotActivated(deps, lang, p.programName);
   }
   if (!login.active) {
-    await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'inactive' });
+    await audit(deps, attempt, { loginId: login.id, outcome: 'inactive' });
     throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
   }
 
   await deps.db.update(logins).set({ failedCount: 0, lastLoginAt: deps.clock() }).where(eq(logins.id, login.id));
-  await audit(deps, { providerId: p.id, email, loginId: login.id, ip, outcome: 'ok' });
+  await audit(deps, attempt, { loginId: login.id, outcome: 'ok' });
   const token = await createSession(deps.db, deps.clock, {
     providerId: p.id,
     loginId: login.id,
