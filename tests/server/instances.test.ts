@@ -10,6 +10,7 @@ import { BACKENDS, createInstances, freshIp, login, tokenFor, ANA, DAVID, KAREN,
 import { contractOperations, readContract } from '../../server/contract';
 import { ROOT, type App } from '../../server/app';
 import { logins, requestCounts, signinAudit } from '../../server/db/schema';
+import { PURGE_EVERY_MS } from '../../server/rateLimitStore';
 
 const ops = new Map(contractOperations(readContract(ROOT)).map((o) => [o.id, o]));
 const START = ops.get('Billing.startPayment')!;
@@ -70,6 +71,18 @@ describe.each(BACKENDS)('instances over one database on %s', (backend: Backend) 
     expect((await send(ip)).statusCode).toBe(429);
     now += START.rateLimit!.timeWindow + 1000;
     for (let i = 0; i < apps.length; i++) expect((await send(ip)).statusCode).not.toBe(429);
+  });
+
+  it('the rows of ended windows are deleted', SLOW, async () => {
+    const send = sender(apps, await tokenFor(apps[0], ...KAREN));
+    const old = freshIp();
+    await send(old);
+    const rowsOf = (ip: string) => apps[0].deps.db.select().from(requestCounts).where(eq(requestCounts.key, ip));
+    expect(await rowsOf(old)).toHaveLength(1);
+    // past its window and the purge interval, any instance's next counted request deletes it
+    now += START.rateLimit!.timeWindow + PURGE_EVERY_MS + 1000;
+    await send(freshIp());
+    await expect.poll(async () => (await rowsOf(old)).length, { timeout: 10_000, interval: 20 }).toBe(0);
   });
 
   /** A guesser's answers: `wrong` wrong passwords from fresh addresses, then the right one, over the instances in turn. */
