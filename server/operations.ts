@@ -51,10 +51,14 @@ export interface Operations {
 
 const MIGRATIONS_JOURNAL = join(dirname(fileURLToPath(import.meta.url)), 'db', 'migrations', 'meta', '_journal.json');
 
-/** The newest migration the code knows: the migrator applies those newer than the database's newest. */
-function newestMigration(): number {
+/**
+ * Every migration the code knows, by its journal time (what the migrator records as created_at). Each
+ * must be in the database: the migrator applies only those newer than the newest applied, so one
+ * added out of order may be missing although a newer one is there.
+ */
+function knownMigrations(): number[] {
   const journal = JSON.parse(readFileSync(MIGRATIONS_JOURNAL, 'utf8')) as { entries: { when: number }[] };
-  return Math.max(...journal.entries.map((e) => e.when));
+  return journal.entries.map((e) => e.when);
 }
 
 /** Outside the limits and under-pressure: a load balancer and a scraper must always get an answer. */
@@ -67,7 +71,7 @@ function sameSecret(given: string, expected: string): boolean {
 }
 
 export async function registerOperations(app: FastifyInstance, opts: OperationsOptions): Promise<Operations> {
-  const newest = newestMigration();
+  const known = knownMigrations();
   let draining = false;
   const ops: Operations = {
     readinessChecks: [],
@@ -107,12 +111,12 @@ export async function registerOperations(app: FastifyInstance, opts: OperationsO
     const checks: Record<string, 'ok' | 'failing'> = {};
     try {
       // one query: the database answers, and has every migration this code knows
-      const rows = (await opts.db.execute(sql`SELECT max(created_at) AS newest FROM drizzle.__drizzle_migrations`)) as unknown as
-        | { rows: { newest: string | number | null }[] }
-        | { newest: string | number | null }[];
-      const row = Array.isArray(rows) ? rows[0] : rows.rows[0];
+      const result = (await opts.db.execute(sql`SELECT created_at FROM drizzle.__drizzle_migrations`)) as unknown as
+        | { rows: { created_at: string | number }[] }
+        | { created_at: string | number }[];
+      const applied = new Set((Array.isArray(result) ? result : result.rows).map((r) => Number(r.created_at)));
       checks.database = 'ok';
-      checks.migrations = row && Number(row.newest) >= newest ? 'ok' : 'failing';
+      checks.migrations = known.every((when) => applied.has(when)) ? 'ok' : 'failing';
     } catch {
       checks.database = 'failing';
       checks.migrations = 'failing';
