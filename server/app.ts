@@ -274,7 +274,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const redis = opts.redisUrl ? new Redis(opts.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
   if (redis) {
     redis.on('error', (err) => app.log.error({ err: err.message }, 'redis'));
-    await redis.connect();
+    // a start without its Redis stops with where it looked (never the URL: it may hold a password)
+    await redis.connect().catch((err: Error) => {
+      redis.disconnect();
+      throw new Error(`REDIS_URL: no Redis answers at ${new URL(opts.redisUrl!).host} (${err.message})`);
+    });
     app.addHook('onClose', async () => {
       await redis.quit().catch(() => redis.disconnect());
     });
@@ -282,7 +286,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   await app.register(rateLimit, {
     global: false,
     ...(redis
-      ? { redis, nameSpace: 'portal-limit-' }
+      ? // while Redis does not answer, requests are not counted rather than refused (the sign-in lock is
+        // counted in the database still; /ready answers 503)
+        { redis, nameSpace: 'portal-limit-', skipOnError: true }
       : { store: databaseRateLimitStore(opts.db, clock, (err) => app.log.error({ err }, 'request counts purge failed')) }),
     ...(opts.rateLimitAllowList?.length ? { allowList: opts.rateLimitAllowList } : {}),
     errorResponseBuilder: (_req, ctx) => ({ statusCode: ctx.statusCode, error: 'Too Many Requests', message: 'Too Many Requests' }),

@@ -6,9 +6,9 @@ import { createConnection } from 'node:net';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { BACKENDS, createInstances, freshIp, login, tokenFor, ANA, DAVID, KAREN, LINH, MARIA, type Backend } from './helpers';
+import { BACKENDS, createInstances, createTestDb, freePort, freshIp, login, testAppOptions, tokenFor, ANA, DAVID, KAREN, LINH, MARIA, type Backend } from './helpers';
 import { contractOperations, readContract } from '../../server/contract';
-import { ROOT, type App } from '../../server/app';
+import { buildApp, ROOT, type App } from '../../server/app';
 import { logins, requestCounts, signinAudit } from '../../server/db/schema';
 import { PURGE_EVERY_MS } from '../../server/rateLimitStore';
 
@@ -130,6 +130,23 @@ describe.each(BACKENDS)('instances over one database on %s', (backend: Backend) 
     expect(await guesses(apps, KAREN, 3)).toEqual([401, 401, 401, 200]);
     const [row] = await apps[0].deps.db.select().from(logins).where(eq(logins.email, KAREN[1]));
     expect(row.failedCount).toBe(0);
+  });
+});
+
+describe('a REDIS_URL where no Redis answers', () => {
+  it('stops the start, naming the address but not the password', SLOW, async () => {
+    const db = await createTestDb('pglite');
+    try {
+      const port = await freePort();
+      const failed = await buildApp(testAppOptions(db.handle, { redisUrl: `redis://:s3cret-pw@127.0.0.1:${port}` })).then(
+        () => null,
+        (err: Error) => err.message,
+      );
+      expect(failed).toMatch(`REDIS_URL: no Redis answers at 127.0.0.1:${port} (`);
+      expect(failed).not.toContain('s3cret');
+    } finally {
+      await db.dispose();
+    }
   });
 });
 
