@@ -8,6 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { sql } from 'drizzle-orm';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import * as schema from './schema';
+import { applyMigrations } from './migrate';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -65,13 +66,12 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   if (opts.databaseUrl) {
     const { default: pg } = await import('pg');
     const { drizzle } = await import('drizzle-orm/node-postgres');
-    const { migrate } = await import('drizzle-orm/node-postgres/migrator');
     const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize || DEFAULT_POOL_SIZE });
     // an idle connection the server ends (restart, failover, a dropped database) must not take the
     // process down: the pool replaces it on the next query
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
     const db = drizzle(pool, { schema });
-    await migrate(db, { migrationsFolder });
+    await applyMigrations(db, migrationsFolder);
     await applyFunctions(db as unknown as Db);
     const max = opts.poolSize || DEFAULT_POOL_SIZE;
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
@@ -79,12 +79,11 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
-  const { migrate } = await import('drizzle-orm/pglite/migrator');
   const dir = opts.pgliteDir ?? '.data/pglite';
   if (dir !== ':memory:') mkdirSync(dir, { recursive: true });
   const client = dir === ':memory:' ? new PGlite() : new PGlite(dir);
   const db = drizzle(client, { schema });
-  await migrate(db, { migrationsFolder });
+  await applyMigrations(db, migrationsFolder);
   await applyFunctions(db as unknown as Db);
   return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
 }
