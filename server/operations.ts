@@ -52,9 +52,8 @@ export interface Operations {
 const MIGRATIONS_JOURNAL = join(dirname(fileURLToPath(import.meta.url)), 'db', 'migrations', 'meta', '_journal.json');
 
 /**
- * Every migration the code knows, by its journal time (what the migrator records as created_at). Each
- * must be in the database: the migrator applies only those newer than the newest applied, so one
- * added out of order may be missing although a newer one is there.
+ * Every migration the code knows, by its journal time (what the migrator records as created_at): each
+ * must be recorded, not only the newest (a database another version migrated may lack one).
  */
 function knownMigrations(): number[] {
   const journal = JSON.parse(readFileSync(MIGRATIONS_JOURNAL, 'utf8')) as { entries: { when: number }[] };
