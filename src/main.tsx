@@ -10,20 +10,11 @@ import { App } from './shell/App';
 import { installChunkReload } from './shell/errors/chunkReload';
 import { initI18n } from './shell/language/language';
 import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme/theme';
-import { notifyManager } from '@tanstack/query-core';
-import { onFirstInput } from './runtime/firstInput';
 import { warmFirstScreen } from './shell/boot/warm';
 // Chakra's start-up CSS, built ahead (src/shell/theme/theme.ts says why)
 import './shell/theme/chakraGlobal.gen.css';
 
 installChunkReload();
-// While the page opens, a query's answer re-renders its readers as a transition: React draws it in
-// slices of a few milliseconds, so a cheap phone answers a first tap while Home fills in, instead of
-// one long task per answer. Once the parent acts, answers are drawn at once again, in step with what
-// the action shows (a dropped contact leaves its list as the confirmation appears).
-let opening = true;
-notifyManager.setBatchNotifyFunction((notify) => (opening ? startTransition(notify) : notify()));
-onFirstInput(window, () => void (opening = false));
 warmThemeOnFirstInput(window);
 getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s, locale: bootLocale }));
 // the Chakra system is built in a task of its own while the first texts load: one long task less
