@@ -84,6 +84,8 @@ async function startBalancer(port: number, backends: string[], readyPath: string
       '  option redispatch',
       '  retry-on conn-failure 503',
       '  option http-buffer-request',
+      // the parent's address for the per-address limits (the instances trust this balancer: TRUST_PROXY)
+      '  option forwardfor',
       'frontend portal',
       `  bind 127.0.0.1:${port}`,
       '  default_backend portals',
@@ -322,6 +324,7 @@ async function run(instances: number, checkouts: number, kill: boolean): Promise
     SMTP_URL: mailbox.url,
     PAYMENT_GATEWAYS: JSON.stringify({ '1': { url: `http://127.0.0.1:${gwPort}`, merchant: '1', secret: SECRET }, '2': { url: `http://127.0.0.1:${gwPort}`, merchant: '2', secret: SECRET } }),
     RATE_LIMIT_ALLOW_LIST: '127.0.0.1',
+    TRUST_PROXY: '127.0.0.1',
     PAYMENT_RECONCILE_AFTER_SECONDS: '5',
     PAYMENT_RECONCILE_EVERY_SECONDS: '2',
   };

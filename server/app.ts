@@ -1,5 +1,6 @@
 // buildApp: the Fastify server (API from the contract, built portal, validators) over a database.
 // main.ts starts it; tests build it over in-memory PGlite or a fresh PostgreSQL database.
+import { isIP } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,28 @@ import type { PoolStats } from './metrics';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
+/**
+ * TRUST_PROXY: a number of proxy hops, or addresses and CIDR ranges, comma-separated; unset or empty:
+ * undefined. Anything else stops the start (a typo must not silently trust every X-Forwarded-For).
+ */
+export function trustProxySetting(value: string | undefined): string[] | number | undefined {
+  const v = value?.trim();
+  if (!v) return undefined;
+  if (/^\d+$/.test(v)) return Number(v);
+  const list = v.split(',').map((a) => a.trim()).filter(Boolean);
+  const bad = list.filter((a) => {
+    const [ip, bits, ...rest] = a.split('/');
+    const kind = isIP(ip);
+    return !kind || rest.length > 0 || (bits !== undefined && !(/^\d+$/.test(bits) && Number(bits) <= (kind === 4 ? 32 : 128)));
+  });
+  if (bad.length) throw new Error(`TRUST_PROXY: not an address or range: ${bad.join(', ')} (give the load balancers' addresses, e.g. 10.0.0.0/8, or a number of hops)`);
+  return list;
+}
+
+function trustHops(hops: number) {
+  return (_address: string, hop: number) => hop < hops;
+}
+
 export interface BuildAppOptions {
   db: Db;
   root?: string;
@@ -83,6 +106,12 @@ export interface BuildAppOptions {
    * machine (npm run bench:checkout), never parents' addresses
    */
   rateLimitAllowList?: string[];
+  /**
+   * The load balancers or proxies in front of the portal (addresses or CIDR ranges, or a number of
+   * hops): their X-Forwarded-For names the parent's address, which the per-address limits, the
+   * sign-in audit and the logs then use. Without it the header is ignored (anyone could write it).
+   */
+  trustProxy?: string[] | number;
   /**
    * redis://… (REDIS_URL): the per-address limits are counted in Redis; without it in the database.
    * Either way every instance on the same database (or Redis) counts together.
@@ -153,6 +182,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     logger: opts.logger ?? false,
     disableRequestLogging: !opts.logRequests,
     bodyLimit: 1024 * 1024,
+    // a hop count trusts that many proxies nearest the portal, whatever their address
+    ...(opts.trustProxy === undefined ? {} : { trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : opts.trustProxy }),
     // query strings: booleans and numbers are coerced by the contract's schemas
     ajv: {
       customOptions: { coerceTypes: 'array', useDefaults: true, removeAdditional: false, allErrors: true },

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 import { openDb } from './db/index';
-import { buildApp, ROOT } from './app';
+import { buildApp, ROOT, trustProxySetting } from './app';
 import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
 import { systemClock } from './clock';
 import type { PaymentGateway } from './gateways/adapter';
@@ -30,6 +30,14 @@ if (!publicUrl && (production || !loopback)) {
 function envNumber(name: string, fallback: number): number {
   const v = process.env[name];
   return v === undefined || v === '' || !Number.isFinite(Number(v)) ? fallback : Number(v);
+}
+
+let trustProxy: ReturnType<typeof trustProxySetting>;
+try {
+  trustProxy = trustProxySetting(process.env.TRUST_PROXY);
+} catch (e) {
+  console.error((e as Error).message);
+  process.exit(1);
 }
 
 const pgliteDir = process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite');
@@ -76,6 +84,8 @@ const app = await buildApp({
   logRequests: process.env.LOG_REQUESTS === '1',
   // a load test's own address, which the per-address limits do not count (never parents' addresses)
   rateLimitAllowList: process.env.RATE_LIMIT_ALLOW_LIST?.split(',').map((a) => a.trim()).filter(Boolean),
+  // behind a load balancer: whose X-Forwarded-For to believe (addresses or ranges, or a hop count)
+  trustProxy,
   // the limits counted in Redis when there is one; in the database otherwise (both shared by instances)
   redisUrl: process.env.REDIS_URL || undefined,
   // refuse with 503 rather than answer late: event loop held up over MAX_EVENT_LOOP_DELAY_MS (1000),
