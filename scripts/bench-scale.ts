@@ -3,8 +3,8 @@
 // database; at one moment SCALE_PARENTS parents (2,000) submit their application for a week with
 // SCALE_SEATS seats (200) while SCALE_CHECKOUTS other parents (1,000) each pay by card (a checkout
 // double-clicked, the sandbox gateway's hosted page, the signed return). Halfway through, one
-// instance is killed with SIGKILL. A parent whose request got no answer, or a 502/503, taps again
-// (the same idempotency key), as a browser would.
+// instance is killed with SIGKILL. A parent whose request got no answer, or a 5xx, taps again (the
+// same idempotency key; after a 503's Retry-After), up to 8 times, as a browser's parent would.
 // Afterwards the books are read from the database, the gateway's store and an SMTP server in this
 // process: seats taken, overbooked, payments taken by the gateway and posted, double charges, e-mails
 // queued, sent and received twice, acknowledged writes lost (an answer said REGISTERED, WAITLISTED or
@@ -38,7 +38,8 @@ const CHECKOUT_CONCURRENCY = Number(process.env.SCALE_CHECKOUT_CONCURRENCY || 10
 const ADMIN_URL = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL || '';
 const POOL_SIZE = process.env.SCALE_POOL_SIZE || String(Math.max(4, os.cpus().length * 4));
 const SECRET = randomBytes(24).toString('hex');
-const TAPS = 4;
+/** a parent's tries of one request: a 5xx or no answer is tried again, as a browser's parent would */
+const TAPS = 8;
 
 if (!ADMIN_URL) {
   console.error('bench:scale needs PostgreSQL: set BENCH_DATABASE_URL or TEST_DATABASE_URL (for example postgres://postgres@127.0.0.1:5432/postgres)');
@@ -215,6 +216,8 @@ const agent = new http.Agent({ keepAlive: false, maxSockets: Infinity });
 interface Answer {
   status: number;
   body: string;
+  /** seconds, from a 503's Retry-After */
+  retryAfter?: number;
 }
 function request(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Answer> {
   return new Promise((resolve, reject) => {
@@ -222,7 +225,7 @@ function request(url: string, method: string, headers: Record<string, string>, b
       let text = '';
       res.setEncoding('utf8');
       res.on('data', (c) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, retryAfter: Number(res.headers['retry-after']) || undefined }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -249,7 +252,9 @@ class Tally {
       if (answer && answer.status >= 500) this.c5xx++;
       if ((answer && answer.status < 500) || tap === TAPS) return answer;
       this.retried++;
-      await new Promise((r) => setTimeout(r, 250 * tap));
+      // a busy portal says when to come back (503, Retry-After); a lost answer is tried again soon
+      const wait = answer?.retryAfter ? Math.min(answer.retryAfter, 10) * 1000 * (0.5 + Math.random()) : 250 * tap;
+      await new Promise((r) => setTimeout(r, wait));
     }
   }
 }
