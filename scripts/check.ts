@@ -1,6 +1,6 @@
 // npm run check: every declaration file against its meta-schema, cross references (schemas, rules,
 // cases, screens, API operations, component kinds and their options, widgets, navigation targets,
-// light forms), translation keys in en/es/pt/vi, the cases tables, every provider's record
+// light forms), translation keys in en/es/pt/vi (and the server's error keys in en), the cases tables, every provider's record
 // (provider.json against schemas/meta/provider.schema.json, the server's own check on start) and
 // overlays, the payment gateways' return routes (each with its return screens), and the generated files
 // (API client types, the provider record's type, the section part of the screen meta-schema and its
@@ -17,6 +17,7 @@ import { returnRouteErrors } from '../server/gateways/plugins';
 import { gatewayAdapters } from '../server/gateways/registry';
 import { GATEWAY_OF_ROUTE } from '../src/shell/payments/gatewayRoutes.gen';
 import { casesGaps, runAllCases } from './lib/cases';
+import { serverErrorKeyErrors } from './lib/errorKeys';
 import { ROOT, buildFor, formatError, listProviders } from './lib/declarations';
 
 const errors: DeclError[] = [];
@@ -47,6 +48,9 @@ if (!errors.length) {
 
 // every gateway adapter's return route has its return screens and is in the shell's map, and every return screen has its gateway
 errors.push(...returnRouteErrors(gatewayAdapters(), base.screens, GATEWAY_OF_ROUTE));
+
+// every key the server answers an error with is a text of locales/en
+errors.push(...serverErrorKeyErrors(ROOT));
 
 // every providers/<appName>/provider.json against schemas/meta/provider.schema.json, as the server checks it on start
 errors.push(...checkProviderFiles(ROOT).errors);

@@ -1,6 +1,7 @@
 // Errors answered as {statusCode, error, message} (spec 8). `key` is the translation key of the
 // message, `errors` the field errors of a form validation.
 import { STATUS_CODES } from 'node:http';
+import type { Translator } from './i18n';
 
 export interface FieldErrorBody {
   path: string;
@@ -16,6 +17,26 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+}
+
+/** What an error needs to be told in the request's language: a handler context, or its deps and language. */
+export interface ErrorScope {
+  deps: { t: Translator };
+  lang: string | undefined;
+}
+
+/**
+ * The one way to answer a translated error. `key` is the full key the client receives and the one
+ * translated: "<namespace>.<path>", the namespace a file of locales/en ("server.errors.notFound",
+ * "programs.errors.gradeUnknown"); npm run check verifies that every literal key given here exists.
+ */
+export function httpError(c: ErrorScope, status: number, key: string, params?: Record<string, unknown>, extra: { errors?: FieldErrorBody[] } = {}): HttpError {
+  return new HttpError(status, c.deps.t(c.lang, key, params), { key, ...extra });
+}
+
+/** httpError, thrown. */
+export function fail(c: ErrorScope, status: number, key: string, params?: Record<string, unknown>, extra?: { errors?: FieldErrorBody[] }): never {
+  throw httpError(c, status, key, params, extra);
 }
 
 export function errorBody(statusCode: number, message: string, extra: HttpError['extra'] = {}) {

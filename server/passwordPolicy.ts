@@ -5,7 +5,7 @@ import { dictionary } from '@zxcvbn-ts/language-common';
 import { desc, eq } from 'drizzle-orm';
 import type { AppDeps } from './context';
 import { passwordHistory, logins } from './db/schema';
-import { HttpError } from './errors';
+import { httpError, type HttpError } from './errors';
 
 // zxcvbn's list of common passwords (MIT), most common first, about 49,000 entries; far too large
 // for the browser, so this check runs on the server only
@@ -27,7 +27,7 @@ export function commonPasswordCount(): number {
 }
 
 function fieldError(deps: AppDeps, lang: string, key: string): HttpError {
-  return new HttpError(400, deps.t(lang, key), { key, errors: [{ path: '/newPassword', key }] });
+  return httpError({ deps, lang }, 400, key, undefined, { errors: [{ path: '/newPassword', key }] });
 }
 
 /**

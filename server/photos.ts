@@ -3,7 +3,7 @@
 // nothing the parent sent is ever served back as is.
 import { Jimp } from 'jimp';
 import type { HandlerContext } from './context';
-import { HttpError } from './errors';
+import { HttpError, httpError } from './errors';
 
 /** Largest photo accepted, in MB (the upload action declares the same limit). */
 export const PHOTO_MAX_MB = 5;
@@ -89,7 +89,7 @@ async function photoSlot(): Promise<(() => void) | null> {
 }
 
 function rejected(c: HandlerContext, key: string, params: Record<string, unknown> = {}): HttpError {
-  return new HttpError(400, c.deps.t(c.lang, key, params), { key: `server.${key}` });
+  return httpError(c, 400, key, params);
 }
 
 /** Limits of an upload (@fastify/multipart): one file, a few small fields. */
@@ -102,28 +102,28 @@ export async function readUploadedImage(c: HandlerContext): Promise<{ data: Buff
     data = c.req.isMultipart() ? await (await c.req.file())?.toBuffer() : undefined;
   } catch (err) {
     // over the size limit, or a body that is not well-formed multipart (no boundary, cut short)
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw rejected(c, 'errors.photoTooLarge', { maxMB: PHOTO_MAX_MB });
-    throw rejected(c, 'errors.photoMissing');
+    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw rejected(c, 'server.errors.photoTooLarge', { maxMB: PHOTO_MAX_MB });
+    throw rejected(c, 'server.errors.photoMissing');
   }
-  if (!data || data.length === 0) throw rejected(c, 'errors.photoMissing');
+  if (!data || data.length === 0) throw rejected(c, 'server.errors.photoMissing');
   const kind = imageKindOf(data);
-  if (!kind) throw rejected(c, 'errors.photoType');
+  if (!kind) throw rejected(c, 'server.errors.photoType');
   return { data, kind };
 }
 
 /** Decodes, shrinks to PHOTO_MAX_SIDE and re-encodes as JPEG; an undecodable file is refused. */
 export async function storePhoto(img: { data: Buffer }, c?: HandlerContext): Promise<{ data: Uint8Array; width: number; height: number }> {
-  const notPicture = () => (c ? rejected(c, 'errors.photoType') : new HttpError(400, 'The file is not a picture', { key: 'server.errors.photoType' }));
+  const notPicture = () => (c ? rejected(c, 'server.errors.photoType') : new HttpError(400, 'The file is not a picture', { key: 'server.errors.photoType' }));
   const kind = imageKindOf(img.data);
   const size = kind ? imageSize(img.data, kind) : null;
   if (!size || size.width === 0 || size.height === 0) throw notPicture();
   if (size.width * size.height > PHOTO_MAX_PIXELS) {
     const maxMegapixels = PHOTO_MAX_PIXELS / 1_000_000;
-    throw c ? rejected(c, 'errors.photoTooManyPixels', { maxMegapixels }) : new HttpError(400, 'The picture has too many pixels', { key: 'server.errors.photoTooManyPixels' });
+    throw c ? rejected(c, 'server.errors.photoTooManyPixels', { maxMegapixels }) : new HttpError(400, 'The picture has too many pixels', { key: 'server.errors.photoTooManyPixels' });
   }
   const release = await photoSlot();
   if (!release) {
-    throw new HttpError(503, c ? c.deps.t(c.lang, 'errors.photoBusy') : 'Too many pictures at once', { key: 'server.errors.photoBusy' });
+    throw c ? httpError(c, 503, 'server.errors.photoBusy') : new HttpError(503, 'Too many pictures at once', { key: 'server.errors.photoBusy' });
   }
   try {
     return await decodeAndShrink(img.data, notPicture);

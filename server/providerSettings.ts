@@ -6,7 +6,7 @@ import type { Db } from './db/index';
 import type { Clock } from './clock';
 import type { Translator } from './i18n';
 import { absenceNotices, adults, communications, providers } from './db/schema';
-import { HttpError } from './errors';
+import { httpError, type HttpError } from './errors';
 import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './paymentSettings';
 import type { ProviderRecord } from './providerRecord';
 
@@ -60,8 +60,14 @@ async function limitsOf(deps: LimitDeps, providerId: number): Promise<AccountLim
   return deps.settings(p?.appName ?? '').limits;
 }
 
+const LIMIT_KEYS = {
+  contacts: 'server.errors.limit.contacts',
+  absenceNotices: 'server.errors.limit.absenceNotices',
+  messages: 'server.errors.limit.messages',
+} as const;
+
 function limitReached(deps: LimitDeps, lang: string, what: 'contacts' | 'absenceNotices' | 'messages', max: number): HttpError {
-  return new HttpError(429, deps.t(lang, `errors.limit.${what}`, { max }), { key: `server.errors.limit.${what}` });
+  return httpError({ deps, lang }, 429, LIMIT_KEYS[what], { max });
 }
 
 /** Refuses a new contact when the account already holds the provider's maximum. */

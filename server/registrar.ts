@@ -11,7 +11,7 @@ import addFormats from 'ajv-formats';
 import type { ContractOperation } from './contract';
 import { isFileResponse } from './contract';
 import type { AppDeps, FileResult, HandlerContext, HandlerDef, Handlers } from './context';
-import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED } from './errors';
+import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED, fail, httpError } from './errors';
 import { resolveSession, type SessionInfo } from './auth';
 import { programConfig, providerByAppName, ruleContextOf } from './services/common';
 import { pickLang } from './i18n';
@@ -115,7 +115,7 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
         }
         for (const part of [req.params, req.query, req.body]) {
           if (findIllFormedText(part) !== null) {
-            throw new HttpError(400, deps.t(pickLang(req.headers['accept-language']), 'errors.invalidText'), { key: 'server.errors.invalidText' });
+            fail({ deps, lang: pickLang(req.headers['accept-language']) }, 400, 'server.errors.invalidText');
           }
         }
       },
@@ -125,7 +125,7 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
         for (const part of [req.params, req.query, req.body]) {
           const at = findNonFiniteNumber(part);
           if (at !== null) {
-            throw new HttpError(400, deps.t(pickLang(req.headers['accept-language']), 'errors.validation'), { key: 'server.errors.validation', errors: [{ path: at, key: 'errors.type' }] });
+            fail({ deps, lang: pickLang(req.headers['accept-language']) }, 400, 'server.errors.validation', undefined, { errors: [{ path: at, key: 'errors.type' }] });
           }
         }
       },
@@ -145,10 +145,10 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
             if (!session) throw new HttpError(401, TOKEN_EXPIRED);
             // a temporary-password session may only change its password
             if (op.auth === 'session' && session.isTemporaryPassword && !op.temporaryAllowed) {
-              throw new HttpError(403, deps.t(lang, 'errors.temporaryOnly'), { key: 'server.errors.temporaryOnly' });
+              throw httpError({ deps, lang }, 403, 'server.errors.temporaryOnly');
             }
             if (session.accessType === 'P' && !op.paymentOnly) {
-              throw new HttpError(403, deps.t(lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
+              throw httpError({ deps, lang }, 403, 'server.errors.forbidden');
             }
           }
         }
@@ -156,10 +156,10 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
         const body = req.body;
         // NUL and other control characters are bad input everywhere (PostgreSQL refuses 0x00 in text)
         const control = findControlCharacter([req.query, req.params, body]);
-        if (control) throw new HttpError(422, deps.t(lang, 'errors.controlCharacter', { character: control }), { key: 'server.errors.controlCharacter' });
+        if (control) throw httpError({ deps, lang }, 422, 'server.errors.controlCharacter', { character: control });
         if (body !== undefined && op.method !== 'GET' && !op.specialCharactersAllowed) {
           const c = findSpecialCharacter(body);
-          if (c) throw new HttpError(422, deps.t(lang, 'errors.specialCharacter', { character: c }), { key: 'server.errors.specialCharacter' });
+          if (c) throw httpError({ deps, lang }, 422, 'server.errors.specialCharacter', { character: c });
         }
 
         const ctx = { req, reply, deps, lang, session, query: req.query, params: req.params, body, form: undefined } as unknown as HandlerContext;
@@ -168,17 +168,14 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
           const rc = session ? await ruleContextOf(deps.db, session, deps.releaseVersion) : await publicRuleContext(deps, body);
           const decl = deps.declarations.get(rc.appName);
           // no good declaration set was ever built: the server cannot validate, so it refuses writes
-          if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
+          if (!decl) throw httpError({ deps, lang }, 503, 'server.errors.declarationsUnavailable');
           // the server's facts win over whatever the client sent for the same fields
           const facts = def.facts ? await def.facts(ctx) : {};
           const values = { ...((body ?? {}) as Record<string, unknown>), ...facts };
           const data = def.ruleData ? await def.ruleData(ctx) : undefined;
           const result = decl.engine.validate(op.form, values, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), ...(data ? { data } : {}) });
           if (!result.valid) {
-            throw new HttpError(400, deps.t(lang, 'errors.validation'), {
-              key: 'server.errors.validation',
-              errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })),
-            });
+            fail({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })) });
           }
           (ctx as { form: unknown }).form = result;
         }

@@ -11,7 +11,8 @@ import { accounts, applicationDrafts, assistanceAgencies, children, gradeLevels,
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { photoUrl } from './people/shared';
-import { activitiesOf, fail, isOpenNow, isWeekly, weeksOf, type ChildChoice, type DraftData, type DraftRow, type ProgramRow, type Selection } from './applicationDraft';
+import { fail } from '../errors';
+import { activitiesOf, isOpenNow, isWeekly, weeksOf, type ChildChoice, type DraftData, type DraftRow, type ProgramRow, type Selection } from './applicationDraft';
 import { feesOf, type FeeActivity } from './fees';
 import { accountMoney } from './ledger';
 import { payLater, paymentOf, releaseExpiredHolds, settleSubmitted } from './applicationPayment';
@@ -19,10 +20,11 @@ import { accountWaitlistPlaces, entryPositions, seatAvailability, submitApplicat
 import { batchLoader, prepared } from '../db/prepared';
 import { chargesOf } from './applicationCharges';
 import { eligibilityRules, eligibilityView, gradeListOf, ineligibility, reasonParams } from './eligibility';
+import { ACTIVITY_TYPE, APPLICATION_TYPE } from '../../src/engine/programCodes';
 
 // the draft's shapes and helpers live in applicationDraft.ts, below the seats, fees and charges that
 // read them too; the other services take them from here
-export { activitiesOf, daysOf, fail, isOpenNow, isWeekly, mondayOf, seatWeek, weeksOf } from './applicationDraft';
+export { activitiesOf, daysOf, isOpenNow, isWeekly, mondayOf, seatWeek, weeksOf } from './applicationDraft';
 export type { ChildChoice, DraftData, DraftRow, ProgramRow, Selection } from './applicationDraft';
 
 const STEPS = ['children', 'enrollment', 'fee', 'review', 'submitted'] as const;
@@ -32,7 +34,7 @@ const IN_PROGRAM = ['REGISTERED', 'WAITLISTED', 'PENDING', 'PROCESSED'];
 
 export async function programOf(deps: AppDeps, s: SessionInfo, id: number, lang: string): Promise<ProgramRow> {
   const [pp] = await deps.db.select().from(programPeriods).where(and(eq(programPeriods.id, id), eq(programPeriods.providerId, s.providerId)));
-  if (!pp) fail(deps, lang, 404, 'application.errors.notFound');
+  if (!pp) fail({ deps, lang }, 404, 'application.errors.notFound');
   return pp;
 }
 
@@ -42,12 +44,12 @@ export async function draftOf(deps: AppDeps, s: SessionInfo, key: string, lang: 
     .select()
     .from(applicationDrafts)
     .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
-  if (!d || d.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
+  if (!d || d.status === 'discarded') fail({ deps, lang }, 404, 'application.errors.notFound');
   return d;
 }
 
 function openDraft(deps: AppDeps, lang: string, d: DraftRow): void {
-  if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
+  if (d.status !== 'open') fail({ deps, lang }, 409, 'application.errors.submitted');
 }
 
 export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: string) {
@@ -57,7 +59,7 @@ export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: stri
     programPeriod: textIn(pp, 'programPeriod', lang),
     category: pp.category,
     isWeekly: isWeekly(pp),
-    applicationTypeID: 1,
+    applicationTypeID: APPLICATION_TYPE.application,
     enrollmentOption: pp.enrollmentOption,
     capacityCheck: pp.capacityCheck,
     paymentOption: (pp.paymentOption === 'O' ? 'O' : 'N') as 'N' | 'O',
@@ -91,21 +93,21 @@ async function checkedChoices(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: Pr
   const siteIDs = new Set(acts.map((a) => a.siteID));
   return rows.map((row) => {
     const kid = kids.find((k) => k.id === row.prChildID);
-    if (!kid || !allowed.has(row.prChildID)) fail(deps, lang, 404, 'application.errors.notFound');
-    if (row.siteID && !siteIDs.has(row.siteID)) fail(deps, lang, 404, 'application.errors.notFound');
+    if (!kid || !allowed.has(row.prChildID)) fail({ deps, lang }, 404, 'application.errors.notFound');
+    if (row.siteID && !siteIDs.has(row.siteID)) fail({ deps, lang }, 404, 'application.errors.notFound');
     const selections = (row.selections ?? []).map((sel) => {
       const a = acts.find((x) => x.activityID === sel.activityID && (!row.siteID || x.siteID === row.siteID));
-      if (!a) fail(deps, lang, 400, 'application.errors.unknownActivity');
+      if (!a) fail({ deps, lang }, 400, 'application.errors.unknownActivity');
       const weekStart = isWeekly(pp) ? (sel.weekStart ?? null) : null;
       if (isWeekly(pp)) {
         // a Monday of a week the activity meets
-        if (!weekStart || !weeksOf(a.startDate, a.endDate).some((w) => w.weekStart === weekStart)) fail(deps, lang, 400, 'application.errors.unknownActivity');
+        if (!weekStart || !weeksOf(a.startDate, a.endDate).some((w) => w.weekStart === weekStart)) fail({ deps, lang }, 400, 'application.errors.unknownActivity');
       }
       const days = [...new Set(sel.daysOfWeek ?? [])];
-      if (days.some((day) => !a.daysOfWeek.includes(day))) fail(deps, lang, 400, 'application.errors.unknownActivity');
-      const date = a.activityTypeID === 4 ? (sel.date ?? null) : null;
-      if (date && (date < a.startDate || date > a.endDate)) fail(deps, lang, 400, 'application.errors.unknownActivity');
-      return { activityID: a.activityID, weekStart, daysOfWeek: a.activityTypeID === 2 ? a.daysOfWeek.filter((x) => days.includes(x)) : a.daysOfWeek, date, daysPerWeek: a.daysPerWeek, activityTypeID: a.activityTypeID };
+      if (days.some((day) => !a.daysOfWeek.includes(day))) fail({ deps, lang }, 400, 'application.errors.unknownActivity');
+      const date = a.activityTypeID === ACTIVITY_TYPE.singleDate ? (sel.date ?? null) : null;
+      if (date && (date < a.startDate || date > a.endDate)) fail({ deps, lang }, 400, 'application.errors.unknownActivity');
+      return { activityID: a.activityID, weekStart, daysOfWeek: a.activityTypeID === ACTIVITY_TYPE.selectableDays ? a.daysOfWeek.filter((x) => days.includes(x)) : a.daysOfWeek, date, daysPerWeek: a.daysPerWeek, activityTypeID: a.activityTypeID };
     });
     return { prChildID: row.prChildID, childName: `${kid.firstName} ${kid.lastName}`, siteID: row.siteID, selections };
   });
@@ -134,8 +136,8 @@ export const application = {
       const s = session!;
       const pp = await programOf(deps, s, body.programPeriodID, lang);
       const [acct] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
-      if (!acct || acct.suspended || acct.collection || acct.locked) fail(deps, lang, 403, 'application.errors.accountBlocked');
-      if (!pp.canRegisterOnline || pp.endDate < isoDay(deps.today())) fail(deps, lang, 409, 'application.errors.closed');
+      if (!acct || acct.suspended || acct.collection || acct.locked) fail({ deps, lang }, 403, 'application.errors.accountBlocked');
+      if (!pp.canRegisterOnline || pp.endDate < isoDay(deps.today())) fail({ deps, lang }, 409, 'application.errors.closed');
       const [open] = await deps.db
         .select()
         .from(applicationDrafts)
@@ -184,12 +186,12 @@ export const application = {
       openDraft(deps, lang, d);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const ids = [...new Set((form.data as { childIDs?: number[] }).childIDs ?? [])];
-      if (!ids.length) fail(deps, lang, 400, 'application.errors.noChildren');
+      if (!ids.length) fail({ deps, lang }, 400, 'application.errors.noChildren');
       const kids = await deps.db
         .select()
         .from(children)
         .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, ids)));
-      if (kids.length !== ids.length) fail(deps, lang, 404, 'application.errors.notFound');
+      if (kids.length !== ids.length) fail({ deps, lang }, 404, 'application.errors.notFound');
       const regs = await deps.db
         .select()
         .from(registrations)
@@ -197,7 +199,7 @@ export const application = {
       const already = regs.find((r) => IN_PROGRAM.includes(r.status));
       if (already) {
         const k = kids.find((c) => c.id === already.childId)!;
-        fail(deps, lang, 409, 'application.errors.alreadyIn', { name: k.firstName });
+        fail({ deps, lang }, 409, 'application.errors.alreadyIn', { name: k.firstName });
       }
       // a child outside the program's ages or grades (rules/eligibility.rules.json) is refused with the reason
       if (pp.eligibility) {
@@ -206,7 +208,7 @@ export const application = {
         for (const id of ids) {
           const k = kids.find((c) => c.id === id)!;
           const reason = ineligibility(rules, pp, k, grades);
-          if (reason) fail(deps, lang, 409, reason === 'age' ? 'application.errors.notEligibleAge' : 'application.errors.notEligibleGrade', { name: k.firstName, ...reasonParams(eligibilityView(pp, grades, lang)) });
+          if (reason) fail({ deps, lang }, 409, reason === 'age' ? 'application.errors.notEligibleAge' : 'application.errors.notEligibleGrade', { name: k.firstName, ...reasonParams(eligibilityView(pp, grades, lang)) });
         }
       }
       const acts = await activitiesOf(deps, s, pp, lang);
@@ -259,10 +261,10 @@ export const application = {
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const v = form.data as { miscCharges?: number[]; isCreditBalanceApplied?: boolean; isOptedFinancialAssistance?: boolean; agencies?: number[] };
       const misc = (await deps.db.select({ id: miscCharges.id }).from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)))).map((r) => r.id);
-      if ((v.miscCharges ?? []).some((id) => !misc.includes(id))) fail(deps, lang, 404, 'application.errors.notFound');
+      if ((v.miscCharges ?? []).some((id) => !misc.includes(id))) fail({ deps, lang }, 404, 'application.errors.notFound');
       const agencies = await agencyIDs(deps, s, pp.id);
       const opted = v.isOptedFinancialAssistance === true;
-      if (opted && (v.agencies ?? []).some((id) => !agencies.includes(id))) fail(deps, lang, 400, 'application.errors.unknownAgency');
+      if (opted && (v.agencies ?? []).some((id) => !agencies.includes(id))) fail({ deps, lang }, 400, 'application.errors.unknownAgency');
       const data = d.data as DraftData;
       const saved = await save(
         deps,
@@ -332,7 +334,7 @@ export const application = {
     handler: async ({ deps, session, params, query, lang }) => {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
-      if (params.prChildID !== 0 && !((d.data as DraftData).childIDs ?? []).includes(params.prChildID)) fail(deps, lang, 404, 'application.errors.notFound');
+      if (params.prChildID !== 0 && !((d.data as DraftData).childIDs ?? []).includes(params.prChildID)) fail({ deps, lang }, 404, 'application.errors.notFound');
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const acts = await activitiesOf(deps, s, pp, lang);
       const weeks = isWeekly(pp)
@@ -401,7 +403,7 @@ export const application = {
       const s = session!;
       // one read (the draft, its program and activities, the parent) and one write: a rush's hot path
       const ctx = await submitContext(deps, s, query.key);
-      if (!ctx || ctx.draft.status === 'discarded') fail(deps, lang, 404, 'application.errors.notFound');
+      if (!ctx || ctx.draft.status === 'discarded') fail({ deps, lang }, 404, 'application.errors.notFound');
       const { draft: d, program: pp } = ctx;
       const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(s) : undefined);
       // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
@@ -418,7 +420,7 @@ export const application = {
     handler: async ({ deps, session, query, lang }) => {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
-      if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
+      if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
       await releaseExpiredHolds(deps, { draftId: d.id });
       const later = await payLater(deps, await draftOf(deps, s, query.key, lang));
       return { ...publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation)), charged: await chargesOf(deps, s, later, await programOf(deps, s, d.programPeriodId, lang), lang), payment: paymentOf(later, deps.clock()) };
@@ -429,7 +431,7 @@ export const application = {
     handler: async ({ deps, session, query, lang }) => {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
-      if (d.status !== 'submitted' || !d.result) fail(deps, lang, 404, 'application.errors.notFound');
+      if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
       // charges a submit did not get to put on the ledger, and a hold that ended, are settled on reading
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       await settleSubmitted(deps, s, d, pp, lang);

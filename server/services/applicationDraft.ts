@@ -5,7 +5,6 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import type { SessionInfo } from '../auth';
 import { activities, applicationDrafts, programPeriods, sites } from '../db/schema';
-import { HttpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 
@@ -38,10 +37,6 @@ export interface DraftData {
 
 /** the week of a weekly program starts on Monday (spec 9: Monday = 2) */
 const NOT_WEEKLY = '1900-01-01';
-
-export function fail(deps: AppDeps, lang: string, status: number, key: string, params: Record<string, unknown> = {}): never {
-  throw new HttpError(status, deps.t(lang, key, params), { key });
-}
 
 export const isWeekly = (pp: Pick<ProgramRow, 'category'>) => pp.category === 'summerCamp';
 const addDays = (iso: string, n: number) => {

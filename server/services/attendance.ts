@@ -3,7 +3,7 @@
 import { and, asc, desc, eq, gte, inArray, lte } from 'drizzle-orm';
 import type { Handlers, FileResult } from '../context';
 import { attendance as attendanceTable, children, sites, absenceReasons, absenceNotices, adults, accounts, communications } from '../db/schema';
-import { HttpError } from '../errors';
+import { fail, httpError } from '../errors';
 import { enqueueMail } from '../outbox';
 import { dateInLanguage, isoToMdy, mdyToIso } from '../../src/engine/index';
 import { providerOf, ruleContextOf } from './common';
@@ -56,7 +56,7 @@ export const attendance = {
       const startIn = queryDay(query.StartDate);
       const endIn = queryDay(query.EndDate);
       const invalid = (path: string, key: string, params: Record<string, unknown> = {}) =>
-        new HttpError(400, deps.t(lang, 'errors.validation'), { key: 'server.errors.validation', errors: [{ path, key, params }] });
+        httpError({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: [{ path, key, params }] });
       if (startIn === null) throw invalid('/startDate', 'errors.date.invalid');
       if (endIn === null) throw invalid('/endDate', 'errors.date.invalid');
       const end = endIn ?? isoDay(deps.today());
@@ -75,7 +75,7 @@ export const attendance = {
           .select({ id: children.id })
           .from(children)
           .where(and(eq(children.id, query.ChildID), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));
-        if (!kid) throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+        if (!kid) throw httpError({ deps, lang }, 404, 'server.errors.notFound');
         where.push(eq(attendanceTable.childId, query.ChildID));
       }
       const rows = await deps.db
@@ -161,7 +161,7 @@ export const attendance = {
         timeOffered: string;
         additionalInfo: string;
       };
-      const notFound = () => new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      const notFound = () => httpError({ deps, lang }, 404, 'server.errors.notFound');
       const kids = await deps.db
         .select({ id: children.id, firstName: children.firstName, lastName: children.lastName, homeSiteId: children.homeSiteId })
         .from(children)
@@ -256,17 +256,14 @@ export const attendance = {
     handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
       const s = session!;
       const provider = await providerOf(deps.db, s);
-      if (!provider.attendanceAllowed) throw new HttpError(403, deps.t(lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
+      if (!provider.attendanceAllowed) throw httpError({ deps, lang }, 403, 'server.errors.forbidden');
       // the same form and rules as the browser (start and end dates, end not before start)
       const decl = deps.declarations.get(provider.appName);
-      if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
+      if (!decl) throw httpError({ deps, lang }, 503, 'server.errors.declarationsUnavailable');
       const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
       const result = decl.engine.validate('attendanceReport', { startDate: query.StartDate, endDate: query.EndDate }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today) });
       if (!result.valid) {
-        throw new HttpError(400, deps.t(lang, 'errors.validation'), {
-          key: 'server.errors.validation',
-          errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })),
-        });
+        fail({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })) });
       }
       const start = mdyToIso(query.StartDate);
       const end = mdyToIso(query.EndDate);

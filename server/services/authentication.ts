@@ -6,7 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Handlers, AppDeps } from '../context';
 import type { AuthenticationLoginBody, AuthenticationLoginResponse } from '../../src/engine/contract.gen';
 import { accounts, adults, logins, signinAudit } from '../db/schema';
-import { HttpError } from '../errors';
+import { HttpError, httpError, type ErrorScope } from '../errors';
 import { createSession, revokeSession } from '../auth';
 import { enqueueMail } from '../outbox';
 import { providerByAppName, sessionState, type ProviderRow } from './common';
@@ -87,18 +87,18 @@ export async function passwordSignIn(
   const p = await providerByAppName(deps.db, body.appName);
   const email = String(body.email).trim().toLowerCase();
   const ip = req.ip;
-  const invalid = () => new HttpError(401, deps.t(lang, 'errors.invalidCredentials'), { key: 'server.errors.invalidCredentials' });
+  const invalid = () => httpError({ deps, lang }, 401, 'server.errors.invalidCredentials');
   const locked = (minutes: number) =>
     minutes > 0
-      ? new HttpError(423, deps.t(lang, 'errors.accountLockedTemporarily', { minutes }), { key: 'server.errors.accountLockedTemporarily' })
-      : new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
+      ? httpError({ deps, lang }, 423, 'server.errors.accountLockedTemporarily', { minutes })
+      : httpError({ deps, lang }, 423, 'server.errors.accountLocked');
 
   // per e-mail: failed attempts only, so a parent signing in on several devices is never limited
   const attempt = await reserveAttempt(deps, { providerId: p.id, email, ip });
   const failedRecently = await recentAttempts(deps, p.id, email, attempt);
   if (failedRecently >= deps.signin.perEmailMax) {
     await audit(deps, attempt, { loginId: null, outcome: 'rate_limited' });
-    throw new HttpError(429, deps.t(lang, 'errors.tooManyAttempts'), { key: 'server.errors.tooManyAttempts' });
+    throw httpError({ deps, lang }, 429, 'server.errors.tooManyAttempts');
   }
   // repeated failures of the submitted e-mail slow every next attempt down, whether or not a login
   // has it, before anything is looked up: the wait depends on the attempts only, so it reveals nothing
@@ -184,7 +184,7 @@ export async function passwordSignIn(
   }
   if (!login.active) {
     await audit(deps, attempt, { loginId: login.id, outcome: 'inactive' });
-    throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
+    throw httpError({ deps, lang }, 403, 'server.errors.inactiveLogin', { programName: p.programName });
   }
 
   await deps.db.update(logins).set({ failedCount: 0, lastLoginAt: deps.clock() }).where(eq(logins.id, login.id));
@@ -217,6 +217,6 @@ export const authentication = {
 } satisfies Partial<Handlers>;
 
 /** Spec 8.2 'parent portal not activated': the provider has not switched the portal on (features.parentPortal false). */
-export function portalNotActivated(deps: { t: (lang: string, key: string, params?: Record<string, unknown>) => string }, lang: string, programName: string): HttpError {
-  return new HttpError(403, deps.t(lang, 'errors.portalNotActivated', { programName }), { key: 'server.errors.portalNotActivated' });
+export function portalNotActivated(deps: ErrorScope['deps'], lang: string, programName: string): HttpError {
+  return httpError({ deps, lang }, 403, 'server.errors.portalNotActivated', { programName });
 }

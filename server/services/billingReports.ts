@@ -5,7 +5,7 @@
 import PDFDocument from 'pdfkit';
 import { and, asc, eq } from 'drizzle-orm';
 import { accounts, invoices, ledgerEntries, providers } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { isoDay } from '../clock';
 import { accountMoney } from './ledger';
 import type { FileResult, ServiceHandlers } from '../context';
@@ -162,7 +162,7 @@ export const billingReports = {
         .select()
         .from(invoices)
         .where(and(eq(invoices.providerId, session.providerId), eq(invoices.accountId, session.accountId), eq(invoices.servicePeriodDetailID, query.ServicePeriodDetailID)));
-      if (!inv) throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      if (!inv) throw httpError({ deps, lang }, 404, 'server.errors.notFound');
       const [p] = await deps.db.select().from(providers).where(eq(providers.id, session.providerId));
       const [acc] = await deps.db.select().from(accounts).where(eq(accounts.id, session.accountId));
       const charges = await deps.db

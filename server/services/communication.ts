@@ -4,7 +4,7 @@ import { and, asc, desc, eq, gte, inArray, isNull, lt, lte, or } from 'drizzle-o
 import type { Handlers, AppDeps, FileResult } from '../context';
 import { alerts, bulletins, bulletinAttachments, forms, calendarEvents, communications, adults, accounts, masterItems } from '../db/schema';
 import { enqueueMail } from '../outbox';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { isoDay, addDays } from '../clock';
 import { escapeHtml, providerByAppName, providerOf, safeHtml } from './common';
 import { singleLine } from '../inputChecks';
@@ -29,7 +29,7 @@ async function activeAlerts(deps: AppDeps, providerId: number, location: 'L' | '
 }
 
 function notFound(deps: AppDeps, lang: string): never {
-  throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+  throw httpError({ deps, lang }, 404, 'server.errors.notFound');
 }
 
 export const communication = {
@@ -184,7 +184,7 @@ export const communication = {
         .from(masterItems)
         .where(and(eq(masterItems.providerId, s.providerId), eq(masterItems.list, 'contact-subject'), eq(masterItems.code, data.subjectID)));
       if (!subject) {
-        throw new HttpError(400, deps.t(lang, 'errors.validation'), { key: 'server.errors.validation', errors: [{ path: '/subjectID', key: 'errors.enum' }] });
+        throw httpError({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: [{ path: '/subjectID', key: 'errors.enum' }] });
       }
       await checkMessageLimit(deps, lang, s);
       const provider = await providerOf(deps.db, s);

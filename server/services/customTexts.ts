@@ -4,7 +4,7 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Handlers } from '../context';
 import { accounts, customTexts, masterItems } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { inLanguage, textIn } from '../providerTexts';
 import { displayPhone } from '../../src/engine/formats';
 import { escapeHtml, providerOf, safeHtml } from './common';
@@ -28,7 +28,7 @@ export const customTextHandlers = {
       // the adult the text is about (autopay terms: the payer) must be of the account; else the signed-in adult
       const adult = await adultOf(c, query.referenceId ?? s.adultId);
       const [row] = await deps.db.select().from(customTexts).where(and(eq(customTexts.providerId, s.providerId), eq(customTexts.contentType, query.contenttype)));
-      if (!row) throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      if (!row) throw httpError({ deps, lang }, 404, 'server.errors.notFound');
       const p = await providerOf(deps.db, s);
       const [acc] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.id, s.accountId));
       const values: Record<string, string> = {

@@ -3,7 +3,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Handlers } from '../context';
 import type { CustomerDeclarationsResponse } from '../../src/engine/contract.gen';
 import { providers, logins, adults, accounts, errorLog, absenceReasons } from '../db/schema';
-import { HttpError } from '../errors';
+import { HttpError, httpError } from '../errors';
 import { prepared } from '../db/prepared';
 import { inLanguage } from '../providerTexts';
 import { programConfig, providerByAppName, providerOf } from './common';
@@ -18,7 +18,7 @@ export const customer = {
     handler: async ({ deps, query, reply, req, lang }) => {
       const p = await providerByAppName(deps.db, query.appName);
       const decl = deps.declarations.get(p.appName);
-      if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
+      if (!decl) throw httpError({ deps, lang }, 503, 'server.errors.declarationsUnavailable');
       const etag = `"${decl.set.version}"`;
       reply.header('etag', etag).header('cache-control', 'no-cache');
       // the set is large and changes rarely: a client holding this version gets 304

@@ -6,7 +6,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { AppDeps } from '../context';
 import { gradeLevels, providers, type ProgramEligibility } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { evaluateRule } from '../../src/engine/index';
 import { textIn } from '../providerTexts';
 import type { ParentApplicationChildrenResponse } from '../../src/engine/contract.gen';
@@ -48,7 +48,7 @@ export function eligibilityView(pp: ProgramFacts, grades: GradeList, lang: strin
 export async function eligibilityRules(deps: AppDeps, providerId: number, lang: string) {
   const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, providerId));
   const decl = p ? deps.declarations.get(p.appName) : undefined;
-  if (!decl) throw new HttpError(503, deps.t(lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
+  if (!decl) throw httpError({ deps, lang }, 503, 'server.errors.declarationsUnavailable');
   return decl.set.rules;
 }
 

@@ -5,7 +5,7 @@ import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
 import { children, gradeLevels, gradeRollups } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { isoDay } from '../clock';
 import { inRollup, rollupSeason } from '../gradeRollup';
 import { providerOf } from './common';
@@ -55,10 +55,10 @@ export const gradeRollup = {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
       const body = form.data as { programPeriodID: number; children: { childID: number; gradeLevelCode: string }[] };
-      const notFound = () => new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      const notFound = () => httpError({ deps, lang }, 404, 'server.errors.notFound');
       if (!(await programPeriodOf(deps, s.providerId, body.programPeriodID))) throw notFound();
       const ids = [...new Set(body.children.map((c) => c.childID))];
-      if (ids.length !== body.children.length) throw new HttpError(400, deps.t(lang, 'errors.validation'), { key: 'server.errors.validation' });
+      if (ids.length !== body.children.length) throw httpError({ deps, lang }, 400, 'server.errors.validation');
       const own = await deps.db
         .select({ id: children.id })
         .from(children)
@@ -66,10 +66,10 @@ export const gradeRollup = {
       if (own.length !== ids.length) throw notFound();
       const known = new Set((await deps.db.select({ code: gradeLevels.gradeLevelCode }).from(gradeLevels).where(eq(gradeLevels.providerId, s.providerId))).map((g) => g.code));
       if (body.children.some((c) => !known.has(c.gradeLevelCode))) {
-        throw new HttpError(400, deps.t(lang, 'programs.errors.gradeUnknown'), { key: 'programs.errors.gradeUnknown' });
+        throw httpError({ deps, lang }, 400, 'programs.errors.gradeUnknown');
       }
       const season = await openSeason(deps, s);
-      if (season === null) throw new HttpError(403, deps.t(lang, 'programs.errors.rollupClosed'), { key: 'programs.errors.rollupClosed' });
+      if (season === null) throw httpError({ deps, lang }, 403, 'programs.errors.rollupClosed');
       await deps.db.transaction(async (tx) => {
         for (const c of body.children) {
           await tx.update(children).set({ gradeLevelCode: c.gradeLevelCode }).where(and(eq(children.id, c.childID), eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)));

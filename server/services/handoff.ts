@@ -12,7 +12,7 @@ import type { AppDeps, Handlers } from '../context';
 import type { SessionInfo } from '../auth';
 import { createSession } from '../auth';
 import { accounts, adults, applicationTokens, logins, sessions } from '../db/schema';
-import { HttpError } from '../errors';
+import { fail, httpError } from '../errors';
 import { iisName, productHost, providerProducts, type Product } from '../products';
 import { providerByAppName, providerOf, sessionState } from './common';
 import { programPeriodOf } from './registration';
@@ -25,7 +25,7 @@ export const HOST_PLACEHOLDER = '{{applicationHost}}';
 export const hashKeyelement = (keyelement: string): string => createHash('sha256').update(keyelement, 'utf8').digest('hex');
 
 function notFound(deps: AppDeps, lang: string): never {
-  throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+  throw httpError({ deps, lang }, 404, 'server.errors.notFound');
 }
 
 /** The program period must be the provider's and the account the signed-in one. */
@@ -53,9 +53,6 @@ const TOKEN_FIELDS: Record<string, 'string' | 'integer'> = {
   calendarProgramPeriodID: 'integer',
 };
 
-function badRequest(deps: AppDeps, lang: string, key: string): never {
-  throw new HttpError(400, deps.t(lang, key), { key });
-}
 
 /** Parses the serialized ApplicationTokenString: an object of the known fields, each of its type. */
 function parseTokenString(deps: AppDeps, lang: string, text: string): Record<string, string | number> {
@@ -63,16 +60,16 @@ function parseTokenString(deps: AppDeps, lang: string, text: string): Record<str
   try {
     parsed = JSON.parse(text);
   } catch {
-    badRequest(deps, lang, 'programs.errors.tokenString');
+    fail({ deps, lang }, 400, 'programs.errors.tokenString');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) badRequest(deps, lang, 'programs.errors.tokenString');
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) fail({ deps, lang }, 400, 'programs.errors.tokenString');
   const out: Record<string, string | number> = {};
   for (const [k, v] of Object.entries(parsed as Record<string, unknown>)) {
     const type = TOKEN_FIELDS[k];
-    if (!type) badRequest(deps, lang, 'programs.errors.tokenString');
+    if (!type) fail({ deps, lang }, 400, 'programs.errors.tokenString');
     if (v === null || v === undefined || v === '') continue;
     if (type === 'integer' ? !Number.isInteger(v) || (v as number) < 0 || (v as number) > 2147483647 : typeof v !== 'string' || v.length > 1000) {
-      badRequest(deps, lang, 'programs.errors.tokenString');
+      fail({ deps, lang }, 400, 'programs.errors.tokenString');
     }
     out[k] = v as string | number;
   }
@@ -112,13 +109,13 @@ export const handoff = {
       const fields = parseTokenString(deps, lang, body.ApplicationTokenString);
       // what the string says must agree with the request and the session; the portal's own session
       // token never travels to another product
-      if (fields.token !== undefined) badRequest(deps, lang, 'programs.errors.tokenString');
+      if (fields.token !== undefined) fail({ deps, lang }, 400, 'programs.errors.tokenString');
       if (fields.programPeriodID !== undefined && fields.programPeriodID !== body.programPeriodID) notFound(deps, lang);
       if (fields.accountID !== undefined && fields.accountID !== s.accountId) notFound(deps, lang);
       if (fields.customerID !== undefined && fields.customerID !== p.customerID) notFound(deps, lang);
       if (fields.applicationName !== undefined && String(fields.applicationName).toLowerCase() !== p.appName) notFound(deps, lang);
       const config = providerProducts(deps.root, p.appName)[body.product];
-      if (!productHost(config, deps.linkBase)) throw new HttpError(409, deps.t(lang, 'programs.errors.productNotConfigured'), { key: 'programs.errors.productNotConfigured' });
+      if (!productHost(config, deps.linkBase)) throw httpError({ deps, lang }, 409, 'programs.errors.productNotConfigured');
       const [login] = await deps.db.select({ email: logins.email }).from(logins).where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
       const keyelement = randomBytes(32).toString('base64url');
       const now = deps.clock();
@@ -199,7 +196,7 @@ export const handoff = {
             : known.expiresAt <= now || !(await live(known.sessionId))
               ? 'programs.errors.tokenExpired'
               : 'programs.errors.tokenOtherSession';
-        throw new HttpError(!known ? 404 : key === 'programs.errors.tokenOtherSession' ? 403 : 410, deps.t(lang, key), { key });
+        fail({ deps, lang }, !known ? 404 : key === 'programs.errors.tokenOtherSession' ? 403 : 410, key);
       }
       const d = row.details as Record<string, string | number>;
       const str = (k: string) => (typeof d[k] === 'string' ? { [k]: d[k] as string } : {});
@@ -211,7 +208,7 @@ export const handoff = {
         .innerJoin(adults, eq(adults.id, logins.adultId))
         .innerJoin(accounts, eq(accounts.id, adults.accountId))
         .where(and(eq(logins.id, row.loginId), eq(logins.providerId, p.id), eq(adults.id, row.adultId), eq(accounts.id, row.accountId)));
-      if (!who || !who.login.active || who.adult.deleted) throw new HttpError(410, deps.t(lang, 'programs.errors.tokenExpired'), { key: 'programs.errors.tokenExpired' });
+      if (!who || !who.login.active || who.adult.deleted) throw httpError({ deps, lang }, 410, 'programs.errors.tokenExpired');
       const locale = String(d.locale ?? 'en');
       const token = await createSession(deps.db, deps.clock, { providerId: p.id, loginId: row.loginId, adultId: row.adultId, accountId: row.accountId, locale });
       return {

@@ -2,11 +2,11 @@
 import { and, asc, eq } from 'drizzle-orm';
 import type { Handlers } from '../context';
 import { registrations } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { programPeriodOf } from './registration';
 import { accountWaitlistPlaces } from './seats';
+import type { RegistrationStatus } from '../../src/engine/programCodes';
 
-type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
 
 export const parentApplication = {
   'ParentApplication.status': {
@@ -14,7 +14,7 @@ export const parentApplication = {
       const s = session!;
       // another provider's program period is not found (an own one without applications lists none)
       if (query.programPeriodID && !(await programPeriodOf(deps, s.providerId, query.programPeriodID))) {
-        throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+        throw httpError({ deps, lang }, 404, 'server.errors.notFound');
       }
       const where = [eq(registrations.providerId, s.providerId), eq(registrations.accountId, s.accountId)];
       if (query.programPeriodID) where.push(eq(registrations.programPeriodId, query.programPeriodID));
@@ -25,7 +25,7 @@ export const parentApplication = {
         .orderBy(asc(registrations.programPeriodId), asc(registrations.childId));
       // a waitlisted child's place (per program period: the best place among its waitlisted choices)
       const places = rows.some((r) => r.status === 'WAITLISTED' || r.status === 'REGISTERED') ? await accountWaitlistPlaces(deps, s) : new Map<string, number>();
-      return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as Status, submittedOn: r.submittedOn, waitlistPosition: places.get(`${r.programPeriodId}/${r.childId}`) ?? null }));
+      return rows.map((r) => ({ programPeriodID: r.programPeriodId, childID: r.childId, status: r.status as RegistrationStatus, submittedOn: r.submittedOn, waitlistPosition: places.get(`${r.programPeriodId}/${r.childId}`) ?? null }));
     },
   },
 } satisfies Partial<Handlers>;

@@ -9,7 +9,7 @@
 import { and, count, eq, gte, isNull, ne } from 'drizzle-orm';
 import type { AppDeps, Handlers } from '../context';
 import { accounts, adults, authRequests, logins, passwordTokens, sessions, signinAudit } from '../db/schema';
-import { HttpError } from '../errors';
+import { fail, httpError } from '../errors';
 import { hashToken, newToken } from '../auth';
 import { enqueueMail } from '../outbox';
 import { checkNewPassword, rememberPassword } from '../passwordPolicy';
@@ -31,7 +31,7 @@ async function limitPerAddress(deps: AppDeps, lang: string, p: ProviderRow, kind
     .from(authRequests)
     .where(and(eq(authRequests.providerId, p.id), eq(authRequests.kind, kind), eq(authRequests.email, email), gte(authRequests.at, since)));
   if (Number(r.n) >= PER_ADDRESS_MAX) {
-    throw new HttpError(429, deps.t(lang, 'errors.tooManyRequests'), { key: 'server.errors.tooManyRequests' });
+    throw httpError({ deps, lang }, 429, 'server.errors.tooManyRequests');
   }
   await deps.db.insert(authRequests).values({ providerId: p.id, kind, email, ip, at: deps.clock() });
 }
@@ -81,7 +81,7 @@ async function issueToken(deps: AppDeps, row: { providerId: number; adultId: num
 }
 
 function linkErr(deps: AppDeps, lang: string) {
-  return new HttpError(400, deps.t(lang, 'auth.errors.linkInvalid'), { key: 'auth.errors.linkInvalid' });
+  return httpError({ deps, lang }, 400, 'auth.errors.linkInvalid');
 }
 
 export const passwordFlows = {
@@ -204,10 +204,7 @@ export const passwordFlows = {
       const email = v.email.trim().toLowerCase();
       await limitPerAddress(deps, lang, p, 'register', email, req.ip);
       const duplicate = () =>
-        new HttpError(409, deps.t(lang, 'auth.errors.emailRegistered', { programName: p.programName }), {
-          key: 'auth.errors.emailRegistered',
-          errors: [{ path: '/email', key: 'auth.errors.emailRegistered' }],
-        });
+        httpError({ deps, lang }, 409, 'auth.errors.emailRegistered', { programName: p.programName }, { errors: [{ path: '/email', key: 'auth.errors.emailRegistered' }] });
       const [login] = await deps.db.select({ id: logins.id }).from(logins).where(and(eq(logins.providerId, p.id), eq(logins.email, email)));
       const holders = await deps.db
         .select({ email: adults.email })
@@ -256,17 +253,11 @@ export const passwordFlows = {
       // only a temporary-password session may skip the current password
       if (!s.isTemporaryPassword || v.mode === 'change') {
         if (v.mode !== 'change' || !(await deps.passwords.verify(login.passwordHash, v.currentPassword ?? ''))) {
-          throw new HttpError(400, deps.t(lang, 'errors.wrongCurrentPassword'), {
-            key: 'server.errors.wrongCurrentPassword',
-            errors: [{ path: '/currentPassword', key: 'server.errors.wrongCurrentPassword' }],
-          });
+          fail({ deps, lang }, 400, 'server.errors.wrongCurrentPassword', undefined, { errors: [{ path: '/currentPassword', key: 'server.errors.wrongCurrentPassword' }] });
         }
       }
       if (await deps.passwords.verify(login.passwordHash, v.newPassword)) {
-        throw new HttpError(400, deps.t(lang, 'errors.passwordReused'), {
-          key: 'server.errors.passwordReused',
-          errors: [{ path: '/newPassword', key: 'server.errors.passwordReused' }],
-        });
+        fail({ deps, lang }, 400, 'server.errors.passwordReused', undefined, { errors: [{ path: '/newPassword', key: 'server.errors.passwordReused' }] });
       }
       // not common, not the user name, not an earlier password (spec 5.2)
       await checkNewPassword(deps, lang, { loginId: login.id, email: login.email, newPassword: v.newPassword });

@@ -10,7 +10,7 @@ import type { AppDeps, ServiceHandlers } from '../context';
 import type { SessionInfo } from '../auth';
 import type { Db } from '../db/index';
 import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../db/schema';
-import { HttpError } from '../errors';
+import { fail } from '../errors';
 import { isoDay, todayMdy } from '../clock';
 import { enqueueMail } from '../outbox';
 import { recordInHistory } from '../history';
@@ -29,10 +29,6 @@ import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } 
 type Attempt = typeof paymentAttempts.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
-function fail(deps: AppDeps, lang: string, status: number, key: string, params?: Record<string, unknown>): never {
-  throw new HttpError(status, deps.t(lang, key, params), { key: `server.${key}` });
-}
-
 async function providerOfSession(deps: AppDeps, s: SessionInfo) {
   const [p] = await deps.db.select().from(providers).where(eq(providers.id, s.providerId));
   return p;
@@ -45,7 +41,7 @@ async function settingsOfSession(deps: AppDeps, s: SessionInfo): Promise<{ setti
 
 function gatewayOf(deps: AppDeps, lang: string, code: number): PaymentGateway {
   const g = deps.gateways?.(code);
-  if (!g) fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
+  if (!g) fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
   return g;
 }
 
@@ -71,7 +67,7 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
     .select()
     .from(applicationDrafts)
     .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
-  if (!d) fail(deps, lang, 404, 'payment.errors.notFound');
+  if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
   const owes = await applicationOwesNow(deps, d);
   return owes > 0 ? owes : NaN;
 }
@@ -175,16 +171,16 @@ export const payments_ = {
       const id = Number((body as { paidByFamilyMemberID?: number }).paidByFamilyMemberID ?? 0);
       if (id <= 0) return {};
       const payer = (await payersOf(deps, session)).find((a) => a.id === id);
-      if (!payer) fail(deps, lang, 404, 'payment.errors.payerNotFound');
+      if (!payer) fail({ deps, lang }, 404, 'payment.errors.payerNotFound');
       return { firstName: payer.firstName, lastName: payer.lastName };
     },
     ruleData: async ({ deps, session }) => ({ paymentOptions: (await settingsOfSession(deps, session)).settings }),
     handler: async ({ deps, session, body, form, lang }) => {
       const { settings, provider } = await settingsOfSession(deps, session);
-      if (!settings.paymentEnabled) fail(deps, lang, 403, 'payment.errors.disabled');
+      if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
       const method = body.paymentMethodCode as MethodKind;
       const gatewayCode = settings.gateways[method];
-      if (!gatewayCode) fail(deps, lang, 400, 'payment.errors.methodNotOffered');
+      if (!gatewayCode) fail({ deps, lang }, 400, 'payment.errors.methodNotOffered');
       const gateway = gatewayOf(deps, lang, gatewayCode);
       // what is paid: a submitted application's fees while its seats are held, or the balance or another amount
       let amountCents: number;
@@ -195,12 +191,12 @@ export const payments_ = {
           .select()
           .from(applicationDrafts)
           .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
-        if (!d) fail(deps, lang, 404, 'payment.errors.notFound');
+        if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
         await releaseExpiredHolds(deps, { draftId: d.id });
         [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
-        if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail(deps, lang, 409, 'payment.errors.holdEnded');
-        if (application.paymentStatus === 'PAID') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
-        if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail(deps, lang, 409, 'payment.errors.nothingToPay');
+        if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail({ deps, lang }, 409, 'payment.errors.holdEnded');
+        if (application.paymentStatus === 'PAID') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+        if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
         amountCents = await applicationOwesNow(deps, application);
         if (amountCents <= 0) {
           // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
@@ -208,15 +204,15 @@ export const payments_ = {
             .update(applicationDrafts)
             .set({ paymentStatus: 'PAID', holdUntil: null })
             .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
-          fail(deps, lang, 409, 'payment.errors.alreadyPaid');
+          fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
         }
         // one key per try: a double click finds the same attempt, a try after a decline a new one
         const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
         idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
       } else {
-        if (!body.idempotencyKey) fail(deps, lang, 400, 'payment.errors.amount');
+        if (!body.idempotencyKey) fail({ deps, lang }, 400, 'payment.errors.amount');
         amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
-        if (!Number.isFinite(amountCents)) fail(deps, lang, 400, 'payment.errors.amount');
+        if (!Number.isFinite(amountCents)) fail({ deps, lang }, 400, 'payment.errors.amount');
         idempotencyKey = body.idempotencyKey;
       }
       const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
@@ -243,7 +239,7 @@ export const payments_ = {
         .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
       // one payable page per account: another tab's or another method's page is closed at its gateway
       // first; when it was paid meanwhile, that payment is applied and this one is not started
-      if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail(deps, lang, 409, 'payment.errors.justPaid');
+      if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
       const inserted = await deps.db
         .insert(paymentAttempts)
         .values({
@@ -274,10 +270,10 @@ export const payments_ = {
           .from(paymentAttempts)
           .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
         // not this key: another tab opened its payment at the same moment (the one-live-attempt index)
-        if (!attempt) fail(deps, lang, 409, 'payment.errors.inProgress');
-        if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail(deps, lang, 409, 'payment.errors.keyReused');
-        if (attempt.status === 'APPROVED') fail(deps, lang, 409, 'payment.errors.alreadyPaid');
-        if (attempt.status !== 'CREATED') fail(deps, lang, 409, 'payment.errors.attemptClosed');
+        if (!attempt) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+        if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail({ deps, lang }, 409, 'payment.errors.keyReused');
+        if (attempt.status === 'APPROVED') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+        if (attempt.status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.attemptClosed');
         if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
       }
       const base = (deps.linkBase ?? '').replace(/\/$/, '');
@@ -302,9 +298,9 @@ export const payments_ = {
       } catch (e) {
         if (e instanceof GatewayUnavailable) {
           // another tab closed this attempt while its page was being opened
-          if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail(deps, lang, 409, 'payment.errors.inProgress');
+          if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.inProgress');
           deps.log?.warn({ err: e.message }, 'payment gateway unavailable');
-          fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
+          fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
         }
         throw e;
       }
@@ -314,7 +310,7 @@ export const payments_ = {
         .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
         .returning();
       // closed meanwhile by another tab (its gateway refuses to take a payment on this page)
-      if (!opened) fail(deps, lang, 409, 'payment.errors.inProgress');
+      if (!opened) fail({ deps, lang }, 409, 'payment.errors.inProgress');
       return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
     },
   },
@@ -323,14 +319,14 @@ export const payments_ = {
     handler: async ({ deps, session, body, lang }) => {
       // a return naming no gateway of this portal is not a gateway's return
       const gateway = deps.gateways?.(body.gatewayCode);
-      if (!gateway) fail(deps, lang, 400, 'payment.errors.badReturn');
+      if (!gateway) fail({ deps, lang }, 400, 'payment.errors.badReturn');
       const q = { checkout: body.checkout, transaction: body.transaction, status: body.status };
-      if (!gateway.verifyReturn(q, body.sig)) fail(deps, lang, 400, 'payment.errors.badReturn');
+      if (!gateway.verifyReturn(q, body.sig)) fail({ deps, lang }, 400, 'payment.errors.badReturn');
       const [attempt] = await deps.db
         .select()
         .from(paymentAttempts)
         .where(and(eq(paymentAttempts.checkoutId, body.checkout), eq(paymentAttempts.gatewayCode, body.gatewayCode), eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId)));
-      if (!attempt) fail(deps, lang, 404, 'payment.errors.notFound');
+      if (!attempt) fail({ deps, lang }, 404, 'payment.errors.notFound');
       let current = attempt;
       if (attempt.status === 'CREATED') {
         if (body.status === 'CANCELLED') {
@@ -418,7 +414,7 @@ async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): P
       if (!(e instanceof GatewayUnavailable)) throw e;
       // its page may still take a payment: no second page until the gateway answers
       deps.log?.warn({ err: e.message }, 'payment gateway unavailable to close a checkout');
-      fail(deps, lang, 503, 'payment.errors.gatewayUnavailable');
+      fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
     }
     if (closed.status === 'APPROVED') paid++;
   }
@@ -618,7 +614,7 @@ export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number
     .innerJoin(accounts, eq(accounts.id, payments.accountId))
     .innerJoin(providers, eq(providers.id, payments.providerId))
     .where(and(eq(payments.id, paymentId), eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId)));
-  if (!row) fail(deps, lang, 404, 'payment.errors.notFound');
+  if (!row) fail({ deps, lang }, 404, 'payment.errors.notFound');
   const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
   const mails = row.pay.receiptMails.length ? await deps.db.select({ sentAt: outbox.sentAt, attempts: outbox.attempts }).from(outbox).where(inArray(outbox.id, row.pay.receiptMails)) : [];
   const p = row.pay;

@@ -5,11 +5,12 @@ import PDFDocument from 'pdfkit';
 import { and, asc, eq } from 'drizzle-orm';
 import type { FileResult, Handlers } from '../context';
 import { accounts, activities, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { dateInLanguage } from '../../src/engine/index';
 import { textIn } from '../providerTexts';
 import { providerOf } from './common';
 import { registerReportFonts } from './attendanceReport';
+import { APPLICATION_TYPE } from '../../src/engine/programCodes';
 
 
 export interface ProgramReportChild {
@@ -121,24 +122,24 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
 }
 
 /** ChangeSchedule for application type 4, otherwise the enrolment option uppercased (spec 7.3). */
-export const reportTypeOf = (applicationTypeID: number, enrollmentOption: string): string => (applicationTypeID === 4 ? 'ChangeSchedule' : enrollmentOption.toUpperCase());
+export const reportTypeOf = (applicationTypeID: number, enrollmentOption: string): string => (applicationTypeID === APPLICATION_TYPE.changeSchedule ? 'ChangeSchedule' : enrollmentOption.toUpperCase());
 
 export const programReport = {
   'Registration.programReport': {
     handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
       const s = session!;
-      const notFound = () => new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+      const notFound = () => httpError({ deps, lang }, 404, 'server.errors.notFound');
       // PRAccountID 0 stands for the signed-in account; any other must be it
       if (query.PRAccountID !== undefined && query.PRAccountID !== 0 && query.PRAccountID !== s.accountId) throw notFound();
       const [pp] = await deps.db.select().from(programPeriods).where(and(eq(programPeriods.id, query.programPeriodID), eq(programPeriods.providerId, s.providerId)));
       if (!pp) throw notFound();
       const provider = await providerOf(deps.db, s);
       // the download is hidden for Canadian providers (spec 2.8)
-      if (provider.countryCode === 'CA') throw new HttpError(403, deps.t(lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
+      if (provider.countryCode === 'CA') throw httpError({ deps, lang }, 403, 'server.errors.forbidden');
       // the list's programs are all application type 1 (registration); 4 is a schedule change
       const expected = reportTypeOf(1, pp.enrollmentOption);
       if (query.reportType !== expected && query.reportType !== 'ChangeSchedule') {
-        throw new HttpError(400, deps.t(lang, 'programs.errors.reportType'), { key: 'programs.errors.reportType' });
+        throw httpError({ deps, lang }, 400, 'programs.errors.reportType');
       }
       const regs = await deps.db
         .select({ r: registrations, c: children })

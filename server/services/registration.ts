@@ -4,13 +4,14 @@ import { and, asc, eq, gt, gte, inArray, isNull, or } from 'drizzle-orm';
 import type { Handlers, AppDeps } from '../context';
 import type { RegistrationChildrenActivitiesResponse } from '../../src/engine/contract.gen';
 import { activities, applicationDrafts, children, enrollments, programPeriods, registrations, sites } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { isoDay } from '../clock';
 import { textIn } from '../providerTexts';
 import { providerOf } from './common';
 import { accountWaitlistPlaces, seatAvailability } from './seats';
 import { eligibilityRules, eligibilityView, gradeListOf, ineligibility } from './eligibility';
 import { amountOfCents } from '../../src/engine/money';
+import { APPLICATION_TYPE } from '../../src/engine/programCodes';
 
 type Category = 'schoolYear' | 'summerCamp' | 'preschool' | 'holidayCare' | 'other';
 type Kind = 'childcare' | 'enrichment';
@@ -23,7 +24,7 @@ export async function programPeriodOf(deps: AppDeps, providerId: number, id: num
 }
 
 export function notFound(deps: AppDeps, lang: string): never {
-  throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+  throw httpError({ deps, lang }, 404, 'server.errors.notFound');
 }
 
 export const days = (s: string): Dow[] => s.split(',').map((d) => d.trim()).filter(Boolean) as Dow[];
@@ -177,7 +178,7 @@ export const registration = {
           isApplicationInWaitList: rows.some((r) => r.r.status === 'WAITLISTED'),
           isPunchPass: p.isPunchPass,
           prAccountID: 0,
-          applicationTypeID: 1,
+          applicationTypeID: APPLICATION_TYPE.application,
           isAvailableToRegisterToday: p.canRegisterOnline && !ended && !opensLater && !closed,
           isRegistrationClosed: closed,
           haveRegistrationStartDate: opensLater,

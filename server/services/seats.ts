@@ -12,13 +12,14 @@ import { activities, applicationDrafts, seats, waitlistEntries } from '../db/sch
 import { isoDay } from '../clock';
 import { dateTimeInLanguage } from '../../src/engine/formats';
 import { textIn } from '../providerTexts';
-import { fail, isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './applicationDraft';
+import { fail } from '../errors';
+import { isOpenNow, isWeekly, mondayOf, seatWeek, type DraftData, type DraftRow, type Selection } from './applicationDraft';
 import type { programPeriods } from '../db/schema';
 import { singleLine } from '../inputChecks';
 import { batched, callJson, prepared } from '../db/prepared';
+import { ACTIVITY_TYPE, type RegistrationStatus } from '../../src/engine/programCodes';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
-type Status = 'PROCESSED' | 'REGISTERED' | 'WAITLISTED' | 'SEATS FULL' | 'REMOVED' | 'PENDING';
 type Tx = Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0];
 
 export interface Confirmation {
@@ -31,7 +32,7 @@ export interface Confirmation {
   children: {
     prChildID: number;
     fullName: string;
-    status: Status;
+    status: RegistrationStatus;
     waitlistPosition?: number | null;
     /** a waitlisted choice names its entry by registration and seat (`entryId` in confirmations stored before) */
     activities: { activityID: number; activity: string; weekStart: string | null; state: 'A' | 'W' | 'FULL'; entryId?: number | null; seatId?: number; registrationId?: number; waitlistPosition?: number | null }[];
@@ -121,17 +122,17 @@ const addDays = (iso: string, n: number) => {
 /** What a complete application holds before it may be submitted (spec 5.5), else a 400 naming it. */
 function checkComplete(deps: AppDeps, lang: string, data: DraftData): void {
   const kids = data.children ?? [];
-  if (!kids.length) fail(deps, lang, 400, 'application.errors.noChildren');
+  if (!kids.length) fail({ deps, lang }, 400, 'application.errors.noChildren');
   for (const c of kids) {
-    if (!c.selections.length) fail(deps, lang, 400, 'application.errors.noActivity');
+    if (!c.selections.length) fail({ deps, lang }, 400, 'application.errors.noActivity');
     for (const s of c.selections) {
-      if (s.activityTypeID === 2 && !s.daysOfWeek.length) fail(deps, lang, 400, 'application.errors.daysRequired');
-      if (s.daysPerWeek && s.daysOfWeek.length > s.daysPerWeek) fail(deps, lang, 400, 'application.errors.tooManyDays', { count: s.daysPerWeek });
-      if (s.activityTypeID === 4 && !s.date) fail(deps, lang, 400, 'application.errors.dateRequired');
+      if (s.activityTypeID === ACTIVITY_TYPE.selectableDays && !s.daysOfWeek.length) fail({ deps, lang }, 400, 'application.errors.daysRequired');
+      if (s.daysPerWeek && s.daysOfWeek.length > s.daysPerWeek) fail({ deps, lang }, 400, 'application.errors.tooManyDays', { count: s.daysPerWeek });
+      if (s.activityTypeID === ACTIVITY_TYPE.singleDate && !s.date) fail({ deps, lang }, 400, 'application.errors.dateRequired');
     }
   }
-  if (data.enrollmentOption !== 'Y' && data.enrollmentOption !== 'N') fail(deps, lang, 400, 'application.errors.optionRequired');
-  if (data.isOptedFinancialAssistance && !(data.agencies ?? []).length) fail(deps, lang, 400, 'application.errors.agencyRequired');
+  if (data.enrollmentOption !== 'Y' && data.enrollmentOption !== 'N') fail({ deps, lang }, 400, 'application.errors.optionRequired');
+  if (data.isOptedFinancialAssistance && !(data.agencies ?? []).length) fail({ deps, lang }, 400, 'application.errors.agencyRequired');
 }
 
 /** What the submit needs of the signed-in parent: her name and the confirmation e-mail's parts (null: no address). */
@@ -146,14 +147,14 @@ export interface SubmitFacts {
     /** the text before the children's lines and after them */
     before: string;
     after: string;
-    line: (childName: string, status: Status) => string;
+    line: (childName: string, status: RegistrationStatus) => string;
   } | null;
 }
 
 /** What the submit needs of a program's activities. */
 export type SubmitActivity = Pick<typeof activities.$inferSelect, 'id' | 'activity' | 'translations' | 'activityTypeID' | 'startDate' | 'capacity'>;
 
-const STATUSES: Status[] = ['REGISTERED', 'WAITLISTED', 'SEATS FULL', 'PENDING'];
+const STATUSES: RegistrationStatus[] = ['REGISTERED', 'WAITLISTED', 'SEATS FULL', 'PENDING'];
 
 /**
  * Submits a draft once: a second call (a double click, a retry after a lost answer) gets the first
@@ -176,12 +177,12 @@ export async function submitApplication(
 ): Promise<{ fresh: boolean; confirmation: Confirmation }> {
   if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
   if (!isOpenNow(deps, pp)) {
-    if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail(deps, lang, 409, 'application.errors.notOpen', { date: `${dateTimeInLanguage(pp.registrationStartAt.toISOString().slice(0, 16), lang)} UTC` });
-    fail(deps, lang, 409, 'application.errors.closed');
+    if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail({ deps, lang }, 409, 'application.errors.notOpen', { date: `${dateTimeInLanguage(pp.registrationStartAt.toISOString().slice(0, 16), lang)} UTC` });
+    fail({ deps, lang }, 409, 'application.errors.closed');
   }
   const data = d.data as DraftData;
   checkComplete(deps, lang, data);
-  if (d.status !== 'open') fail(deps, lang, 409, 'application.errors.submitted');
+  if (d.status !== 'open') fail({ deps, lang }, 409, 'application.errors.submitted');
   const today = isoDay(deps.today());
   const mail = facts?.mail;
   const now = deps.clock();
@@ -208,7 +209,7 @@ export async function submitApplication(
       selections: child.selections.map((sel) => {
         const a = acts.find((x) => x.id === sel.activityID);
         // checkComplete and the enrolment step only keep the program's activities; a draft naming another is refused
-        if (!a) fail(deps, lang, 400, 'application.errors.noActivity');
+        if (!a) fail({ deps, lang }, 400, 'application.errors.noActivity');
         return {
           activityID: a.id,
           activity: textIn(a, 'activity', lang),
@@ -227,7 +228,7 @@ export async function submitApplication(
     if (errorCode(err) !== 'PPA01') throw err;
     const [again] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
     if (again?.status === 'submitted' && again.result) return { fresh: false, confirmation: again.result as unknown as Confirmation };
-    fail(deps, lang, 409, 'application.errors.submitted');
+    fail({ deps, lang }, 409, 'application.errors.submitted');
   }
 }
 
@@ -277,8 +278,8 @@ async function retryOnDeadlock<T>(run: () => Promise<T>, attempts = 4): Promise<
 
 /** The enrolment row of a taken choice: a week of a weekly program, a single date, or from today on. */
 export function enrollmentOf(s: { providerId: number; accountId: number }, pp: ProgramRow, a: Pick<typeof activities.$inferSelect, 'id' | 'activityTypeID' | 'startDate'>, sel: Selection, childId: number, today: string) {
-  const start = isWeekly(pp) && sel.weekStart ? sel.weekStart : a.activityTypeID === 4 && sel.date ? sel.date : a.startDate > today ? a.startDate : today;
-  const end = isWeekly(pp) && sel.weekStart ? addDays(sel.weekStart, 4) : a.activityTypeID === 4 && sel.date ? sel.date : null;
+  const start = isWeekly(pp) && sel.weekStart ? sel.weekStart : a.activityTypeID === ACTIVITY_TYPE.singleDate && sel.date ? sel.date : a.startDate > today ? a.startDate : today;
+  const end = isWeekly(pp) && sel.weekStart ? addDays(sel.weekStart, 4) : a.activityTypeID === ACTIVITY_TYPE.singleDate && sel.date ? sel.date : null;
   return {
     providerId: s.providerId,
     accountId: s.accountId,

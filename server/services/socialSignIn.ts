@@ -16,7 +16,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import * as oidc from 'openid-client';
 import type { AppDeps, Handlers } from '../context';
 import { accounts, adults, logins, providers, socialIdentities, socialSignins } from '../db/schema';
-import { HttpError } from '../errors';
+import { httpError } from '../errors';
 import { createSession, hashToken, newToken, resolveSession } from '../auth';
 import { providerByAppName, sessionState, type ProviderRow } from './common';
 import { passwordSignIn, portalNotActivated } from './authentication';
@@ -77,12 +77,12 @@ function portalBase(deps: AppDeps): string {
 
 function idpOf(deps: AppDeps, lang: string, p: ProviderRow, id: string): IdpConfig {
   const idp = socialProviders(deps.root, p.appName).find((i) => i.id === id);
-  if (!idp) throw new HttpError(404, deps.t(lang, 'auth.errors.socialUnavailable'), { key: 'auth.errors.socialUnavailable' });
+  if (!idp) throw httpError({ deps, lang }, 404, 'auth.errors.socialUnavailable');
   return idp;
 }
 
 function ticketError(deps: AppDeps, lang: string) {
-  return new HttpError(400, deps.t(lang, 'auth.errors.socialExpired'), { key: 'auth.errors.socialExpired' });
+  return httpError({ deps, lang }, 400, 'auth.errors.socialExpired');
 }
 
 async function signInAs(deps: AppDeps, p: ProviderRow, loginId: number, lang: string) {
@@ -93,9 +93,9 @@ async function signInAs(deps: AppDeps, p: ProviderRow, loginId: number, lang: st
     .innerJoin(accounts, eq(accounts.id, adults.accountId))
     .where(and(eq(logins.id, loginId), eq(logins.providerId, p.id)));
   if (!row || row.adult.deleted) throw ticketError(deps, lang);
-  if (row.login.lockedAt) throw new HttpError(423, deps.t(lang, 'errors.accountLocked'), { key: 'server.errors.accountLocked' });
+  if (row.login.lockedAt) throw httpError({ deps, lang }, 423, 'server.errors.accountLocked');
   if (p.features.parentPortal === false) throw portalNotActivated(deps, lang, p.programName);
-  if (!row.login.active) throw new HttpError(403, deps.t(lang, 'errors.inactiveLogin', { programName: p.programName }), { key: 'server.errors.inactiveLogin' });
+  if (!row.login.active) throw httpError({ deps, lang }, 403, 'server.errors.inactiveLogin', { programName: p.programName });
   await deps.db.update(logins).set({ lastLoginAt: deps.clock() }).where(eq(logins.id, loginId));
   const token = await createSession(deps.db, deps.clock, { providerId: p.id, loginId, adultId: row.adult.id, accountId: row.account.id, locale: lang });
   return { token, session: sessionState(p, row.login, row.adult, row.account, deps.releaseVersion, lang) };

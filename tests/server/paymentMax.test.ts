@@ -76,7 +76,7 @@ describe.each(BACKENDS)('the maximum payment on %s', (backend) => {
       payload: { ...payer, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '100000.00', idempotencyKey: 'a'.repeat(32) },
     });
     expect(res.statusCode, res.body).toBe(400);
-    expect(res.json().key).toBe('server.payment.errors.amount');
+    expect(res.json().key).toBe('payment.errors.amount');
   });
 
   it('the Pay now form says the maximum on the field, in the parent\'s language (the browser runs the same declaration)', async () => {

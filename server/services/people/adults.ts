@@ -4,7 +4,7 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Handlers } from '../../context';
 import { accounts, adults, autopayRegistrations, childAdults, children, paymentMethods, relationships } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { httpError } from '../../errors';
 import { checkContactLimit } from '../../providerSettings';
 import { listsData, requireListCodes } from './masterData';
 import { inLanguage, textIn } from '../../providerTexts';
@@ -43,7 +43,7 @@ export const adultHandlers = {
         .innerJoin(accounts, eq(accounts.id, adults.accountId))
         .where(and(...where));
       if (query.AdultID && rows.length === 0) {
-        throw new HttpError(404, deps.t(lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+        throw httpError({ deps, lang }, 404, 'server.errors.notFound');
       }
       const ids = rows.map((r) => r.a.id);
       const links = ids.length
@@ -326,7 +326,7 @@ export const adultHandlers = {
       const needsConfirm = st.isAutoPay || st.isPaymentOnfile;
       // a payer adult is dropped only once its autopay and payment on file are cancelled (spec 4)
       if (needsConfirm && (c.body as { confirmCancel?: boolean } | undefined)?.confirmCancel !== true) {
-        throw new HttpError(409, c.deps.t(c.lang, 'errors.payerHasAutopay'), { key: 'server.errors.payerHasAutopay' });
+        throw httpError(c, 409, 'server.errors.payerHasAutopay');
       }
       return c.deps.db.transaction(async (tx) => {
         const cancelled = await tx

@@ -4,7 +4,7 @@ import { randomInt } from 'node:crypto';
 import { and, asc, eq, inArray, ne } from 'drizzle-orm';
 import type { Handlers } from '../../context';
 import { adults } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { httpError } from '../../errors';
 import { notFound, requireRule, type Ctx } from './shared';
 
 /** A PIN no other adult of the provider holds (spec 5.3). */
@@ -39,7 +39,7 @@ export const pinHandlers = {
       const s = c.session;
       const v = c.form.data as { pin: string };
       if (await pinTaken(c, v.pin, s.adultId)) {
-        throw new HttpError(409, c.deps.t(c.lang, 'errors.pinExists'), { key: 'server.errors.pinExists', errors: [{ path: '/pin', key: 'server.errors.pinExists' }] });
+        throw httpError(c, 409, 'server.errors.pinExists', undefined, { errors: [{ path: '/pin', key: 'server.errors.pinExists' }] });
       }
       await c.deps.db.update(adults).set({ pin: v.pin }).where(and(eq(adults.id, s.adultId), eq(adults.providerId, s.providerId)));
       return { adultID: s.adultId };
@@ -71,7 +71,7 @@ export const pinHandlers = {
             break;
           }
         }
-        if (!pin) throw new HttpError(409, c.deps.t(c.lang, 'errors.pinExists'), { key: 'server.errors.pinExists' });
+        if (!pin) throw httpError(c, 409, 'server.errors.pinExists');
         await c.deps.db.update(adults).set({ pin }).where(and(eq(adults.id, a.id), eq(adults.providerId, s.providerId)));
         out.push({ adultID: a.id, firstName: a.firstName, pin });
       }

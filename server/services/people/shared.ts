@@ -6,7 +6,7 @@ import type { FactsContext } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { OperationId } from '../../../src/engine/contract.gen';
 import { accounts, adults, childAdults, children, userDefinedFieldDefs } from '../../db/schema';
-import { HttpError } from '../../errors';
+import { HttpError, httpError } from '../../errors';
 import { isTrue } from '../../../src/engine/index';
 import { ruleContextOf } from '../common';
 import { inLanguage } from '../../providerTexts';
@@ -26,10 +26,10 @@ const LICENCE_SEPARATOR = '$$';
 const LICENCE_STATE_NOT_LISTED = 'notListed';
 
 export function notFound(c: Ctx): HttpError {
-  return new HttpError(404, c.deps.t(c.lang, 'errors.notFound'), { key: 'server.errors.notFound' });
+  return httpError(c, 404, 'server.errors.notFound');
 }
 function forbidden(c: Ctx): HttpError {
-  return new HttpError(403, c.deps.t(c.lang, 'errors.forbidden'), { key: 'server.errors.forbidden' });
+  return httpError(c, 403, 'server.errors.forbidden');
 }
 
 /** Refuses with 403 unless the declared rule (rules/account.rules.json) allows the action for this item. */
@@ -37,7 +37,7 @@ export async function requireRule(c: Ctx, rule: string, item: Record<string, unk
   const s = c.session;
   const rc = await ruleContextOf(c.deps.db, s, c.deps.releaseVersion);
   const decl = c.deps.declarations.get(rc.appName);
-  if (!decl) throw new HttpError(503, c.deps.t(c.lang, 'errors.declarationsUnavailable'), { key: 'server.errors.declarationsUnavailable' });
+  if (!decl) throw httpError(c, 503, 'server.errors.declarationsUnavailable');
   const [acc] = await c.deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
   // the context the screens' rules see: provider, session and the account summary flags
   const accountSummary = { suspended: acc.suspended, isCollection: acc.collection, isLocked: acc.locked };
