@@ -18,6 +18,7 @@ import { dateInLanguage } from '../../src/engine/formats';
 import { moneyText } from '../../src/engine/money';
 import type { Translator } from '../i18n';
 import type { DraftData, Selection } from './applicationDraft';
+import { ACTIVITY_TYPE } from '../../src/engine/programCodes';
 
 export interface FeeActivity {
   activityID: number;
@@ -79,7 +80,7 @@ export function feesOf(o: {
         }
         const sibling = order > 0 && a.siblingFee > 0;
         const unit = sibling ? a.siblingFee : a.fee;
-        const days = a.activityTypeID === 4 ? 1 : s.daysOfWeek.length;
+        const days = a.activityTypeID === ACTIVITY_TYPE.singleDate ? 1 : s.daysOfWeek.length;
         const amount = a.feeType === 'PER_DAY' ? unit * days : unit;
         rows.push({ prChildID: child.prChildID, firstName, feeName: sibling ? o.t(o.lang, 'application.fee.rows.sibling', { fee: name }) : name, kind: sibling ? 'sibling' : 'tuition', regularFee: amount, miscChargeID: null, isSelected: true, status: 'CHARGED' });
       });

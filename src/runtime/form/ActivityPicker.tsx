@@ -15,6 +15,7 @@ import { moneyText } from '../../engine/money';
 import type { PortalWidgetProps } from './FormContext';
 import { describedBy } from './describedBy';
 import type { Response } from '../../api/client';
+import { ACTIVITY_TYPE } from '../../engine/programCodes';
 
 export interface Selection {
   activityID: number;
@@ -34,7 +35,7 @@ const sameSelection = (s: Selection, activityID: number, weekStart: string | nul
 export function toggleActivity(value: Selection[], a: Activity, weekStart: string | null, on: boolean): Selection[] {
   const rest = value.filter((s) => !sameSelection(s, a.activityID, weekStart));
   if (!on) return rest;
-  return [...rest, { activityID: a.activityID, weekStart, daysOfWeek: a.activityTypeID === 2 ? [] : [...a.daysOfWeek], date: null }];
+  return [...rest, { activityID: a.activityID, weekStart, daysOfWeek: a.activityTypeID === ACTIVITY_TYPE.selectableDays ? [] : [...a.daysOfWeek], date: null }];
 }
 
 /** Ticking a day of a type 2 activity selects the activity; the days keep the week's order. */
@@ -53,7 +54,7 @@ type Tk = (key: string, params?: Record<string, unknown>) => string;
 /** The activity's fee line: tuition, registration fee(s), sibling rate and days per week. */
 function feeLine(a: Activity, tk: Tk, locale: string): string {
   const fee = tk(a.feeType === 'PER_DAY' ? 'application.enrollment.perDay' : 'application.enrollment.perPeriod', { fee: moneyText(a.fee, locale) });
-  return [a.timing, fee, registrationText(a, tk, locale), a.siblingFee > 0 ? tk('application.enrollment.siblingFee', { fee: moneyText(a.siblingFee, locale) }) : '', a.activityTypeID === 2 ? tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek }) : '']
+  return [a.timing, fee, registrationText(a, tk, locale), a.siblingFee > 0 ? tk('application.enrollment.siblingFee', { fee: moneyText(a.siblingFee, locale) }) : '', a.activityTypeID === ACTIVITY_TYPE.selectableDays ? tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek }) : '']
     .filter(Boolean)
     .join(' · ');
 }
@@ -73,7 +74,7 @@ function ActivityDetails({ a, sites, tk, locale, onClose }: { a: Activity; sites
     [tk('application.enrollment.registration'), registrationText(a, tk, locale) || moneyText(0, locale)],
     [tk('application.enrollment.sibling'), a.siblingFee > 0 ? moneyText(a.siblingFee, locale) : moneyText(a.fee, locale)],
   ];
-  if (a.activityTypeID === 2) rows.push([tk('application.enrollment.days'), tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek })]);
+  if (a.activityTypeID === ACTIVITY_TYPE.selectableDays) rows.push([tk('application.enrollment.days'), tk('application.enrollment.daysPerWeek', { count: a.daysPerWeek })]);
   return (
     <Dialog.Root open onOpenChange={(e) => (!e.open ? onClose() : undefined)} placement="center">
       <Portal>
@@ -234,7 +235,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
                       </Badge>
                     ) : null}
                   </HStack>
-                  {a.activityTypeID === 2 ? (
+                  {a.activityTypeID === ACTIVITY_TYPE.selectableDays ? (
                     <chakra.fieldset mt="2" ms="7">
                       <chakra.legend srOnly>{`${a.activity}: ${fc.tk('application.enrollment.days')}`}</chakra.legend>
                       <Wrap gap="2">
@@ -265,7 +266,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
                       </Wrap>
                     </chakra.fieldset>
                   ) : null}
-                  {a.activityTypeID === 4 && chosen ? (
+                  {a.activityTypeID === ACTIVITY_TYPE.singleDate && chosen ? (
                     <HStack mt="2" ms="7" gap="2">
                       <chakra.label htmlFor={`${boxId}-date`} fontSize="sm">
                         {fc.tk('application.enrollment.date')}
