@@ -78,7 +78,8 @@ export function createOutboxSender(
 ): OutboxSender {
   const transport =
     typeof smtp === 'string'
-      ? nodemailer.createTransport({ url: smtp, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
+      ? // pooled: a few connections kept open and reused, not one SMTP handshake per mail
+        nodemailer.createTransport({ url: smtp, pool: true, maxConnections: 3, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
       : smtp;
   const me = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = opts.leaseMs ?? OUTBOX_LEASE_MS;

@@ -1,6 +1,7 @@
 // The job runner: each instance polls the `jobs` table, schedules the next run of every recurring job
-// (one row per slot, by key), claims due jobs under a lease, runs them one at a time and records the
-// outcome: done, pending again after an exponential backoff, or dead after the kind's last attempt.
+// (one row per slot, by key), claims due jobs under a lease, runs them (one at a time per kind, the
+// kinds side by side, so a slow reconcile never holds up the mail) and records the outcome: done,
+// pending again after an exponential backoff, or dead after the kind's last attempt.
 // Correct with one instance or ten, on PostgreSQL and on PGlite (the same SQL; PGlite is one process).
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
@@ -69,7 +70,8 @@ export class JobRunner {
   private ticking: Promise<number> | undefined;
   /** claimed by this runner and not started yet (released on stop) */
   private waiting = new Set<number>();
-  private current: { id: number; abort: AbortController } | undefined;
+  /** the jobs running here, one per kind at most */
+  private current = new Map<number, AbortController>();
   /** the slot each recurring job was last scheduled for here (saves an INSERT per poll) */
   private scheduled = new Map<string, number>();
   private lastTick: Date | null = null;
@@ -147,13 +149,14 @@ export class JobRunner {
 
   /** Extends the leases this runner holds (also on a timer while it runs). */
   async renew(): Promise<number> {
-    const current = this.current;
-    if (!current && !this.waiting.size) return 0;
-    const kept = await renewLeases(this.db, this.clock(), this.id, [...(current ? [current.id] : []), ...this.waiting], this.leaseMs);
+    const running = [...this.current.keys()];
+    if (!running.length && !this.waiting.size) return 0;
+    const kept = await renewLeases(this.db, this.clock(), this.id, [...running, ...this.waiting], this.leaseMs);
     // another runner took it over (this process stalled past the lease): this one should stop
-    if (current && !kept.includes(current.id)) {
-      this.log?.warn({ job: current.id }, 'jobs: the lease of a running job was lost');
-      current.abort.abort(new Error('lease lost'));
+    for (const id of running) {
+      if (kept.includes(id)) continue;
+      this.log?.warn({ job: id }, 'jobs: the lease of a running job was lost');
+      this.current.get(id)?.abort(new Error('lease lost'));
     }
     return kept.length;
   }
@@ -168,17 +171,22 @@ export class JobRunner {
     await this.scheduleRecurring();
     let ran = 0;
     try {
-      while (!this.stopping) {
-        const claimed = await claimJobs(this.db, this.clock(), this.id, [...this.kinds.keys()], this.leaseMs, this.batch);
-        if (!claimed.length) break;
-        for (const job of claimed) this.waiting.add(job.id);
-        for (const job of claimed) {
-          if (this.stopping) break;
-          this.waiting.delete(job.id);
-          await this.runOne(job);
-          ran++;
+      // one lane per kind: each claims and runs its own due jobs until none is due
+      const lanes = [...this.kinds.keys()].map(async (name) => {
+        while (!this.stopping) {
+          const claimed = await claimJobs(this.db, this.clock(), this.id, [name], this.leaseMs, this.batch);
+          if (!claimed.length) break;
+          for (const job of claimed) this.waiting.add(job.id);
+          for (const job of claimed) {
+            if (this.stopping) break;
+            this.waiting.delete(job.id);
+            await this.runOne(job);
+            ran++;
+          }
         }
-      }
+      });
+      const failed = (await Promise.allSettled(lanes)).find((r) => r.status === 'rejected');
+      if (failed) throw (failed as PromiseRejectedResult).reason;
     } finally {
       // claimed and not started (stopping, or the database failed mid-pass): given back at once
       if (this.waiting.size) {
@@ -212,7 +220,7 @@ export class JobRunner {
       return;
     }
     const abort = new AbortController();
-    this.current = { id: job.id, abort };
+    this.current.set(job.id, abort);
     try {
       await kind.run(job.payload as never, { job, signal: abort.signal });
       countJobRun(job.name);
@@ -229,7 +237,7 @@ export class JobRunner {
       if (dead) this.log?.error({ err, job: job.id, name: job.name, key: job.key, attempts: job.attempts }, 'jobs: a job is dead after its last attempt');
       else this.log?.warn({ err: message, job: job.id, name: job.name, attempts: job.attempts, retryAt }, 'jobs: a job failed and will be retried');
     } finally {
-      this.current = undefined;
+      this.current.delete(job.id);
     }
   }
 }

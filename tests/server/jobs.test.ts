@@ -269,6 +269,25 @@ describe.each(BACKENDS)('jobs on %s', (backend) => {
     expect((await r.enqueue('once', {}, { key: 'invoice-8' })).created).toBe(true);
   });
 
+  it('a slow job of one kind does not hold up the jobs of another: each kind has its own lane', async () => {
+    const c = testClock();
+    let release!: () => void;
+    const slow = new Promise<void>((r) => (release = r));
+    const order: string[] = [];
+    const r = new JobRunner(conn.a, { clock: c.clock, id: 'runner-a' })
+      .register({ name: 'lane.slow', run: async () => void (await slow, order.push('slow')) })
+      .register({ name: 'lane.mail', run: async () => void order.push('mail') });
+    await r.enqueue('lane.slow', {}, { key: 'slow-1' });
+    for (let i = 0; i < 3; i++) await r.enqueue('lane.mail', {}, { key: `mail-${i}` });
+    const pass = r.tick();
+    // the mail runs while the slow job is still in hand, not after it
+    await expect.poll(() => order.length, { timeout: 10_000 }).toBe(3);
+    expect(order).toEqual(['mail', 'mail', 'mail']);
+    release();
+    expect(await pass).toBe(4);
+    expect(order.at(-1)).toBe('slow');
+  });
+
   it("pruning forgets a recurring job's old runs and keeps one-off jobs, whose rows make their keys run once", async () => {
     const c = testClock(new Date('2026-11-23T10:00:05Z'));
     const r = new JobRunner(conn.a, { clock: c.clock, id: 'runner-a' })
