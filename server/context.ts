@@ -63,7 +63,7 @@ export interface HandlerContext<Op extends OperationId = OperationId> {
   params: Operations[Op]['params'];
   body: Operations[Op]['body'];
   /** the form validation result (pruned, with the handler's facts) when the operation declares `form` */
-  form: Op extends OperationId ? (Operations[Op]['form'] extends string ? ValidationResult : undefined) : never;
+  form: Op extends OperationId ? (Operations[Op]['form'] extends string ? ValidationResult<NonNullable<Operations[Op]['body']>> : undefined) : never;
 }
 
 export interface FileResult {

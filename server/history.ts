@@ -2,7 +2,7 @@
 // account: the registration's confirmation, receipts and refunds, an approval, the seat hold's
 // warning and its end. A row is written when the mail is queued, in the same transaction, once per
 // message (not per recipient), with the mail's subject and its text as HTML paragraphs.
-import type { Db } from './db/index';
+import type { DbOrTx } from './db/index';
 import { communications } from './db/schema';
 import { escapeHtml } from './services/common';
 
@@ -27,7 +27,7 @@ export function historyHtml(text: string): string {
 }
 
 /** Records an automatic mail in the account's history (`at` on the business clock: the history's days are business days). */
-export async function recordInHistory(db: Db, at: Date, entry: HistoryEntry): Promise<void> {
+export async function recordInHistory(db: DbOrTx, at: Date, entry: HistoryEntry): Promise<void> {
   await db.insert(communications).values({
     providerId: entry.providerId,
     accountId: entry.accountId,

@@ -7,7 +7,7 @@ import { hostname } from 'node:os';
 import { and, asc, eq, inArray, isNull, lt, or } from 'drizzle-orm';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport';
-import type { Db } from './db/index';
+import type { Db, DbOrTx } from './db/index';
 import { outbox } from './db/schema';
 import type { Clock } from './clock';
 import { singleLine } from './inputChecks';
@@ -23,7 +23,7 @@ export interface OutboxMail {
   html?: string;
 }
 
-export async function enqueueMail(db: Db, clock: Clock, mail: OutboxMail): Promise<number> {
+export async function enqueueMail(db: DbOrTx, clock: Clock, mail: OutboxMail): Promise<number> {
   const [row] = await db
     .insert(outbox)
     .values({

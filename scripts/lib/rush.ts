@@ -82,7 +82,7 @@ export async function prepare(handle: DbHandle, families: number, seatCount: num
         updatedAt: now,
         data: {
           childIDs: [kids[j].id],
-          enrollmentOption: 'Y',
+          enrollmentOption: 'Y' as const,
           children: [{ prChildID: kids[j].id, childName: `Child${i} Rush`, siteID: act.siteId, selections: [{ activityID: act.id, weekStart: week, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'], date: null, daysPerWeek: 5, activityTypeID: 1 }] }],
         },
       })),

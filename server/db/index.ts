@@ -11,6 +11,10 @@ import * as schema from './schema';
 import { applyMigrations } from './migrate';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A transaction of the database. */
+export type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+/** What a query that may run inside a transaction takes: the database or the transaction. */
+export type DbOrTx = Db | Tx;
 
 export interface DbHandle {
   db: Db;

@@ -17,6 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { ProviderTexts } from '../providerTexts';
+import type { DraftData } from './draftData';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -905,7 +906,7 @@ export const applicationDrafts = pgTable(
     programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
     /** children | enrollment | fee | review | submitted */
     step: text('step').notNull().default('children'),
-    data: jsonb('data').$type<Record<string, unknown>>().notNull().default({}),
+    data: jsonb('data').$type<DraftData>().notNull().default({}),
     /** open | submitting | submitted | discarded */
     status: text('status').notNull().default('open'),
     /** the confirmation of a submitted draft (a retried submit answers it again) */

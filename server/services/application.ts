@@ -85,7 +85,7 @@ async function agencyIDs(deps: AppDeps, s: SessionInfo, ppId: number): Promise<n
 /** The draft's children with their choices checked against the program (unknown ids are refused). */
 async function checkedChoices(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, rows: ChildChoice[], lang: string): Promise<ChildChoice[]> {
   const acts = await activitiesOf(deps, s, pp, lang);
-  const allowed = new Set((d.data as DraftData).childIDs ?? []);
+  const allowed = new Set(d.data.childIDs ?? []);
   const kids = await deps.db
     .select({ id: children.id, firstName: children.firstName, lastName: children.lastName })
     .from(children)
@@ -159,7 +159,7 @@ export const application = {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const data = d.data as DraftData;
+      const data = d.data;
       return {
         ...summaryOf(deps, d, pp, lang),
         data: data as never,
@@ -185,7 +185,7 @@ export const application = {
       const d = await draftOf(deps, s, query.key, lang);
       openDraft(deps, lang, d);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const ids = [...new Set((form.data as { childIDs?: number[] }).childIDs ?? [])];
+      const ids = [...new Set(form.data.childIDs ?? [])];
       if (!ids.length) fail({ deps, lang }, 400, 'application.errors.noChildren');
       const kids = await deps.db
         .select()
@@ -213,7 +213,7 @@ export const application = {
       }
       const acts = await activitiesOf(deps, s, pp, lang);
       const programSites = [...new Set(acts.map((a) => a.siteID))];
-      const data = d.data as DraftData;
+      const data = d.data;
       const rows: ChildChoice[] = ids.map((id) => {
         const kept = data.children?.find((c) => c.prChildID === id);
         if (kept) return kept;
@@ -242,7 +242,7 @@ export const application = {
       openDraft(deps, lang, d);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const values = form.data as { children?: ChildChoice[]; enrollmentOption?: 'Y' | 'N' };
-      const data = d.data as DraftData;
+      const data = d.data;
       const saved = await save(deps, d, { ...data, children: values.children ?? [], enrollmentOption: values.enrollmentOption ?? null }, 'fee');
       return summaryOf(deps, saved, pp, lang);
     },
@@ -259,13 +259,13 @@ export const application = {
       const d = await draftOf(deps, s, query.key, lang);
       openDraft(deps, lang, d);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const v = form.data as { miscCharges?: number[]; isCreditBalanceApplied?: boolean; isOptedFinancialAssistance?: boolean; agencies?: number[] };
+      const v = form.data;
       const misc = (await deps.db.select({ id: miscCharges.id }).from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)))).map((r) => r.id);
       if ((v.miscCharges ?? []).some((id) => !misc.includes(id))) fail({ deps, lang }, 404, 'application.errors.notFound');
       const agencies = await agencyIDs(deps, s, pp.id);
       const opted = v.isOptedFinancialAssistance === true;
       if (opted && (v.agencies ?? []).some((id) => !agencies.includes(id))) fail({ deps, lang }, 400, 'application.errors.unknownAgency');
-      const data = d.data as DraftData;
+      const data = d.data;
       const saved = await save(
         deps,
         d,
@@ -296,7 +296,7 @@ export const application = {
         .orderBy(asc(children.firstName), asc(children.id));
       const regs = await deps.db.select().from(registrations).where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, d.programPeriodId)));
       const places = await accountWaitlistPlaces(deps, s);
-      const chosen = new Set((d.data as DraftData).childIDs ?? []);
+      const chosen = new Set(d.data.childIDs ?? []);
       // who the program is for: a child outside its ages or grades is shown with the reason, not offered
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const grades = await gradeListOf(deps, s.providerId);
@@ -334,7 +334,7 @@ export const application = {
     handler: async ({ deps, session, params, query, lang }) => {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
-      if (params.prChildID !== 0 && !((d.data as DraftData).childIDs ?? []).includes(params.prChildID)) fail({ deps, lang }, 404, 'application.errors.notFound');
+      if (params.prChildID !== 0 && !(d.data.childIDs ?? []).includes(params.prChildID)) fail({ deps, lang }, 404, 'application.errors.notFound');
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       const acts = await activitiesOf(deps, s, pp, lang);
       const weeks = isWeekly(pp)
@@ -356,7 +356,7 @@ export const application = {
       const s = session!;
       const d = await draftOf(deps, s, query.key, lang);
       const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const data = { ...(d.data as DraftData) };
+      const data = { ...d.data };
       // the fee form's current choices, to show the total before it is saved
       if (query.miscCharges) data.miscCharges = query.miscCharges;
       if (typeof query.isCreditBalanceApplied === 'boolean') data.isCreditBalanceApplied = query.isCreditBalanceApplied;

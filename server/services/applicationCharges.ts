@@ -26,7 +26,7 @@ type Owner = { providerId: number; accountId: number };
 /** The draft's choices that got a seat (the others are waitlisted or refused: not charged). */
 export function seatedData(d: DraftRow): DraftData {
   const conf = d.result as unknown as Confirmation;
-  const data = d.data as DraftData;
+  const data = d.data;
   const got = (childId: number, activityID: number, weekStart: string | null) =>
     conf.children.find((c) => c.prChildID === childId)?.activities.some((a) => a.activityID === activityID && (a.weekStart ?? null) === (weekStart ?? null) && a.state === 'A') ?? false;
   return {
@@ -154,6 +154,6 @@ export async function confirmationMail(
 
 /** Queues the confirmation e-mail inside the caller's transaction, with its row in the account's Emails/Texts history. */
 export async function queueConfirmationMail(tx: Tx, deps: Pick<AppDeps, 'clock' | 'today'>, mail: ConfirmationMail): Promise<void> {
-  await enqueueMail(tx as unknown as Db, deps.clock, { providerId: mail.providerId, kind: mail.kind, to: mail.to, from: mail.from, subject: mail.subject, text: mail.text });
-  await recordInHistory(tx as unknown as Db, deps.today(), { providerId: mail.providerId, accountId: mail.accountId, subject: mail.subject, text: mail.text, from: mail.programName });
+  await enqueueMail(tx, deps.clock, { providerId: mail.providerId, kind: mail.kind, to: mail.to, from: mail.from, subject: mail.subject, text: mail.text });
+  await recordInHistory(tx, deps.today(), { providerId: mail.providerId, accountId: mail.accountId, subject: mail.subject, text: mail.text, from: mail.programName });
 }

@@ -11,29 +11,8 @@ import { textIn } from '../providerTexts';
 export type DraftRow = typeof applicationDrafts.$inferSelect;
 export type ProgramRow = typeof programPeriods.$inferSelect;
 
-export interface Selection {
-  activityID: number;
-  weekStart: string | null;
-  daysOfWeek: string[];
-  date: string | null;
-  daysPerWeek?: number;
-  activityTypeID?: number;
-}
-export interface ChildChoice {
-  prChildID: number;
-  childName: string;
-  siteID: number;
-  selections: Selection[];
-}
-export interface DraftData {
-  childIDs?: number[];
-  children?: ChildChoice[];
-  enrollmentOption?: 'Y' | 'N' | null;
-  miscCharges?: number[];
-  isCreditBalanceApplied?: boolean;
-  isOptedFinancialAssistance?: boolean;
-  agencies?: number[];
-}
+import type { Selection } from '../db/draftData';
+export type { ChildChoice, DraftData, Selection } from '../db/draftData';
 
 /** the week of a weekly program starts on Monday (spec 9: Monday = 2) */
 const NOT_WEEKLY = '1900-01-01';

@@ -210,8 +210,8 @@ async function holdNotice(deps: AppDeps, tx: Tx, d: DraftRow, which: 'warning' |
   const subject = k('subject');
   const text = [deps.t(lang, 'application.email.intro', { name: conf?.parentName ?? '' }), '', k('body'), '', k('next'), '', deps.t(lang, 'application.email.footer')].join('\n');
   const from = `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`;
-  await enqueueMail(tx as unknown as Db, deps.clock, { providerId: d.providerId, kind: `application-hold-${which}`, to, from, subject, text });
-  await recordInHistory(tx as unknown as Db, deps.today(), { providerId: d.providerId, accountId: d.accountId, subject, text, from: p.programName });
+  await enqueueMail(tx, deps.clock, { providerId: d.providerId, kind: `application-hold-${which}`, to, from, subject, text });
+  await recordInHistory(tx, deps.today(), { providerId: d.providerId, accountId: d.accountId, subject, text, from: p.programName });
   return true;
 }
 
@@ -297,8 +297,8 @@ export async function refundPayment(deps: AppDeps, attemptId: number): Promise<b
     await tx.insert(ledgerEntries).values({ providerId: a.providerId, accountId: a.accountId, kind: 'REFUND', amountCents: a.amountCents, entryDate: isoDay(deps.today()), paymentId: a.paymentId, refundId: refund.refundId, description: REFUND_TEXTS[a.refundReason] ?? 'Refund', createdAt: deps.clock() });
     if (a.draftId && a.refundReason === 'SEATS_RELEASED') await tx.update(applicationDrafts).set({ paymentStatus: 'REFUNDED' }).where(eq(applicationDrafts.id, a.draftId));
     const mails = await refundMails(deps, tx, a, refund.amountCents);
-    for (const mail of mails) await enqueueMail(tx as unknown as Db, deps.clock, mail);
-    if (mails[0]) await recordInHistory(tx as unknown as Db, deps.today(), { providerId: a.providerId, accountId: a.accountId, subject: mails[0].subject, text: mails[0].text, from: mails[0].programName });
+    for (const mail of mails) await enqueueMail(tx, deps.clock, mail);
+    if (mails[0]) await recordInHistory(tx, deps.today(), { providerId: a.providerId, accountId: a.accountId, subject: mails[0].subject, text: mails[0].text, from: mails[0].programName });
     deps.mailQueued();
     return true;
   });

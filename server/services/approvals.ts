@@ -4,7 +4,7 @@
 // discount) and e-mails the parent, rejecting releases the seats and leaves the waitlists.
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppDeps } from '../context';
-import type { Db } from '../db/index';
+import type { Db, DbOrTx } from '../db/index';
 import { activities, adults, applicationDrafts, children, enrollments, logins, programPeriods, providers, registrations, seatTakes, seats, waitlistEntries } from '../db/schema';
 import { isoDay } from '../clock';
 import { enqueueMail } from '../outbox';
@@ -85,7 +85,7 @@ export async function pendingApplications(db: Db, appName?: string): Promise<Pen
   });
 }
 
-async function pendingOf(db: Db, appName: string, registrationID: number) {
+async function pendingOf(db: DbOrTx, appName: string, registrationID: number) {
   const [row] = await db
     .select({ reg: registrations, pp: programPeriods })
     .from(registrations)
@@ -128,7 +128,7 @@ export interface Approved {
 export async function approveApplication(deps: ApprovalDeps, appName: string, registrationID: number, opts: { discount: boolean; today?: string }): Promise<Approved> {
   const today = opts.today ?? isoDay(deps.today());
   const approved = await deps.db.transaction(async (tx) => {
-    const db = tx as unknown as Db;
+    const db = tx;
     const { reg, pp } = await pendingOf(db, appName, registrationID);
     // the status moves first, conditionally: two approvals of one application enrol it once
     const moved = await tx
@@ -139,7 +139,7 @@ export async function approveApplication(deps: ApprovalDeps, appName: string, re
     if (!moved.length) throw new ApprovalError(`Application ${registrationID} is no longer pending approval.`);
     // the draft's row is locked: the approvals of two children of one application charge its optional fees once
     const [draft] = reg.draftId ? await tx.select().from(applicationDrafts).where(eq(applicationDrafts.id, reg.draftId)).for('update') : [];
-    const data = (draft?.data ?? {}) as DraftData;
+    const data: DraftData = draft?.data ?? {};
     const choice = (data.children ?? []).find((c) => c.prChildID === reg.childId);
     const held = await tx
       .select({ activity: activities, weekStart: seats.weekStart })
@@ -253,7 +253,7 @@ export async function approveApplication(deps: ApprovalDeps, appName: string, re
 /** Rejects a pending application: its seats go back, its waitlist places are left, the child is REMOVED. */
 export async function rejectApplication(db: Db, appName: string, registrationID: number): Promise<{ released: number }> {
   return db.transaction(async (tx) => {
-    const { reg } = await pendingOf(tx as unknown as Db, appName, registrationID);
+    const { reg } = await pendingOf(tx, appName, registrationID);
     const moved = await tx
       .update(registrations)
       .set({ status: 'REMOVED', isPendingApproval: false })

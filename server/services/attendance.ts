@@ -152,7 +152,7 @@ export const attendance = {
       const s = session!;
       await checkAbsenceNoticeLimit(deps, lang, s);
       // the engine's data: hidden values pruned (no end date unless multi-day)
-      const v = form!.data as {
+      const v = form.data as {
         childIDs: number[];
         reasonID?: number;
         otherReason?: string;

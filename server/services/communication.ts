@@ -177,7 +177,7 @@ export const communication = {
   'Communication.sendMail': {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
-      const data = form!.data as { subjectID: string; message: string };
+      const data = form.data as { subjectID: string; message: string };
       // the subject is one of this provider's contact-us subjects, never another provider's or a free text
       const [subject] = await deps.db
         .select()

@@ -90,7 +90,7 @@ export const handoff = {
   'Registration.redirectionUrl': {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
-      const body = form.data as { programPeriodID: number; accountID: number; source: string; destination: string; applicationName: string };
+      const body = form.data;
       await checkIds(deps, s, lang, body);
       const p = await providerOf(deps.db, s);
       if (body.applicationName.toLowerCase() !== p.appName) notFound(deps, lang);
@@ -103,7 +103,7 @@ export const handoff = {
   'Registration.applicationToken': {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
-      const body = form.data as { product: Product; programPeriodID: number; accountID: number; ApplicationTokenString: string };
+      const body = form.data;
       await checkIds(deps, s, lang, body);
       const p = await providerOf(deps.db, s);
       const fields = parseTokenString(deps, lang, body.ApplicationTokenString);

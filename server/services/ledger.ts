@@ -3,7 +3,7 @@
 // each invoice's open rest are derived here, with payments and credits applied to the oldest due
 // charge first, so no balance is ever stored twice.
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Db } from '../db/index';
+import type { Db, DbOrTx } from '../db/index';
 import { prepared } from '../db/prepared';
 import { ledgerEntries } from '../db/schema';
 
@@ -68,6 +68,6 @@ export async function ledgerRows(db: Db, providerId: number, accountId: number):
   ).execute({ providerId, accountId });
 }
 
-export async function accountMoney(db: Db, providerId: number, accountId: number, today: string): Promise<AccountMoney> {
+export async function accountMoney(db: DbOrTx, providerId: number, accountId: number, today: string): Promise<AccountMoney> {
   return accountMoneyOf(await ledgerRows(db, providerId, accountId), today);
 }

@@ -15,6 +15,7 @@ import { enqueueMail } from '../outbox';
 import { checkNewPassword, rememberPassword } from '../passwordPolicy';
 import { providerByAppName, type ProviderRow } from './common';
 import { portalLink } from '../links';
+import type { AuthenticationRegisterBody } from '../../src/engine/contract.gen';
 
 export const RESET_TTL_MS = 60 * 60 * 1000;
 export const SIGNUP_TTL_MS = 24 * 60 * 60 * 1000;
@@ -158,7 +159,7 @@ export const passwordFlows = {
     handler: async ({ deps, body, lang, form, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
       // the token is bound into the body by the screen, beside the form's values
-      const v = { ...(form!.data as { mode: 'reset' | 'create'; newPassword: string }), token: String(body.token) };
+      const v = { ...(form.data as { mode: 'reset' | 'create'; newPassword: string }), token: String(body.token) };
       const purpose = v.mode === 'create' ? 'signup' : 'reset';
       const [tok] = await deps.db
         .select()
@@ -200,7 +201,7 @@ export const passwordFlows = {
   'Authentication.register': {
     handler: async ({ deps, body, lang, form, req }) => {
       const p = await providerByAppName(deps.db, body.appName);
-      const v = form!.data as Record<string, string>;
+      const v = form.data as Required<AuthenticationRegisterBody>;
       const email = v.email.trim().toLowerCase();
       await limitPerAddress(deps, lang, p, 'register', email, req.ip);
       const duplicate = () =>
@@ -248,7 +249,7 @@ export const passwordFlows = {
   'Demographics.changePassword': {
     handler: async ({ deps, session, form, lang }) => {
       const s = session!;
-      const v = form!.data as { mode: 'change' | 'temporary'; currentPassword?: string; newPassword: string };
+      const v = form.data as { mode: 'change' | 'temporary'; currentPassword?: string; newPassword: string };
       const [login] = await deps.db.select().from(logins).where(and(eq(logins.id, s.loginId), eq(logins.providerId, s.providerId)));
       // only a temporary-password session may skip the current password
       if (!s.isTemporaryPassword || v.mode === 'change') {

@@ -216,8 +216,11 @@ export const payments_ = {
         idempotencyKey = body.idempotencyKey;
       }
       const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
-      const values = form.data as Record<string, string | number | boolean | undefined>;
-      const str = (k: string) => (typeof values[k] === 'string' ? (values[k] as string) : '');
+      const values = form.data;
+      const str = (k: keyof typeof values) => {
+        const x = values[k];
+        return typeof x === 'string' ? x : '';
+      };
       const payer = {
         paidByFamilyMemberID: Number(values.paidByFamilyMemberID ?? 0),
         firstName: str('firstName'),
@@ -491,9 +494,9 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
     if (!wasLive) deps.log?.warn({ attempt: attempt.publicId, was: claimed.status }, 'the gateway took a payment on a closed attempt: posted and refunded');
     const mailIds: number[] = [];
     const receipts = await receiptMails(deps, t, attempt, payment, tx);
-    for (const mail of receipts) mailIds.push(await enqueueMail(t as unknown as Db, deps.clock, mail));
+    for (const mail of receipts) mailIds.push(await enqueueMail(t, deps.clock, mail));
     // the receipt in the account's Emails/Texts history, once whatever the number of its recipients
-    if (receipts[0]) await recordInHistory(t as unknown as Db, deps.today(), { providerId: attempt.providerId, accountId: attempt.accountId, subject: receipts[0].subject, text: receipts[0].text, from: receipts[0].programName });
+    if (receipts[0]) await recordInHistory(t, deps.today(), { providerId: attempt.providerId, accountId: attempt.accountId, subject: receipts[0].subject, text: receipts[0].text, from: receipts[0].programName });
     await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
     return done;
   };
@@ -575,7 +578,7 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
     .from(adults)
     .leftJoin(logins, eq(logins.adultId, adults.id))
     .where(and(eq(adults.accountId, attempt.accountId), eq(adults.accountHolder, 1)));
-  const money = await accountMoney(t as unknown as Db, attempt.providerId, attempt.accountId, isoDay(deps.today()));
+  const money = await accountMoney(t, attempt.providerId, attempt.accountId, isoDay(deps.today()));
   const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
   const method = deps.t(lang, `payment.method.${attempt.paymentMethodCode}`);
   const lines = [

@@ -180,7 +180,7 @@ export async function submitApplication(
     if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail({ deps, lang }, 409, 'application.errors.notOpen', { date: `${dateTimeInLanguage(pp.registrationStartAt.toISOString().slice(0, 16), lang)} UTC` });
     fail({ deps, lang }, 409, 'application.errors.closed');
   }
-  const data = d.data as DraftData;
+  const data = d.data;
   checkComplete(deps, lang, data);
   if (d.status !== 'open') fail({ deps, lang }, 409, 'application.errors.submitted');
   const today = isoDay(deps.today());

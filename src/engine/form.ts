@@ -46,10 +46,10 @@ export interface FieldError {
   params: Record<string, unknown>;
 }
 
-export interface ValidationResult {
+export interface ValidationResult<T = Record<string, unknown>> {
   valid: boolean;
-  /** values to submit: hidden values pruned, phones and zips in stored form */
-  data: Record<string, unknown>;
+  /** values to submit: hidden values pruned, phones and zips in stored form (typed by a caller that knows the form's values, e.g. an operation's body) */
+  data: T;
   errors: FieldError[];
   /** 'errors.pageLevel' when there are errors */
   pageError?: string;

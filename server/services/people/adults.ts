@@ -231,9 +231,12 @@ export const adultHandlers = {
       const s = c.session;
       const id = c.params.adultID;
       const existing = id === 0 ? null : await adultOf(c, id);
-      const v = c.form.data as Record<string, unknown>;
+      const v = c.form.data;
       const accountHolder = Number(v.accountHolder);
-      const str = (k: string) => (typeof v[k] === 'string' ? (v[k] as string).trim() : '');
+      const str = (k: keyof typeof v) => {
+        const x = v[k];
+        return typeof x === 'string' ? x.trim() : '';
+      };
       const values = {
         firstName: str('firstName'),
         middleInitial: str('middleInitial'),

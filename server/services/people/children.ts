@@ -97,7 +97,7 @@ export const childHandlers = {
     handler: async (c) => {
       const s = c.session;
       const ch = await childOf(c, c.params.childID);
-      const v = c.form.data as Record<string, unknown>;
+      const v = c.form.data;
       const grade = String(v.gradeLevelCode ?? '');
       if (grade) {
         const [g] = await c.deps.db.select().from(gradeLevels).where(and(eq(gradeLevels.providerId, s.providerId), eq(gradeLevels.gradeLevelCode, grade)));

@@ -73,7 +73,7 @@ export const medicalHandlers = {
     handler: async (c) => {
       const s = c.session;
       const ch = await childOf(c, c.params.childID);
-      const v = c.form.data as Record<string, unknown>;
+      const v = c.form.data;
       const answers: NonNullable<StoredMedical['answers']> = {};
       for (const q of (v.questions ?? []) as Record<string, unknown>[]) {
         answers[String(q.fieldID)] = {
@@ -83,7 +83,10 @@ export const medicalHandlers = {
           ...(typeof q.explanation === 'string' ? { explanation: q.explanation } : {}),
         };
       }
-      const pick = (k: string) => (typeof v[k] === 'string' ? (v[k] as string).trim() : '');
+      const pick = (k: keyof typeof v) => {
+        const x = v[k];
+        return typeof x === 'string' ? x.trim() : '';
+      };
       const medical: StoredMedical = {
         doctorName: pick('doctorName'),
         doctorPhone: phone(v.doctorPhone),

@@ -54,7 +54,7 @@ export const pinHandlers = {
     },
     handler: async (c) => {
       const s = c.session;
-      const ids = [...new Set((c.form.data as { adultIDs: number[] }).adultIDs)];
+      const ids = [...new Set(c.form.data.adultIDs)];
       const rows = await c.deps.db
         .select()
         .from(adults)

@@ -190,7 +190,7 @@ export const relationHandlers = {
       const s = c.session;
       const k = await childOf(c, c.params.childID);
       const relations = await c.deps.db.select().from(relationships).where(eq(relationships.providerId, s.providerId));
-      const rows = ((c.form.data as { adults?: Record<string, unknown>[] }).adults ?? []) as Record<string, unknown>[];
+      const rows = (c.form.data.adults ?? []) as Record<string, unknown>[];
       return c.deps.db.transaction(async (tx) => {
         let saved = 0;
         for (const r of rows) {
