@@ -42,6 +42,8 @@ export async function enqueueMail(db: DbOrTx, clock: Clock, mail: OutboxMail): P
 }
 
 const MAX_ATTEMPTS = 5;
+/** SMTP connections kept open, and mails sent at once (each waits on its server's answers) */
+const SMTP_CONNECTIONS = 4;
 /** mails claimed at once */
 const BATCH = 50;
 /** a claim's length; renewed every third of it while its mail is being sent */
@@ -60,6 +62,8 @@ export interface OutboxSenderOptions {
   id?: string;
   /** a claim's length (OUTBOX_LEASE_MS) */
   leaseMs?: number;
+  /** SMTP connections, and mails sent at once (SMTP_CONNECTIONS) */
+  connections?: number;
 }
 
 /**
@@ -76,10 +80,11 @@ export function createOutboxSender(
   log: { error: (o: unknown, m: string) => void },
   opts: OutboxSenderOptions = {},
 ): OutboxSender {
+  const connections = Math.max(1, opts.connections ?? SMTP_CONNECTIONS);
   const transport =
     typeof smtp === 'string'
       ? // pooled: a few connections kept open and reused, not one SMTP handshake per mail
-        nodemailer.createTransport({ url: smtp, pool: true, maxConnections: 3, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
+        nodemailer.createTransport({ url: smtp, pool: true, maxConnections: connections, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
       : smtp;
   const me = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = opts.leaseMs ?? OUTBOX_LEASE_MS;
@@ -110,11 +115,13 @@ export function createOutboxSender(
     while (!stopped) {
       const claimed = await claim();
       if (!claimed.length) break;
-      for (const m of claimed) {
+      // a few at once, one per pooled SMTP connection: each mail waits on the SMTP server's answers
+      let next = 0;
+      const sendOne = async (m: (typeof claimed)[number]) => {
         // the claim again, just before sending: a slow batch may have outlived it for the last mails
         const renew = () => db.update(outbox).set({ leaseUntil: new Date(clock().getTime() + leaseMs) }).where(mine(m.id)).returning({ id: outbox.id });
         const [held] = await renew();
-        if (!held || stopped) continue;
+        if (!held || stopped) return;
         // a slow SMTP server keeps the claim; a sender that dies stops renewing it
         const beat = setInterval(() => void renew().catch((err) => log.error({ err, outboxId: m.id }, 'outbox: renewing a claim failed')), leaseMs / 3);
         try {
@@ -133,12 +140,17 @@ export function createOutboxSender(
             .update(outbox)
             .set({ attempts: m.attempts + 1, lastError: String((err as Error).message ?? err), claimedBy: null, leaseUntil: retryAt })
             .where(mine(m.id));
-          continue;
+          return;
         }
         clearInterval(beat);
         await db.update(outbox).set({ sentAt: clock(), attempts: m.attempts + 1, lastError: null, claimedBy: null, leaseUntil: null }).where(mine(m.id));
         sent++;
-      }
+      };
+      await Promise.all(
+        Array.from({ length: Math.min(connections, claimed.length) }, async () => {
+          while (next < claimed.length) await sendOne(claimed[next++]);
+        }),
+      );
       // mails of this batch not started (stopping): their claim ends now
       if (stopped) await db.update(outbox).set({ claimedBy: null, leaseUntil: null }).where(and(inArray(outbox.id, claimed.map((m) => m.id)), eq(outbox.claimedBy, me), isNull(outbox.sentAt)));
     }

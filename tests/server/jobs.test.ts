@@ -459,7 +459,8 @@ describe.each(BACKENDS)('jobs on %s', (backend) => {
           });
         },
       } as never);
-      const s = createOutboxSender(conn.a, c.clock, held, quietLog().log, { id: 'sender-a' });
+      // one mail at a time: the first is in hand, the two others are claimed and not started
+      const s = createOutboxSender(conn.a, c.clock, held, quietLog().log, { id: 'sender-a', connections: 1 });
       const sending = s.flush();
       await g.inside;
       const stopped = s.stop();
