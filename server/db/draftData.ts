@@ -1,5 +1,8 @@
 // What an application draft holds (applicationDrafts.data): the children, their activities and the
-// choices of the later steps, as the application's steps saved them.
+// choices of the later steps, as the application's steps saved them; and what its submit answered
+// (applicationDrafts.result).
+import type { RegistrationStatus } from '../../src/engine/programCodes';
+
 export interface Selection {
   activityID: number;
   weekStart: string | null;
@@ -22,4 +25,22 @@ export interface DraftData {
   isCreditBalanceApplied?: boolean;
   isOptedFinancialAssistance?: boolean;
   agencies?: number[];
+}
+
+/** The answer of a draft's submit, kept to answer a retried submit again. */
+export interface Confirmation {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  submittedOn: string | null;
+  emailSent: boolean;
+  parentName: string;
+  children: {
+    prChildID: number;
+    fullName: string;
+    status: RegistrationStatus;
+    waitlistPosition?: number | null;
+    /** a waitlisted choice names its entry by registration and seat (`entryId` in confirmations stored before) */
+    activities: { activityID: number; activity: string; weekStart: string | null; state: 'A' | 'W' | 'FULL'; entryId?: number | null; seatId?: number; registrationId?: number; waitlistPosition?: number | null }[];
+  }[];
 }

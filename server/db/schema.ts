@@ -17,7 +17,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { ProviderTexts } from '../providerTexts';
-import type { DraftData } from './draftData';
+import type { Confirmation, DraftData } from './draftData';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -910,7 +910,7 @@ export const applicationDrafts = pgTable(
     /** open | submitting | submitted | discarded */
     status: text('status').notNull().default('open'),
     /** the confirmation of a submitted draft (a retried submit answers it again) */
-    result: jsonb('result').$type<Record<string, unknown>>(),
+    result: jsonb('result').$type<Confirmation>(),
     createdAt: ts('created_at').notNull(),
     updatedAt: ts('updated_at').notNull(),
     submittedAt: ts('submitted_at'),

@@ -423,7 +423,7 @@ export const application = {
       if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
       await releaseExpiredHolds(deps, { draftId: d.id });
       const later = await payLater(deps, await draftOf(deps, s, query.key, lang));
-      return { ...publicConfirmation(await withPositions(deps, d.result as unknown as Confirmation)), charged: await chargesOf(deps, s, later, await programOf(deps, s, d.programPeriodId, lang), lang), payment: paymentOf(later, deps.clock()) };
+      return { ...publicConfirmation(await withPositions(deps, d.result)), charged: await chargesOf(deps, s, later, await programOf(deps, s, d.programPeriodId, lang), lang), payment: paymentOf(later, deps.clock()) };
     },
   },
 
@@ -436,8 +436,9 @@ export const application = {
       const pp = await programOf(deps, s, d.programPeriodId, lang);
       await settleSubmitted(deps, s, d, pp, lang);
       await releaseExpiredHolds(deps, { draftId: d.id });
+      // still submitted: a submitted draft keeps its result
       const now = await draftOf(deps, s, query.key, lang);
-      return { ...publicConfirmation(await withPositions(deps, now.result as unknown as Confirmation)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
+      return { ...publicConfirmation(await withPositions(deps, now.result!)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
     },
   },
 } satisfies Partial<Handlers>;

@@ -17,7 +17,7 @@ import { feesOf } from './fees';
 import { accountMoney } from './ledger';
 import { moneyText } from '../../src/engine/money';
 import { dateInLanguage } from '../../src/engine/formats';
-import { entryPositions, type Confirmation } from './seats';
+import { entryPositions } from './seats';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
@@ -25,7 +25,8 @@ type Owner = { providerId: number; accountId: number };
 
 /** The draft's choices that got a seat (the others are waitlisted or refused: not charged). */
 export function seatedData(d: DraftRow): DraftData {
-  const conf = d.result as unknown as Confirmation;
+  // only submitted drafts are asked, and a submitted draft has its result
+  const conf = d.result!;
   const data = d.data;
   const got = (childId: number, activityID: number, weekStart: string | null) =>
     conf.children.find((c) => c.prChildID === childId)?.activities.some((a) => a.activityID === activityID && (a.weekStart ?? null) === (weekStart ?? null) && a.state === 'A') ?? false;
@@ -36,7 +37,7 @@ export function seatedData(d: DraftRow): DraftData {
 }
 
 /** An application waiting for the provider's review is charged when approved, not at submit. */
-export const isPending = (d: DraftRow) => ((d.result as unknown as Confirmation | null)?.children ?? []).some((c) => c.status === 'PENDING');
+export const isPending = (d: DraftRow) => (d.result?.children ?? []).some((c) => c.status === 'PENDING');
 
 /**
  * The fees of an application's choices that hold a seat (`seated`), in `lang`: what its submit
@@ -92,7 +93,7 @@ export async function confirmationMail(
   fees: { rows: { prChildID: number; feeName: string; regularFee: number; status?: string; kind: string }[]; totalCost: number },
   who: { email?: string; firstName?: string; lastName?: string; lang: string },
 ): Promise<ConfirmationMail | null> {
-  const conf = d.result as unknown as Confirmation | null;
+  const conf = d.result;
   if (!conf) return null;
   const [p] = await deps.db.select().from(providers).where(eq(providers.id, d.providerId));
   if (!p) return null;

@@ -15,7 +15,7 @@ import { textIn } from '../providerTexts';
 import type { DraftRow } from './applicationDraft';
 import { accountMoney } from './ledger';
 import { moneyText } from '../../src/engine/money';
-import { releaseSeat, type Confirmation } from './seats';
+import { releaseSeat } from './seats';
 import { newKey } from '../gateways/adapter';
 import { applicationFees, confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
 
@@ -196,7 +196,7 @@ async function holdNotice(deps: AppDeps, tx: Tx, d: DraftRow, which: 'warning' |
     to = primary?.email ?? null;
   }
   if (!to) return false;
-  const conf = d.result as unknown as Confirmation | null;
+  const conf = d.result;
   // the children whose seats are (were) held
   const names = (conf?.children ?? []).filter((c) => c.activities.some((a) => a.state === 'A')).map((c) => c.fullName);
   const params = {

@@ -18,26 +18,12 @@ import type { programPeriods } from '../db/schema';
 import { singleLine } from '../inputChecks';
 import { batched, callJson, prepared } from '../db/prepared';
 import { ACTIVITY_TYPE, type RegistrationStatus } from '../../src/engine/programCodes';
+import type { Confirmation } from '../db/draftData';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Tx = Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0];
 
-export interface Confirmation {
-  key: string;
-  programPeriodID: number;
-  programPeriod: string;
-  submittedOn: string | null;
-  emailSent: boolean;
-  parentName: string;
-  children: {
-    prChildID: number;
-    fullName: string;
-    status: RegistrationStatus;
-    waitlistPosition?: number | null;
-    /** a waitlisted choice names its entry by registration and seat (`entryId` in confirmations stored before) */
-    activities: { activityID: number; activity: string; weekStart: string | null; state: 'A' | 'W' | 'FULL'; entryId?: number | null; seatId?: number; registrationId?: number; waitlistPosition?: number | null }[];
-  }[];
-}
+export type { Confirmation } from '../db/draftData';
 
 /** Seats of the activities (per week for weekly programs): what is left now. */
 export async function seatAvailability(
@@ -175,7 +161,7 @@ export async function submitApplication(
   lang: string,
   facts?: SubmitFacts,
 ): Promise<{ fresh: boolean; confirmation: Confirmation }> {
-  if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result as unknown as Confirmation };
+  if (d.status === 'submitted' && d.result) return { fresh: false, confirmation: d.result };
   if (!isOpenNow(deps, pp)) {
     if (pp.registrationStartAt && pp.registrationStartAt > deps.today()) fail({ deps, lang }, 409, 'application.errors.notOpen', { date: `${dateTimeInLanguage(pp.registrationStartAt.toISOString().slice(0, 16), lang)} UTC` });
     fail({ deps, lang }, 409, 'application.errors.closed');
@@ -227,7 +213,7 @@ export async function submitApplication(
   } catch (err) {
     if (errorCode(err) !== 'PPA01') throw err;
     const [again] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
-    if (again?.status === 'submitted' && again.result) return { fresh: false, confirmation: again.result as unknown as Confirmation };
+    if (again?.status === 'submitted' && again.result) return { fresh: false, confirmation: again.result };
     fail({ deps, lang }, 409, 'application.errors.submitted');
   }
 }
