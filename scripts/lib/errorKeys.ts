@@ -2,7 +2,8 @@
 // (server/errors.ts), and every "<namespace>.errors.<path>" literal in server/ (keys held in tables
 // before they reach the helper), must be a text of locales/en/<namespace>.json.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { DeclError } from '../../src/engine/index';
 
 const HELPER_KEY = /\b(?:httpError|fail)\((?:\{[^{}]*\}|[\w.]+), [^,]+?, '([^']+)'/g;
@@ -15,7 +16,11 @@ function tsFiles(dir: string): string[] {
   });
 }
 
-export function serverErrorKeyErrors(root: string): DeclError[] {
+/** The server's code is this repository's, wherever the declarations being checked are. */
+const REPOSITORY = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+/** `root`: where the translations are (the declarations' root); the keys are read from this repository's server/. */
+export function serverErrorKeyErrors(root: string, code = REPOSITORY): DeclError[] {
   const en = join(root, 'locales', 'en');
   const namespaces = new Map<string, unknown>();
   for (const f of readdirSync(en)) if (f.endsWith('.json')) namespaces.set(f.slice(0, -5), JSON.parse(readFileSync(join(en, f), 'utf8')));
@@ -30,12 +35,12 @@ export function serverErrorKeyErrors(root: string): DeclError[] {
     return typeof node === 'string';
   };
   const errors: DeclError[] = [];
-  for (const file of tsFiles(join(root, 'server'))) {
+  for (const file of tsFiles(join(code, 'server'))) {
     const text = readFileSync(file, 'utf8');
     const seen = new Set<string>();
     for (const re of [HELPER_KEY, ERRORS_KEY]) for (const m of text.matchAll(re)) seen.add(m[1]);
     for (const key of seen) {
-      if (!exists(key)) errors.push({ file: relative(root, file), path: '', message: `error key ${key} is not a text of locales/en (keys are "<namespace>.<path>", the namespace a file of locales/en)` });
+      if (!exists(key)) errors.push({ file: relative(code, file), path: '', message: `error key ${key} is not a text of locales/en (keys are "<namespace>.<path>", the namespace a file of locales/en)` });
     }
   }
   return errors;
