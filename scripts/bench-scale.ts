@@ -23,10 +23,9 @@ import pg from 'pg';
 import { SMTPServer } from 'smtp-server';
 import { openDb, type DbHandle } from '../server/db/index';
 import * as s from '../server/db/schema';
-import { ABSOLUTE_MS, hashToken, IDLE_MS, newToken } from '../server/auth';
 import { buildSandboxGateway } from '../sandbox-gateway/app';
 import { freePort, startPortal, type Running } from './lib/portal';
-import { prepare, type Prepared } from './lib/rush';
+import { prepare, signedInAccounts, type Prepared } from './lib/rush';
 import { testCardNumber } from './lib/cards';
 
 const INSTANCES = Number(process.env.SCALE_INSTANCES || 3);
@@ -180,31 +179,8 @@ async function preparePayers(handle: DbHandle, count: number): Promise<Payer[]> 
   const now = new Date();
   for (let start = 0; start < count; start += 250) {
     const idx = Array.from({ length: Math.min(250, count - start) }, (_, i) => start + i);
-    const accts = await db.insert(s.accounts).values(idx.map((i) => ({ providerId: pid, accountNo: `PAY-${i}` }))).returning({ id: s.accounts.id });
-    const adults = await db
-      .insert(s.adults)
-      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, accountHolder: 1, firstName: `Payer${i}`, lastName: 'Scale', email: `payer${i}@example.com` })))
-      .returning({ id: s.adults.id });
-    const logins = await db
-      .insert(s.logins)
-      .values(idx.map((i, j) => ({ providerId: pid, adultId: adults[j].id, email: `payer${i}@example.com`, passwordHash: 'not-used' })))
-      .returning({ id: s.logins.id });
+    const { accts, tokens } = await signedInAccounts(db, pid, idx, { accountNo: 'PAY', name: 'Payer', lastName: 'Scale', email: 'payer' }, now);
     await db.insert(s.ledgerEntries).values(idx.map((_, j) => ({ providerId: pid, accountId: accts[j].id, kind: 'CHARGE', amountCents: 10_000, entryDate: now.toISOString().slice(0, 10), description: 'Tuition', createdAt: now })));
-    const tokens = idx.map(() => newToken());
-    await db.insert(s.sessions).values(
-      idx.map((_, j) => ({
-        providerId: pid,
-        loginId: logins[j].id,
-        adultId: adults[j].id,
-        accountId: accts[j].id,
-        locale: 'en',
-        tokenHash: hashToken(tokens[j]),
-        createdAt: now,
-        lastSeenAt: now,
-        idleExpiresAt: new Date(now.getTime() + IDLE_MS),
-        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
-      })),
-    );
     idx.forEach((_, j) => out.push({ token: tokens[j], accountId: accts[j].id }));
   }
   return out;

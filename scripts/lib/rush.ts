@@ -41,34 +41,11 @@ export async function prepare(handle: DbHandle, families: number, seatCount: num
   for (let start = 0; start < families; start += 250) {
     const n = Math.min(250, families - start);
     const idx = Array.from({ length: n }, (_, i) => start + i);
-    const accts = await db.insert(s.accounts).values(idx.map((i) => ({ providerId: pid, accountNo: `RUSH-${i}` }))).returning({ id: s.accounts.id });
-    const adults = await db
-      .insert(s.adults)
-      .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, accountHolder: 1, firstName: `Parent${i}`, lastName: 'Rush', email: `rush${i}@example.com` })))
-      .returning({ id: s.adults.id });
-    const logins = await db
-      .insert(s.logins)
-      .values(idx.map((i, j) => ({ providerId: pid, adultId: adults[j].id, email: `rush${i}@example.com`, passwordHash: 'not-used' })))
-      .returning({ id: s.logins.id });
+    const { accts, tokens } = await signedInAccounts(db, pid, idx, { accountNo: 'RUSH', name: 'Parent', lastName: 'Rush', email: 'rush' }, now);
     const kids = await db
       .insert(s.children)
       .values(idx.map((i, j) => ({ providerId: pid, accountId: accts[j].id, firstName: `Child${i}`, lastName: 'Rush', dateOfBirth: '2018-05-01', homeSiteId: act.siteId })))
       .returning({ id: s.children.id });
-    const tokens = idx.map(() => newToken());
-    await db.insert(s.sessions).values(
-      idx.map((_, j) => ({
-        providerId: pid,
-        loginId: logins[j].id,
-        adultId: adults[j].id,
-        accountId: accts[j].id,
-        locale: 'en',
-        tokenHash: hashToken(tokens[j]),
-        createdAt: now,
-        lastSeenAt: now,
-        idleExpiresAt: new Date(now.getTime() + IDLE_MS),
-        absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
-      })),
-    );
     const keys = idx.map(() => randomBytes(16).toString('hex'));
     await db.insert(s.applicationDrafts).values(
       idx.map((i, j) => ({
@@ -109,3 +86,40 @@ export function post(url: string, token: string): Promise<{ status: number; body
   });
 }
 
+/**
+ * Accounts each with its holder, a login and a session written straight into the database (signing
+ * thousands of parents in is not what a benchmark measures): `<accountNo>-<i>`, `<email><i>@example.com`.
+ */
+export async function signedInAccounts(
+  db: DbHandle['db'],
+  providerId: number,
+  idx: number[],
+  names: { accountNo: string; name: string; lastName: string; email: string },
+  now: Date,
+): Promise<{ accts: { id: number }[]; tokens: string[] }> {
+  const accts = await db.insert(s.accounts).values(idx.map((i) => ({ providerId, accountNo: `${names.accountNo}-${i}` }))).returning({ id: s.accounts.id });
+  const adults = await db
+    .insert(s.adults)
+    .values(idx.map((i, j) => ({ providerId, accountId: accts[j].id, accountHolder: 1, firstName: `${names.name}${i}`, lastName: names.lastName, email: `${names.email}${i}@example.com` })))
+    .returning({ id: s.adults.id });
+  const logins = await db
+    .insert(s.logins)
+    .values(idx.map((i, j) => ({ providerId, adultId: adults[j].id, email: `${names.email}${i}@example.com`, passwordHash: 'not-used' })))
+    .returning({ id: s.logins.id });
+  const tokens = idx.map(() => newToken());
+  await db.insert(s.sessions).values(
+    idx.map((_, j) => ({
+      providerId,
+      loginId: logins[j].id,
+      adultId: adults[j].id,
+      accountId: accts[j].id,
+      locale: 'en',
+      tokenHash: hashToken(tokens[j]),
+      createdAt: now,
+      lastSeenAt: now,
+      idleExpiresAt: new Date(now.getTime() + IDLE_MS),
+      absoluteExpiresAt: new Date(now.getTime() + ABSOLUTE_MS),
+    })),
+  );
+  return { accts, tokens };
+}
