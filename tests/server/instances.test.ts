@@ -119,7 +119,9 @@ describe.each(BACKENDS)('instances over one database on %s', (backend: Backend) 
     const codes = await Promise.all(Array.from({ length: 6 }, (_, i) => login(apps[i % 3], LINH[0], LINH[1], `Wrong#Guess${i}x`).then((r) => r.statusCode)));
     expect(codes.every((c) => c === 401 || c === 423)).toBe(true);
     for (let i = 0; i < maxFailed && (await login(apps[i % 3], LINH[0], LINH[1], `Wrong#Again${i}x`)).statusCode !== 423; i++);
-    expect((await login(apps[2], ...LINH)).statusCode).toBe(423);
+    // the right password is refused: by the lock, or by the per-e-mail limit when the six at once were
+    // all refused as locked (each counted the others in progress) and so counted as attempts too
+    expect([423, 429]).toContain((await login(apps[2], ...LINH)).statusCode);
     // the passwords checked: five wrong ones, however they were sent (the others were refused unchecked)
     const audit = await apps[0].deps.db.select().from(signinAudit).where(eq(signinAudit.email, LINH[1]));
     expect(audit.filter((a) => a.outcome === 'bad_password').length).toBe(maxFailed);
