@@ -16,6 +16,9 @@ const layer = (name, below) => ({
   to: { path: '^(src|server|scripts|tests)/', pathNot: `^src/(${[name, ...below].join('|')})/` },
 });
 
+/** The server's domains, lowest first (ARCHITECTURE.md, "Domains"). */
+const DOMAINS = ['provider', 'access', 'people', 'communication', 'attendance', 'billing', 'enrolment', 'payments'];
+
 module.exports = {
   forbidden: [
     {
@@ -36,6 +39,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^server/' },
       to: { path: '^src/', pathNot: '^src/engine/' },
+    },
+    // the server's domains (server/domains/<area>/), lowest first: each imports only those below it, and
+    // none imports the handlers (server/handlers/), which stand over all of them
+    ...DOMAINS.map((name, i) => ({
+      name: `domain-${name}-imports-below`,
+      comment: `server/domains/${name} imports only the domains below it (${DOMAINS.slice(0, i).join(', ') || 'none'}) and never the handlers (ARCHITECTURE.md)`,
+      severity: 'error',
+      from: { path: `^server/domains/${name}/` },
+      to: { path: '^server/(domains|handlers)/', pathNot: `^server/domains/(${DOMAINS.slice(0, i + 1).join('|')})/` },
+    })),
+    {
+      name: 'server-below-domains',
+      comment: "the server's own modules (database, auth, outbox, jobs ...) sit below the domains: only the app, the registrar, the jobs' registry and the seeds import a domain or the handlers",
+      severity: 'error',
+      from: { path: '^server/', pathNot: '^server/(domains|handlers)/|^server/(app|registrar|boot|main)\\.ts$|^server/jobs/registry\\.ts$|^server/seed/' },
+      to: { path: '^server/(domains|handlers)/' },
     },
     {
       name: 'sandbox-gateway-standalone',

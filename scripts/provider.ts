@@ -12,7 +12,7 @@ import { openDb } from '../server/db/index';
 import { ROOT } from '../server/app';
 import { businessClock, systemClock } from '../server/clock';
 import { createTranslator } from '../server/i18n';
-import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/services/approvals';
+import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/domains/enrolment/approvals';
 
 const USAGE = `Usage:
   npm run provider -- applications list [--provider APP]

@@ -7,7 +7,7 @@
 import type { Db } from './db/index';
 import type { DeclarationStore } from './declarations';
 import { pickLang } from './i18n';
-import { programConfig, providerByAppName } from './services/common';
+import { programConfig, providerByAppName } from './domains/provider/provider';
 import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/engine/operationUrl';
 
 export const BOOT_ELEMENT_ID = 'pp-boot';

@@ -182,7 +182,7 @@ export interface ProviderRecord {
     ios?: NativeApp;
   };
   /**
-   * the identity providers of social sign-in (spec 1, 2.6; server/services/socialSignIn.ts); the client secret comes from the environment (SOCIAL_<APPNAME>_<ID>_CLIENT_SECRET), which may also override issuer and client id. An entry without all three is not offered. Ids must not repeat
+   * the identity providers of social sign-in (spec 1, 2.6; server/domains/access/socialSignIn.ts); the client secret comes from the environment (SOCIAL_<APPNAME>_<ID>_CLIENT_SECRET), which may also override issuer and client id. An entry without all three is not offered. Ids must not repeat
    */
   socialSignIn?: {
     /**

@@ -13,7 +13,7 @@ import { isFileResponse } from './contract';
 import type { AppDeps, FileResult, HandlerContext, HandlerDef, Handlers } from './context';
 import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED, fail, httpError } from './errors';
 import { resolveSession, type SessionInfo } from './auth';
-import { programConfig, providerByAppName, ruleContextOf } from './services/common';
+import { programConfig, providerByAppName, ruleContextOf } from './domains/provider/provider';
 import { pickLang } from './i18n';
 import { findControlCharacter, findIllFormedText, findNonFiniteNumber, withInt4Bounds } from './inputChecks';
 import { todayMdy } from './clock';

@@ -602,7 +602,7 @@ export const invoices = pgTable('invoices', {
   servicePeriod: text('service_period').notNull(),
   invoiceDate: day('invoice_date').notNull(),
   paymentDueDate: day('payment_due_date').notNull(),
-  /** what the invoice billed; what is left of it is derived from the ledger (server/services/ledger.ts) */
+  /** what the invoice billed; what is left of it is derived from the ledger (server/domains/billing/ledger.ts) */
   amountCents: cents('amount_cents').notNull(),
   autoPayDiscountValueCents: cents('auto_pay_discount_value_cents').notNull().default(0),
 });

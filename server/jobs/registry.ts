@@ -3,8 +3,8 @@
 // runner.enqueue(name, payload, { runAt, key }) where its cause happens). ARCHITECTURE.md, Jobs.
 import type { AppDeps } from '../context';
 import type { OutboxSender } from '../outbox';
-import { reconcilePayments } from '../services/payments';
-import { sweepHolds } from '../services/applicationPayment';
+import { reconcilePayments } from '../domains/payments/payments';
+import { sweepHolds } from '../domains/enrolment/applicationPayment';
 import { JobRunner, type JobRunnerOptions } from './runner';
 import { pruneJobs } from './queue';
 

@@ -5,7 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import * as t from '../db/schema';
 import { isoDay } from '../clock';
-import { safeHtml } from '../services/common';
+import { safeHtml } from '../domains/provider/provider';
 
 interface Ctx {
   db: Db;

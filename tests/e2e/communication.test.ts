@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, signIn, withServerAndBrowser } from './kit';
-import { safeHtml } from '../../server/services/common';
+import { safeHtml } from '../../server/domains/provider/provider';
 import { mdy } from '../today';
 
 const en = JSON.parse(readFileSync(resolve(__dirname, '../../locales/en/communication.json'), 'utf8'));

@@ -8,7 +8,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { createSession } from '../../server/auth';
-import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../../server/services/approvals';
+import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../../server/domains/enrolment/approvals';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 

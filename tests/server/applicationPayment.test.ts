@@ -7,7 +7,7 @@ import { and, eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
-import { settlePending } from '../../server/services/applicationPayment';
+import { settlePending } from '../../server/domains/enrolment/applicationPayment';
 import type { BillingPaymentResultBody as PaymentResult } from '../../src/engine/contract.gen';
 import { apiClient, BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
 

@@ -7,8 +7,8 @@ import { and, eq, gt } from 'drizzle-orm';
 import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { isoDay } from '../../server/clock';
-import { accountMoney } from '../../server/services/ledger';
-import { ApprovalError, approveApplication, pendingApplications } from '../../server/services/approvals';
+import { accountMoney } from '../../server/domains/billing/ledger';
+import { ApprovalError, approveApplication, pendingApplications } from '../../server/domains/enrolment/approvals';
 
 const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
 const DAYS = ['M', 'T', 'W', 'TH', 'F'];

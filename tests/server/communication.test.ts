@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
-import { safeHtml } from '../../server/services/common';
+import { safeHtml } from '../../server/domains/provider/provider';
 import { iso, mdy } from '../today';
 
 const PAYLOADS = JSON.parse(readFileSync(resolve(__dirname, '../fixtures/xss/payloads.json'), 'utf8')) as string[];

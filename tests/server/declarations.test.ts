@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { BACKENDS, createTestApp, createTestDb, FAST_ARGON2, type TestApp } from './helpers';
 import { ROOT, buildApp } from '../../server/app';
 import { DeclarationStore } from '../../server/declarations';
-import { handlers } from '../../server/services/index';
+import { handlers } from '../../server/handlers/index';
 
 /** a copy of the declaration folders, so the test can write overlays */
 function copyRoot(): string {

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKENDS, createTestApp, testClock, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
-import { hashKeyelement, TOKEN_TTL_MS } from '../../server/services/handoff';
+import { hashKeyelement, TOKEN_TTL_MS } from '../../server/domains/enrolment/handoff';
 
 describe.each(BACKENDS)('hand-off on %s', (backend) => {
   let t: TestApp;

@@ -9,7 +9,7 @@ import { and, eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
-import * as holds from '../../server/services/applicationPayment';
+import * as holds from '../../server/domains/enrolment/applicationPayment';
 import { apiClient, BACKENDS, KAREN, LINH, createTestApp, freePort, testClock, tokenFor, type CallOptions, type TestApp } from './helpers';
 import type { BillingPaymentResultBody as PaymentResult, OperationId } from '../../src/engine/contract.gen';
 

@@ -11,7 +11,7 @@ import { outbox } from '../../server/db/schema';
 import { DEFAULT_SETTINGS, settingsOf } from '../../server/providerSettings';
 import { formatProviderRecordError, providerRecordErrors } from '../../server/providerRecord';
 import { ROOT } from '../../server/app';
-import { slowDownMs } from '../../server/services/authentication';
+import { slowDownMs } from '../../server/domains/access/authentication';
 import { businessDate } from '../../src/engine/today';
 
 describe('provider protection settings', () => {

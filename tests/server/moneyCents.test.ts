@@ -11,7 +11,7 @@ import pg from 'pg';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/index';
-import { accountMoneyOf, type LedgerRow } from '../../server/services/ledger';
+import { accountMoneyOf, type LedgerRow } from '../../server/domains/billing/ledger';
 import { BACKENDS, createTestApp, tokenFor, MARIA, LINH, callOperation, type Backend, type TestApp } from './helpers';
 
 const MIGRATIONS = fileURLToPath(new URL('../../server/db/migrations', import.meta.url));

@@ -6,7 +6,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, freshIp, login, testClock, tokenFor, KAREN, DAVID, type TestApp } from './helpers';
 import { accounts, adults, logins, outbox, passwordTokens } from '../../server/db/schema';
 import { hashToken } from '../../server/auth';
-import { RESET_TTL_MS } from '../../server/services/passwordFlows';
+import { RESET_TTL_MS } from '../../server/domains/access/passwordFlows';
 import { commonPasswordCount, isCommonPassword } from '../../server/passwordPolicy';
 import { SIGNUP_DEMO } from '../../server/seed/auth';
 

@@ -11,7 +11,7 @@ import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
 import { signReturn } from '../../sandbox-gateway/protocol';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
-import * as paymentsService from '../../server/services/payments';
+import * as paymentsService from '../../server/domains/payments/payments';
 import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
 import { apiClient, BACKENDS, createTestApp, freePort, testClock, tokenFor, type TestApp } from './helpers';
 import { testCardNumber } from '../../scripts/lib/cards';

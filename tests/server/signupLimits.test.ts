@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import { BACKENDS, createTestApp, freshIp, testClock, tokenFor, DAVID, KAREN, LINH, MARIA, type TestApp } from './helpers';
 import { accounts, adults, logins, outbox, passwordTokens, providers } from '../../server/db/schema';
-import { PER_ADDRESS_MAX, PER_ADDRESS_WINDOW_MS } from '../../server/services/passwordFlows';
+import { PER_ADDRESS_MAX, PER_ADDRESS_WINDOW_MS } from '../../server/domains/access/passwordFlows';
 import { SIGNUP_DEMO } from '../../server/seed/auth';
 
 const root = resolve(__dirname, '../..');

@@ -3,7 +3,7 @@
 // (The full flow against real OpenID providers is in tests/e2e/social.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiClient, BACKENDS, createTestApp, freshIp, type TestApp } from './helpers';
-import { socialProviders } from '../../server/services/socialSignIn';
+import { socialProviders } from '../../server/domains/access/socialSignIn';
 
 describe('social identity providers come from provider.json and the environment', () => {
   it('an identity provider without a client secret is not offered', () => {

@@ -2,7 +2,7 @@
 // Every `@ts-expect-error` below must meet an error: if the typing ever lets one of these through,
 // the directive itself becomes the error and the check fails.
 import type { Handlers, HandlerDef, HandlerContext } from '../../server/context';
-import { handlers } from '../../server/services/index';
+import { handlers } from '../../server/handlers/index';
 import type { ApiClient } from '../../src/api/client';
 
 // A handler table with a missing operation is not a handler table.

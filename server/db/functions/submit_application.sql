@@ -6,7 +6,7 @@
 -- second submit rolls back what it took. Waitlist places are not counted here but when the
 -- confirmation is read: counting a seat's list in every submit made a rush's waitlisted submits cost
 -- PostgreSQL time growing with the list. No amounts pass through it (the charges are posted by
--- server/services/applicationCharges.ts, in cents).
+-- server/domains/enrolment/applicationCharges.ts, in cents).
 CREATE OR REPLACE FUNCTION submit_application(p jsonb) RETURNS jsonb LANGUAGE plpgsql AS $fn$
 DECLARE
   v_provider int := (p->>'providerId')::int;

@@ -1,4 +1,4 @@
--- Submits of one moment in one call and one transaction (server/services/seats.ts): each payload
+-- Submits of one moment in one call and one transaction (server/domains/enrolment/seats.ts): each payload
 -- runs submit_application in a block of its own, so one submit that fails (a double submit, PPA01;
 -- a deadlock, 40P01) rolls back only what it did and answers its error, and the others commit
 -- together. Answers one outcome per payload, in order: {"ok": <answer>} or

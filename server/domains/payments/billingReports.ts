@@ -1,0 +1,193 @@
+// Billing PDFs in the request's language (spec 7.1 /report/receipt, /report/invoice). The receipt:
+// who was paid, the account, the date, the amount, the processing fee and total, the method (never
+// more than its last four digits), the approval code, the payer and the balance after the payment.
+// The invoice: its service period, its charges, what payments and credits covered and what is left.
+import PDFDocument from 'pdfkit';
+import { and, asc, eq } from 'drizzle-orm';
+import { accounts, invoices, ledgerEntries, providers } from '../../db/schema';
+import { httpError } from '../../errors';
+import { isoDay } from '../../clock';
+import { accountMoney } from '../billing/ledger';
+import type { FileResult, ServiceHandlers } from '../../context';
+import { dateInLanguage } from '../../../src/engine/index';
+import { registerReportFonts } from '../attendance/attendanceReport';
+import { receiptOf } from './payments';
+import { moneyText } from '../../../src/engine/money';
+import { providerOf } from '../provider/provider';
+
+export interface ReceiptPdfInput {
+  t: (key: string, params?: Record<string, unknown>) => string;
+  lang: string;
+  country: string;
+  receipt: Awaited<ReturnType<typeof receiptOf>>;
+  generatedOn: Date;
+}
+
+export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
+  const { t, receipt: r } = input;
+  const money = (cents: number) => moneyText(cents, input.lang, input.country);
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: t('payment.receipt.title'), Author: r.organisation, CreationDate: input.generatedOn } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+    registerReportFonts(doc);
+    const left = doc.page.margins.left;
+    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+
+    doc.font('body').fontSize(10).fillColor('#555555').text(r.organisation);
+    doc.moveDown(0.3);
+    doc.font('bold').fontSize(20).fillColor('#000000').text(t('payment.receipt.title'));
+    doc.moveDown(0.2);
+    doc.font('body').fontSize(11).fillColor('#333333').text(t('payment.receipt.thanks'));
+    doc.moveDown(0.8);
+    doc.moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#888888').lineWidth(0.75).stroke();
+    doc.moveDown(0.6);
+
+    const method = r.paymentMethodCode === 'ECH' ? t('payment.method.ECH') : t('payment.method.CCD');
+    const rows: [string, string, boolean?][] = [
+      [t('payment.receipt.number'), String(r.accountPaymentID)],
+      [t('payment.receipt.account'), r.accountNo],
+      [t('payment.receipt.date'), dateInLanguage(r.paymentDate, input.lang)],
+      [t('payment.receipt.amount'), money(r.amountCents)],
+      ...(r.processingFeeCents > 0 ? ([[t('payment.receipt.fee'), money(r.processingFeeCents)]] as [string, string][]) : []),
+      [t('payment.receipt.total'), money(r.amountCents + r.processingFeeCents), true],
+      [t('payment.receipt.method'), `${method} · ${r.brand} •••• ${r.last4Digits}`],
+      [t('payment.receipt.authCode'), r.authCode],
+      [t('payment.receipt.payer'), r.payerName],
+      [t('payment.receipt.balance'), money(r.balanceAfterCents)],
+    ];
+    const labelW = width * 0.4;
+    for (const [label, value, strong] of rows) {
+      const y = doc.y;
+      doc.font('body').fontSize(11).fillColor('#555555').text(label, left, y, { width: labelW - 8 });
+      const h1 = doc.y - y;
+      doc.font(strong ? 'bold' : 'body').fontSize(strong ? 12.5 : 11).fillColor('#000000').text(value, left + labelW, y, { width: width - labelW });
+      doc.x = left;
+      doc.y = y + Math.max(h1, doc.y - y) + 6;
+    }
+    doc.moveDown(0.6);
+    if (r.paymentMethodCode === 'ECH') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.bankDays'), left, doc.y, { width });
+    doc.moveDown(1.2);
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left, doc.y, { width });
+    doc.end();
+  });
+}
+
+export interface InvoicePdfInput {
+  t: (key: string, params?: Record<string, unknown>) => string;
+  lang: string;
+  country: string;
+  organisation: string;
+  accountNo: string;
+  servicePeriod: string;
+  invoiceDate: string;
+  paymentDueDate: string;
+  charges: { date: string; description: string; cents: number }[];
+  amountCents: number;
+  openCents: number;
+  balanceCents: number;
+  generatedOn: Date;
+}
+
+export function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
+  const { t } = input;
+  const money = (cents: number) => moneyText(cents, input.lang, input.country);
+  return new Promise((resolve, reject) => {
+    const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: `${t('payment.invoice.title')}: ${input.servicePeriod}`, Author: input.organisation, CreationDate: input.generatedOn } });
+    const chunks: Buffer[] = [];
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+    registerReportFonts(doc);
+    const left = doc.page.margins.left;
+    const width = doc.page.width - doc.page.margins.left - doc.page.margins.right;
+    doc.font('body').fontSize(10).fillColor('#555555').text(input.organisation);
+    doc.moveDown(0.3);
+    doc.font('bold').fontSize(20).fillColor('#000000').text(t('payment.invoice.title'));
+    doc.font('bold').fontSize(13).text(input.servicePeriod);
+    doc.moveDown(0.4);
+    doc.font('body').fontSize(11);
+    doc.text(`${t('payment.receipt.account')}: ${input.accountNo}`);
+    doc.text(`${t('payment.invoice.date')}: ${dateInLanguage(input.invoiceDate, input.lang)}`);
+    doc.text(`${t('payment.invoice.due')}: ${dateInLanguage(input.paymentDueDate, input.lang)}`);
+    doc.moveDown(0.6);
+    const cols = [width * 0.22, width * 0.53, width * 0.25];
+    const row = (cells: string[], bold: boolean) => {
+      doc.font(bold ? 'bold' : 'body').fontSize(10.5).fillColor('#000000');
+      const y = doc.y;
+      const h = Math.max(...cells.map((c, i) => doc.heightOfString(c, { width: cols[i] - 8 }))) + 8;
+      let x = left;
+      cells.forEach((c, i) => {
+        doc.text(c, x + 4, y + 4, { width: cols[i] - 8, align: i === 2 ? 'right' : 'left' });
+        x += cols[i];
+      });
+      doc.moveTo(left, y + h).lineTo(left + width, y + h).strokeColor('#bbbbbb').lineWidth(0.5).stroke();
+      doc.x = left;
+      doc.y = y + h;
+    };
+    row([t('payment.invoice.chargeDate'), t('payment.invoice.description'), t('payment.invoice.amount')], true);
+    for (const c of input.charges) row([dateInLanguage(c.date, input.lang), c.description, money(c.cents)], false);
+    doc.moveDown(0.6);
+    const total = (label: string, cents: number, strong = false) => {
+      const y = doc.y;
+      doc.font(strong ? 'bold' : 'body').fontSize(strong ? 12 : 11).text(label, left, y, { width: width * 0.7 });
+      doc.text(money(cents), left + width * 0.7, y, { width: width * 0.3, align: 'right' });
+      doc.x = left;
+      doc.moveDown(0.3);
+    };
+    total(t('payment.invoice.total'), input.amountCents);
+    total(t('payment.invoice.paid'), input.amountCents - input.openCents);
+    total(t('payment.invoice.open'), input.openCents, true);
+    total(t('payment.invoice.balance'), input.balanceCents);
+    doc.moveDown(1.2);
+    doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left, doc.y, { width });
+    doc.end();
+  });
+}
+
+export const billingReports = {
+  'Billing.receiptPdf': {
+    handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
+      const receipt = await receiptOf(deps, session, query.AccountPaymentID, lang);
+      const provider = await providerOf(deps.db, session);
+      const file = await receiptPdf({ t: (k, p) => deps.t(lang, k, p), lang, country: provider.countryCode, receipt, generatedOn: deps.today() });
+      return { file, contentType: 'application/pdf', fileName: `receipt-${receipt.accountPaymentID}.pdf` };
+    },
+  },
+  'Billing.invoicePdf': {
+    handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
+      const [inv] = await deps.db
+        .select()
+        .from(invoices)
+        .where(and(eq(invoices.providerId, session.providerId), eq(invoices.accountId, session.accountId), eq(invoices.servicePeriodDetailID, query.ServicePeriodDetailID)));
+      if (!inv) throw httpError({ deps, lang }, 404, 'server.errors.notFound');
+      const [p] = await deps.db.select().from(providers).where(eq(providers.id, session.providerId));
+      const [acc] = await deps.db.select().from(accounts).where(eq(accounts.id, session.accountId));
+      const charges = await deps.db
+        .select()
+        .from(ledgerEntries)
+        .where(and(eq(ledgerEntries.providerId, session.providerId), eq(ledgerEntries.accountId, session.accountId), eq(ledgerEntries.invoiceId, inv.id)))
+        .orderBy(asc(ledgerEntries.entryDate), asc(ledgerEntries.id));
+      const money = await accountMoney(deps.db, session.providerId, session.accountId, isoDay(deps.today()));
+      const amountCents = charges.reduce((n, c) => n + c.amountCents, 0);
+      const file = await invoicePdf({
+        t: (k, prm) => deps.t(lang, k, prm),
+        lang,
+        country: p.countryCode,
+        organisation: p.organisation,
+        accountNo: acc.accountNo,
+        servicePeriod: inv.servicePeriod,
+        invoiceDate: inv.invoiceDate,
+        paymentDueDate: inv.paymentDueDate,
+        charges: charges.map((c) => ({ date: c.entryDate, description: c.description || inv.servicePeriod, cents: c.amountCents })),
+        amountCents,
+        openCents: money.invoiceOpenCents.get(inv.id) ?? 0,
+        balanceCents: money.balanceCents,
+        generatedOn: deps.today(),
+      });
+      return { file, contentType: 'application/pdf', fileName: `invoice-${inv.servicePeriodDetailID}.pdf` };
+    },
+  },
+} satisfies Partial<ServiceHandlers<'Billing.receiptPdf' | 'Billing.invoicePdf'>>;

@@ -1,0 +1,672 @@
+// Pay now (spec 2.12, 7.1, amendment 6): the payer is validated with the payer form, the amount and
+// processing fee are fixed here, and the parent pays on the gateway's hosted page. A payment is
+// applied from the gateway's signed notification or from the gateway's answer to a server-side query
+// when the parent returns, never from the browser's word. Every attempt carries an idempotency key;
+// an attempt's status moves once, by one conditional UPDATE, so a double click, a refresh, a replayed
+// or reordered notification never posts twice.
+import { createHash, randomBytes } from 'node:crypto';
+import { and, asc, eq, inArray, isNull, lt, ne } from 'drizzle-orm';
+import type { AppDeps, ServiceHandlers } from '../../context';
+import type { SessionInfo } from '../../auth';
+import type { Db } from '../../db/index';
+import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../../db/schema';
+import { fail } from '../../errors';
+import { isoDay, todayMdy } from '../../clock';
+import { enqueueMail } from '../../outbox';
+import { recordInHistory } from '../communication/history';
+import { textIn } from '../../providerTexts';
+import { ruleContextOf, safeHtml } from '../provider/provider';
+import { accountMoney } from '../billing/ledger';
+import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/money';
+import { dateInLanguage } from '../../../src/engine/formats';
+import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../../paymentSettings';
+import { GatewayUnavailable, type PaymentGateway } from '../../gateways/adapter';
+import { RETURN_ROUTES } from '../../gateways/registry';
+import type { GatewayNotification, GatewayTransaction } from '../../../sandbox-gateway/protocol';
+import type { DraftRow } from '../enrolment/application';
+import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
+
+type Attempt = typeof paymentAttempts.$inferSelect;
+type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
+
+async function providerOfSession(deps: AppDeps, s: SessionInfo) {
+  const [p] = await deps.db.select().from(providers).where(eq(providers.id, s.providerId));
+  return p;
+}
+
+async function settingsOfSession(deps: AppDeps, s: SessionInfo): Promise<{ settings: PaymentSettings; provider: typeof providers.$inferSelect }> {
+  const provider = await providerOfSession(deps, s);
+  return { settings: deps.settings(provider.appName).payments, provider };
+}
+
+function gatewayOf(deps: AppDeps, lang: string, code: number): PaymentGateway {
+  const g = deps.gateways?.(code);
+  if (!g) fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
+  return g;
+}
+
+/** The account holders who may pay (spec 3 Paid-by list entry): primary first. */
+async function payersOf(deps: AppDeps, s: SessionInfo) {
+  return deps.db
+    .select()
+    .from(adults)
+    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), inArray(adults.accountHolder, [1, 2]), eq(adults.deleted, false)))
+    .orderBy(asc(adults.accountHolder), asc(adults.id));
+}
+
+/** What an application still owes now, from its amount due and the account's ledger (applicationOwes). */
+async function applicationOwesNow(deps: AppDeps, d: DraftRow): Promise<number> {
+  if ((d.paymentStatus !== 'AWAITING' && d.paymentStatus !== 'LATER') || d.amountDueCents <= 0) return 0;
+  const money = await accountMoney(deps.db, d.providerId, d.accountId, isoDay(deps.today()));
+  return applicationOwes(d.amountDueCents, money.balanceCents);
+}
+
+/** What a submitted application of the account has to pay now; NaN when nothing (or not the account's). */
+async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<number> {
+  const [d] = await deps.db
+    .select()
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
+  if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
+  const owes = await applicationOwesNow(deps, d);
+  return owes > 0 ? owes : NaN;
+}
+
+/**
+ * The amount to pay, checked with the payNow form (the same schema and rules as the browser): the
+ * account's balance from its ledger, or the other amount the parent typed (not when the account
+ * hides it). NaN when it is not a payable amount.
+ */
+async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other: string | undefined): Promise<number> {
+  const [acc] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+  const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
+  // the most one payment may be (the provider's maxPaymentCents): a larger balance is paid in parts
+  const maxCents = deps.settings(rc.appName).payments.maxPaymentCents;
+  if (choice === 'balance') {
+    const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+    return money.balanceCents > 0 && money.balanceCents <= maxCents ? money.balanceCents : NaN;
+  }
+  if (acc.hideOtherAmount) return NaN;
+  const decl = deps.declarations.get(rc.appName);
+  if (!decl) return NaN;
+  // the same data the Pay now screen gives the form (Billing.paymentOptions)
+  const data = { paymentOptions: { maxPaymentAmount: amountOfCents(maxCents) } };
+  const checked = decl.engine.validate('payNow', { amountChoice: choice, otherAmount: other ?? '' }, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), data });
+  if (!checked.valid) return NaN;
+  // the payNow form has checked the text: positive, at most 2 decimals
+  const cents = centsOfAmount(other ?? '');
+  return cents > 0 ? cents : NaN;
+}
+
+export const payments_ = {
+  'Billing.paymentOptions': {
+    handler: async ({ deps, session, lang }) => {
+      const { settings, provider } = await settingsOfSession(deps, session);
+      return {
+        paymentEnabled: settings.paymentEnabled,
+        autoPaymentForCCEnabled: settings.autoPaymentForCCEnabled,
+        autoPaymentForECheckEnabled: settings.autoPaymentForECheckEnabled,
+        telephoneRequiredForPayment: settings.telephoneRequiredForPayment,
+        emailRequiredForPayment: settings.emailRequiredForPayment,
+        zipCodeRequiredForPayment: settings.zipCodeRequiredForPayment,
+        methods: METHOD_KINDS.filter((k) => settings.gateways[k] > 0).map((k) => ({ paymentMethodCode: k, gatewayCode: settings.gateways[k] })),
+        driverLicence: settings.driverLicence,
+        countryCode: provider.countryCode,
+        maxPaymentAmount: amountOfCents(settings.maxPaymentCents),
+        maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
+      };
+    },
+  },
+
+  'Billing.configuration': {
+    handler: async ({ deps, session, lang }) => {
+      const [row] = await deps.db.select().from(customTexts).where(and(eq(customTexts.providerId, session.providerId), eq(customTexts.contentType, 'REFUND_POLICY')));
+      return { refundPolicy: row ? safeHtml(textIn(row, 'body', lang)) : null };
+    },
+  },
+
+  'Billing.processingFee': {
+    handler: async ({ deps, session, query, lang }) => {
+      const { settings } = await settingsOfSession(deps, session);
+      const amount = query.ApplicationKey ? await applicationDue(deps, session, query.ApplicationKey, lang) : await amountToPay(deps, session, query.AmountChoice ?? 'balance', query.Amount);
+      const valid = Number.isFinite(amount);
+      const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
+      return {
+        amount: valid ? amountOfCents(amount) : 0,
+        valid,
+        methods: valid
+          ? kinds.map((k) => {
+              const fee = processingFeeCents(settings.processingFee[k], amount);
+              return { paymentMethodCode: k, label: deps.t(lang, `payment.method.${k}`), processingFee: amountOfCents(fee), total: amountOfCents(amount + fee) };
+            })
+          : [],
+      };
+    },
+  },
+
+  'Billing.payers': {
+    handler: async ({ deps, session }) => {
+      const rows = await payersOf(deps, session);
+      return rows.map((a) => ({
+        adultID: a.id,
+        fullName: `${a.firstName} ${a.lastName}`,
+        primaryPayer: a.accountHolder === 1,
+        firstName: a.firstName,
+        lastName: a.lastName,
+        streetAddress: a.streetAddress,
+        apartmentNo: a.apartmentNo,
+        city: a.city,
+        stateCode: a.stateCode,
+        zip: a.zip,
+        homePhone: a.homePhone,
+        cellPhone: a.cellPhone,
+        email: a.email,
+      }));
+    },
+  },
+
+  'Billing.startPayment': {
+    // an existing adult pays under the name on file (spec 2.12: the name fields are disabled for one)
+    facts: async ({ deps, session, body, lang }) => {
+      const id = Number((body as { paidByFamilyMemberID?: number }).paidByFamilyMemberID ?? 0);
+      if (id <= 0) return {};
+      const payer = (await payersOf(deps, session)).find((a) => a.id === id);
+      if (!payer) fail({ deps, lang }, 404, 'payment.errors.payerNotFound');
+      return { firstName: payer.firstName, lastName: payer.lastName };
+    },
+    ruleData: async ({ deps, session }) => ({ paymentOptions: (await settingsOfSession(deps, session)).settings }),
+    handler: async ({ deps, session, body, form, lang }) => {
+      const { settings, provider } = await settingsOfSession(deps, session);
+      if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
+      const method = body.paymentMethodCode as MethodKind;
+      const gatewayCode = settings.gateways[method];
+      if (!gatewayCode) fail({ deps, lang }, 400, 'payment.errors.methodNotOffered');
+      const gateway = gatewayOf(deps, lang, gatewayCode);
+      // what is paid: a submitted application's fees while its seats are held, or the balance or another amount
+      let amountCents: number;
+      let idempotencyKey: string;
+      let application: DraftRow | undefined;
+      if (body.applicationKey) {
+        const [d] = await deps.db
+          .select()
+          .from(applicationDrafts)
+          .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
+        if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
+        await releaseExpiredHolds(deps, { draftId: d.id });
+        [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+        if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail({ deps, lang }, 409, 'payment.errors.holdEnded');
+        if (application.paymentStatus === 'PAID') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+        if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
+        amountCents = await applicationOwesNow(deps, application);
+        if (amountCents <= 0) {
+          // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
+          await deps.db
+            .update(applicationDrafts)
+            .set({ paymentStatus: 'PAID', holdUntil: null })
+            .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
+          fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+        }
+        // one key per try: a double click finds the same attempt, a try after a decline a new one
+        const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
+        idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
+      } else {
+        if (!body.idempotencyKey) fail({ deps, lang }, 400, 'payment.errors.amount');
+        amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
+        if (!Number.isFinite(amountCents)) fail({ deps, lang }, 400, 'payment.errors.amount');
+        idempotencyKey = body.idempotencyKey;
+      }
+      const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
+      const values = form.data;
+      const str = (k: keyof typeof values) => {
+        const x = values[k];
+        return typeof x === 'string' ? x : '';
+      };
+      const payer = {
+        paidByFamilyMemberID: Number(values.paidByFamilyMemberID ?? 0),
+        firstName: str('firstName'),
+        lastName: str('lastName'),
+        streetAddress: str('streetAddress'),
+        apartmentNo: str('apartmentNo'),
+        city: str('city'),
+        stateCode: str('stateCode'),
+        zip: str('zip'),
+        phone: str('homecellphone'),
+        email: str('email'),
+        // spec 3 Driver licence value: state $$ number, just the number without a state
+        driverLicence: str('driverLicenseNumber') ? (/^[A-Z]{2}$/.test(str('driverLicenseState')) ? `${str('driverLicenseState')}$$${str('driverLicenseNumber')}` : str('driverLicenseNumber')) : '',
+      };
+      const now = deps.clock();
+      const [same] = await deps.db
+        .select({ id: paymentAttempts.id })
+        .from(paymentAttempts)
+        .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
+      // one payable page per account: another tab's or another method's page is closed at its gateway
+      // first; when it was paid meanwhile, that payment is applied and this one is not started
+      if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
+      const inserted = await deps.db
+        .insert(paymentAttempts)
+        .values({
+          providerId: session.providerId,
+          accountId: session.accountId,
+          adultId: session.adultId,
+          publicId: randomBytes(16).toString('hex'),
+          idempotencyKey,
+          purpose: application ? 'APPLICATION' : 'BALANCE',
+          draftId: application?.id ?? null,
+          holdUntil: application?.holdUntil ?? null,
+          amountCents,
+          feeCents,
+          paymentMethodCode: method,
+          gatewayCode,
+          payer,
+          referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
+          locale: lang,
+          createdAt: now,
+        })
+        .onConflictDoNothing()
+        .returning();
+      let attempt = inserted[0];
+      if (!attempt) {
+        // the same key again: a double click, a refresh, the back button
+        [attempt] = await deps.db
+          .select()
+          .from(paymentAttempts)
+          .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
+        // not this key: another tab opened its payment at the same moment (the one-live-attempt index)
+        if (!attempt) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+        if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail({ deps, lang }, 409, 'payment.errors.keyReused');
+        if (attempt.status === 'APPROVED') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+        if (attempt.status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.attemptClosed');
+        if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
+      }
+      const base = (deps.linkBase ?? '').replace(/\/$/, '');
+      // an application's payment returns to the application's own return route
+      const returnUrl = `${base}/${application ? 'parentapplication' : 'parentportal'}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
+      let checkout;
+      try {
+        checkout = await gateway.createCheckout({
+          // the gateway keeps the first checkout of a key: two racing requests get one page
+          idempotencyKey: attempt.publicId,
+          merchantName: provider.organisation,
+          amountCents: amountCents + feeCents,
+          currency: provider.countryCode === 'CA' ? 'CAD' : 'USD',
+          method: method === 'CCD' ? 'CARD' : 'BANK',
+          reference: attempt.publicId,
+          returnUrl,
+          notifyUrl: `${base}/api/Billing/payment/notification/${gatewayCode}`,
+          cancelUrl: returnUrl,
+          locale: lang,
+          payer: { firstName: payer.firstName, lastName: payer.lastName, street: [payer.apartmentNo, payer.streetAddress].filter(Boolean).join(' '), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
+        });
+      } catch (e) {
+        if (e instanceof GatewayUnavailable) {
+          // another tab closed this attempt while its page was being opened
+          if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.inProgress');
+          deps.log?.warn({ err: e.message }, 'payment gateway unavailable');
+          fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
+        }
+        throw e;
+      }
+      const [opened] = await deps.db
+        .update(paymentAttempts)
+        .set({ checkoutId: checkout.checkoutId, checkoutUrl: checkout.url })
+        .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+        .returning();
+      // closed meanwhile by another tab (its gateway refuses to take a payment on this page)
+      if (!opened) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+      return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
+    },
+  },
+
+  'Billing.paymentResult': {
+    handler: async ({ deps, session, body, lang }) => {
+      // a return naming no gateway of this portal is not a gateway's return
+      const gateway = deps.gateways?.(body.gatewayCode);
+      if (!gateway) fail({ deps, lang }, 400, 'payment.errors.badReturn');
+      const q = { checkout: body.checkout, transaction: body.transaction, status: body.status };
+      if (!gateway.verifyReturn(q, body.sig)) fail({ deps, lang }, 400, 'payment.errors.badReturn');
+      const [attempt] = await deps.db
+        .select()
+        .from(paymentAttempts)
+        .where(and(eq(paymentAttempts.checkoutId, body.checkout), eq(paymentAttempts.gatewayCode, body.gatewayCode), eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId)));
+      if (!attempt) fail({ deps, lang }, 404, 'payment.errors.notFound');
+      let current = attempt;
+      if (attempt.status === 'CREATED') {
+        if (body.status === 'CANCELLED') {
+          // cancelled at the gateway too, so the page (open in another tab) takes no payment; a
+          // payment it took first is applied instead
+          try {
+            current = await closeAttempt(deps, attempt, 'CANCELLED');
+          } catch (e) {
+            if (!(e instanceof GatewayUnavailable)) throw e;
+            // the reconciler closes it once the gateway answers; the parent goes back meanwhile
+            deps.log?.warn({ err: e.message }, 'payment gateway unavailable to cancel a checkout');
+            return { ...answerOf(attempt), status: 'CANCELLED' as const };
+          }
+        } else {
+          // the gateway's own word, not the browser's
+          let tx: GatewayTransaction | null = null;
+          try {
+            tx = (await gateway.queryCheckout(body.checkout)).transaction;
+          } catch (e) {
+            deps.log?.warn({ err: (e as Error).message }, 'payment gateway query failed');
+          }
+          if (!tx) return answerOf(attempt);
+          current = await applyTransaction(deps, attempt, tx);
+        }
+      }
+      return answerOf(current);
+    },
+  },
+
+  'Billing.receipt': {
+    handler: async ({ deps, session, params, lang }) => {
+      const { amountCents, processingFeeCents, balanceAfterCents, ...r } = await receiptOf(deps, session, params.accountpaymentid, lang);
+      return { ...r, amount: amountOfCents(amountCents), processingFee: amountOfCents(processingFeeCents), total: amountOfCents(amountCents + processingFeeCents), balanceAfter: amountOfCents(balanceAfterCents) };
+    },
+  },
+} satisfies Partial<ServiceHandlers<'Billing.paymentOptions' | 'Billing.configuration' | 'Billing.processingFee' | 'Billing.payers' | 'Billing.startPayment' | 'Billing.paymentResult' | 'Billing.receipt'>>;
+
+type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
+
+function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' } {
+  const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (a.status as ResultStatus);
+  return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer, purpose: a.purpose === 'APPLICATION' ? 'APPLICATION' : 'BALANCE' };
+}
+
+async function attemptById(db: Db | Tx, id: number): Promise<Attempt> {
+  const [a] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id));
+  return a;
+}
+
+/**
+ * Closes an open attempt at its gateway and then here: CANCELLED (the parent cancelled, or another
+ * payment replaced it) or EXPIRED (the gateway's page expired). When the gateway took a payment on its
+ * page first, that transaction is applied instead. Throws GatewayUnavailable when the gateway does not
+ * answer: the attempt stays open (the reconciler closes it later).
+ */
+export async function closeAttempt(deps: AppDeps, attempt: Attempt, as: 'CANCELLED' | 'EXPIRED', reasonCode = ''): Promise<Attempt> {
+  const gateway = deps.gateways?.(attempt.gatewayCode);
+  if (!gateway) throw new GatewayUnavailable(`gateway ${attempt.gatewayCode} is not configured`);
+  const answer = await gateway.cancelCheckout(attempt.publicId);
+  if (answer.transaction) return applyTransaction(deps, attempt, answer.transaction);
+  const [closed] = await deps.db
+    .update(paymentAttempts)
+    .set({ status: as, reasonCode, completedAt: deps.clock() })
+    .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+    .returning();
+  return closed ?? attemptById(deps.db, attempt.id);
+}
+
+/**
+ * Closes the account's live attempt (another tab's or another method's page) before a new one opens.
+ * Answers how many of them the gateway had taken a payment on meanwhile (applied here): the caller
+ * then starts nothing, since what the parent meant to pay may be paid already.
+ */
+async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): Promise<number> {
+  const live = await deps.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.providerId, s.providerId), eq(paymentAttempts.accountId, s.accountId), eq(paymentAttempts.status, 'CREATED')));
+  let paid = 0;
+  for (const a of live) {
+    let closed: Attempt;
+    try {
+      closed = await closeAttempt(deps, a, 'CANCELLED', 'REPLACED');
+    } catch (e) {
+      if (!(e instanceof GatewayUnavailable)) throw e;
+      // its page may still take a payment: no second page until the gateway answers
+      deps.log?.warn({ err: e.message }, 'payment gateway unavailable to close a checkout');
+      fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
+    }
+    if (closed.status === 'APPROVED') paid++;
+  }
+  return paid;
+}
+
+/**
+ * Applies the gateway's transaction to its attempt, once: the conditional UPDATE claims the attempt
+ * by setting its transaction id in one statement, and only the request that claimed it posts the
+ * payment, its ledger entry and the receipt e-mails, in the same database transaction. An approval
+ * always ends as a posting: on a live attempt, to the debt it was for; on an attempt cancelled or
+ * expired meanwhile, or for an application paid by another payment or whose hold ended, posted and
+ * then refunded in full (refund_reason says why; the refund runs after the commit and the reconciler
+ * retries it). A transaction that does not match its attempt (amount, reference, checkout) changes
+ * nothing.
+ */
+export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: GatewayTransaction, db: Db | Tx = deps.db): Promise<Attempt> {
+  if (tx.reference !== attempt.publicId || (attempt.checkoutId !== null && tx.checkoutId !== attempt.checkoutId) || tx.amountCents !== attempt.amountCents + attempt.feeCents) {
+    deps.log?.error({ attempt: attempt.publicId, transaction: tx.transactionId }, 'gateway transaction does not match its payment attempt');
+    return attemptById(db, attempt.id);
+  }
+  const approved = tx.status === 'APPROVED';
+  const run = async (t: Tx) => {
+    // a decline only ends a live attempt; an approval also reaches one closed meanwhile (its money came in)
+    const [claimed] = await t
+      .update(paymentAttempts)
+      .set({ transactionId: tx.transactionId, checkoutId: tx.checkoutId, completedAt: deps.clock() })
+      .where(and(eq(paymentAttempts.id, attempt.id), isNull(paymentAttempts.transactionId), inArray(paymentAttempts.status, approved ? ['CREATED', 'CANCELLED', 'EXPIRED'] : ['CREATED'])))
+      .returning();
+    if (!claimed) return attemptById(t, attempt.id);
+    if (!approved) {
+      const [ended] = await t
+        .update(paymentAttempts)
+        .set({ status: tx.status === 'DECLINED' ? 'DECLINED' : 'ERROR', reasonCode: tx.reasonCode || 'DECLINED' })
+        .where(eq(paymentAttempts.id, attempt.id))
+        .returning();
+      return ended;
+    }
+    const wasLive = claimed.status === 'CREATED';
+    const payer = attempt.payer as Record<string, string>;
+    const payerName = `${payer.firstName ?? ''} ${payer.lastName ?? ''}`.trim();
+    const [payment] = await t
+      .insert(payments)
+      .values({
+        providerId: attempt.providerId,
+        accountId: attempt.accountId,
+        adultId: Number(payer.paidByFamilyMemberID) > 0 ? Number(payer.paidByFamilyMemberID) : null,
+        paymentDate: isoDay(deps.today()),
+        amountCents: attempt.amountCents,
+        processingFeeCents: attempt.feeCents,
+        paymentMethodCode: attempt.paymentMethodCode,
+        last4Digits: tx.last4,
+        payerName,
+        payerEmail: payer.email ?? '',
+        status: 'APPROVED',
+        attemptId: attempt.id,
+        gatewayTransactionId: tx.transactionId,
+        authCode: tx.authCode,
+        brand: tx.brand,
+      })
+      .returning();
+    await t.insert(ledgerEntries).values({ providerId: attempt.providerId, accountId: attempt.accountId, kind: 'PAYMENT', amountCents: attempt.amountCents, entryDate: payment.paymentDate, paymentId: payment.id, description: tx.transactionId, createdAt: deps.clock() });
+    // what the money was for: a live attempt's debt, else nothing (refunded in full)
+    let refundReason = wasLive ? '' : 'CLOSED';
+    if (wasLive && attempt.purpose === 'APPLICATION' && attempt.draftId && !(await applicationPaid(t, attempt.draftId))) {
+      const [d] = await t.select({ status: applicationDrafts.paymentStatus }).from(applicationDrafts).where(eq(applicationDrafts.id, attempt.draftId));
+      refundReason = d?.status === 'EXPIRED' ? 'SEATS_RELEASED' : 'ALREADY_PAID';
+    }
+    const [done] = await t
+      .update(paymentAttempts)
+      .set({ status: 'APPROVED', reasonCode: '', paymentId: payment.id, refundReason })
+      .where(eq(paymentAttempts.id, attempt.id))
+      .returning();
+    if (!wasLive) deps.log?.warn({ attempt: attempt.publicId, was: claimed.status }, 'the gateway took a payment on a closed attempt: posted and refunded');
+    const mailIds: number[] = [];
+    const receipts = await receiptMails(deps, t, attempt, payment, tx);
+    for (const mail of receipts) mailIds.push(await enqueueMail(t, deps.clock, mail));
+    // the receipt in the account's Emails/Texts history, once whatever the number of its recipients
+    if (receipts[0]) await recordInHistory(t, deps.today(), { providerId: attempt.providerId, accountId: attempt.accountId, subject: receipts[0].subject, text: receipts[0].text, from: receipts[0].programName });
+    await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
+    return done;
+  };
+  const result = db === deps.db ? await deps.db.transaction(run) : await run(db as Tx);
+  if (result?.status === 'APPROVED' && result.paymentId) deps.mailQueued();
+  // after the commit (a caller's own transaction refunds once it commits): the gateway refunds,
+  // idempotent by the attempt, then the ledger records it
+  if (result?.refundReason && !result.refundedCents && db === deps.db) await refundPayment(deps, attempt.id).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
+  return result;
+}
+
+/** An open attempt older than this is asked about at its gateway by the reconciler. */
+export const RECONCILE_AFTER_MS = 5 * 60_000;
+
+/**
+ * The reconciler (spec 4: a payment recorded late is applied automatically): every open attempt older
+ * than a few minutes is asked about at its gateway and applied, or closed when its page expired or was
+ * cancelled there; refunds that could not be made are made. It covers a parent who never came back
+ * while the portal missed the gateway's notifications. Every step is a conditional UPDATE, so two
+ * instances running it at once change each attempt once. Answers what it did.
+ */
+export async function reconcilePayments(deps: AppDeps, opts: { olderThanMs?: number; limit?: number } = {}): Promise<{ applied: number; closed: number; refunded: number; open: number }> {
+  const before = new Date(deps.clock().getTime() - (opts.olderThanMs ?? RECONCILE_AFTER_MS));
+  const limit = opts.limit ?? 100;
+  const open = await deps.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.status, 'CREATED'), lt(paymentAttempts.createdAt, before)))
+    .orderBy(asc(paymentAttempts.createdAt))
+    .limit(limit);
+  const done = { applied: 0, closed: 0, refunded: 0, open: 0 };
+  for (const a of open) {
+    const gateway = deps.gateways?.(a.gatewayCode);
+    if (!gateway) continue;
+    try {
+      if (!a.checkoutId) {
+        // its page was never opened here (the gateway did not answer): closed by its key
+        const closed = await closeAttempt(deps, a, 'EXPIRED', 'NOT_OPENED');
+        if (closed.status === 'APPROVED') done.applied++;
+        else if (closed.status !== 'CREATED') done.closed++;
+        continue;
+      }
+      const q = await gateway.queryCheckout(a.checkoutId);
+      if (q.transaction) {
+        const applied = await applyTransaction(deps, a, q.transaction);
+        if (applied.transactionId === q.transaction.transactionId) done.applied++;
+      } else if (q.status === 'EXPIRED' || q.status === 'CANCELLED') {
+        const [closed] = await deps.db
+          .update(paymentAttempts)
+          .set({ status: q.status, completedAt: deps.clock() })
+          .where(and(eq(paymentAttempts.id, a.id), eq(paymentAttempts.status, 'CREATED')))
+          .returning({ id: paymentAttempts.id });
+        if (closed) done.closed++;
+      } else done.open++;
+    } catch (e) {
+      if (!(e instanceof GatewayUnavailable)) throw e;
+      deps.log?.warn({ err: e.message, attempt: a.publicId }, 'payment gateway unavailable to the reconciler');
+      done.open++;
+    }
+  }
+  const owed = await deps.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.status, 'APPROVED'), ne(paymentAttempts.refundReason, ''), eq(paymentAttempts.refundedCents, 0)))
+    .limit(limit);
+  for (const { id } of owed) {
+    if (await refundPayment(deps, id).catch((err) => (deps.log?.error({ err }, 'refund of a payment failed'), false))) done.refunded++;
+  }
+  return done;
+}
+
+/** Spec 6: the receipt goes to the payer and always to the primary holder. */
+async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typeof payments.$inferSelect, tx: GatewayTransaction) {
+  const lang = attempt.locale;
+  const [p] = await t.select().from(providers).where(eq(providers.id, attempt.providerId));
+  const [acc] = await t.select().from(accounts).where(eq(accounts.id, attempt.accountId));
+  const [primary] = await t
+    .select({ email: logins.email, firstName: adults.firstName, lastName: adults.lastName })
+    .from(adults)
+    .leftJoin(logins, eq(logins.adultId, adults.id))
+    .where(and(eq(adults.accountId, attempt.accountId), eq(adults.accountHolder, 1)));
+  const money = await accountMoney(t, attempt.providerId, attempt.accountId, isoDay(deps.today()));
+  const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
+  const method = deps.t(lang, `payment.method.${attempt.paymentMethodCode}`);
+  const lines = [
+    deps.t(lang, 'payment.email.intro', { organisation: p.organisation }),
+    '',
+    deps.t(lang, 'payment.email.account', { accountNo: acc.accountNo }),
+    deps.t(lang, 'payment.email.date', { date: dateInLanguage(payment.paymentDate, lang) }),
+    deps.t(lang, 'payment.email.amount', { amount: fmt(attempt.amountCents) }),
+    ...(attempt.feeCents > 0 ? [deps.t(lang, 'payment.email.fee', { amount: fmt(attempt.feeCents) }), deps.t(lang, 'payment.email.total', { amount: fmt(attempt.amountCents + attempt.feeCents) })] : []),
+    deps.t(lang, 'payment.email.method', { method, brand: tx.brand, last4: tx.last4 }),
+    deps.t(lang, 'payment.email.authCode', { code: tx.authCode }),
+    deps.t(lang, 'payment.email.payer', { name: payment.payerName }),
+    deps.t(lang, 'payment.email.balance', { amount: fmt(money.balanceCents) }),
+    ...(attempt.paymentMethodCode === 'ECH' ? ['', deps.t(lang, 'payment.email.bankDays')] : []),
+    '',
+    deps.t(lang, 'payment.email.footer', { organisation: p.organisation }),
+  ];
+  const to = new Set<string>();
+  if (payment.payerEmail) to.add(payment.payerEmail.toLowerCase());
+  if (primary?.email) to.add(primary.email.toLowerCase());
+  return [...to].map((address) => ({
+    programName: p.programName,
+    providerId: attempt.providerId,
+    kind: 'payment-receipt',
+    to: address,
+    from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
+    subject: deps.t(lang, 'payment.email.subject', { organisation: p.organisation, amount: fmt(attempt.amountCents + attempt.feeCents) }),
+    text: lines.join('\n'),
+  }));
+}
+
+export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string) {
+  const [row] = await deps.db
+    .select({ pay: payments, accountNo: accounts.accountNo, organisation: providers.organisation })
+    .from(payments)
+    .innerJoin(accounts, eq(accounts.id, payments.accountId))
+    .innerJoin(providers, eq(providers.id, payments.providerId))
+    .where(and(eq(payments.id, paymentId), eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId)));
+  if (!row) fail({ deps, lang }, 404, 'payment.errors.notFound');
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  const mails = row.pay.receiptMails.length ? await deps.db.select({ sentAt: outbox.sentAt, attempts: outbox.attempts }).from(outbox).where(inArray(outbox.id, row.pay.receiptMails)) : [];
+  const p = row.pay;
+  return {
+    accountPaymentID: p.id,
+    accountNo: row.accountNo,
+    paymentDate: p.paymentDate,
+    amountCents: p.amountCents,
+    processingFeeCents: p.processingFeeCents,
+    paymentMethodCode: p.paymentMethodCode,
+    brand: p.brand,
+    last4Digits: p.last4Digits,
+    authCode: p.authCode,
+    payerName: p.payerName,
+    payerEmail: p.payerEmail,
+    balanceAfterCents: money.balanceCents,
+    organisation: row.organisation,
+    // spec 8.2: a receipt e-mail that could not be sent (every try failed) says so
+    emailSent: !mails.some((m) => !m.sentAt && m.attempts >= 5),
+  };
+}
+
+/**
+ * The gateway's server-to-server notification (registered outside the contract: its body is read
+ * raw to check the signature). A repeated event id is recorded once (a unique key) and changes
+ * nothing; the event and what it applies commit together, so a failure is retried by the gateway.
+ */
+export async function handleNotification(deps: AppDeps, gatewayCode: number, headers: Record<string, string | string[] | undefined>, raw: string): Promise<number> {
+  const gateway = deps.gateways?.(gatewayCode);
+  if (!gateway) return 404;
+  const n: GatewayNotification | null = gateway.verifyNotification(headers, raw);
+  if (!n) return 401;
+  if (n.type !== 'transaction.completed') return 200;
+  let applied: number | null = null;
+  await deps.db.transaction(async (t) => {
+    const fresh = await t
+      .insert(gatewayEvents)
+      .values({ gatewayCode, eventId: n.eventId, transactionId: n.transaction.transactionId, receivedAt: deps.clock() })
+      .onConflictDoNothing()
+      .returning();
+    if (!fresh.length) return;
+    const [attempt] = await t.select().from(paymentAttempts).where(and(eq(paymentAttempts.publicId, n.transaction.reference), eq(paymentAttempts.gatewayCode, gatewayCode)));
+    if (!attempt) {
+      deps.log?.warn({ reference: n.transaction.reference }, 'gateway notification for an unknown payment attempt');
+      return;
+    }
+    await applyTransaction(deps, attempt, n.transaction, t);
+    applied = attempt.id;
+  });
+  if (applied !== null) await refundPayment(deps, applied).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
+  return 200;
+}
