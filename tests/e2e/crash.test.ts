@@ -1,13 +1,12 @@
 // Crash test: the server is killed with SIGKILL while parents write, restarted on the same data, and
 // every write it acknowledged (answered 200) is there: on the embedded database (PGlite's folder) and,
 // with TEST_DATABASE_URL, on PostgreSQL.
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { apiToken, type RunningServer, startServer } from './kit';
+import { freshDatabase, type FreshDatabase } from '../server/freshDatabase';
 
 /** Writes contact-us messages from several parallel writers until the server dies; answers the acknowledged ids. */
 async function writeUntilKilled(server: RunningServer, token: string, killAfter: number): Promise<number[]> {
@@ -59,29 +58,15 @@ const targets: Target[] = [];
   });
 }
 if (process.env.TEST_DATABASE_URL) {
-  const name = `pp_crash_${randomBytes(5).toString('hex')}`;
-  const admin = () => new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-  let created = false;
+  let fresh: FreshDatabase | undefined;
   targets.push({
     name: 'PostgreSQL',
     env: async () => {
-      if (!created) {
-        const c = admin();
-        await c.connect();
-        await c.query(`CREATE DATABASE ${name}`);
-        await c.end();
-        created = true;
-      }
-      const url = new URL(process.env.TEST_DATABASE_URL!);
-      url.pathname = `/${name}`;
-      return { DATABASE_URL: url.toString() };
+      fresh ??= await freshDatabase('pp_crash');
+      return { DATABASE_URL: fresh.url };
     },
     cleanup: async () => {
-      if (!created) return;
-      const c = admin();
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await fresh?.drop();
     },
   });
 }

@@ -5,8 +5,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { freshDatabase } from './freshDatabase';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { applyFunctions, functionSources, openDb, type Db, type DbHandle } from '../../server/db/index';
@@ -56,23 +55,8 @@ async function storedDb(backend: Backend): Promise<{ open(): Promise<DbHandle>; 
     const dir = mkdtempSync(join(tmpdir(), 'pp-functions-'));
     return { open: () => openDb({ pgliteDir: dir }), dispose: async () => rmSync(dir, { recursive: true, force: true }) };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `pp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    open: () => openDb({ databaseUrl: url.toString(), poolSize: 3 }),
-    async dispose() {
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
-    },
-  };
+  const fresh = await freshDatabase();
+  return { open: () => openDb({ databaseUrl: fresh.url, poolSize: 3 }), dispose: fresh.drop };
 }
 
 describe.each(BACKENDS)('database functions after openDb (%s)', (backend) => {

@@ -1,9 +1,8 @@
 // Test harness for the API: the app over in-memory PGlite, and over a fresh PostgreSQL database
 // (CREATE DATABASE pp_test_<random>, dropped afterwards) when TEST_DATABASE_URL is set.
-import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { openDb, type DbHandle } from '../../server/db/index';
+import { freshDatabase } from './freshDatabase';
 import { buildApp, type App, type BuildAppOptions } from '../../server/app';
 import { seedDemo } from '../../server/seed/index';
 import type { Argon2Options } from '../../server/auth';
@@ -29,24 +28,14 @@ export async function createTestDb(backend: Backend): Promise<TestDb> {
     const handle = await openDb({ pgliteDir: ':memory:' });
     return { handle, dispose: () => handle.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `pp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const handle = await openDb({ databaseUrl: url.toString() });
+  const fresh = await freshDatabase();
+  const handle = await openDb({ databaseUrl: fresh.url });
   return {
     handle,
-    url: url.toString(),
+    url: fresh.url,
     async dispose() {
       await handle.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await fresh.drop();
     },
   };
 }

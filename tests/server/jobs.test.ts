@@ -3,8 +3,7 @@
 // lease, failures back off then die, keys make enqueues idempotent, a recurring job is scheduled once,
 // stop() gives claimed jobs back, and two outbox senders send each mail once.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { freshDatabase } from './freshDatabase';
 import nodemailer from 'nodemailer';
 import { and, eq, inArray } from 'drizzle-orm';
 import { openDb, type Db, type DbHandle } from '../../server/db/index';
@@ -21,26 +20,16 @@ async function twoConnections(backend: Backend): Promise<{ a: Db; b: Db; dispose
     const h = await openDb({ pgliteDir: ':memory:' });
     return { a: h.db, b: h.db, dispose: () => h.close() };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `pp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const fresh = await freshDatabase();
   const handles: DbHandle[] = [];
-  handles.push(await openDb({ databaseUrl: url.toString(), poolSize: 4 }));
-  handles.push(await openDb({ databaseUrl: url.toString(), poolSize: 4 }));
+  handles.push(await openDb({ databaseUrl: fresh.url, poolSize: 4 }));
+  handles.push(await openDb({ databaseUrl: fresh.url, poolSize: 4 }));
   return {
     a: handles[0].db,
     b: handles[1].db,
     async dispose() {
       for (const h of handles) await h.close();
-      const c = new pg.Client({ connectionString: adminUrl });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      await fresh.drop();
     },
   };
 }

@@ -1,7 +1,6 @@
 // The migrator: a migration merged with an earlier journal time than one a database already has is
 // still applied (drizzle's own rule, "newer than the newest applied", skips it), none is applied twice,
 // and instances starting together on one PostgreSQL apply each migration once.
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +9,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { freshDatabase } from './freshDatabase';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../server/db/migrate';
 import { BACKENDS, type Backend } from './helpers';
@@ -40,26 +40,16 @@ async function emptyDb(backend: Backend): Promise<{ db: AnyDb; more?: () => AnyD
     cleanups.push(() => client.close());
     return { db: drizzlePglite(client) };
   }
-  const adminUrl = process.env.TEST_DATABASE_URL!;
-  const name = `pp_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
+  const fresh = await freshDatabase();
   const pools: pg.Pool[] = [];
   const open = () => {
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    const pool = new pg.Pool({ connectionString: fresh.url, max: 2 });
     pools.push(pool);
     return drizzlePg(pool);
   };
   cleanups.push(async () => {
     await Promise.all(pools.map((p) => p.end()));
-    const c = new pg.Client({ connectionString: adminUrl });
-    await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await c.end();
+    await fresh.drop();
   });
   return { db: open(), more: open };
 }

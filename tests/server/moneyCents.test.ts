@@ -6,8 +6,8 @@ import { mkdtempSync, cpSync, readFileSync, writeFileSync, rmSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { freshDatabase } from './freshDatabase';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../../server/db/index';
@@ -70,25 +70,15 @@ async function databaseAt0025(backend: Backend): Promise<{ db: Db; close(): Prom
     }
     const { drizzle } = await import('drizzle-orm/node-postgres');
     const { migrate } = await import('drizzle-orm/node-postgres/migrator');
-    const adminUrl = process.env.TEST_DATABASE_URL!;
-    const name = `pp_test_${randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: adminUrl });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${name}`);
-    await admin.end();
-    const url = new URL(adminUrl);
-    url.pathname = `/${name}`;
-    const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
+    const fresh = await freshDatabase();
+    const pool = new pg.Pool({ connectionString: fresh.url, max: 2 });
     const db = drizzle(pool);
     await migrate(db, { migrationsFolder: folder });
     return {
       db: db as unknown as Db,
       async close() {
         await pool.end();
-        const c = new pg.Client({ connectionString: adminUrl });
-        await c.connect();
-        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-        await c.end();
+        await fresh.drop();
       },
     };
   } finally {
