@@ -5,9 +5,11 @@
 import type { GatewayAdapter } from './adapter';
 import { registryErrors, returnRoutesOf } from './plugins';
 import { sandboxAdapter } from './sandbox/index';
+import { stripeAdapter } from './stripe/index';
 
 const ADAPTERS: GatewayAdapter[] = [
   sandboxAdapter,
+  stripeAdapter,
 ];
 
 /** The listed adapters (and any registered since). */

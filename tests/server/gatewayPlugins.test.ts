@@ -67,12 +67,12 @@ describe('npm run check on the gateways\' return routes', () => {
 
   it('passes the registry as it is: each code\'s route has its screen in both products and its place in the shell\'s map', () => {
     expect(returnRouteErrors(gatewayAdapters(), base.screens, GATEWAY_OF_ROUTE)).toEqual([]);
-    expect(shellRouteMap(gatewayAdapters())).toEqual({ '/bluepayresponse': 1, '/ezceredirection': 2 });
+    expect(shellRouteMap(gatewayAdapters())).toEqual({ '/bluepayresponse': 1, '/ezceredirection': 2, '/stripereturn': 4 });
     expect(fs.readFileSync(path.join(ROOT, 'src/shell/payments/gatewayRoutes.gen.ts'), 'utf8')).toBe(shellMapModule(gatewayAdapters()));
   });
 
   it('refuses a gateway whose return route no screen declares, or the shell\'s map does not know', () => {
-    const adapters = [sandboxAdapter, testPayAdapter];
+    const adapters = [...gatewayAdapters(), testPayAdapter];
     const messages = returnRouteErrors(adapters, base.screens, GATEWAY_OF_ROUTE).map((e) => `${e.file} ${e.path}: ${e.message}`);
     expect(messages).toEqual([
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of parentportal declares that path with shellPart paymentResponse',
@@ -110,7 +110,7 @@ describe('npm run check on the gateways\' return routes', () => {
     ]);
     // the registry refuses to take an adapter that clashes
     expect(() => registerGatewayAdapter({ ...testPayAdapter, gateways: [{ code: 1, returnRoute: '/testpayreturn' }] })).toThrow('gateway code 1 is served by both "sandbox" and "testpay"');
-    expect(gatewayAdapters().map((a) => a.name)).toEqual(['sandbox']);
+    expect(gatewayAdapters().map((a) => a.name)).toEqual(['sandbox', 'stripe']);
   });
 });
 

@@ -4,4 +4,5 @@
 export const GATEWAY_OF_ROUTE: Readonly<Record<string, number>> = {
   '/bluepayresponse': 1,
   '/ezceredirection': 2,
+  '/stripereturn': 4,
 };

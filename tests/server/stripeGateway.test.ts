@@ -1,0 +1,228 @@
+// The Stripe adapter (server/gateways/stripe/) end to end on both databases, against a local fake of
+// Stripe's API (tests/server/fakeStripe.ts; nothing reaches the internet): a parent pays a balance on
+// a Checkout Session, the signed webhook posts the payment once (a repeat posts nothing more), a forged
+// or an old replayed webhook is refused, the unsigned return is only a cue to ask Stripe, a cancel
+// expires the session, and a refund goes to the PaymentIntent once whatever the retries.
+import { randomBytes } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as s from '../../server/db/schema';
+import { refundPayment } from '../../server/domains/enrolment/applicationPayment';
+import { gatewaysFromSettings } from '../../server/gateways/plugins';
+import { RETURN_ROUTES, gatewayAdapters } from '../../server/gateways/registry';
+import { stripeAdapter } from '../../server/gateways/stripe/index';
+import { UNSIGNED_RETURN } from '../../server/gateways/stripe/client';
+import type { PaymentGateway } from '../../server/gateways/adapter';
+import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
+import { GATEWAY_OF_ROUTE } from '../../src/shell/payments/gatewayRoutes.gen';
+import { startFakeStripe, type FakeStripe } from './fakeStripe';
+import { BACKENDS, MARIA, apiClient, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
+
+const KEY_ENV = 'STRIPE_TEST_SECRET_KEY';
+const WEBHOOK_ENV = 'STRIPE_TEST_WEBHOOK_SECRET';
+const WEBHOOK_SECRET = `whsec_${randomBytes(16).toString('hex')}`;
+process.env[KEY_ENV] = `sk_test_${randomBytes(12).toString('hex')}`;
+process.env[WEBHOOK_ENV] = WEBHOOK_SECRET;
+const SANDBOX = { url: 'http://127.0.0.1:9', merchant: '1', secret: 'sandbox-secret-0123456789' };
+const entry = (fake: FakeStripe) => ({ adapter: 'stripe', secretKeyEnv: KEY_ENV, webhookSecretEnv: WEBHOOK_ENV, host: '127.0.0.1', port: fake.port, protocol: 'http' });
+
+describe("the Stripe adapter's settings", () => {
+  const settings = (e: object) => () => gatewaysFromSettings(gatewayAdapters(), JSON.stringify({ 4: e }));
+
+  it('name the environment variables holding its secrets, never the secrets', () => {
+    expect(stripeAdapter.gateways).toEqual([{ code: 4, returnRoute: '/stripereturn' }]);
+    expect(RETURN_ROUTES[4]).toBe('/stripereturn');
+    expect(GATEWAY_OF_ROUTE['/stripereturn']).toBe(4);
+    expect(gatewaysFromSettings(gatewayAdapters(), JSON.stringify({ 4: { secretKeyEnv: KEY_ENV, webhookSecretEnv: WEBHOOK_ENV } }))[4].code).toBe(4);
+    expect(settings({ secretKeyEnv: KEY_ENV, webhookSecretEnv: WEBHOOK_ENV, secretKey: 'sk_live_x' })).toThrow('gateway "4" (stripe): / must NOT have additional properties (secretKey)');
+    expect(settings({ secretKeyEnv: 'sk_live_abc', webhookSecretEnv: WEBHOOK_ENV })).toThrow(/\/secretKeyEnv must match pattern/);
+    expect(settings({ secretKeyEnv: KEY_ENV })).toThrow("must have required property 'webhookSecretEnv'");
+    expect(settings({ secretKeyEnv: 'STRIPE_NOT_SET_ANYWHERE', webhookSecretEnv: WEBHOOK_ENV })).toThrow('PAYMENT_GATEWAYS: gateway "4" (stripe): the environment variable STRIPE_NOT_SET_ANYWHERE (the secret key) is not set');
+    expect(settings({ secretKeyEnv: KEY_ENV, webhookSecretEnv: WEBHOOK_ENV, protocol: 'ftp' })).toThrow(/\/protocol must be equal to one of the allowed values/);
+  });
+});
+
+describe.each(BACKENDS)('the Stripe adapter end to end on %s', (backend) => {
+  let t: TestApp;
+  let fake: FakeStripe;
+  let gateway: PaymentGateway;
+  let portal = '';
+  let maria = '';
+  const api = apiClient(() => t.app, { lang: 'en', headers: { 'x-release-version': '9.9.9' } });
+  const payer = { paidByFamilyMemberID: -1, firstName: 'Maria', lastName: 'Garcia', streetAddress: '412 Oak Street', apartmentNo: '', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' };
+  const start = (otherAmount: string, idempotencyKey = randomBytes(16).toString('hex')) =>
+    api('Billing.startPayment', { token: maria, body: { ...payer, idempotencyKey, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount } as StartPayment });
+  const balance = async () => (await api('Billing.accountSummary', { token: maria })).json().currentBalance as number;
+  const paymentsCount = async () => (await t.db.handle.db.select({ n: sql<number>`count(*)::int` }).from(s.payments)).at(0)!.n;
+  const attemptOf = async (checkoutId: string) => (await t.db.handle.db.select().from(s.paymentAttempts).where(eq(s.paymentAttempts.checkoutId, checkoutId)))[0];
+  const post = (raw: string, signature?: string) =>
+    t.app.inject({ method: 'POST', url: '/api/Billing/payment/notification/4', payload: raw, headers: { 'content-type': 'application/json', ...(signature ? { 'stripe-signature': signature } : {}) } });
+  const returnOf = (url: string) => {
+    const back = new URL(url);
+    const q = Object.fromEntries(back.searchParams);
+    return { path: back.pathname, body: { gatewayCode: GATEWAY_OF_ROUTE[back.pathname.replace(/^\/parent(portal|application)/, '')], checkout: q.checkout, transaction: q.transaction, status: q.status as PaymentResult['status'], sig: q.sig } };
+  };
+
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    const gateways = gatewaysFromSettings(gatewayAdapters(), JSON.stringify({ 1: SANDBOX, 4: entry(fake) }));
+    gateway = gateways[4];
+    portal = `http://127.0.0.1:${await freePort()}`;
+    t = await createTestApp(backend, { publicUrl: portal, gateways, providerSettings: { brightpath: { payments: { gateways: { CCD: 4, ECH: 1 } } } } });
+    maria = await tokenFor(t.app, ...MARIA);
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+    await fake?.close();
+  });
+
+  it('pays a balance on a Checkout Session: the webhook posts it once, forged and old replayed ones are refused', async () => {
+    const before = await balance();
+    const key = randomBytes(16).toString('hex');
+    const started = await start('15.00', key);
+    expect(started.statusCode, started.body).toBe(200);
+    const { checkoutUrl, paymentID } = started.json();
+    expect(fake.sessions.size).toBe(1);
+    const [session] = [...fake.sessions.values()];
+    expect(checkoutUrl).toBe(session.url);
+    // the session Stripe was asked for: one line item of the amount in cents, the attempt's ids, the return route
+    expect(session).toMatchObject({ mode: 'payment', amount_total: 1500, currency: 'usd', client_reference_id: paymentID, customer_email: payer.email, locale: 'en' });
+    expect(session.metadata).toMatchObject({ reference: paymentID, idempotencyKey: paymentID, method: 'CARD' });
+    expect(session.success_url).toBe(`${portal}/parentportal/stripereturn?checkout={CHECKOUT_SESSION_ID}&transaction=&status=APPROVED&sig=${UNSIGNED_RETURN}`);
+    expect(session.cancel_url).toContain('status=CANCELLED');
+    const created = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions');
+    expect(created.map((r) => r.idempotencyKey)).toEqual([`checkout-${paymentID}`]);
+    // a double click: the same page, no second session
+    expect((await start('15.00', key)).json().checkoutUrl).toBe(checkoutUrl);
+    expect(fake.sessions.size).toBe(1);
+
+    // the parent pays; Stripe posts checkout.session.completed before the parent is back
+    const back = returnOf(fake.pay(session.id));
+    expect(back.path).toBe('/parentportal/stripereturn');
+    const paidBefore = await paymentsCount();
+    const completed = fake.event('checkout.session.completed', fake.webhookSession(session.id), { secret: WEBHOOK_SECRET });
+    expect((await post(completed.raw, completed.header)).statusCode).toBe(200);
+    expect(await paymentsCount()).toBe(paidBefore + 1);
+    const attempt = await attemptOf(session.id);
+    expect(attempt).toMatchObject({ status: 'APPROVED', transactionId: [...fake.intents.keys()][0], gatewayCode: 4 });
+    expect(await balance()).toBe(before - 15);
+
+    // the same event again (Stripe retries), and again re-signed now: nothing more
+    expect((await post(completed.raw, completed.header)).statusCode).toBe(200);
+    const again = fake.event('checkout.session.completed', fake.webhookSession(session.id), { secret: WEBHOOK_SECRET, id: completed.id });
+    expect((await post(again.raw, again.header)).statusCode).toBe(200);
+    // a new event id about the same payment posts nothing either: the attempt holds its transaction
+    const other = fake.event('checkout.session.completed', fake.webhookSession(session.id), { secret: WEBHOOK_SECRET });
+    expect((await post(other.raw, other.header)).statusCode).toBe(200);
+    expect(await paymentsCount()).toBe(paidBefore + 1);
+
+    // forged: signed with another secret, a body changed under a real signature, no signature at all
+    const forged = fake.event('checkout.session.completed', fake.webhookSession(session.id), { secret: `whsec_${randomBytes(16).toString('hex')}` });
+    expect((await post(forged.raw, forged.header)).statusCode).toBe(401);
+    expect((await post(completed.raw.replace('"amount_total": 1500', '"amount_total": 1'), completed.header)).statusCode).toBe(401);
+    expect((await post(completed.raw)).statusCode).toBe(401);
+    // replayed: a genuine signature from an hour ago is past constructEvent's tolerance
+    const old = fake.event('checkout.session.completed', fake.webhookSession(session.id), { secret: WEBHOOK_SECRET, timestamp: Math.floor(Date.now() / 1000) - 3600 });
+    expect((await post(old.raw, old.header)).statusCode).toBe(401);
+    expect(await paymentsCount()).toBe(paidBefore + 1);
+    expect(await t.db.handle.db.select().from(s.ledgerEntries).where(eq(s.ledgerEntries.paymentId, attempt.paymentId!))).toHaveLength(1);
+
+    // the parent's return after the webhook: the same payment
+    const result = await api('Billing.paymentResult', { token: maria, body: back.body });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json()).toMatchObject({ status: 'APPROVED', accountPaymentID: attempt.paymentId, purpose: 'BALANCE' });
+    // the receipt has the card Stripe charged
+    const [payment] = await t.db.handle.db.select().from(s.payments).where(eq(s.payments.id, attempt.paymentId!));
+    expect(payment).toMatchObject({ amountCents: 1500, gatewayTransactionId: attempt.transactionId });
+    // a return that is not Stripe's shape is refused
+    expect((await api('Billing.paymentResult', { token: maria, body: { ...back.body, sig: 'f'.repeat(64) } })).statusCode).toBe(400);
+    expect((await api('Billing.paymentResult', { token: maria, body: { ...back.body, checkout: '{CHECKOUT_SESSION_ID}' } })).statusCode).toBe(400);
+    expect(await paymentsCount()).toBe(paidBefore + 1);
+  });
+
+  it('a cancel expires the session at Stripe; a session paid before the cancel is applied instead', async () => {
+    const started = await start('7.00');
+    expect(started.statusCode, started.body).toBe(200);
+    const session = [...fake.sessions.values()].find((x) => x.url === started.json().checkoutUrl)!;
+    const cancelUrl = session.cancel_url!.replace('{CHECKOUT_SESSION_ID}', session.id);
+    const result = await api('Billing.paymentResult', { token: maria, body: returnOf(cancelUrl).body });
+    expect(result.statusCode, result.body).toBe(200);
+    expect(result.json().status).toBe('CANCELLED');
+    expect(fake.sessions.get(session.id)!.status).toBe('expired');
+    const expire = fake.requests.filter((r) => r.path === `/v1/checkout/sessions/${session.id}/expire`);
+    expect(expire.map((r) => r.idempotencyKey)).toEqual([`expire-${session.client_reference_id}`]);
+    expect((await attemptOf(session.id)).status).toBe('CANCELLED');
+    // the expired page's webhook has nothing to apply
+    const expired = fake.event('checkout.session.expired', fake.webhookSession(session.id), { secret: WEBHOOK_SECRET });
+    const before = await paymentsCount();
+    await post(expired.raw, expired.header);
+    expect(await paymentsCount()).toBe(before);
+
+    // paid at Stripe while the parent was coming back with Cancel: the cancel applies the payment
+    const paid = await start('8.00');
+    const s2 = [...fake.sessions.values()].find((x) => x.url === paid.json().checkoutUrl)!;
+    fake.pay(s2.id);
+    const cancelled = await api('Billing.paymentResult', { token: maria, body: returnOf(s2.cancel_url!.replace('{CHECKOUT_SESSION_ID}', s2.id)).body });
+    expect(cancelled.json()).toMatchObject({ status: 'APPROVED' });
+    expect(await paymentsCount()).toBe(before + 1);
+  });
+
+  it("another instance finds a page by the attempt's key (Stripe's list) to close it", async () => {
+    const started = await start('9.00');
+    const session = [...fake.sessions.values()].find((x) => x.url === started.json().checkoutUrl)!;
+    // a second server of the provider, which did not open the page
+    const other = gatewaysFromSettings(gatewayAdapters(), JSON.stringify({ 4: entry(fake) }))[4];
+    expect(await other.cancelCheckout(session.client_reference_id!)).toEqual({ checkoutId: session.id, status: 'CANCELLED', transaction: null });
+    expect(fake.sessions.get(session.id)!.status).toBe('expired');
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === '/v1/checkout/sessions')).toBe(true);
+    // again: the page is closed already
+    expect(await other.cancelCheckout(session.client_reference_id!)).toEqual({ checkoutId: session.id, status: 'EXPIRED', transaction: null });
+    // a key with no page: closed too, and a page asked for later with it is refused
+    expect(await other.cancelCheckout('no-such-attempt')).toEqual({ checkoutId: null, status: 'CANCELLED', transaction: null });
+    const request = { idempotencyKey: 'no-such-attempt', merchantName: 'x', amountCents: 100, currency: 'USD' as const, method: 'CARD' as const, reference: 'no-such-attempt', returnUrl: `${portal}/parentportal/stripereturn`, notifyUrl: '', cancelUrl: `${portal}/parentportal/stripereturn`, locale: 'en', payer: { firstName: 'M', lastName: 'G', street: '', city: '', state: '', zip: '', country: 'US', email: '', phone: '' } };
+    await expect(other.createCheckout(request)).rejects.toThrow(/was closed/);
+    // the attempt it was for is still open here until the portal closes it
+    expect((await attemptOf(session.id)).status).toBe('CREATED');
+    await api('Billing.paymentResult', { token: maria, body: returnOf(session.cancel_url!.replace('{CHECKOUT_SESSION_ID}', session.id)).body });
+    expect((await attemptOf(session.id)).status).toBe('CANCELLED');
+  });
+
+  it('refunds through the PaymentIntent once, whatever the retries, and accepts charge.refunded', async () => {
+    const started = await start('12.00');
+    const session = [...fake.sessions.values()].find((x) => x.url === started.json().checkoutUrl)!;
+    const back = returnOf(fake.pay(session.id));
+    // the return before any webhook: unsigned, so the payment is applied from Stripe's answer (the session retrieved)
+    expect(fake.requests.some((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${session.id}`)).toBe(false);
+    expect((await api('Billing.paymentResult', { token: maria, body: back.body })).json().status).toBe('APPROVED');
+    expect(fake.requests.filter((r) => r.method === 'GET' && r.path === `/v1/checkout/sessions/${session.id}`).map((r) => r.params.expand)).toContainEqual({ 0: 'payment_intent.latest_charge' });
+    const attempt = await attemptOf(session.id);
+    const before = await balance();
+    // as the portal does for a payment it may not keep (one taken on a page closed meanwhile)
+    await t.db.handle.db.update(s.paymentAttempts).set({ refundReason: 'CLOSED' }).where(eq(s.paymentAttempts.id, attempt.id));
+    expect(await refundPayment(t.app.deps, attempt.id)).toBe(true);
+    expect(await refundPayment(t.app.deps, attempt.id)).toBe(false);
+    const mine = fake.refunds.filter((r) => r.payment_intent === attempt.transactionId);
+    expect(mine).toHaveLength(1);
+    expect(mine[0]).toMatchObject({ amount: 1200, status: 'succeeded' });
+    const asked = fake.requests.filter((r) => r.path === '/v1/refunds');
+    expect(asked.at(-1)!.idempotencyKey).toBe(`refund-${attempt.publicId}-refund`);
+    expect(await t.db.handle.db.select().from(s.ledgerEntries).where(and(eq(s.ledgerEntries.paymentId, attempt.paymentId!), eq(s.ledgerEntries.kind, 'REFUND')))).toHaveLength(1);
+    expect(await balance()).toBe(before + 12);
+
+    // the adapter's retry of the same refund gets Stripe's first answer; more than was paid is refused
+    const again = await gateway.refund({ idempotencyKey: `${attempt.publicId}-refund`, transactionId: attempt.transactionId!, amountCents: 1200 });
+    expect(again).toMatchObject({ refundId: mine[0].id, status: 'REFUNDED', amountCents: 1200 });
+    expect(fake.refunds.filter((r) => r.payment_intent === attempt.transactionId)).toHaveLength(1);
+    await expect(gateway.refund({ idempotencyKey: 'another-refund', transactionId: attempt.transactionId!, amountCents: 100 })).rejects.toThrow(/greater than the charge/);
+    expect((await gateway.queryCheckout(session.id)).refundedCents).toBe(1200);
+
+    // Stripe's charge.refunded webhook is verified and changes nothing here
+    const charge = (fake.intents.get(attempt.transactionId!)!.latest_charge as string | null)!;
+    const retrieved = (await gateway.queryCheckout(session.id)).transaction!;
+    expect(retrieved).toMatchObject({ brand: 'VISA', last4: '4242', authCode: '123456', expiry: '12/30' });
+    const paymentsBefore = await paymentsCount();
+    const refunded = fake.event('charge.refunded', { id: charge, object: 'charge', amount: 1200, amount_refunded: 1200, payment_intent: attempt.transactionId, metadata: {}, created: 1, billing_details: { name: null }, refunds: { data: [mine[0]] } }, { secret: WEBHOOK_SECRET });
+    expect((await post(refunded.raw, refunded.header)).statusCode).toBe(200);
+    expect(await paymentsCount()).toBe(paymentsBefore);
+  });
+});
