@@ -2,7 +2,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import zlib from 'node:zlib';
-import type { Plugin } from 'vite';
+import { minify, transformWithOxc, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
@@ -177,11 +177,38 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * src/shell/boot/firstPaintEarly.ts as a script of its own, loaded async from the page's head: it
+ * holds a press of the server-drawn sign-in form while the entry is still on its way (the entry's
+ * module graph runs nothing until all of it has arrived). Content-hashed, like the other assets.
+ */
+function firstPaintEarly(): Plugin {
+  const source = fileURLToPath(new URL('./src/shell/boot/firstPaintEarly.ts', import.meta.url));
+  let base = '/';
+  let code = '';
+  let fileName = '';
+  return {
+    name: 'first-paint-early',
+    apply: 'build',
+    configResolved: (config) => void (base = config.base),
+    async buildStart() {
+      this.addWatchFile(source);
+      const out = await transformWithOxc(fs.readFileSync(source, 'utf8'), source, { lang: 'ts' });
+      code = `${(await minify('firstPaintEarly.js', `(()=>{${out.code}})();`, {})).code}\n`;
+      fileName = `assets/first-paint-${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
+    },
+    transformIndexHtml: () => [{ tag: 'script', attrs: { async: true, src: `${base}${fileName}` }, injectTo: 'head-prepend' }],
+    generateBundle() {
+      this.emitFile({ type: 'asset', fileName, source: code });
+    },
+  };
+}
+
 // The portal is served under /parentportal/ by the API server (history mode).
 export default defineConfig({
   base: '/parentportal/',
   // every change to a library's code is a patch of build/patches/ (its README has the table)
-  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), precompress()],
+  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), firstPaintEarly(), precompress()],
   // a JSON module is its default export only (no export per top-level key: the data stays one object)
   json: { namedExports: false },
   build: {

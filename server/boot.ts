@@ -9,6 +9,10 @@ import type { DeclarationStore } from './declarations';
 import { pickLang } from './i18n';
 import { programConfig, providerByAppName } from './domains/provider/provider';
 import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/engine/operationUrl';
+import { lightFields } from '../src/engine/fields/widgetTable';
+import type { DeclarationSet } from '../src/engine/types';
+import { fileURLToPath } from 'node:url';
+import { createTranslator, type Translator } from './i18n';
 
 export const BOOT_ELEMENT_ID = 'pp-boot';
 
@@ -96,8 +100,88 @@ export async function bootData(db: Db, declarations: DeclarationStore, appName: 
   return { appName, lang, program: programConfig(await providerByAppName(db, appName), lang), declarations: { version, schemas, rules, screens } };
 }
 
-/** The portal page with the boot data before </body>. */
+/** The portal page with the first paint in #root and the boot data before </body>. */
 export function withBootData(html: string, data: BootData): string {
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
-  return html.replace('</body>', `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script></body>`);
+  let paint = '';
+  try {
+    paint = firstPaintHtml(data);
+  } catch {
+    // a declaration set the drawing does not understand: the scripts draw the page, as before
+  }
+  return html
+    .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)
+    .replace('</body>', `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script></body>`);
+}
+
+// ---- the first paint: drawn as HTML so the page shows before the scripts arrive ----
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+/** Text or attribute value, escaped. */
+export const escapeHtml = (s: string): string => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
+
+let translator: Translator | undefined;
+const tr = (): Translator => (translator ??= createTranslator(fileURLToPath(new URL('..', import.meta.url))));
+
+type ScreenLike = { path?: string; product?: string; title?: string; params?: unknown; sections?: Array<Record<string, unknown>> };
+
+/**
+ * The provider's sign-in page as HTML, in the page's language: the shell's header (logo and name),
+ * the page title, the sign-in form (its schema's light fields as real inputs, its submit button) and
+ * the welcome text, classed for the first-paint rules of the portal's stylesheet
+ * (src/shell/boot/firstPaint.css), which give them the sizes React's page has. The form is
+ * `method="dialog"`: pressed before the scripts, it goes nowhere; src/shell/boot/firstPaintEarly.ts
+ * holds the press and the entry replays it in React's form with what was typed
+ * (src/shell/boot/firstPaint.ts). Cached per provider, declaration version and language.
+ */
+const paints = new Map<string, string>();
+export function firstPaintHtml(data: BootData): string {
+  const decl = data.declarations as Pick<DeclarationSet, 'schemas'> & { version?: string; screens?: Record<string, ScreenLike> };
+  const key = `${data.appName}|${decl.version ?? ''}|${data.lang}|${data.program.programName}|${data.program.logoUrl ?? ''}`;
+  const known = paints.get(key);
+  if (known !== undefined) return known;
+  const t = (k: string, params?: Record<string, unknown>) => tr()(data.lang, k, params);
+  const signin = Object.values(decl.screens ?? {}).find((s) => s.path === '/' && (s.product ?? 'parentportal') === 'parentportal');
+  const form = signin?.sections?.find((s) => s.kind === 'form' && s.renderer === 'light');
+  const name = escapeHtml(data.program.programName ?? '');
+  const logo = data.program.logoUrl ? `<img class="pp-fp-logo" src="${escapeHtml(data.program.logoUrl)}" alt="" width="40" height="40">` : '';
+  const header = `<header class="pp-fp-header"><div class="pp-fp-bar"><span class="pp-fp-brand">${logo}<span class="pp-fp-name">${name}</span></span><span class="pp-fp-tools"></span></div></header>`;
+  let body = '';
+  if (signin && form && typeof form.schema === 'string') {
+    const { fields, problems } = lightFields(decl, form.schema);
+    if (problems.length) throw new Error(problems[0].message);
+    const inputs = fields.map((f) => {
+      const id = `pp-fp-${f.name}`;
+      const label = escapeHtml(t(typeof f.schema.title === 'string' ? f.schema.title : f.name));
+      const required = f.schema['x-required'] === true;
+      if (f.widget === 'checkbox') {
+        return `<div class="pp-fp-field"><label class="pp-fp-check" for="${id}"><input type="checkbox" id="${id}" name="${escapeHtml(f.name)}"><span>${label}</span></label></div>`;
+      }
+      if (f.widget === 'select') throw new Error('a select on the sign-in form'); // not drawn ahead
+      const mark = required ? '<span class="pp-fp-req" aria-hidden="true">*</span>' : ` <span class="pp-fp-opt">${escapeHtml(t('runtime.optional'))}</span>`;
+      const auto = f.autoComplete ? ` autocomplete="${escapeHtml(f.autoComplete)}"` : '';
+      const mode = f.widget === 'email' ? ' inputmode="email"' : '';
+      return `<div class="pp-fp-field"><label for="${id}">${label}${mark}</label><input id="${id}" name="${escapeHtml(f.name)}" type="${escapeHtml(f.widget)}"${auto}${mode}${required ? ' required' : ''}></div>`;
+    });
+    const actions = Array.isArray(form.actions) ? (form.actions as Array<{ label?: string; effect?: { type?: string } }>) : [];
+    const submit = actions.find((a) => a.effect?.type === 'submit');
+    const button = submit?.label ? `<div class="pp-fp-actions"><button type="submit" class="pp-fp-submit">${escapeHtml(t(submit.label))}</button></div>` : '';
+    const formLabel = typeof form.label === 'string' ? ` aria-label="${escapeHtml(t(form.label))}"` : '';
+    const sections = [`<section><form class="pp-fp-form" method="dialog" novalidate${formLabel}>${inputs.join('')}${button}</form></section>`];
+    // the screen's plain texts that follow the form (the welcome), as React draws them
+    for (const s of signin.sections ?? []) {
+      if (s.kind !== 'text' || typeof s.text !== 'string') continue;
+      const params: Record<string, unknown> = {};
+      for (const [k, v] of Object.entries((s.params ?? {}) as Record<string, unknown>)) params[k] = v === '$session.programName' ? data.program.programName : v;
+      if (Object.values(params).some((v) => typeof v === 'string' && v.startsWith('$'))) continue;
+      sections.push(`<section><p class="pp-fp-text${s.tone === 'muted' ? ' pp-fp-muted' : ''}">${escapeHtml(t(s.text, params))}</p></section>`);
+    }
+    const title = signin.title ? `<h1 class="pp-fp-title">${escapeHtml(t(signin.title))}</h1>` : '';
+    body = `<main class="pp-fp-main"><div class="pp-fp-page">${title}<div class="pp-fp-sections">${sections.join('')}</div></div></main>`;
+  }
+  const long = (data.program.programName ?? '').length > 34 ? ' pp-fp-long' : '';
+  const html = `<div class="pp-fp${long}" data-first-paint="${body ? 'signin' : 'chrome'}" data-app="${escapeHtml(data.appName)}">${header}${body}</div>`;
+  if (paints.size > 200) paints.clear();
+  paints.set(key, html);
+  return html;
 }

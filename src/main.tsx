@@ -11,8 +11,11 @@ import { installChunkReload } from './shell/errors/chunkReload';
 import { initI18n } from './shell/language/language';
 import { getPortalSystem, warmThemeOnFirstInput } from './shell/theme/theme';
 import { warmFirstScreen } from './shell/boot/warm';
+import { firstPaintHost } from './shell/boot/firstPaint';
 // Chakra's start-up CSS, built ahead (src/shell/theme/theme.ts says why)
 import './shell/theme/chakraGlobal.gen.css';
+// the rules of the first paint the server draws as HTML before the scripts (server/boot.ts)
+import './shell/boot/firstPaint.css';
 
 installChunkReload();
 warmThemeOnFirstInput(window);
@@ -24,7 +27,8 @@ const i18nReady = initI18n(bootLocale);
 warmFirstScreen(i18nReady, getDefaultStore().get(sessionAtom));
 
 void i18nReady.then(() => {
-  const root = createRoot(document.getElementById('root')!);
+  // beside the server's first paint, if any, which stays until React's page is drawn
+  const root = createRoot(firstPaintHost(document.getElementById('root')!));
   // a transition: React renders the first page in slices, so a cheap phone answers input meanwhile
   startTransition(() =>
     root.render(

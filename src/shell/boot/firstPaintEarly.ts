@@ -1,0 +1,29 @@
+// Runs before the portal's scripts (vite.config.ts builds it into a small script of its own that the
+// page loads async, ahead of the entry): what a parent does on the first paint the server drew
+// (server/boot.ts) before the entry arrives must not be lost. A press of the sign-in button is held
+// (the form is method="dialog": without this it does nothing) and src/shell/boot/firstPaint.ts replays
+// it in React's form. It imports nothing, so it stays a few hundred bytes.
+
+document.addEventListener(
+  'submit',
+  (e) => {
+    const form = e.target instanceof HTMLFormElement ? e.target : null;
+    if (!form?.closest('[data-first-paint]')) return;
+    e.preventDefault();
+    form.setAttribute('data-held-submit', '');
+    form.querySelector('[type=submit]')?.setAttribute('aria-busy', 'true');
+  },
+  true,
+);
+
+// a parent signed in to this provider, or a link that continues to another page: the sign-in form
+// is not what follows, so it is not shown (the header stays)
+try {
+  const session = JSON.parse(localStorage.getItem('pp.session') ?? 'null') as { token?: string; appName?: string } | null;
+  const app = /^\/parentportal\/([A-Za-z0-9_-]+)/.exec(location.pathname)?.[1]?.toLowerCase();
+  if ((session?.token && session.appName === app) || new URLSearchParams(location.search).has('next')) {
+    document.documentElement.classList.add('pp-fp-elsewhere');
+  }
+} catch {
+  /* storage refused: sign-in is shown */
+}
