@@ -245,7 +245,7 @@ export async function startFakeStripe(): Promise<FakeStripe> {
       s.payment_intent = piId;
       s.status = 'complete';
       s.payment_status = 'paid';
-      s.customer_details = { address: null, business_name: null, email: s.customer_email, individual_name: null, name: 'Maria Garcia', phone: null, tax_exempt: 'none', tax_ids: null } as unknown as Session['customer_details'];
+      s.customer_details = { address: null, business_name: null, email: s.customer_email, individual_name: null, name: 'Maria Garcia', phone: null, tax_exempt: 'none', tax_ids: null };
       return (s.success_url ?? '').replace('{CHECKOUT_SESSION_ID}', s.id);
     },
     webhookSession(id) {

@@ -57,6 +57,11 @@ export function stripeReturnUrl(base: string, status: 'APPROVED' | 'CANCELLED'):
 
 const statusOf = (s: Stripe.Checkout.Session): CheckoutStatus => (s.status === 'complete' ? 'COMPLETED' : s.status === 'expired' ? 'EXPIRED' : 'OPEN');
 
+/** The portal's languages in Checkout's own (it has all four). */
+const LOCALES: Record<string, Stripe.Checkout.SessionCreateParams.Locale> = { en: 'en', es: 'es', pt: 'pt', vi: 'vi' };
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
 const idOf = (x: string | { id: string } | null | undefined) => (typeof x === 'string' ? x : (x?.id ?? ''));
 
 function chargeOf(pi: Stripe.PaymentIntent | null): Stripe.Charge | null {
@@ -116,7 +121,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
     try {
       return await f();
     } catch (e) {
-      throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) ${what}: ${(e as Error).message}`);
+      throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) ${what}: ${messageOf(e)}`);
     }
   }
 
@@ -157,7 +162,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
       allowed_payment_method_types: ['card'],
       success_url: stripeReturnUrl(req.returnUrl, 'APPROVED'),
       cancel_url: stripeReturnUrl(req.cancelUrl, 'CANCELLED'),
-      locale: req.locale as Stripe.Checkout.SessionCreateParams.Locale,
+      locale: LOCALES[req.locale] ?? 'auto',
       metadata: { reference: req.reference, idempotencyKey: req.idempotencyKey, method: req.method },
       payment_intent_data: { description: `${req.merchantName} ${req.reference}`, metadata: { reference: req.reference } },
       ...(req.payer.email ? { customer_email: req.payer.email } : {}),
@@ -169,7 +174,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
     } catch (e) {
       // the key was used by another instance with other parameters: that instance's page
       const other = e instanceof Stripe.errors.StripeIdempotencyError ? await sessionOf(req.idempotencyKey) : null;
-      if (!other) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) create: ${(e as Error).message}`);
+      if (!other) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) create: ${messageOf(e)}`);
       session = await retrieve(other);
     }
     sessionOfKey.set(req.idempotencyKey, session.id);
@@ -196,7 +201,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
         cancelled = true;
       } catch (e) {
         // paid (or expired) in the meantime: Stripe refuses to expire it; its state says which
-        if (!(e instanceof Stripe.errors.StripeInvalidRequestError)) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) expire: ${(e as Error).message}`);
+        if (!(e instanceof Stripe.errors.StripeInvalidRequestError)) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) expire: ${messageOf(e)}`);
       }
       s = await retrieve(id);
     }

@@ -136,6 +136,8 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       ezceredirection: 'paymentResponse',
       'parentapplication-bluepayresponse': 'paymentResponse',
       'parentapplication-ezceredirection': 'paymentResponse',
+      stripereturn: 'paymentResponse',
+      'parentapplication-stripereturn': 'paymentResponse',
     });
   });
 });
