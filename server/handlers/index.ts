@@ -1,22 +1,18 @@
 // Every service's handlers keyed by operation id. The table is typed from the contract: a contract
 // operation without a handler is a type error here (and the registrar refuses to start).
 import type { Handlers } from '../context';
+import { customerHandlers } from './Customer';
+import { locationHandlers } from './Location';
+import { registrationHandlers } from './Registration';
 import { attendance } from '../domains/attendance/attendance';
 import { authentication } from '../domains/access/authentication';
 import { billing } from '../domains/billing/billing';
 import { communication } from '../domains/communication/communication';
-import { customer } from '../domains/people/customer';
 import { customTextHandlers } from '../domains/communication/customTexts';
-import { enrollmentView } from '../domains/enrolment/enrollmentView';
-import { location } from '../domains/provider/location';
-import { nativeVersion } from '../domains/provider/nativeVersion';
 import { parentApplication } from '../domains/enrolment/parentApplication';
 import { passwordFlows } from '../domains/access/passwordFlows';
 import { socialSignIn } from '../domains/access/socialSignIn';
 import { people } from '../domains/people/index';
-import { registration } from '../domains/enrolment/registration';
-import { handoff } from '../domains/enrolment/handoff';
-import { programReport } from '../domains/enrolment/programReport';
 import { gradeRollup } from '../domains/enrolment/gradeRollup';
 import { application } from '../domains/enrolment/application';
 import { payments_ } from '../domains/payments/payments';
@@ -29,18 +25,14 @@ export const handlers: Handlers = {
   ...payments_,
   ...billingReports,
   ...communication,
-  ...customer,
+  ...customerHandlers,
   ...customTextHandlers,
-  ...enrollmentView,
-  ...location,
-  ...nativeVersion,
+  ...locationHandlers,
   ...parentApplication,
   ...passwordFlows,
   ...socialSignIn,
   ...people,
-  ...registration,
-  ...handoff,
-  ...programReport,
+  ...registrationHandlers,
   ...gradeRollup,
   ...application,
 };

@@ -3,7 +3,9 @@
 // registration and their enrolments in that program.
 import PDFDocument from 'pdfkit';
 import { and, asc, eq } from 'drizzle-orm';
-import type { FileResult, Handlers } from '../../context';
+import type { AppDeps, FileResult } from '../../context';
+import type { SessionInfo } from '../../auth';
+import type { RegistrationProgramReportQuery } from '../../../src/engine/contract.gen';
 import { accounts, activities, children, enrollments, programPeriods, registrations, sites } from '../../db/schema';
 import { httpError } from '../../errors';
 import { dateInLanguage } from '../../../src/engine/index';
@@ -124,58 +126,54 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
 /** ChangeSchedule for application type 4, otherwise the enrolment option uppercased (spec 7.3). */
 export const reportTypeOf = (applicationTypeID: number, enrollmentOption: string): string => (applicationTypeID === APPLICATION_TYPE.changeSchedule ? 'ChangeSchedule' : enrollmentOption.toUpperCase());
 
-export const programReport = {
-  'Registration.programReport': {
-    handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
-      const s = session!;
-      const notFound = () => httpError({ deps, lang }, 404, 'server.errors.notFound');
-      // PRAccountID 0 stands for the signed-in account; any other must be it
-      if (query.PRAccountID !== undefined && query.PRAccountID !== 0 && query.PRAccountID !== s.accountId) throw notFound();
-      const [pp] = await deps.db.select().from(programPeriods).where(and(eq(programPeriods.id, query.programPeriodID), eq(programPeriods.providerId, s.providerId)));
-      if (!pp) throw notFound();
-      const provider = await providerOf(deps.db, s);
-      // the download is hidden for Canadian providers (spec 2.8)
-      if (provider.countryCode === 'CA') throw httpError({ deps, lang }, 403, 'server.errors.forbidden');
-      // the list's programs are all application type 1 (registration); 4 is a schedule change
-      const expected = reportTypeOf(1, pp.enrollmentOption);
-      if (query.reportType !== expected && query.reportType !== 'ChangeSchedule') {
-        throw httpError({ deps, lang }, 400, 'programs.errors.reportType');
-      }
-      const regs = await deps.db
-        .select({ r: registrations, c: children })
-        .from(registrations)
-        .innerJoin(children, eq(children.id, registrations.childId))
-        .where(and(eq(registrations.providerId, s.providerId), eq(registrations.accountId, s.accountId), eq(registrations.programPeriodId, pp.id)))
-        .orderBy(asc(children.firstName), asc(children.id));
-      const enrolled = await deps.db
-        .select({ e: enrollments, a: activities, siteName: sites.siteName })
-        .from(enrollments)
-        .innerJoin(activities, eq(activities.id, enrollments.activityId))
-        .innerJoin(sites, eq(sites.id, activities.siteId))
-        .where(and(eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId), eq(activities.programPeriodId, pp.id)))
-        .orderBy(asc(enrollments.enrollmentDate), asc(activities.activity));
-      const [acct] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
-      const title = textIn(pp, 'programPeriod', lang);
-      const file = await programReportPdf({
-        t: (key, params) => deps.t(lang, key, params),
-        lang,
-        organisation: provider.organisation || provider.programName,
-        programName: provider.programName,
-        accountNo: acct?.accountNo ?? '',
-        program: { title, description: textIn(pp, 'description', lang), startDate: pp.startDate, endDate: pp.endDate, category: pp.category, reportType: query.reportType },
-        generatedOn: deps.today(),
-        children: regs.map(({ r, c }) => ({
-          name: `${c.firstName} ${c.lastName}`,
-          status: r.status,
-          registrationDate: r.registrationDate,
-          submittedOn: r.submittedOn,
-          enrolments: enrolled
-            .filter((e) => e.e.childId === c.id)
-            .map((e) => ({ activity: e.a.activity, site: e.siteName, days: (e.e.daysOfWeek || e.a.daysOfWeek).split(',').join(', '), from: e.e.enrollmentDate, to: e.e.deEnrollDate })),
-        })),
-      });
-      const safe = title.replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'program';
-      return { file, fileName: `${safe}-report.pdf`, contentType: 'application/pdf' };
-    },
-  },
-} satisfies Partial<Handlers>;
+/** The program report of a program period for the signed-in account, a PDF in the request's language. */
+export async function programReport(deps: AppDeps, s: SessionInfo, lang: string, query: RegistrationProgramReportQuery): Promise<FileResult> {
+  const notFound = () => httpError({ deps, lang }, 404, 'server.errors.notFound');
+  // PRAccountID 0 stands for the signed-in account; any other must be it
+  if (query.PRAccountID !== undefined && query.PRAccountID !== 0 && query.PRAccountID !== s.accountId) throw notFound();
+  const [pp] = await deps.db.select().from(programPeriods).where(and(eq(programPeriods.id, query.programPeriodID), eq(programPeriods.providerId, s.providerId)));
+  if (!pp) throw notFound();
+  const provider = await providerOf(deps.db, s);
+  // the download is hidden for Canadian providers (spec 2.8)
+  if (provider.countryCode === 'CA') throw httpError({ deps, lang }, 403, 'server.errors.forbidden');
+  // the list's programs are all application type 1 (registration); 4 is a schedule change
+  const expected = reportTypeOf(1, pp.enrollmentOption);
+  if (query.reportType !== expected && query.reportType !== 'ChangeSchedule') {
+    throw httpError({ deps, lang }, 400, 'programs.errors.reportType');
+  }
+  const regs = await deps.db
+    .select({ r: registrations, c: children })
+    .from(registrations)
+    .innerJoin(children, eq(children.id, registrations.childId))
+    .where(and(eq(registrations.providerId, s.providerId), eq(registrations.accountId, s.accountId), eq(registrations.programPeriodId, pp.id)))
+    .orderBy(asc(children.firstName), asc(children.id));
+  const enrolled = await deps.db
+    .select({ e: enrollments, a: activities, siteName: sites.siteName })
+    .from(enrollments)
+    .innerJoin(activities, eq(activities.id, enrollments.activityId))
+    .innerJoin(sites, eq(sites.id, activities.siteId))
+    .where(and(eq(enrollments.providerId, s.providerId), eq(enrollments.accountId, s.accountId), eq(activities.programPeriodId, pp.id)))
+    .orderBy(asc(enrollments.enrollmentDate), asc(activities.activity));
+  const [acct] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+  const title = textIn(pp, 'programPeriod', lang);
+  const file = await programReportPdf({
+    t: (key, params) => deps.t(lang, key, params),
+    lang,
+    organisation: provider.organisation || provider.programName,
+    programName: provider.programName,
+    accountNo: acct?.accountNo ?? '',
+    program: { title, description: textIn(pp, 'description', lang), startDate: pp.startDate, endDate: pp.endDate, category: pp.category, reportType: query.reportType },
+    generatedOn: deps.today(),
+    children: regs.map(({ r, c }) => ({
+      name: `${c.firstName} ${c.lastName}`,
+      status: r.status,
+      registrationDate: r.registrationDate,
+      submittedOn: r.submittedOn,
+      enrolments: enrolled
+        .filter((e) => e.e.childId === c.id)
+        .map((e) => ({ activity: e.a.activity, site: e.siteName, days: (e.e.daysOfWeek || e.a.daysOfWeek).split(',').join(', '), from: e.e.enrollmentDate, to: e.e.deEnrollDate })),
+    })),
+  });
+  const safe = title.replace(/[^A-Za-z0-9 _-]+/g, '').trim().replace(/\s+/g, '-') || 'program';
+  return { file, fileName: `${safe}-report.pdf`, contentType: 'application/pdf' };
+}

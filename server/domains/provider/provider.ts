@@ -55,7 +55,7 @@ export function programConfig(p: ProviderRow, lang?: string) {
 }
 
 /**
- * Provider-authored HTML (alerts, bulletins, e-mails, custom texts) is shown as HTML: keep formatting
+ * Provider-authored HTML (alerts, bulletins, e-mails, custom texts) reaches the page: keep formatting
  * only. No scripts, event handlers, style attributes or style elements (nothing can hide or overlay
  * the page), no javascript:/data: URLs, no forms, frames or embedded objects. Applied before storing
  * and again before serving.

@@ -1,0 +1,46 @@
+// Registration service: program periods with the account's children (programs list, Home), enrolled
+// activities, the View/enrol screen, the program report and the hand-off to the provider's other
+// products.
+import type { ServiceHandlers } from '../context';
+import { childrenActivities, programPeriodList } from '../domains/enrolment/registration';
+import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
+import { programReport } from '../domains/enrolment/programReport';
+import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
+
+type RegistrationOps =
+  | 'Registration.programPeriods'
+  | 'Registration.childrenActivities'
+  | 'Registration.activitiesByWeek'
+  | 'Registration.enrolledDates'
+  | 'Registration.programReport'
+  | 'Registration.redirectionUrl'
+  | 'Registration.applicationToken'
+  | 'Registration.applicationTokenRedeem';
+
+export const registrationHandlers = {
+  'Registration.programPeriods': {
+    handler: async ({ deps, session, query, lang }) => programPeriodList(deps, session, lang, query),
+  },
+  'Registration.childrenActivities': {
+    handler: async ({ deps, session, query, lang }) => childrenActivities(deps, session, lang, query),
+  },
+  'Registration.activitiesByWeek': {
+    handler: async ({ deps, session, query, lang }) => activitiesByWeek(deps, session, lang, query),
+  },
+  'Registration.enrolledDates': {
+    handler: async ({ deps, session, query, lang }) => enrolledDates(deps, session, lang, query),
+  },
+  'Registration.programReport': {
+    handler: async ({ deps, session, query, lang }) => programReport(deps, session, lang, query),
+  },
+  'Registration.redirectionUrl': {
+    handler: async ({ deps, session, form, lang }) => redirectionUrl(deps, session, lang, form.data),
+  },
+  'Registration.applicationToken': {
+    handler: async ({ deps, session, form, lang }) => applicationToken(deps, session, lang, form.data),
+  },
+  'Registration.applicationTokenRedeem': {
+    // the session the request carries, if any: the one that asked for the keyelement must redeem it
+    handler: async ({ deps, session, body, lang }) => redeemApplicationToken(deps, session, lang, body),
+  },
+} satisfies ServiceHandlers<RegistrationOps>;
