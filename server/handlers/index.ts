@@ -1,26 +1,23 @@
 // Every service's handlers keyed by operation id. The table is typed from the contract: a contract
 // operation without a handler is a type error here (and the registrar refuses to start).
 import type { Handlers } from '../context';
+import { authenticationHandlers } from './Authentication';
 import { customerHandlers } from './Customer';
+import { demographicsHandlers } from './Demographics';
 import { locationHandlers } from './Location';
 import { registrationHandlers } from './Registration';
 import { attendance } from '../domains/attendance/attendance';
-import { authentication } from '../domains/access/authentication';
 import { billing } from '../domains/billing/billing';
 import { communication } from '../domains/communication/communication';
 import { customTextHandlers } from '../domains/communication/customTexts';
 import { parentApplication } from '../domains/enrolment/parentApplication';
-import { passwordFlows } from '../domains/access/passwordFlows';
-import { socialSignIn } from '../domains/access/socialSignIn';
-import { people } from '../domains/people/index';
-import { gradeRollup } from '../domains/enrolment/gradeRollup';
 import { application } from '../domains/enrolment/application';
 import { payments_ } from '../domains/payments/payments';
 import { billingReports } from '../domains/payments/billingReports';
 
 export const handlers: Handlers = {
   ...attendance,
-  ...authentication,
+  ...authenticationHandlers,
   ...billing,
   ...payments_,
   ...billingReports,
@@ -29,10 +26,7 @@ export const handlers: Handlers = {
   ...customTextHandlers,
   ...locationHandlers,
   ...parentApplication,
-  ...passwordFlows,
-  ...socialSignIn,
-  ...people,
+  ...demographicsHandlers,
   ...registrationHandlers,
-  ...gradeRollup,
   ...application,
 };

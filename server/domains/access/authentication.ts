@@ -1,10 +1,9 @@
-// Authentication service: sign-in and sign-out (spec 4 Session, 8.2 account locked / inactive).
+// Authentication service's sign-in and sign-out (spec 4 Session, 8.2 account locked / inactive).
 // Answers never tell whether an e-mail has a login: an unknown e-mail costs the same argon2
-// verification and gets the same message as a wrong password.
+// verification and gets the message a wrong password gets.
 import { and, count, eq, gt, gte, inArray, isNull, max, ne, or, sql } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
-import type { Handlers, AppDeps } from '../../context';
-import type { AuthenticationLoginBody, AuthenticationLoginResponse } from '../../../src/engine/contract.gen';
+import type { AppDeps } from '../../context';
+import type { AuthenticationLoginBody, AuthenticationLoginResponse, AuthenticationLogoutResponse } from '../../../src/engine/contract.gen';
 import { accounts, adults, logins, signinAudit } from '../../db/schema';
 import { HttpError, httpError, type ErrorScope } from '../../errors';
 import { createSession, revokeSession } from '../../auth';
@@ -13,7 +12,7 @@ import { providerByAppName, sessionState, type ProviderRow } from '../provider/p
 
 /**
  * Every attempt writes its row in signin_audit first, as 'pending', and gives it its outcome at the end.
- * Until then other attempts of the e-mail, on any instance, count it as a failure: guesses sent at once
+ * Until then other attempts of the e-mail, on any instance, count it among the failures: guesses sent at once
  * cannot all pass the counts below before one of them is written. An attempt never counts its own
  * pending row.
  */
@@ -26,7 +25,7 @@ async function audit(deps: AppDeps, attempt: number, row: { loginId: number | nu
   await deps.db.update(signinAudit).set(row).where(eq(signinAudit.id, attempt));
 }
 
-/** The rows that count as failures for `attempt`: others' attempts still pending count, its own does not. */
+/** The rows counted among the failures of `attempt`: others' attempts still pending count, its own does not. */
 const notOwnPending = (attempt: number) => or(ne(signinAudit.outcome, 'pending'), ne(signinAudit.id, attempt));
 
 async function recentAttempts(deps: AppDeps, providerId: number, email: string, attempt: number): Promise<number> {
@@ -80,13 +79,9 @@ async function sendLockedMail(deps: AppDeps, p: ProviderRow, adult: typeof adult
 
 /** Password sign-in with all its checks (limits, slow-down, lock-out, audit, inactive logins); linking a
  * social identity signs in the same way. */
-export async function passwordSignIn(
-  { deps, lang, req }: { deps: AppDeps; lang: string; req: FastifyRequest },
-  body: AuthenticationLoginBody,
-): Promise<AuthenticationLoginResponse> {
+export async function passwordSignIn(deps: AppDeps, lang: string, ip: string, body: AuthenticationLoginBody): Promise<AuthenticationLoginResponse> {
   const p = await providerByAppName(deps.db, body.appName);
   const email = String(body.email).trim().toLowerCase();
-  const ip = req.ip;
   const invalid = () => httpError({ deps, lang }, 401, 'server.errors.invalidCredentials');
   const locked = (minutes: number) =>
     minutes > 0
@@ -135,7 +130,7 @@ export async function passwordSignIn(
     throw locked(0);
   }
   if (lockMinutes > 0) {
-    // temporary locks are counted per e-mail in the audit, the same as for an unknown e-mail
+    // temporary locks are counted per e-mail in the audit, just like for an unknown e-mail
     if (await temporarilyLocked()) {
       await audit(deps, attempt, { loginId: login.id, outcome: 'locked' });
       throw locked(lockMinutes);
@@ -202,19 +197,11 @@ export async function passwordSignIn(
   };
 }
 
-export const authentication = {
-  'Authentication.login': {
-    // per IP limit in the contract; the per e-mail limit is counted in signin_audit
-    handler: (c) => passwordSignIn(c, c.body),
-  },
-
-  'Authentication.logout': {
-    handler: async ({ deps, session }) => {
-      await revokeSession(deps.db, deps.clock, session!.sessionId);
-      return { signedOut: true };
-    },
-  },
-} satisfies Partial<Handlers>;
+/** Ends a session. */
+export async function signOut(deps: AppDeps, sessionId: number): Promise<AuthenticationLogoutResponse> {
+  await revokeSession(deps.db, deps.clock, sessionId);
+  return { signedOut: true };
+}
 
 /** Spec 8.2 'parent portal not activated': the provider has not switched the portal on (features.parentPortal false). */
 export function portalNotActivated(deps: ErrorScope['deps'], lang: string, programName: string): HttpError {

@@ -14,7 +14,15 @@ import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { and, eq, isNull } from 'drizzle-orm';
 import * as oidc from 'openid-client';
-import type { AppDeps, Handlers } from '../../context';
+import type { AppDeps } from '../../context';
+import type {
+  AuthenticationSocialCallbackQuery,
+  AuthenticationSocialCompleteResponse,
+  AuthenticationSocialLinkBody,
+  AuthenticationSocialLinkResponse,
+  AuthenticationSocialOptionsResponse,
+  AuthenticationSocialStartResponse,
+} from '../../../src/engine/contract.gen';
 import { accounts, adults, logins, providers, socialIdentities, socialSignins } from '../../db/schema';
 import { httpError } from '../../errors';
 import { createSession, hashToken, newToken, resolveSession } from '../../auth';
@@ -44,7 +52,8 @@ interface IdpEntry {
 export function socialProviders(root: string, appName: string): IdpConfig[] {
   const file = join(root, 'providers', appName, 'provider.json');
   if (!existsSync(file)) return [];
-  const entries = ((JSON.parse(readFileSync(file, 'utf8')) as { socialSignIn?: IdpEntry[] }).socialSignIn ?? []) as IdpEntry[];
+  const record: { socialSignIn?: IdpEntry[] } = JSON.parse(readFileSync(file, 'utf8'));
+  const entries = record.socialSignIn ?? [];
   const out: IdpConfig[] = [];
   for (const e of entries) {
     const env = (k: string) => process.env[`SOCIAL_${appName}_${e.id}_${k}`.toUpperCase()];
@@ -107,8 +116,10 @@ async function attemptOf(deps: AppDeps, lang: string, p: ProviderRow, ticket: st
     .select()
     .from(socialSignins)
     .where(and(eq(socialSignins.linkTokenHash, hashToken(ticket)), eq(socialSignins.providerId, p.id)));
-  if (!a || !a.subject || !a.issuer || a.linkedAt || deps.clock() >= a.expiresAt) throw ticketError(deps, lang);
-  return a;
+  const subject = a?.subject;
+  const issuer = a?.issuer;
+  if (!a || !subject || !issuer || a.linkedAt || deps.clock() >= a.expiresAt) throw ticketError(deps, lang);
+  return { ...a, subject, issuer };
 }
 
 /** Marks the ticket used; only the first of two racing requests goes on. */
@@ -121,151 +132,152 @@ async function claim(deps: AppDeps, lang: string, id: number) {
   if (!done.length) throw ticketError(deps, lang);
 }
 
-export const socialSignIn = {
-  'Authentication.socialOptions': {
-    handler: async ({ deps, query }) => {
-      const p = await providerByAppName(deps.db, String(query.appName));
-      const list = socialProviders(deps.root, p.appName);
-      return { providers: list.map((i) => ({ id: i.id, label: i.label })), google: list.some((i) => i.id === 'google'), microsoft: list.some((i) => i.id === 'microsoft') };
-    },
-  },
+/** The identity providers offered on the sign-in page. */
+export async function socialOptions(deps: AppDeps, appName: string): Promise<AuthenticationSocialOptionsResponse> {
+  const p = await providerByAppName(deps.db, String(appName));
+  const list = socialProviders(deps.root, p.appName);
+  return { providers: list.map((i) => ({ id: i.id, label: i.label })), google: list.some((i) => i.id === 'google'), microsoft: list.some((i) => i.id === 'microsoft') };
+}
 
-  'Authentication.socialStart': {
-    handler: async ({ deps, query, lang }) => {
-      const p = await providerByAppName(deps.db, String(query.appName));
-      const idp = idpOf(deps, lang, p, String(query.idp));
-      await clientConfig(idp);
-      const state = oidc.randomState();
-      const now = deps.clock();
-      await deps.db.insert(socialSignins).values({
-        providerId: p.id,
-        idp: idp.id,
-        stateHash: hashToken(state),
-        nonce: oidc.randomNonce(),
-        codeVerifier: oidc.randomPKCECodeVerifier(),
-        locale: lang,
-        createdAt: now,
-        expiresAt: new Date(now.getTime() + SOCIAL_TTL_MS),
-      });
-      // the browser leaves the portal through this server, which sends it on to the identity provider
-      return { url: `${portalBase(deps)}/api/Authentication/social/authorize?state=${state}` };
-    },
-  },
+/** Starts a social sign-in: a new attempt with its state, nonce and PKCE verifier. */
+export async function socialStart(deps: AppDeps, lang: string, appName: string, idpId: string): Promise<AuthenticationSocialStartResponse> {
+  const p = await providerByAppName(deps.db, String(appName));
+  const idp = idpOf(deps, lang, p, String(idpId));
+  await clientConfig(idp);
+  const state = oidc.randomState();
+  const now = deps.clock();
+  await deps.db.insert(socialSignins).values({
+    providerId: p.id,
+    idp: idp.id,
+    stateHash: hashToken(state),
+    nonce: oidc.randomNonce(),
+    codeVerifier: oidc.randomPKCECodeVerifier(),
+    locale: lang,
+    createdAt: now,
+    expiresAt: new Date(now.getTime() + SOCIAL_TTL_MS),
+  });
+  // the browser leaves the portal through this server, which sends it on to the identity provider
+  return { url: `${portalBase(deps)}/api/Authentication/social/authorize?state=${state}` };
+}
 
-  'Authentication.socialAuthorize': {
-    handler: async ({ deps, query, lang, reply }) => {
-      const state = String(query.state);
-      const [a] = await deps.db.select().from(socialSignins).where(eq(socialSignins.stateHash, hashToken(state)));
-      if (!a || a.usedAt || deps.clock() >= a.expiresAt) throw ticketError(deps, lang);
-      const p = await providerRow(deps, a.providerId);
-      const idp = idpOf(deps, lang, p, a.idp);
-      const config = await clientConfig(idp);
-      const url = oidc.buildAuthorizationUrl(config, {
-        redirect_uri: `${portalBase(deps)}${CALLBACK_PATH}`,
-        scope: 'openid email profile',
-        code_challenge: await oidc.calculatePKCECodeChallenge(a.codeVerifier),
-        code_challenge_method: 'S256',
-        state,
-        nonce: a.nonce,
-      });
-      return reply.redirect(url.href, 302);
-    },
-  },
+/** Where the browser goes to the identity provider for an attempt's state. */
+export async function socialAuthorizeUrl(deps: AppDeps, lang: string, stateParam: string): Promise<string> {
+  const state = String(stateParam);
+  const [a] = await deps.db.select().from(socialSignins).where(eq(socialSignins.stateHash, hashToken(state)));
+  if (!a || a.usedAt || deps.clock() >= a.expiresAt) throw ticketError(deps, lang);
+  const p = await providerRow(deps, a.providerId);
+  const idp = idpOf(deps, lang, p, a.idp);
+  const config = await clientConfig(idp);
+  const url = oidc.buildAuthorizationUrl(config, {
+    redirect_uri: `${portalBase(deps)}${CALLBACK_PATH}`,
+    scope: 'openid email profile',
+    code_challenge: await oidc.calculatePKCECodeChallenge(a.codeVerifier),
+    code_challenge_method: 'S256',
+    state,
+    nonce: a.nonce,
+  });
+  return url.href;
+}
 
-  'Authentication.socialCallback': {
-    handler: async ({ deps, query, lang, reply, req }) => {
-      const base = portalBase(deps);
-      const state = typeof query.state === 'string' ? query.state : '';
-      const [a] = state ? await deps.db.select().from(socialSignins).where(eq(socialSignins.stateHash, hashToken(state))) : [];
-      if (!a) throw ticketError(deps, lang);
-      const p = await providerRow(deps, a.providerId);
-      const back = (screen: 'sociallink' | 'socialsignin', q: Record<string, string>) => reply.redirect(portalLink(deps, p.appName, screen, q), 302);
-      // single use: the state is spent whatever the outcome
-      const spent = await deps.db
-        .update(socialSignins)
-        .set({ usedAt: deps.clock() })
-        .where(and(eq(socialSignins.id, a.id), isNull(socialSignins.usedAt)))
-        .returning({ id: socialSignins.id });
-      if (!spent.length || deps.clock() >= a.expiresAt || query.error) return back('sociallink', { failed: '1' });
+/**
+ * The identity provider's answer: the code exchanged for the identity, linked to a login when the
+ * e-mail is verified; the address of the portal page the browser goes back to.
+ */
+export async function socialCallback(
+  deps: AppDeps,
+  lang: string,
+  query: AuthenticationSocialCallbackQuery,
+  log: { warn: (o: unknown, m: string) => void },
+): Promise<string> {
+  const base = portalBase(deps);
+  const state = typeof query.state === 'string' ? query.state : '';
+  const [a] = state ? await deps.db.select().from(socialSignins).where(eq(socialSignins.stateHash, hashToken(state))) : [];
+  if (!a) throw ticketError(deps, lang);
+  const p = await providerRow(deps, a.providerId);
+  const back = (screen: 'sociallink' | 'socialsignin', q: Record<string, string>) => portalLink(deps, p.appName, screen, q);
+  // single use: the state is spent whatever the outcome
+  const spent = await deps.db
+    .update(socialSignins)
+    .set({ usedAt: deps.clock() })
+    .where(and(eq(socialSignins.id, a.id), isNull(socialSignins.usedAt)))
+    .returning({ id: socialSignins.id });
+  if (!spent.length || deps.clock() >= a.expiresAt || query.error) return back('sociallink', { failed: '1' });
 
-      const idp = idpOf(deps, lang, p, a.idp);
-      const config = await clientConfig(idp);
-      const current = new URL(`${base}${CALLBACK_PATH}`);
-      for (const [k, v] of Object.entries(query as Record<string, string>)) current.searchParams.set(k, v);
-      let claims: oidc.IDToken;
-      try {
-        const tokens = await oidc.authorizationCodeGrant(config, current, {
-          pkceCodeVerifier: a.codeVerifier,
-          expectedState: state,
-          expectedNonce: a.nonce,
-          idTokenExpected: true,
-        });
-        claims = tokens.claims()!;
-        // some identity providers give the e-mail only at the userinfo endpoint
-        if (claims.email === undefined && tokens.access_token) {
-          const info = await oidc.fetchUserInfo(config, tokens.access_token, String(claims.sub));
-          claims = { ...claims, email: info.email, email_verified: info.email_verified };
-        }
-      } catch (err) {
-        req.log.warn({ err, idp: a.idp }, 'social sign-in: code exchange refused');
-        return back('sociallink', { failed: '1' });
-      }
-      const issuer = String(claims.iss);
-      const subject = String(claims.sub);
-      const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
-      const verified = claims.email_verified === true;
+  const idp = idpOf(deps, lang, p, a.idp);
+  const config = await clientConfig(idp);
+  const current = new URL(`${base}${CALLBACK_PATH}`);
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) current.searchParams.set(k, v);
+  let claims: oidc.IDToken;
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, current, {
+      pkceCodeVerifier: a.codeVerifier,
+      expectedState: state,
+      expectedNonce: a.nonce,
+      idTokenExpected: true,
+    });
+    const idToken = tokens.claims();
+    if (!idToken) throw new Error('no ID token');
+    claims = idToken;
+    // some identity providers give the e-mail only at the userinfo endpoint
+    if (claims.email === undefined && tokens.access_token) {
+      const info = await oidc.fetchUserInfo(config, tokens.access_token, String(claims.sub));
+      claims = { ...claims, email: info.email, email_verified: info.email_verified };
+    }
+  } catch (err) {
+    log.warn({ err, idp: a.idp }, 'social sign-in: code exchange refused');
+    return back('sociallink', { failed: '1' });
+  }
+  const issuer = String(claims.iss);
+  const subject = String(claims.sub);
+  const email = typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : '';
+  const verified = claims.email_verified === true;
 
-      const [known] = await deps.db
-        .select({ loginId: socialIdentities.loginId })
-        .from(socialIdentities)
-        .where(and(eq(socialIdentities.providerId, p.id), eq(socialIdentities.issuer, issuer), eq(socialIdentities.subject, subject)));
-      let loginId = known?.loginId ?? null;
-      if (!loginId && verified && email) {
-        const [byEmail] = await deps.db.select({ id: logins.id }).from(logins).where(and(eq(logins.providerId, p.id), eq(logins.email, email)));
-        if (byEmail) {
-          await deps.db.insert(socialIdentities).values({ providerId: p.id, loginId: byEmail.id, idp: a.idp, issuer, subject, email, linkedAt: deps.clock() }).onConflictDoNothing();
-          loginId = byEmail.id;
-        }
-      }
-      const ticket = newToken();
-      await deps.db.update(socialSignins).set({ issuer, subject, email, linkTokenHash: hashToken(ticket) }).where(eq(socialSignins.id, a.id));
-      // a linked identity continues to sign in; any other first signs in once with the password
-      return back(loginId ? 'socialsignin' : 'sociallink', { ticket });
-    },
-  },
+  const [known] = await deps.db
+    .select({ loginId: socialIdentities.loginId })
+    .from(socialIdentities)
+    .where(and(eq(socialIdentities.providerId, p.id), eq(socialIdentities.issuer, issuer), eq(socialIdentities.subject, subject)));
+  let loginId = known?.loginId ?? null;
+  if (!loginId && verified && email) {
+    const [byEmail] = await deps.db.select({ id: logins.id }).from(logins).where(and(eq(logins.providerId, p.id), eq(logins.email, email)));
+    if (byEmail) {
+      await deps.db.insert(socialIdentities).values({ providerId: p.id, loginId: byEmail.id, idp: a.idp, issuer, subject, email, linkedAt: deps.clock() }).onConflictDoNothing();
+      loginId = byEmail.id;
+    }
+  }
+  const ticket = newToken();
+  await deps.db.update(socialSignins).set({ issuer, subject, email, linkTokenHash: hashToken(ticket) }).where(eq(socialSignins.id, a.id));
+  // a linked identity continues to sign in; any other first signs in once with the password
+  return back(loginId ? 'socialsignin' : 'sociallink', { ticket });
+}
 
-  'Authentication.socialComplete': {
-    handler: async ({ deps, query, lang }) => {
-      const p = await providerByAppName(deps.db, String(query.appName));
-      const a = await attemptOf(deps, lang, p, String(query.ticket));
-      const [known] = await deps.db
-        .select({ loginId: socialIdentities.loginId })
-        .from(socialIdentities)
-        .where(and(eq(socialIdentities.providerId, p.id), eq(socialIdentities.issuer, a.issuer!), eq(socialIdentities.subject, a.subject!)));
-      if (!known) throw ticketError(deps, lang);
-      await claim(deps, lang, a.id);
-      return signInAs(deps, p, known.loginId, lang);
-    },
-  },
+/** Signs in with a linked identity's ticket. */
+export async function socialComplete(deps: AppDeps, lang: string, appName: string, ticket: string): Promise<AuthenticationSocialCompleteResponse> {
+  const p = await providerByAppName(deps.db, String(appName));
+  const a = await attemptOf(deps, lang, p, String(ticket));
+  const [known] = await deps.db
+    .select({ loginId: socialIdentities.loginId })
+    .from(socialIdentities)
+    .where(and(eq(socialIdentities.providerId, p.id), eq(socialIdentities.issuer, a.issuer), eq(socialIdentities.subject, a.subject)));
+  if (!known) throw ticketError(deps, lang);
+  await claim(deps, lang, a.id);
+  return signInAs(deps, p, known.loginId, lang);
+}
 
-  'Authentication.socialLink': {
-    handler: async (c) => {
-      const { deps, body, lang } = c;
-      const p = await providerByAppName(deps.db, body.appName);
-      const a = await attemptOf(deps, lang, p, body.ticket);
-      // the password sign-in with all its checks (lock-out, limits, audit, inactive logins)
-      const signedIn = await passwordSignIn(c, { appName: p.appName, email: body.email, password: body.password });
-      const s = await resolveSession(deps.db, deps.clock, signedIn.token);
-      if (!s) throw ticketError(deps, lang);
-      await claim(deps, lang, a.id);
-      await deps.db
-        .insert(socialIdentities)
-        .values({ providerId: p.id, loginId: s.loginId, idp: a.idp, issuer: a.issuer!, subject: a.subject!, email: a.email ?? '', linkedAt: deps.clock() })
-        .onConflictDoNothing();
-      return signedIn;
-    },
-  },
-} satisfies Partial<Handlers>;
+/** Links an identity's ticket to a login by signing in once with the password. */
+export async function socialLink(deps: AppDeps, lang: string, ip: string, body: AuthenticationSocialLinkBody): Promise<AuthenticationSocialLinkResponse> {
+  const p = await providerByAppName(deps.db, body.appName);
+  const a = await attemptOf(deps, lang, p, body.ticket);
+  // the password sign-in with all its checks (lock-out, limits, audit, inactive logins)
+  const signedIn = await passwordSignIn(deps, lang, ip, { appName: p.appName, email: body.email, password: body.password });
+  const s = await resolveSession(deps.db, deps.clock, signedIn.token);
+  if (!s) throw ticketError(deps, lang);
+  await claim(deps, lang, a.id);
+  await deps.db
+    .insert(socialIdentities)
+    .values({ providerId: p.id, loginId: s.loginId, idp: a.idp, issuer: a.issuer, subject: a.subject, email: a.email ?? '', linkedAt: deps.clock() })
+    .onConflictDoNothing();
+  return signedIn;
+}
 
 async function providerRow(deps: AppDeps, id: number): Promise<ProviderRow> {
   const [p] = await deps.db.select().from(providers).where(eq(providers.id, id));

@@ -4,23 +4,23 @@
 // status, primary language, meal eligibility, T-shirt size, transportation mode). Texts come in the
 // request's language through the provider texts (server/providerTexts.ts).
 import { and, asc, eq } from 'drizzle-orm';
-import type { Handlers } from '../../context';
+import type { DemographicsAdultFieldsResponse, DemographicsChildFieldsResponse } from '../../../src/engine/contract.gen';
 import { masterItems, medicalFieldDefs, providers, userDefinedFieldDefs } from '../../db/schema';
 import { inLanguage } from '../../providerTexts';
 import { regionsOf } from '../../../src/engine/regions';
-import { notFound, type Ctx } from './shared';
+import { LICENCE_STATE_NOT_LISTED, type Ctx } from './model';
+import { notFound } from './shared';
 
-/** The stored value of the not-listed licence state (schemas/contact.json x-extraOptions). */
-const LICENCE_STATE_NOT_LISTED = 'notListed';
 /** Spec 3: the kind of a user-defined field is its name's prefix. */
-const UDF_TYPES = { UDDat: 'date', UDBit: 'checkbox', UDTex: 'text', UDMul: 'multiline', UDDro: 'dropdown', UDRad: 'radio' } as const;
+const UDF_TYPES: Record<string, 'date' | 'checkbox' | 'text' | 'multiline' | 'dropdown' | 'radio' | undefined> = { UDDat: 'date', UDBit: 'checkbox', UDTex: 'text', UDMul: 'multiline', UDDro: 'dropdown', UDRad: 'radio' };
 /** The standard adult fields a provider sets a field option for, and the option when it sets none (rules/contact.rules.json). */
 const ADULT_FIELD_OPTIONS: { fieldName: string; titleKey: string; fallback: 'M' | 'R' | 'O' | 'H' }[] = [
   { fieldName: 'driverLicense', titleKey: 'fields.contact.driverLicenseNumber', fallback: 'H' },
   { fieldName: 'employer', titleKey: 'fields.contact.employer', fallback: 'O' },
 ];
 
-async function shortList(c: Ctx, list: string) {
+/** A short list of the provider (gender, marital status, ...) in the request's language. */
+export async function shortList(c: Ctx, list: string) {
   const rows = await c.deps.db
     .select()
     .from(masterItems)
@@ -65,7 +65,8 @@ export async function listsData(c: Ctx, lists: Record<string, string>): Promise<
   return out;
 }
 
-async function medicalValues(c: Ctx, fieldNo: number) {
+/** The standard values of a medical field (1 allergies to 5 medication). */
+export async function medicalValues(c: Ctx, fieldNo: number) {
   const [def] = await c.deps.db
     .select()
     .from(medicalFieldDefs)
@@ -74,7 +75,8 @@ async function medicalValues(c: Ctx, fieldNo: number) {
   return inLanguage([def], c.lang)[0].values.map((v) => ({ id: v.id, value: v.value }));
 }
 
-async function udfList(c: Ctx, entity?: 'A' | 'C') {
+/** The provider's user-defined fields, of one entity or both. */
+export async function udfList(c: Ctx, entity?: 'A' | 'C') {
   const where = [eq(userDefinedFieldDefs.providerId, c.session.providerId)];
   if (entity) where.push(eq(userDefinedFieldDefs.entity, entity));
   const rows = await c.deps.db
@@ -85,7 +87,7 @@ async function udfList(c: Ctx, entity?: 'A' | 'C') {
   return inLanguage(rows, c.lang).map((d) => ({
     entity: d.entity as 'A' | 'C',
     fieldName: d.fieldName,
-    fieldType: UDF_TYPES[d.fieldName.slice(0, 5) as keyof typeof UDF_TYPES] ?? 'text',
+    fieldType: UDF_TYPES[d.fieldName.slice(0, 5)] ?? 'text',
     caption: d.caption,
     isMandatory: d.isMandatory,
     values: [...d.values].sort((a, b) => a.displayOrder - b.displayOrder).map((v) => ({ idValue: v.idValue, itemValue: v.itemValue, displayOrder: v.displayOrder })),
@@ -97,47 +99,30 @@ async function countryOf(c: Ctx): Promise<'US' | 'CA'> {
   return p.countryCode === 'CA' ? 'CA' : 'US';
 }
 
-const states = async (c: Ctx) => regionsOf(await countryOf(c)).map(([stateCode, state]) => ({ stateCode, state }));
+/** The states (provinces in Canada) of the provider's country. */
+export async function stateList(c: Ctx) {
+  return regionsOf(await countryOf(c)).map(([stateCode, state]) => ({ stateCode, state }));
+}
 
-export const masterDataHandlers = {
-  'Demographics.allergies': { handler: (c) => medicalValues(c, 1) },
-  'Demographics.disabilities': { handler: (c) => medicalValues(c, 2) },
-  'Demographics.medicalConditions': { handler: (c) => medicalValues(c, 3) },
-  'Demographics.specialNeeds': { handler: (c) => medicalValues(c, 4) },
-  'Demographics.medication': { handler: (c) => medicalValues(c, 5) },
+/** The states with the not-listed choice (spec 3: with it only the number is stored). */
+export async function driverLicenseStates(c: Ctx) {
+  return [...(await stateList(c)), { stateCode: LICENCE_STATE_NOT_LISTED, state: c.deps.t(c.lang, 'masterData.notListed') }];
+}
 
-  'Demographics.udfields': { handler: (c) => udfList(c, c.query.entity) },
+/** The adult form's field options: the standard fields the provider configures, then its user-defined fields. */
+export async function adultFieldList(c: Ctx): Promise<DemographicsAdultFieldsResponse> {
+  const [p] = await c.deps.db.select({ fieldOptions: providers.fieldOptions }).from(providers).where(eq(providers.id, c.session.providerId));
+  const standard = ADULT_FIELD_OPTIONS.map((f) => ({ fieldName: f.fieldName, source: 'standard' as const, titleKey: f.titleKey, mode: p.fieldOptions[f.fieldName] ?? f.fallback }));
+  const udfs = (await udfList(c, 'A')).map((u) => ({ fieldName: u.fieldName, source: 'userDefined' as const, caption: u.caption, mode: u.isMandatory ? ('M' as const) : ('O' as const) }));
+  return [...standard, ...udfs];
+}
 
-  'Demographics.adultFields': {
-    handler: async (c) => {
-      const [p] = await c.deps.db.select({ fieldOptions: providers.fieldOptions }).from(providers).where(eq(providers.id, c.session.providerId));
-      const standard = ADULT_FIELD_OPTIONS.map((f) => ({ fieldName: f.fieldName, source: 'standard' as const, titleKey: f.titleKey, mode: p.fieldOptions[f.fieldName] ?? f.fallback }));
-      const udfs = (await udfList(c, 'A')).map((u) => ({ fieldName: u.fieldName, source: 'userDefined' as const, caption: u.caption, mode: u.isMandatory ? ('M' as const) : ('O' as const) }));
-      return [...standard, ...udfs];
-    },
-  },
-
-  'Demographics.childFields': {
-    handler: async (c) => {
-      const udfs = (await udfList(c, 'C')).map((u) => ({ fieldName: u.fieldName, source: 'userDefined' as const, caption: u.caption, mode: u.isMandatory ? ('M' as const) : ('O' as const) }));
-      const medical = inLanguage(
-        await c.deps.db.select().from(medicalFieldDefs).where(eq(medicalFieldDefs.providerId, c.session.providerId)).orderBy(asc(medicalFieldDefs.fieldNo)),
-        c.lang,
-      ).map((m) => ({ fieldName: `medical${m.fieldNo}`, source: 'medical' as const, caption: m.fieldCaption, mode: m.isMandatory ? ('M' as const) : ('O' as const) }));
-      return [...udfs, ...medical];
-    },
-  },
-
-  'Demographics.states': { handler: states },
-  'Demographics.driverLicenseStates': {
-    // spec 3: with the not-listed choice only the number is stored
-    handler: async (c) => [...(await states(c)), { stateCode: LICENCE_STATE_NOT_LISTED, state: c.deps.t(c.lang, 'masterData.notListed') }],
-  },
-
-  'Demographics.genders': { handler: (c) => shortList(c, 'gender') },
-  'Demographics.maritalStatuses': { handler: (c) => shortList(c, 'marital-status') },
-  'Demographics.primaryLanguages': { handler: (c) => shortList(c, 'primary-language') },
-  'Demographics.mealEligibilities': { handler: (c) => shortList(c, 'meal-eligibility') },
-  'Demographics.tshirtSizes': { handler: (c) => shortList(c, 'tshirt-size') },
-  'Demographics.transportationModes': { handler: (c) => shortList(c, 'transportation-mode') },
-} satisfies Partial<Handlers>;
+/** The child form's field options: the provider's user-defined fields and medical questions. */
+export async function childFieldList(c: Ctx): Promise<DemographicsChildFieldsResponse> {
+  const udfs = (await udfList(c, 'C')).map((u) => ({ fieldName: u.fieldName, source: 'userDefined' as const, caption: u.caption, mode: u.isMandatory ? ('M' as const) : ('O' as const) }));
+  const medical = inLanguage(
+    await c.deps.db.select().from(medicalFieldDefs).where(eq(medicalFieldDefs.providerId, c.session.providerId)).orderBy(asc(medicalFieldDefs.fieldNo)),
+    c.lang,
+  ).map((m) => ({ fieldName: `medical${m.fieldNo}`, source: 'medical' as const, caption: m.fieldCaption, mode: m.isMandatory ? ('M' as const) : ('O' as const) }));
+  return [...udfs, ...medical];
+}

@@ -2,28 +2,12 @@
 // an id within the signed-in provider and account (404 otherwise), the account rules the screens use
 // (403 when they refuse), the provider's user-defined fields, and the row-to-API mappers.
 import { and, asc, eq } from 'drizzle-orm';
-import type { FactsContext } from '../../context';
-import type { SessionInfo } from '../../auth';
-import type { OperationId } from '../../../src/engine/contract.gen';
 import { accounts, adults, childAdults, children, userDefinedFieldDefs } from '../../db/schema';
 import { HttpError, httpError } from '../../errors';
 import { isTrue } from '../../../src/engine/index';
 import { ruleContextOf } from '../provider/provider';
 import { inLanguage } from '../../providerTexts';
-
-/** Any people handler's (or its facts') context: the signed-in session is always there (auth session). */
-export type Ctx = Omit<FactsContext<OperationId>, 'session'> & { session: SessionInfo };
-export type Gender = 'M' | 'F' | 'U';
-export type UdfValue = string | boolean;
-export type AdultRow = typeof adults.$inferSelect;
-export type ChildRow = typeof children.$inferSelect;
-
-/** The relationship id of 'Other' (spec 3): its text is typed by the parent. */
-export const OTHER_RELATIONSHIP = 99;
-/** The driver licence value keeps the state and number apart with this separator (spec 3). */
-const LICENCE_SEPARATOR = '$$';
-/** The driver licence state list's 'not listed' choice (schemas/contact.json x-extraOptions). */
-const LICENCE_STATE_NOT_LISTED = 'notListed';
+import { LICENCE_SEPARATOR, LICENCE_STATE_NOT_LISTED, type AdultRow, type ChildRow, type Ctx, type UdfValue } from './model';
 
 export function notFound(c: Ctx): HttpError {
   return httpError(c, 404, 'server.errors.notFound');
@@ -99,6 +83,8 @@ export async function udfDefs(c: Ctx, entity: 'A' | 'C') {
   return inLanguage(rows, c.lang);
 }
 type UdfDefs = Awaited<ReturnType<typeof udfDefs>>;
+/** A user-defined row the way a request sends it. */
+type SentUdf = { fieldName?: string; value?: string | boolean | number | null };
 
 /** The form's user-defined rows: the provider's definitions with the stored values. */
 export function udfRows(defs: UdfDefs, stored: Record<string, UdfValue>) {
@@ -115,12 +101,12 @@ export function udfRows(defs: UdfDefs, stored: Record<string, UdfValue>) {
  * The submitted user-defined values placed on the provider's own definitions: a client cannot
  * change which fields exist, their captions, values or mandatory flags.
  */
-export function udfFromBody(defs: UdfDefs, sentRows: unknown) {
-  const sent = new Map<string, unknown>();
-  for (const r of (Array.isArray(sentRows) ? sentRows : []) as { fieldName?: unknown; value?: unknown }[]) sent.set(String(r?.fieldName), r?.value);
+export function udfFromBody(defs: UdfDefs, sentRows: readonly SentUdf[] | undefined) {
+  const sent = new Map<string, SentUdf['value']>();
+  for (const r of Array.isArray(sentRows) ? sentRows : []) sent.set(String(r?.fieldName), r?.value);
   return udfRows(defs, {}).map((r) => {
     const v = sent.get(r.fieldName);
-    return v === undefined || v === null ? r : { ...r, value: v as UdfValue };
+    return v === undefined || v === null ? r : { ...r, value: v };
   });
 }
 
@@ -149,13 +135,13 @@ export function joinLicence(state: string | undefined, number: string | undefine
   return st && st !== LICENCE_STATE_NOT_LISTED ? `${st}${LICENCE_SEPARATOR}${n}` : n;
 }
 
-/** Spec 5.1: 0000000000 counts as an empty phone; stored without mask characters. */
+/** Spec 5.1: 0000000000 is an empty phone; stored without mask characters. */
 export function phone(v: unknown): string {
   const d = String(v ?? '').replace(/\D/g, '');
   return /^0*$/.test(d) ? '' : d;
 }
 
-/** Spec 2.10: the stored photo (re-encoded JPEG) as a data: URL, else the default picture by gender. */
+/** Spec 2.10: the stored photo (re-encoded JPEG) in a data: URL, else the default picture by gender. */
 export function photoUrl(photo: Uint8Array | null, fallback: 'boy' | 'girl' | 'male' | 'female'): string {
   return photo ? `data:image/jpeg;base64,${Buffer.from(photo).toString('base64')}` : `/parentportal/images/photos/${fallback}.svg`;
 }
