@@ -100,7 +100,7 @@ export async function bootData(db: Db, declarations: DeclarationStore, appName: 
   return { appName, lang, program: programConfig(await providerByAppName(db, appName), lang), declarations: { version, schemas, rules, screens } };
 }
 
-/** The portal page with the first paint in #root and the boot data before </body>. */
+/** The portal page in the page's language, with the first paint in #root and the boot data before </body>. */
 export function withBootData(html: string, data: BootData): string {
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   let paint = '';
@@ -110,6 +110,7 @@ export function withBootData(html: string, data: BootData): string {
     // a declaration set the drawing does not understand: the scripts draw the page, as before
   }
   return html
+    .replace(/<html lang="[a-z-]*"/i, `<html lang="${escapeHtml(data.lang)}"`)
     .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)
     .replace('</body>', `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script></body>`);
 }

@@ -1,0 +1,77 @@
+// Sign-in drawn as HTML before the scripts (server/boot.ts, src/shell/boot/firstPaint.ts): with the
+// entry script held back, the page already shows the header and the form (axe clean); what the parent
+// types there, and the field they are in, are in React's form once the scripts run; a press of
+// Sign In before the scripts is held and signs in once they are ready. Screenshots of the HTML paint
+// and of React's, at 375 and 1280 px, land in test-results/screens.
+import { describe, expect, it } from 'vitest';
+import type { Page, Route } from 'playwright-core';
+import { expectNoAxeViolations, newContext, PARENTS, shot, withServerAndBrowser } from './kit';
+
+const e2e = withServerAndBrowser();
+const SLOW = 120_000;
+
+/** Holds the page's entry script until `release` is called. */
+async function holdEntry(page: Page): Promise<() => void> {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/parentportal\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
+    await released;
+    await route.continue();
+  });
+  return release;
+}
+
+/** The first paint is there and the entry has not run: React has drawn nothing yet. */
+async function htmlOnly(page: Page): Promise<void> {
+  await page.locator('[data-first-paint] form input[name=email]').waitFor({ timeout: SLOW });
+  expect(await page.locator('#root > [data-first-paint]').count()).toBe(1);
+  expect(await page.locator('[data-testid=signin-form]').count()).toBe(0);
+  // the small script that holds a press of Sign In (firstPaintEarly.ts) has run
+  await page.waitForFunction(() => performance.getEntriesByType('resource').some((e) => /\/first-paint-[\w-]+\.js$/.test(e.name)), undefined, { timeout: SLOW });
+}
+
+describe('sign-in drawn before the scripts', () => {
+  for (const width of [375, 1280]) {
+    it(`at ${width} px: the HTML paint passes axe, and typed values and the focus carry over into React's form`, async () => {
+      const ctx = await newContext(e2e.browser, width);
+      const page = await ctx.newPage();
+      const release = await holdEntry(page);
+      await page.goto(e2e.portal('/brightpath/parent'), { waitUntil: 'commit' });
+      await htmlOnly(page);
+      await expectNoAxeViolations(page, `sign-in, HTML first paint at ${width} px`);
+      await shot(page, `signin-first-paint-html-${width}`);
+
+      await page.fill('[data-first-paint] input[name=email]', PARENTS.maria.email);
+      await page.fill('[data-first-paint] input[name=password]', 'typed#Before1');
+      await page.focus('[data-first-paint] input[name=email]');
+      release();
+
+      const form = page.locator('[data-testid=signin-form]');
+      await form.waitFor({ timeout: SLOW });
+      await page.locator('[data-first-paint]').waitFor({ state: 'detached', timeout: SLOW });
+      expect(await form.locator('input[name=email]').inputValue()).toBe(PARENTS.maria.email);
+      expect(await form.locator('input[name=password]').inputValue()).toBe('typed#Before1');
+      expect(await page.evaluate(() => document.activeElement?.getAttribute('name'))).toBe('email');
+      await shot(page, `signin-first-paint-react-${width}`);
+      await ctx.close();
+    });
+  }
+
+  it('a Sign In pressed before the scripts is held and signs in once they are ready', async () => {
+    const ctx = await newContext(e2e.browser, 375);
+    const page = await ctx.newPage();
+    const release = await holdEntry(page);
+    await page.goto(e2e.portal('/brightpath/parent'), { waitUntil: 'commit' });
+    await htmlOnly(page);
+    await page.fill('[data-first-paint] input[name=email]', PARENTS.maria.email);
+    await page.fill('[data-first-paint] input[name=password]', PARENTS.maria.password);
+    await page.press('[data-first-paint] input[name=password]', 'Enter');
+    // held: the page stays, the button says it is busy
+    await page.locator('[data-first-paint] form[data-held-submit] [type=submit][aria-busy=true]').waitFor({ timeout: SLOW });
+    expect(new URL(page.url()).pathname).toBe('/parentportal/brightpath/parent');
+    release();
+    await page.waitForURL(/\/parentportal\/home$/, { timeout: SLOW });
+    await page.locator('[data-testid=page-title]').waitFor({ timeout: SLOW });
+    await ctx.close();
+  });
+});
