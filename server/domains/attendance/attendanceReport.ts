@@ -102,7 +102,7 @@ export function attendanceReportPdf(input: ReportInput): Promise<Uint8Array> {
       doc.y = y + height;
     };
 
-    // an attendance time ('2:05 PM' as recorded) the reader's way; anything else as recorded
+    // an attendance time (recorded like '2:05 PM') the reader's way; anything else unchanged
     const time = (v: string | null) => (v ? timeInLanguage(v, input.lang) || v : '');
     row(cols.map((c) => t(c.key)), true);
     if (!input.rows.length) {

@@ -1,7 +1,7 @@
 // The parent's Emails/Texts history (spec 2.13, `communications`) keeps what the portal mailed her
 // account: the registration's confirmation, receipts and refunds, an approval, the seat hold's
 // warning and its end. A row is written when the mail is queued, in the same transaction, once per
-// message (not per recipient), with the mail's subject and its text as HTML paragraphs.
+// message (not per recipient), with the mail's subject and its text in HTML paragraphs.
 import type { DbOrTx } from '../../db/index';
 import { communications } from '../../db/schema';
 import { escapeHtml } from '../provider/provider';
@@ -16,7 +16,7 @@ export interface HistoryEntry {
   from: string;
 }
 
-/** The mail's text as the history's HTML description: one paragraph per block, its lines kept. */
+/** The mail's text turned into the history's HTML description: one paragraph per block, its lines kept. */
 export function historyHtml(text: string): string {
   return text
     .split(/\n\s*\n/)
