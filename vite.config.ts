@@ -197,7 +197,7 @@ function firstPaintEarly(): Plugin {
       code = `${(await minify('firstPaintEarly.js', `(()=>{${out.code}})();`, {})).code}\n`;
       fileName = `assets/first-paint-${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
     },
-    transformIndexHtml: () => [{ tag: 'script', attrs: { async: true, src: `${base}${fileName}` }, injectTo: 'head-prepend' }],
+    transformIndexHtml: () => [{ tag: 'script', attrs: { async: true, src: `${base}${fileName}` }, injectTo: 'head' }],
     generateBundle() {
       this.emitFile({ type: 'asset', fileName, source: code });
     },
