@@ -52,16 +52,16 @@ export interface GatewayReturn {
   returnRoute: string;
 }
 
-/** A JSON Schema (draft-07, as ajv checks it). */
+/** A JSON Schema (draft-07, checked by ajv). */
 export type JsonSchema = Record<string, unknown>;
 
 /** What an adapter folder exports: its codes and routes, its settings' schema and its constructor. */
-export interface GatewayAdapter<Settings = never> {
+export interface GatewayAdapter<Settings = unknown> {
   /** its folder's name; a PAYMENT_GATEWAYS entry may name it with "adapter" */
   readonly name: string;
   readonly gateways: readonly GatewayReturn[];
   /** the JSON Schema of its PAYMENT_GATEWAYS entry ("adapter" left out) */
   readonly settingsSchema: JsonSchema;
-  /** the gateway of `code`, from an entry its schema accepted */
+  /** the gateway of `code`, from an entry its schema accepted (a method: a list holds adapters of any settings) */
   create(code: number, settings: Settings): PaymentGateway;
 }

@@ -4,7 +4,8 @@
 // (npm run check), and the gateways of PAYMENT_GATEWAYS, each entry checked by its adapter's schema.
 import Ajv from 'ajv';
 import type { DeclError } from '../../src/engine/declFiles';
-import { PRODUCT_BASES, type ProductName } from '../../src/engine/screen';
+import { PRODUCT_BASES } from '../../src/engine/screen';
+import { isRecord } from '../json';
 import type { GatewayAdapter, PaymentGateway } from './adapter';
 
 export const REGISTRY_FILE = 'server/gateways/registry.ts';
@@ -14,7 +15,7 @@ export const SHELL_MAP_FILE = 'src/shell/payments/gatewayRoutes.gen.ts';
 const ROUTE = /^\/[a-z][a-z0-9-]{0,63}$/;
 const NAME = /^[a-z][a-z0-9-]{0,31}$/;
 
-/** What is wrong with the adapters as a list: names, codes (1 to 4, one adapter each) and routes (one code each). */
+/** What is wrong with the list of adapters: names, codes (1 to 4, one adapter each) and routes (one code each). */
 export function registryErrors(adapters: readonly GatewayAdapter[]): string[] {
   const errors: string[] = [];
   const names = new Set<string>();
@@ -50,7 +51,7 @@ export function shellRouteMap(adapters: readonly GatewayAdapter[]): Record<strin
   return Object.fromEntries(pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-/** The shell's map as the generated module's text. */
+/** The generated module's text: the shell's map. */
 export function shellMapModule(adapters: readonly GatewayAdapter[]): string {
   const map = shellRouteMap(adapters);
   const entries = Object.entries(map).map(([route, code]) => `  '${route}': ${code},`);
@@ -72,8 +73,8 @@ interface ScreenFile {
 
 const PAYMENT_RESPONSE = 'paymentResponse';
 const screenFields = (json: unknown) => {
-  const s = (json ?? {}) as { path?: unknown; product?: unknown; shellPart?: unknown };
-  return { path: s.path, product: (s.product ?? 'parentportal') as ProductName, shellPart: s.shellPart };
+  const s: Record<string, unknown> = isRecord(json) ? json : {};
+  return { path: s.path, product: s.product ?? 'parentportal', shellPart: s.shellPart };
 };
 
 /**
@@ -82,7 +83,7 @@ const screenFields = (json: unknown) => {
  */
 export function returnRouteErrors(adapters: readonly GatewayAdapter[], screens: Record<string, ScreenFile>, shellMap: Readonly<Record<string, number>>): DeclError[] {
   const errors: DeclError[] = registryErrors(adapters).map((message) => ({ file: REGISTRY_FILE, path: '', message }));
-  const products = Object.keys(PRODUCT_BASES) as ProductName[];
+  const products = Object.keys(PRODUCT_BASES);
   const returnScreens = Object.values(screens).filter((s) => screenFields(s.json).shellPart === PAYMENT_RESPONSE);
   const routes = returnRoutesOf(adapters);
   for (const a of adapters) {
@@ -124,13 +125,13 @@ export function gatewaysFromSettings(adapters: readonly GatewayAdapter[], raw: s
   } catch {
     fail('not JSON: an object of gateway code -> settings, e.g. {"1": {"url": "https://pay.example", "merchant": "m1", "secret": "..."}}');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return fail('an object of gateway code -> settings');
+  if (!isRecord(parsed)) return fail('an object of gateway code -> settings');
   const ajv = new Ajv({ allErrors: true, strict: true });
   const out: Record<number, PaymentGateway> = {};
-  for (const [key, entry] of Object.entries(parsed as Record<string, unknown>)) {
+  for (const [key, entry] of Object.entries(parsed)) {
     const code = /^[1-4]$/.test(key) ? Number(key) : fail(`gateway "${key}": a code is 1 to 4`);
-    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail(`gateway "${key}": its settings are an object`);
-    const { adapter: named, ...settings } = entry as Record<string, unknown>;
+    if (!isRecord(entry)) return fail(`gateway "${key}": its settings are an object`);
+    const { adapter: named, ...settings } = entry;
     const serving = adapters.filter((a) => a.gateways.some((g) => g.code === code));
     const adapter = named === undefined ? serving[0] : adapters.find((a) => a.name === named);
     if (!adapter) return fail(named === undefined ? `gateway "${key}": no adapter serves code ${code}` : `gateway "${key}": no adapter is named ${JSON.stringify(named)} (${adapters.map((a) => a.name).join(', ')})`);
@@ -140,7 +141,7 @@ export function gatewaysFromSettings(adapters: readonly GatewayAdapter[], raw: s
       const why = (validate.errors ?? []).map((e) => `${e.instancePath || '/'} ${e.message}${e.params && 'additionalProperty' in e.params ? ` (${String(e.params.additionalProperty)})` : ''}`).join('; ');
       fail(`gateway "${key}" (${adapter.name}): ${why}`);
     }
-    out[code] = adapter.create(code, settings as never);
+    out[code] = adapter.create(code, settings);
   }
   return out;
 }

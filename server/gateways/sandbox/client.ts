@@ -15,6 +15,7 @@ import {
   type RefundAnswer,
 } from '../../../sandbox-gateway/protocol';
 import { GatewayUnavailable, type PaymentGateway } from '../adapter';
+import { errorMessage, isRecord } from '../../json';
 
 export interface SandboxGatewayConfig {
   code: number;
@@ -25,6 +26,11 @@ export interface SandboxGatewayConfig {
   /** a request the gateway does not answer within this is a timeout */
   timeoutMs?: number;
   clock?: () => Date;
+}
+
+/** The parts of a notification the portal reads (its signature held: the rest is the gateway's word). */
+function isNotification(n: unknown): n is GatewayNotification {
+  return isRecord(n) && typeof n.eventId === 'string' && isRecord(n.transaction) && typeof n.transaction.transactionId === 'string';
 }
 
 const header = (h: Record<string, string | string[] | undefined>, name: string) => {
@@ -49,7 +55,7 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): PaymentGateway {
         signal: AbortSignal.timeout(cfg.timeoutMs ?? 15_000),
       });
     } catch (e) {
-      throw new GatewayUnavailable(`gateway ${cfg.code} did not answer: ${(e as Error).message}`);
+      throw new GatewayUnavailable(`gateway ${cfg.code} did not answer: ${errorMessage(e)}`);
     }
     const text = await res.text();
     if (!res.ok) throw new GatewayUnavailable(`gateway ${cfg.code} answered ${res.status}: ${text.slice(0, 200)}`);
@@ -66,8 +72,8 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): PaymentGateway {
       if (header(headers, MERCHANT_HEADER) !== cfg.merchant) return null;
       if (!verifyMessage(cfg.secret, header(headers, TIMESTAMP_HEADER), header(headers, SIGNATURE_HEADER), rawBody, now())) return null;
       try {
-        const n = JSON.parse(rawBody) as GatewayNotification;
-        return n && typeof n.eventId === 'string' && n.merchant === cfg.merchant && n.transaction && typeof n.transaction.transactionId === 'string' ? n : null;
+        const n: unknown = JSON.parse(rawBody);
+        return isNotification(n) && n.merchant === cfg.merchant ? n : null;
       } catch {
         return null;
       }

@@ -1,4 +1,4 @@
-// `npm start` runs the built-in sandbox gateway beside the portal, as its own process on its own
+// `npm start` runs the built-in sandbox gateway beside the portal, in a process of its own on its own
 // port (its own origin: card and bank numbers are typed there, never on the portal's origin). Its
 // shared secrets are made once and kept beside its store. In production the sandbox runs only when
 // SANDBOX_GATEWAY_ENABLED=1 says so; a real gateway is configured with PAYMENT_GATEWAYS instead. The
@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { dirname, join } from 'node:path';
 import type { PaymentGateway } from '../adapter';
+import { isStringRecord } from '../../json';
 import { sandboxAdapter } from './index';
 
 /** Gateway codes the sandbox stands in for (its adapter's). */
@@ -24,8 +25,8 @@ async function freePort(host: string, not: number): Promise<number> {
       const srv = net.createServer();
       srv.once('error', reject);
       srv.listen(0, host, () => {
-        const { port } = srv.address() as net.AddressInfo;
-        srv.close(() => resolve(port));
+        const address = srv.address();
+        srv.close(() => (address !== null && typeof address === 'object' ? resolve(address.port) : reject(new Error(`no port on ${host}`))));
       });
     });
     if (port !== not) return port;
@@ -33,7 +34,11 @@ async function freePort(host: string, not: number): Promise<number> {
 }
 
 function secretsFor(file: string): Record<string, string> {
-  if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as Record<string, string>;
+  if (existsSync(file)) {
+    const saved: unknown = JSON.parse(readFileSync(file, 'utf8'));
+    if (!isStringRecord(saved)) throw new Error(`${file}: not the sandbox's secrets (gateway code -> secret); delete it to make new ones`);
+    return saved;
+  }
   const secrets = Object.fromEntries(SANDBOX_CODES.map((c) => [String(c), randomBytes(32).toString('hex')]));
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(file, JSON.stringify(secrets), { mode: 0o600 });
