@@ -8,18 +8,14 @@ import { customerHandlers } from './Customer';
 import { demographicsHandlers } from './Demographics';
 import { locationHandlers } from './Location';
 import { registrationHandlers } from './Registration';
-import { billing } from '../domains/billing/billing';
+import { billingHandlers } from './Billing';
 import { parentApplication } from '../domains/enrolment/parentApplication';
 import { application } from '../domains/enrolment/application';
-import { payments_ } from '../domains/payments/payments';
-import { billingReports } from '../domains/payments/billingReports';
 
 export const handlers: Handlers = {
   ...attendanceHandlers,
   ...authenticationHandlers,
-  ...billing,
-  ...payments_,
-  ...billingReports,
+  ...billingHandlers,
   ...communicationHandlers,
   ...customerHandlers,
   ...locationHandlers,

@@ -1,103 +1,95 @@
-// Billing service: account summary, invoices and payments received of the signed-in account, from
-// its ledger (server/domains/billing/ledger.ts).
+// The signed-in account's summary, invoices and payments received, from its ledger
+// (server/domains/billing/ledger.ts).
 import { and, desc, eq, sql } from 'drizzle-orm';
-import type { Handlers } from '../../context';
 import { accounts, invoices, payments } from '../../db/schema';
+import type { Db } from '../../db/index';
 import { HttpError } from '../../errors';
 import { prepared } from '../../db/prepared';
-import { isoDay } from '../../clock';
 import { accountMoney, accountMoneyOf, type LedgerRow } from './ledger';
 import { amountOfCents } from '../../../src/engine/money';
 import { alias } from 'drizzle-orm/pg-core';
+import type { BillingAccountSummaryResponse, BillingInvoicesResponse, BillingPaymentsReceivedResponse } from '../../../src/engine/contract.gen';
 
-export const billing = {
-  'Billing.accountSummary': {
-    handler: async ({ deps, session }) => {
-      const s = session!;
-      // one query: the account, its ledger, its last payment and whether it pays by autopay (the
-      // subqueries name the alias "acc": drizzle leaves a single table's own columns unqualified)
-      const [a] = await prepared(deps.db, 'account_summary', (db) => {
-        const acc = alias(accounts, 'acc');
-        return db
-          .select({
-            account: acc,
-            ledger: sql<LedgerRow[]>`(select coalesce(json_agg(json_build_object('id', l.id, 'kind', l.kind, 'amountCents', l.amount_cents, 'entryDate', l.entry_date, 'dueDate', l.due_date, 'invoiceId', l.invoice_id) order by l.id), '[]'::json) from ledger_entries l where l.provider_id = acc.provider_id and l.account_id = acc.id)`,
-            last: sql<{ amountCents: number; date: string } | null>`(select json_build_object('amountCents', p.amount_cents, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' order by p.payment_date desc, p.id desc limit 1)`,
-            autopay: sql<boolean>`exists(select 1 from autopay_registrations r where r.provider_id = acc.provider_id and r.account_id = acc.id and r.active and r.is_auto_pay)`,
-          })
-          .from(acc)
-          .where(and(eq(acc.id, sql.placeholder('accountId')), eq(acc.providerId, sql.placeholder('providerId'))))
-          .prepare('account_summary');
-      }).execute({ providerId: s.providerId, accountId: s.accountId });
-      if (!a) throw new HttpError(404, 'Not Found');
-      const money = accountMoneyOf(a.ledger, isoDay(deps.today()));
-      const { account, last } = a;
-      return {
-        accountID: account.id,
-        accountNo: account.accountNo,
-        suspended: account.suspended,
-        suspendedOn: account.suspendedOn,
-        isCollection: account.collection,
-        isLocked: account.locked,
-        delinquent: account.delinquent || money.pastDueCents > 0,
-        punchPass: account.punchPass,
-        paymentDue: money.paymentDue,
-        pastDueAmount: amountOfCents(money.pastDueCents),
-        currentBalance: amountOfCents(money.balanceCents),
-        lastPaymentAmount: last ? amountOfCents(last.amountCents) : 0,
-        lastPaymentAmountDate: last?.date ?? null,
-        lateFeeAfterDueDate: amountOfCents(account.lateFeeAfterDueDateCents),
-        applyLatePayment: account.applyLatePayment,
-        doNotApplyLateFee: account.doNotApplyLateFee,
-        hideOtherAmount: account.hideOtherAmount,
-        showProjectedPayment: account.showProjectedPayment,
-        comEd: account.comEd,
-        cC_Onetime_PaymentGatewayID: account.ccOnetimePaymentGatewayID,
-        eCheck_Onetime_PaymentGatewayID: account.eCheckOnetimePaymentGatewayID,
-        isAutoPay: Boolean(a.autopay),
-      };
-    },
-  },
+/** The account's summary on the business day `today` (yyyy-mm-dd); another provider's account is not found. */
+export async function accountSummary(db: Db, providerId: number, accountId: number, today: string): Promise<BillingAccountSummaryResponse> {
+  // one query: the account, its ledger, its last payment and whether it pays by autopay (the
+  // subqueries name the alias "acc": drizzle leaves a single table's own columns unqualified)
+  const [a] = await prepared(db, 'account_summary', (d) => {
+    const acc = alias(accounts, 'acc');
+    return d
+      .select({
+        account: acc,
+        ledger: sql<LedgerRow[]>`(select coalesce(json_agg(json_build_object('id', l.id, 'kind', l.kind, 'amountCents', l.amount_cents, 'entryDate', l.entry_date, 'dueDate', l.due_date, 'invoiceId', l.invoice_id) order by l.id), '[]'::json) from ledger_entries l where l.provider_id = acc.provider_id and l.account_id = acc.id)`,
+        last: sql<{ amountCents: number; date: string } | null>`(select json_build_object('amountCents', p.amount_cents, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' order by p.payment_date desc, p.id desc limit 1)`,
+        autopay: sql<boolean>`exists(select 1 from autopay_registrations r where r.provider_id = acc.provider_id and r.account_id = acc.id and r.active and r.is_auto_pay)`,
+      })
+      .from(acc)
+      .where(and(eq(acc.id, sql.placeholder('accountId')), eq(acc.providerId, sql.placeholder('providerId'))))
+      .prepare('account_summary');
+  }).execute({ providerId, accountId });
+  if (!a) throw new HttpError(404, 'Not Found');
+  const money = accountMoneyOf(a.ledger, today);
+  const { account, last } = a;
+  return {
+    accountID: account.id,
+    accountNo: account.accountNo,
+    suspended: account.suspended,
+    suspendedOn: account.suspendedOn,
+    isCollection: account.collection,
+    isLocked: account.locked,
+    delinquent: account.delinquent || money.pastDueCents > 0,
+    punchPass: account.punchPass,
+    paymentDue: money.paymentDue,
+    pastDueAmount: amountOfCents(money.pastDueCents),
+    currentBalance: amountOfCents(money.balanceCents),
+    lastPaymentAmount: last ? amountOfCents(last.amountCents) : 0,
+    lastPaymentAmountDate: last?.date ?? null,
+    lateFeeAfterDueDate: amountOfCents(account.lateFeeAfterDueDateCents),
+    applyLatePayment: account.applyLatePayment,
+    doNotApplyLateFee: account.doNotApplyLateFee,
+    hideOtherAmount: account.hideOtherAmount,
+    showProjectedPayment: account.showProjectedPayment,
+    comEd: account.comEd,
+    cC_Onetime_PaymentGatewayID: account.ccOnetimePaymentGatewayID,
+    eCheck_Onetime_PaymentGatewayID: account.eCheckOnetimePaymentGatewayID,
+    isAutoPay: Boolean(a.autopay),
+  };
+}
 
-  'Billing.invoices': {
-    handler: async ({ deps, session }) => {
-      const s = session!;
-      const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
-      const rows = await deps.db
-        .select()
-        .from(invoices)
-        .where(and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId)))
-        .orderBy(desc(invoices.invoiceDate), desc(invoices.id));
-      return rows.map((r) => ({
-        invoiceID: r.id,
-        servicePeriodDetailID: r.servicePeriodDetailID,
-        servicePeriod: r.servicePeriod,
-        invoiceDate: r.invoiceDate,
-        paymentDueDate: r.paymentDueDate,
-        amount: amountOfCents(r.amountCents),
-        balance: amountOfCents(money.invoiceOpenCents.get(r.id) ?? 0),
-        autoPayDiscountValue: amountOfCents(r.autoPayDiscountValueCents),
-      }));
-    },
-  },
+/** The account's invoices, newest first, each with its open rest from the ledger on `today`. */
+export async function invoicesOf(db: Db, providerId: number, accountId: number, today: string): Promise<BillingInvoicesResponse> {
+  const money = await accountMoney(db, providerId, accountId, today);
+  const rows = await db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.providerId, providerId), eq(invoices.accountId, accountId)))
+    .orderBy(desc(invoices.invoiceDate), desc(invoices.id));
+  return rows.map((r) => ({
+    invoiceID: r.id,
+    servicePeriodDetailID: r.servicePeriodDetailID,
+    servicePeriod: r.servicePeriod,
+    invoiceDate: r.invoiceDate,
+    paymentDueDate: r.paymentDueDate,
+    amount: amountOfCents(r.amountCents),
+    balance: amountOfCents(money.invoiceOpenCents.get(r.id) ?? 0),
+    autoPayDiscountValue: amountOfCents(r.autoPayDiscountValueCents),
+  }));
+}
 
-  'Billing.paymentsReceived': {
-    handler: async ({ deps, session }) => {
-      const s = session!;
-      const rows = await deps.db
-        .select()
-        .from(payments)
-        .where(and(eq(payments.providerId, s.providerId), eq(payments.accountId, s.accountId)))
-        .orderBy(desc(payments.paymentDate), desc(payments.id));
-      return rows.map((r) => ({
-        accountPaymentID: r.id,
-        paymentDate: r.paymentDate,
-        amount: amountOfCents(r.amountCents),
-        paymentMethodCode: r.paymentMethodCode,
-        last4Digits: r.last4Digits,
-        payerName: r.payerName,
-        status: r.status,
-      }));
-    },
-  },
-} satisfies Partial<Handlers>;
+/** The account's payments, newest first. */
+export async function paymentsReceived(db: Db, providerId: number, accountId: number): Promise<BillingPaymentsReceivedResponse> {
+  const rows = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.providerId, providerId), eq(payments.accountId, accountId)))
+    .orderBy(desc(payments.paymentDate), desc(payments.id));
+  return rows.map((r) => ({
+    accountPaymentID: r.id,
+    paymentDate: r.paymentDate,
+    amount: amountOfCents(r.amountCents),
+    paymentMethodCode: r.paymentMethodCode,
+    last4Digits: r.last4Digits,
+    payerName: r.payerName,
+    status: r.status,
+  }));
+}

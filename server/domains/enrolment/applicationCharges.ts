@@ -6,7 +6,7 @@
 // the submit itself decides the seats but neither the amounts nor the places.
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
-import type { Db } from '../../db/index';
+import type { Tx } from '../../db/index';
 import { adults, logins, miscCharges, programPeriods, providers } from '../../db/schema';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
@@ -20,7 +20,6 @@ import { dateInLanguage } from '../../../src/engine/formats';
 import { entryPositions } from './seats';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 type Owner = { providerId: number; accountId: number };
 
 /** The draft's choices that got a seat (the others are waitlisted or refused: not charged). */
@@ -117,7 +116,7 @@ export async function confirmationMail(
   const program = textIn(pp, 'programPeriod', lang);
   const acts = conf.children.flatMap((c) => c.activities);
   const { byId, byRegSeat } = await entryPositions(
-    deps as AppDeps,
+    deps,
     acts.map((a) => a.entryId).filter((id): id is number => typeof id === 'number'),
     [...new Set(acts.map((a) => a.registrationId).filter((id): id is number => typeof id === 'number'))],
   );

@@ -6,7 +6,7 @@
 import { and, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
-import type { Db } from '../../db/index';
+import type { Tx } from '../../db/index';
 import { activities, adults, applicationDrafts, enrollments, ledgerEntries, logins, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../../db/schema';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
@@ -14,13 +14,13 @@ import { isoDay } from '../../clock';
 import { textIn } from '../../providerTexts';
 import type { DraftRow } from './applicationDraft';
 import { accountMoney } from '../billing/ledger';
+import { payerText } from '../billing/model';
 import { moneyText } from '../../../src/engine/money';
 import { releaseSeat } from './seats';
 import { newKey } from '../../gateways/adapter';
 import { applicationFees, confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 /**
  * What an application still asks the parent to pay: its amount due, but never more than what the
@@ -36,7 +36,7 @@ export function applicationOwes(amountDueCents: number, balanceCents: number): n
  * and decides whether the parent pays now: an application waiting for the provider's review (a
  * discount claimed) is charged when approved, not here.
  */
-export async function settleSubmitted(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: ProgramRow, lang: string): Promise<DraftRow> {
+export async function settleSubmitted(deps: AppDeps, s: Pick<SessionInfo, 'providerId' | 'accountId'> & Partial<Pick<SessionInfo, 'email' | 'firstName' | 'lastName'>>, d: DraftRow, pp: ProgramRow, lang: string): Promise<DraftRow> {
   if (d.status !== 'submitted' || !d.result || d.paymentStatus !== null) return d;
   const pending = isPending(d);
   // only what got a seat is charged (a waitlisted child pays nothing yet)
@@ -308,7 +308,7 @@ export async function refundPayment(deps: AppDeps, attemptId: number): Promise<b
 async function refundMails(deps: AppDeps, tx: Tx, a: typeof paymentAttempts.$inferSelect, cents: number) {
   const lang = a.locale;
   const [p] = await tx.select().from(providers).where(eq(providers.id, a.providerId));
-  const payer = a.payer as Record<string, string>;
+  const payerEmail = payerText(a.payer, 'email');
   const [primary] = await tx
     .select({ email: logins.email })
     .from(adults)
@@ -316,7 +316,7 @@ async function refundMails(deps: AppDeps, tx: Tx, a: typeof paymentAttempts.$inf
     .where(and(eq(adults.accountId, a.accountId), eq(adults.accountHolder, 1)));
   const amount = moneyText(cents, lang, p.countryCode);
   const to = new Set<string>();
-  if (payer.email) to.add(payer.email.toLowerCase());
+  if (payerEmail) to.add(payerEmail.toLowerCase());
   if (primary?.email) to.add(primary.email.toLowerCase());
   return [...to].map((address) => ({
     programName: p.programName,
@@ -349,8 +349,7 @@ export async function settlePending(deps: AppDeps): Promise<number> {
     .where(and(eq(applicationDrafts.status, 'submitted'), isNull(applicationDrafts.paymentStatus)))
     .limit(50);
   for (const { d, pp, languages } of rows) {
-    const s = { providerId: d.providerId, accountId: d.accountId } as SessionInfo;
-    await settleSubmitted(deps, s, d, pp, languages[0]?.code ?? 'en');
+    await settleSubmitted(deps, { providerId: d.providerId, accountId: d.accountId }, d, pp, languages[0]?.code ?? 'en');
   }
   return rows.length;
 }

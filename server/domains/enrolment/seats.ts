@@ -8,6 +8,7 @@ import { and, eq, inArray, or, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
+import type { Tx } from '../../db/index';
 import { activities, applicationDrafts, seats, waitlistEntries } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { dateTimeInLanguage } from '../../../src/engine/formats';
@@ -21,7 +22,6 @@ import { ACTIVITY_TYPE, type RegistrationStatus } from '../../../src/engine/prog
 import type { Confirmation } from '../../db/draftData';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
-type Tx = Parameters<Parameters<AppDeps['db']['transaction']>[0]>[0];
 
 export type { Confirmation } from '../../db/draftData';
 
@@ -60,7 +60,7 @@ export async function releaseSeat(tx: Tx, id: number): Promise<void> {
 }
 
 /** The places of waitlist entries named by id or by registration and seat: the active entries before each on its seat's list, plus one. */
-export async function entryPositions(deps: AppDeps, ids: number[], regs: number[] = []): Promise<{ byId: Map<number, number>; byRegSeat: Map<string, number> }> {
+export async function entryPositions(deps: Pick<AppDeps, 'db'>, ids: number[], regs: number[] = []): Promise<{ byId: Map<number, number>; byRegSeat: Map<string, number> }> {
   const byId = new Map<number, number>();
   const byRegSeat = new Map<string, number>();
   if (!ids.length && !regs.length) return { byId, byRegSeat };
@@ -218,7 +218,8 @@ export async function submitApplication(
   }
 }
 
-const errorCode = (err: unknown): string | undefined => (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+const codeOf = (x: unknown): string | undefined => (typeof x === 'object' && x !== null && 'code' in x && typeof x.code === 'string' ? x.code : undefined);
+const errorCode = (err: unknown): string | undefined => codeOf(err) ?? (typeof err === 'object' && err !== null && 'cause' in err ? codeOf(err.cause) : undefined);
 
 /** Submits per database call at most: a batch is one transaction, so its seat rows stay locked until all of it commits. */
 export const SUBMIT_BATCH = 50;

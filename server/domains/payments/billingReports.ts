@@ -8,7 +8,8 @@ import { accounts, invoices, ledgerEntries, providers } from '../../db/schema';
 import { httpError } from '../../errors';
 import { isoDay } from '../../clock';
 import { accountMoney } from '../billing/ledger';
-import type { FileResult, ServiceHandlers } from '../../context';
+import type { AppDeps, FileResult } from '../../context';
+import type { SessionInfo } from '../../auth';
 import { dateInLanguage } from '../../../src/engine/index';
 import { registerReportFonts } from '../attendance/attendanceReport';
 import { receiptOf } from './payments';
@@ -46,12 +47,13 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
     doc.moveDown(0.6);
 
     const method = r.paymentMethodCode === 'ECH' ? t('payment.method.ECH') : t('payment.method.CCD');
+    const fee: [string, string][] = r.processingFeeCents > 0 ? [[t('payment.receipt.fee'), money(r.processingFeeCents)]] : [];
     const rows: [string, string, boolean?][] = [
       [t('payment.receipt.number'), String(r.accountPaymentID)],
       [t('payment.receipt.account'), r.accountNo],
       [t('payment.receipt.date'), dateInLanguage(r.paymentDate, input.lang)],
       [t('payment.receipt.amount'), money(r.amountCents)],
-      ...(r.processingFeeCents > 0 ? ([[t('payment.receipt.fee'), money(r.processingFeeCents)]] as [string, string][]) : []),
+      ...fee,
       [t('payment.receipt.total'), money(r.amountCents + r.processingFeeCents), true],
       [t('payment.receipt.method'), `${method} · ${r.brand} •••• ${r.last4Digits}`],
       [t('payment.receipt.authCode'), r.authCode],
@@ -147,47 +149,44 @@ export function invoicePdf(input: InvoicePdfInput): Promise<Uint8Array> {
   });
 }
 
-export const billingReports = {
-  'Billing.receiptPdf': {
-    handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
-      const receipt = await receiptOf(deps, session, query.AccountPaymentID, lang);
-      const provider = await providerOf(deps.db, session);
-      const file = await receiptPdf({ t: (k, p) => deps.t(lang, k, p), lang, country: provider.countryCode, receipt, generatedOn: deps.today() });
-      return { file, contentType: 'application/pdf', fileName: `receipt-${receipt.accountPaymentID}.pdf` };
-    },
-  },
-  'Billing.invoicePdf': {
-    handler: async ({ deps, session, query, lang }): Promise<FileResult> => {
-      const [inv] = await deps.db
-        .select()
-        .from(invoices)
-        .where(and(eq(invoices.providerId, session.providerId), eq(invoices.accountId, session.accountId), eq(invoices.servicePeriodDetailID, query.ServicePeriodDetailID)));
-      if (!inv) throw httpError({ deps, lang }, 404, 'server.errors.notFound');
-      const [p] = await deps.db.select().from(providers).where(eq(providers.id, session.providerId));
-      const [acc] = await deps.db.select().from(accounts).where(eq(accounts.id, session.accountId));
-      const charges = await deps.db
-        .select()
-        .from(ledgerEntries)
-        .where(and(eq(ledgerEntries.providerId, session.providerId), eq(ledgerEntries.accountId, session.accountId), eq(ledgerEntries.invoiceId, inv.id)))
-        .orderBy(asc(ledgerEntries.entryDate), asc(ledgerEntries.id));
-      const money = await accountMoney(deps.db, session.providerId, session.accountId, isoDay(deps.today()));
-      const amountCents = charges.reduce((n, c) => n + c.amountCents, 0);
-      const file = await invoicePdf({
-        t: (k, prm) => deps.t(lang, k, prm),
-        lang,
-        country: p.countryCode,
-        organisation: p.organisation,
-        accountNo: acc.accountNo,
-        servicePeriod: inv.servicePeriod,
-        invoiceDate: inv.invoiceDate,
-        paymentDueDate: inv.paymentDueDate,
-        charges: charges.map((c) => ({ date: c.entryDate, description: c.description || inv.servicePeriod, cents: c.amountCents })),
-        amountCents,
-        openCents: money.invoiceOpenCents.get(inv.id) ?? 0,
-        balanceCents: money.balanceCents,
-        generatedOn: deps.today(),
-      });
-      return { file, contentType: 'application/pdf', fileName: `invoice-${inv.servicePeriodDetailID}.pdf` };
-    },
-  },
-} satisfies Partial<ServiceHandlers<'Billing.receiptPdf' | 'Billing.invoicePdf'>>;
+/** A payment's receipt of the account: a PDF in the language. */
+export async function receiptPdfFile(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string): Promise<FileResult> {
+  const receipt = await receiptOf(deps, s, paymentId, lang);
+  const provider = await providerOf(deps.db, s);
+  const file = await receiptPdf({ t: (k, p) => deps.t(lang, k, p), lang, country: provider.countryCode, receipt, generatedOn: deps.today() });
+  return { file, contentType: 'application/pdf', fileName: `receipt-${receipt.accountPaymentID}.pdf` };
+}
+
+/** An invoice of the account (by its service period detail): a PDF in the language. */
+export async function invoicePdfFile(deps: AppDeps, s: SessionInfo, servicePeriodDetailID: number, lang: string): Promise<FileResult> {
+  const [inv] = await deps.db
+    .select()
+    .from(invoices)
+    .where(and(eq(invoices.providerId, s.providerId), eq(invoices.accountId, s.accountId), eq(invoices.servicePeriodDetailID, servicePeriodDetailID)));
+  if (!inv) throw httpError({ deps, lang }, 404, 'server.errors.notFound');
+  const [p] = await deps.db.select().from(providers).where(eq(providers.id, s.providerId));
+  const [acc] = await deps.db.select().from(accounts).where(eq(accounts.id, s.accountId));
+  const charges = await deps.db
+    .select()
+    .from(ledgerEntries)
+    .where(and(eq(ledgerEntries.providerId, s.providerId), eq(ledgerEntries.accountId, s.accountId), eq(ledgerEntries.invoiceId, inv.id)))
+    .orderBy(asc(ledgerEntries.entryDate), asc(ledgerEntries.id));
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  const amountCents = charges.reduce((n, c) => n + c.amountCents, 0);
+  const file = await invoicePdf({
+    t: (k, prm) => deps.t(lang, k, prm),
+    lang,
+    country: p.countryCode,
+    organisation: p.organisation,
+    accountNo: acc.accountNo,
+    servicePeriod: inv.servicePeriod,
+    invoiceDate: inv.invoiceDate,
+    paymentDueDate: inv.paymentDueDate,
+    charges: charges.map((c) => ({ date: c.entryDate, description: c.description || inv.servicePeriod, cents: c.amountCents })),
+    amountCents,
+    openCents: money.invoiceOpenCents.get(inv.id) ?? 0,
+    balanceCents: money.balanceCents,
+    generatedOn: deps.today(),
+  });
+  return { file, contentType: 'application/pdf', fileName: `invoice-${inv.servicePeriodDetailID}.pdf` };
+}

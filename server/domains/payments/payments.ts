@@ -6,9 +6,9 @@
 // or reordered notification never posts twice.
 import { createHash, randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lt, ne } from 'drizzle-orm';
-import type { AppDeps, ServiceHandlers } from '../../context';
+import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
-import type { Db } from '../../db/index';
+import type { Db, DbOrTx, Tx } from '../../db/index';
 import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../../db/schema';
 import { fail } from '../../errors';
 import { isoDay, todayMdy } from '../../clock';
@@ -19,15 +19,27 @@ import { ruleContextOf, safeHtml } from '../provider/provider';
 import { accountMoney } from '../billing/ledger';
 import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/money';
 import { dateInLanguage } from '../../../src/engine/formats';
-import { METHOD_KINDS, processingFeeCents, type MethodKind, type PaymentSettings } from '../../paymentSettings';
+import { METHOD_KINDS, processingFeeCents, type PaymentSettings } from '../../paymentSettings';
 import { GatewayUnavailable, type PaymentGateway } from '../../gateways/adapter';
 import { RETURN_ROUTES } from '../../gateways/registry';
 import type { GatewayNotification, GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
+import { payerText, type AttemptPayer } from '../billing/model';
+import type {
+  BillingConfigurationResponse,
+  BillingPayersResponse,
+  BillingPaymentOptionsResponse,
+  BillingPaymentResultBody,
+  BillingPaymentResultResponse,
+  BillingProcessingFeeQuery,
+  BillingProcessingFeeResponse,
+  BillingReceiptResponse,
+  BillingStartPaymentBody,
+  BillingStartPaymentResponse,
+} from '../../../src/engine/contract.gen';
 
 type Attempt = typeof paymentAttempts.$inferSelect;
-type Tx = Parameters<Parameters<Db['transaction']>[0]>[0];
 
 async function providerOfSession(deps: AppDeps, s: SessionInfo) {
   const [p] = await deps.db.select().from(providers).where(eq(providers.id, s.providerId));
@@ -98,283 +110,283 @@ async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other:
   return cents > 0 ? cents : NaN;
 }
 
-export const payments_ = {
-  'Billing.paymentOptions': {
-    handler: async ({ deps, session, lang }) => {
-      const { settings, provider } = await settingsOfSession(deps, session);
-      return {
-        paymentEnabled: settings.paymentEnabled,
-        autoPaymentForCCEnabled: settings.autoPaymentForCCEnabled,
-        autoPaymentForECheckEnabled: settings.autoPaymentForECheckEnabled,
-        telephoneRequiredForPayment: settings.telephoneRequiredForPayment,
-        emailRequiredForPayment: settings.emailRequiredForPayment,
-        zipCodeRequiredForPayment: settings.zipCodeRequiredForPayment,
-        methods: METHOD_KINDS.filter((k) => settings.gateways[k] > 0).map((k) => ({ paymentMethodCode: k, gatewayCode: settings.gateways[k] })),
-        driverLicence: settings.driverLicence,
-        countryCode: provider.countryCode,
-        maxPaymentAmount: amountOfCents(settings.maxPaymentCents),
-        maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
-      };
-    },
-  },
+/** The provider's payment options for the Pay now screen. */
+export async function paymentOptions(deps: AppDeps, s: SessionInfo, lang: string): Promise<BillingPaymentOptionsResponse> {
+  const { settings, provider } = await settingsOfSession(deps, s);
+  return {
+    paymentEnabled: settings.paymentEnabled,
+    autoPaymentForCCEnabled: settings.autoPaymentForCCEnabled,
+    autoPaymentForECheckEnabled: settings.autoPaymentForECheckEnabled,
+    telephoneRequiredForPayment: settings.telephoneRequiredForPayment,
+    emailRequiredForPayment: settings.emailRequiredForPayment,
+    zipCodeRequiredForPayment: settings.zipCodeRequiredForPayment,
+    methods: METHOD_KINDS.filter((k) => settings.gateways[k] > 0).map((k) => ({ paymentMethodCode: k, gatewayCode: settings.gateways[k] })),
+    driverLicence: settings.driverLicence,
+    countryCode: provider.countryCode,
+    maxPaymentAmount: amountOfCents(settings.maxPaymentCents),
+    maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
+  };
+}
 
-  'Billing.configuration': {
-    handler: async ({ deps, session, lang }) => {
-      const [row] = await deps.db.select().from(customTexts).where(and(eq(customTexts.providerId, session.providerId), eq(customTexts.contentType, 'REFUND_POLICY')));
-      return { refundPolicy: row ? safeHtml(textIn(row, 'body', lang)) : null };
-    },
-  },
+/** The provider's refund policy (its REFUND_POLICY custom text) in the language, or null. */
+export async function refundPolicy(db: Db, providerId: number, lang: string): Promise<BillingConfigurationResponse> {
+  const [row] = await db.select().from(customTexts).where(and(eq(customTexts.providerId, providerId), eq(customTexts.contentType, 'REFUND_POLICY')));
+  return { refundPolicy: row ? safeHtml(textIn(row, 'body', lang)) : null };
+}
 
-  'Billing.processingFee': {
-    handler: async ({ deps, session, query, lang }) => {
-      const { settings } = await settingsOfSession(deps, session);
-      const amount = query.ApplicationKey ? await applicationDue(deps, session, query.ApplicationKey, lang) : await amountToPay(deps, session, query.AmountChoice ?? 'balance', query.Amount);
-      const valid = Number.isFinite(amount);
-      const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
-      return {
-        amount: valid ? amountOfCents(amount) : 0,
-        valid,
-        methods: valid
-          ? kinds.map((k) => {
-              const fee = processingFeeCents(settings.processingFee[k], amount);
-              return { paymentMethodCode: k, label: deps.t(lang, `payment.method.${k}`), processingFee: amountOfCents(fee), total: amountOfCents(amount + fee) };
-            })
-          : [],
-      };
-    },
-  },
-
-  'Billing.payers': {
-    handler: async ({ deps, session }) => {
-      const rows = await payersOf(deps, session);
-      return rows.map((a) => ({
-        adultID: a.id,
-        fullName: `${a.firstName} ${a.lastName}`,
-        primaryPayer: a.accountHolder === 1,
-        firstName: a.firstName,
-        lastName: a.lastName,
-        streetAddress: a.streetAddress,
-        apartmentNo: a.apartmentNo,
-        city: a.city,
-        stateCode: a.stateCode,
-        zip: a.zip,
-        homePhone: a.homePhone,
-        cellPhone: a.cellPhone,
-        email: a.email,
-      }));
-    },
-  },
-
-  'Billing.startPayment': {
-    // an existing adult pays under the name on file (spec 2.12: the name fields are disabled for one)
-    facts: async ({ deps, session, body, lang }) => {
-      const id = Number((body as { paidByFamilyMemberID?: number }).paidByFamilyMemberID ?? 0);
-      if (id <= 0) return {};
-      const payer = (await payersOf(deps, session)).find((a) => a.id === id);
-      if (!payer) fail({ deps, lang }, 404, 'payment.errors.payerNotFound');
-      return { firstName: payer.firstName, lastName: payer.lastName };
-    },
-    ruleData: async ({ deps, session }) => ({ paymentOptions: (await settingsOfSession(deps, session)).settings }),
-    handler: async ({ deps, session, body, form, lang }) => {
-      const { settings, provider } = await settingsOfSession(deps, session);
-      if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
-      const method = body.paymentMethodCode as MethodKind;
-      const gatewayCode = settings.gateways[method];
-      if (!gatewayCode) fail({ deps, lang }, 400, 'payment.errors.methodNotOffered');
-      const gateway = gatewayOf(deps, lang, gatewayCode);
-      // what is paid: a submitted application's fees while its seats are held, or the balance or another amount
-      let amountCents: number;
-      let idempotencyKey: string;
-      let application: DraftRow | undefined;
-      if (body.applicationKey) {
-        const [d] = await deps.db
-          .select()
-          .from(applicationDrafts)
-          .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
-        if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
-        await releaseExpiredHolds(deps, { draftId: d.id });
-        [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
-        if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail({ deps, lang }, 409, 'payment.errors.holdEnded');
-        if (application.paymentStatus === 'PAID') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
-        if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
-        amountCents = await applicationOwesNow(deps, application);
-        if (amountCents <= 0) {
-          // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
-          await deps.db
-            .update(applicationDrafts)
-            .set({ paymentStatus: 'PAID', holdUntil: null })
-            .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
-          fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
-        }
-        // one key per try: a double click finds the same attempt, a try after a decline a new one
-        const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
-        idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
-      } else {
-        if (!body.idempotencyKey) fail({ deps, lang }, 400, 'payment.errors.amount');
-        amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
-        if (!Number.isFinite(amountCents)) fail({ deps, lang }, 400, 'payment.errors.amount');
-        idempotencyKey = body.idempotencyKey;
-      }
-      const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
-      const values = form.data;
-      const str = (k: keyof typeof values) => {
-        const x = values[k];
-        return typeof x === 'string' ? x : '';
-      };
-      const payer = {
-        paidByFamilyMemberID: Number(values.paidByFamilyMemberID ?? 0),
-        firstName: str('firstName'),
-        lastName: str('lastName'),
-        streetAddress: str('streetAddress'),
-        apartmentNo: str('apartmentNo'),
-        city: str('city'),
-        stateCode: str('stateCode'),
-        zip: str('zip'),
-        phone: str('homecellphone'),
-        email: str('email'),
-        // spec 3 Driver licence value: state $$ number, just the number without a state
-        driverLicence: str('driverLicenseNumber') ? (/^[A-Z]{2}$/.test(str('driverLicenseState')) ? `${str('driverLicenseState')}$$${str('driverLicenseNumber')}` : str('driverLicenseNumber')) : '',
-      };
-      const now = deps.clock();
-      const [same] = await deps.db
-        .select({ id: paymentAttempts.id })
-        .from(paymentAttempts)
-        .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
-      // one payable page per account: another tab's or another method's page is closed at its gateway
-      // first; when it was paid meanwhile, that payment is applied and this one is not started
-      if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
-      const inserted = await deps.db
-        .insert(paymentAttempts)
-        .values({
-          providerId: session.providerId,
-          accountId: session.accountId,
-          adultId: session.adultId,
-          publicId: randomBytes(16).toString('hex'),
-          idempotencyKey,
-          purpose: application ? 'APPLICATION' : 'BALANCE',
-          draftId: application?.id ?? null,
-          holdUntil: application?.holdUntil ?? null,
-          amountCents,
-          feeCents,
-          paymentMethodCode: method,
-          gatewayCode,
-          payer,
-          referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
-          locale: lang,
-          createdAt: now,
+/** The amount to pay (an application's fees due now, or the balance or another amount) and each offered method's fee and total. */
+export async function processingFee(deps: AppDeps, s: SessionInfo, query: BillingProcessingFeeQuery, lang: string): Promise<BillingProcessingFeeResponse> {
+  const { settings } = await settingsOfSession(deps, s);
+  const amount = query.ApplicationKey ? await applicationDue(deps, s, query.ApplicationKey, lang) : await amountToPay(deps, s, query.AmountChoice ?? 'balance', query.Amount);
+  const valid = Number.isFinite(amount);
+  const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
+  return {
+    amount: valid ? amountOfCents(amount) : 0,
+    valid,
+    methods: valid
+      ? kinds.map((k) => {
+          const fee = processingFeeCents(settings.processingFee[k], amount);
+          return { paymentMethodCode: k, label: deps.t(lang, `payment.method.${k}`), processingFee: amountOfCents(fee), total: amountOfCents(amount + fee) };
         })
-        .onConflictDoNothing()
-        .returning();
-      let attempt = inserted[0];
-      if (!attempt) {
-        // the same key again: a double click, a refresh, the back button
-        [attempt] = await deps.db
-          .select()
-          .from(paymentAttempts)
-          .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
-        // not this key: another tab opened its payment at the same moment (the one-live-attempt index)
-        if (!attempt) fail({ deps, lang }, 409, 'payment.errors.inProgress');
-        if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail({ deps, lang }, 409, 'payment.errors.keyReused');
-        if (attempt.status === 'APPROVED') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
-        if (attempt.status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.attemptClosed');
-        if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
-      }
-      const base = (deps.linkBase ?? '').replace(/\/$/, '');
-      // an application's payment returns to the application's own return route
-      const returnUrl = `${base}/${application ? 'parentapplication' : 'parentportal'}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
-      let checkout;
+      : [],
+  };
+}
+
+/** The account holders who may pay, offered in the payer form's Paid-by list. */
+export async function payerList(deps: AppDeps, s: SessionInfo): Promise<BillingPayersResponse> {
+  const rows = await payersOf(deps, s);
+  return rows.map((a) => ({
+    adultID: a.id,
+    fullName: `${a.firstName} ${a.lastName}`,
+    primaryPayer: a.accountHolder === 1,
+    firstName: a.firstName,
+    lastName: a.lastName,
+    streetAddress: a.streetAddress,
+    apartmentNo: a.apartmentNo,
+    city: a.city,
+    stateCode: a.stateCode,
+    zip: a.zip,
+    homePhone: a.homePhone,
+    cellPhone: a.cellPhone,
+    email: a.email,
+  }));
+}
+
+/** An existing adult pays under the name on file (spec 2.12: the name fields are disabled for one). */
+export async function payerFacts(deps: AppDeps, s: SessionInfo, paidByFamilyMemberID: unknown, lang: string): Promise<Record<string, unknown>> {
+  const id = Number(paidByFamilyMemberID ?? 0);
+  if (id <= 0) return {};
+  const payer = (await payersOf(deps, s)).find((a) => a.id === id);
+  if (!payer) fail({ deps, lang }, 404, 'payment.errors.payerNotFound');
+  return { firstName: payer.firstName, lastName: payer.lastName };
+}
+
+/** What the payer form's rules read as `$data`: the provider's payment settings. */
+export async function payerRuleData(deps: AppDeps, s: SessionInfo): Promise<Record<string, unknown>> {
+  return { paymentOptions: (await settingsOfSession(deps, s)).settings };
+}
+
+/**
+ * Opens the gateway's hosted page for a payment: a submitted application's fees while its seats are
+ * held, or the balance or another amount; `values` are the payer form's checked values.
+ */
+export async function startPayment(deps: AppDeps, session: SessionInfo, body: BillingStartPaymentBody, values: BillingStartPaymentBody, lang: string): Promise<BillingStartPaymentResponse> {
+  const { settings, provider } = await settingsOfSession(deps, session);
+  if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
+  const method = body.paymentMethodCode;
+  const gatewayCode = settings.gateways[method];
+  if (!gatewayCode) fail({ deps, lang }, 400, 'payment.errors.methodNotOffered');
+  const gateway = gatewayOf(deps, lang, gatewayCode);
+  // what is paid: a submitted application's fees while its seats are held, or the balance or another amount
+  let amountCents: number;
+  let idempotencyKey: string;
+  let application: DraftRow | undefined;
+  if (body.applicationKey) {
+    const [d] = await deps.db
+      .select()
+      .from(applicationDrafts)
+      .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
+    if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
+    await releaseExpiredHolds(deps, { draftId: d.id });
+    [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+    if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail({ deps, lang }, 409, 'payment.errors.holdEnded');
+    if (application.paymentStatus === 'PAID') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+    if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
+    amountCents = await applicationOwesNow(deps, application);
+    if (amountCents <= 0) {
+      // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
+      await deps.db
+        .update(applicationDrafts)
+        .set({ paymentStatus: 'PAID', holdUntil: null })
+        .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
+      fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+    }
+    // one key per try: a double click finds the same attempt, a try after a decline a new one
+    const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
+    idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
+  } else {
+    if (!body.idempotencyKey) fail({ deps, lang }, 400, 'payment.errors.amount');
+    amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
+    if (!Number.isFinite(amountCents)) fail({ deps, lang }, 400, 'payment.errors.amount');
+    idempotencyKey = body.idempotencyKey;
+  }
+  const feeCents = processingFeeCents(settings.processingFee[method], amountCents);
+  const str = (k: keyof typeof values) => {
+    const x = values[k];
+    return typeof x === 'string' ? x : '';
+  };
+  const payer: AttemptPayer = {
+    paidByFamilyMemberID: Number(values.paidByFamilyMemberID ?? 0),
+    firstName: str('firstName'),
+    lastName: str('lastName'),
+    streetAddress: str('streetAddress'),
+    apartmentNo: str('apartmentNo'),
+    city: str('city'),
+    stateCode: str('stateCode'),
+    zip: str('zip'),
+    phone: str('homecellphone'),
+    email: str('email'),
+    // spec 3 Driver licence value: state $$ number, just the number without a state
+    driverLicence: str('driverLicenseNumber') ? (/^[A-Z]{2}$/.test(str('driverLicenseState')) ? `${str('driverLicenseState')}$$${str('driverLicenseNumber')}` : str('driverLicenseNumber')) : '',
+  };
+  const now = deps.clock();
+  const [same] = await deps.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
+  // one payable page per account: another tab's or another method's page is closed at its gateway
+  // first; when it was paid meanwhile, that payment is applied and this one is not started
+  if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
+  const inserted = await deps.db
+    .insert(paymentAttempts)
+    .values({
+      providerId: session.providerId,
+      accountId: session.accountId,
+      adultId: session.adultId,
+      publicId: randomBytes(16).toString('hex'),
+      idempotencyKey,
+      purpose: application ? 'APPLICATION' : 'BALANCE',
+      draftId: application?.id ?? null,
+      holdUntil: application?.holdUntil ?? null,
+      amountCents,
+      feeCents,
+      paymentMethodCode: method,
+      gatewayCode,
+      payer,
+      referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
+      locale: lang,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning();
+  let attempt = inserted[0];
+  if (!attempt) {
+    // the same key again: a double click, a refresh, the back button
+    [attempt] = await deps.db
+      .select()
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
+    // not this key: another tab opened its payment at the same moment (the one-live-attempt index)
+    if (!attempt) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+    if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail({ deps, lang }, 409, 'payment.errors.keyReused');
+    if (attempt.status === 'APPROVED') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+    if (attempt.status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.attemptClosed');
+    if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
+  }
+  const base = (deps.linkBase ?? '').replace(/\/$/, '');
+  // an application's payment returns to the application's own return route
+  const returnUrl = `${base}/${application ? 'parentapplication' : 'parentportal'}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
+  let checkout;
+  try {
+    checkout = await gateway.createCheckout({
+      // the gateway keeps the first checkout of a key: two racing requests get one page
+      idempotencyKey: attempt.publicId,
+      merchantName: provider.organisation,
+      amountCents: amountCents + feeCents,
+      currency: provider.countryCode === 'CA' ? 'CAD' : 'USD',
+      method: method === 'CCD' ? 'CARD' : 'BANK',
+      reference: attempt.publicId,
+      returnUrl,
+      notifyUrl: `${base}/api/Billing/payment/notification/${gatewayCode}`,
+      cancelUrl: returnUrl,
+      locale: lang,
+      payer: { firstName: payer.firstName, lastName: payer.lastName, street: [payer.apartmentNo, payer.streetAddress].filter(Boolean).join(' '), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
+    });
+  } catch (e) {
+    if (e instanceof GatewayUnavailable) {
+      // another tab closed this attempt while its page was being opened
+      if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.inProgress');
+      deps.log?.warn({ err: e.message }, 'payment gateway unavailable');
+      fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
+    }
+    throw e;
+  }
+  const [opened] = await deps.db
+    .update(paymentAttempts)
+    .set({ checkoutId: checkout.checkoutId, checkoutUrl: checkout.url })
+    .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+    .returning();
+  // closed meanwhile by another tab (its gateway refuses to take a payment on this page)
+  if (!opened) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+  return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
+}
+
+/** The parent is back from the gateway's page: the attempt's outcome, from the gateway's own word. */
+export async function paymentResult(deps: AppDeps, session: SessionInfo, body: BillingPaymentResultBody, lang: string): Promise<BillingPaymentResultResponse> {
+  // a return naming no gateway of this portal is not a gateway's return
+  const gateway = deps.gateways?.(body.gatewayCode);
+  if (!gateway) fail({ deps, lang }, 400, 'payment.errors.badReturn');
+  const q = { checkout: body.checkout, transaction: body.transaction, status: body.status };
+  if (!gateway.verifyReturn(q, body.sig)) fail({ deps, lang }, 400, 'payment.errors.badReturn');
+  const [attempt] = await deps.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.checkoutId, body.checkout), eq(paymentAttempts.gatewayCode, body.gatewayCode), eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId)));
+  if (!attempt) fail({ deps, lang }, 404, 'payment.errors.notFound');
+  let current = attempt;
+  if (attempt.status === 'CREATED') {
+    if (body.status === 'CANCELLED') {
+      // cancelled at the gateway too, so the page (open in another tab) takes no payment; a
+      // payment it took first is applied instead
       try {
-        checkout = await gateway.createCheckout({
-          // the gateway keeps the first checkout of a key: two racing requests get one page
-          idempotencyKey: attempt.publicId,
-          merchantName: provider.organisation,
-          amountCents: amountCents + feeCents,
-          currency: provider.countryCode === 'CA' ? 'CAD' : 'USD',
-          method: method === 'CCD' ? 'CARD' : 'BANK',
-          reference: attempt.publicId,
-          returnUrl,
-          notifyUrl: `${base}/api/Billing/payment/notification/${gatewayCode}`,
-          cancelUrl: returnUrl,
-          locale: lang,
-          payer: { firstName: payer.firstName, lastName: payer.lastName, street: [payer.apartmentNo, payer.streetAddress].filter(Boolean).join(' '), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
-        });
+        current = await closeAttempt(deps, attempt, 'CANCELLED');
       } catch (e) {
-        if (e instanceof GatewayUnavailable) {
-          // another tab closed this attempt while its page was being opened
-          if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.inProgress');
-          deps.log?.warn({ err: e.message }, 'payment gateway unavailable');
-          fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
-        }
-        throw e;
+        if (!(e instanceof GatewayUnavailable)) throw e;
+        // the reconciler closes it once the gateway answers; the parent goes back meanwhile
+        deps.log?.warn({ err: e.message }, 'payment gateway unavailable to cancel a checkout');
+        return { ...answerOf(attempt), status: 'CANCELLED' as const };
       }
-      const [opened] = await deps.db
-        .update(paymentAttempts)
-        .set({ checkoutId: checkout.checkoutId, checkoutUrl: checkout.url })
-        .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
-        .returning();
-      // closed meanwhile by another tab (its gateway refuses to take a payment on this page)
-      if (!opened) fail({ deps, lang }, 409, 'payment.errors.inProgress');
-      return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
-    },
-  },
-
-  'Billing.paymentResult': {
-    handler: async ({ deps, session, body, lang }) => {
-      // a return naming no gateway of this portal is not a gateway's return
-      const gateway = deps.gateways?.(body.gatewayCode);
-      if (!gateway) fail({ deps, lang }, 400, 'payment.errors.badReturn');
-      const q = { checkout: body.checkout, transaction: body.transaction, status: body.status };
-      if (!gateway.verifyReturn(q, body.sig)) fail({ deps, lang }, 400, 'payment.errors.badReturn');
-      const [attempt] = await deps.db
-        .select()
-        .from(paymentAttempts)
-        .where(and(eq(paymentAttempts.checkoutId, body.checkout), eq(paymentAttempts.gatewayCode, body.gatewayCode), eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId)));
-      if (!attempt) fail({ deps, lang }, 404, 'payment.errors.notFound');
-      let current = attempt;
-      if (attempt.status === 'CREATED') {
-        if (body.status === 'CANCELLED') {
-          // cancelled at the gateway too, so the page (open in another tab) takes no payment; a
-          // payment it took first is applied instead
-          try {
-            current = await closeAttempt(deps, attempt, 'CANCELLED');
-          } catch (e) {
-            if (!(e instanceof GatewayUnavailable)) throw e;
-            // the reconciler closes it once the gateway answers; the parent goes back meanwhile
-            deps.log?.warn({ err: e.message }, 'payment gateway unavailable to cancel a checkout');
-            return { ...answerOf(attempt), status: 'CANCELLED' as const };
-          }
-        } else {
-          // the gateway's own word, not the browser's
-          let tx: GatewayTransaction | null = null;
-          try {
-            tx = (await gateway.queryCheckout(body.checkout)).transaction;
-          } catch (e) {
-            deps.log?.warn({ err: (e as Error).message }, 'payment gateway query failed');
-          }
-          if (!tx) return answerOf(attempt);
-          current = await applyTransaction(deps, attempt, tx);
-        }
+    } else {
+      // the gateway's own word, not the browser's
+      let tx: GatewayTransaction | null = null;
+      try {
+        tx = (await gateway.queryCheckout(body.checkout)).transaction;
+      } catch (e) {
+        deps.log?.warn({ err: e instanceof Error ? e.message : e }, 'payment gateway query failed');
       }
-      return answerOf(current);
-    },
-  },
+      if (!tx) return answerOf(attempt);
+      current = await applyTransaction(deps, attempt, tx);
+    }
+  }
+  return answerOf(current);
+}
 
-  'Billing.receipt': {
-    handler: async ({ deps, session, params, lang }) => {
-      const { amountCents, processingFeeCents, balanceAfterCents, ...r } = await receiptOf(deps, session, params.accountpaymentid, lang);
-      return { ...r, amount: amountOfCents(amountCents), processingFee: amountOfCents(processingFeeCents), total: amountOfCents(amountCents + processingFeeCents), balanceAfter: amountOfCents(balanceAfterCents) };
-    },
-  },
-} satisfies Partial<ServiceHandlers<'Billing.paymentOptions' | 'Billing.configuration' | 'Billing.processingFee' | 'Billing.payers' | 'Billing.startPayment' | 'Billing.paymentResult' | 'Billing.receipt'>>;
+/** A payment's receipt of the account, in dollars. */
+export async function receiptAnswer(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string): Promise<BillingReceiptResponse> {
+  const { amountCents, processingFeeCents, balanceAfterCents, ...r } = await receiptOf(deps, s, paymentId, lang);
+  return { ...r, amount: amountOfCents(amountCents), processingFee: amountOfCents(processingFeeCents), total: amountOfCents(amountCents + processingFeeCents), balanceAfter: amountOfCents(balanceAfterCents) };
+}
 
 type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
+/** an attempt's own statuses that its result repeats (CREATED answers PENDING, EXPIRED CANCELLED) */
+const ENDED: readonly ResultStatus[] = ['APPROVED', 'DECLINED', 'ERROR', 'CANCELLED'];
 
 function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' } {
-  const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (a.status as ResultStatus);
+  const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (ENDED.find((x) => x === a.status) ?? 'ERROR');
   return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer, purpose: a.purpose === 'APPLICATION' ? 'APPLICATION' : 'BALANCE' };
 }
 
-async function attemptById(db: Db | Tx, id: number): Promise<Attempt> {
+async function attemptById(db: DbOrTx, id: number): Promise<Attempt> {
   const [a] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id));
   return a;
 }
@@ -434,10 +446,10 @@ async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): P
  * retries it). A transaction that does not match its attempt (amount, reference, checkout) changes
  * nothing.
  */
-export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: GatewayTransaction, db: Db | Tx = deps.db): Promise<Attempt> {
+export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: GatewayTransaction, within?: Tx): Promise<Attempt> {
   if (tx.reference !== attempt.publicId || (attempt.checkoutId !== null && tx.checkoutId !== attempt.checkoutId) || tx.amountCents !== attempt.amountCents + attempt.feeCents) {
     deps.log?.error({ attempt: attempt.publicId, transaction: tx.transactionId }, 'gateway transaction does not match its payment attempt');
-    return attemptById(db, attempt.id);
+    return attemptById(within ?? deps.db, attempt.id);
   }
   const approved = tx.status === 'APPROVED';
   const run = async (t: Tx) => {
@@ -457,8 +469,8 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
       return ended;
     }
     const wasLive = claimed.status === 'CREATED';
-    const payer = attempt.payer as Record<string, string>;
-    const payerName = `${payer.firstName ?? ''} ${payer.lastName ?? ''}`.trim();
+    const payer = attempt.payer;
+    const payerName = `${payerText(payer, 'firstName')} ${payerText(payer, 'lastName')}`.trim();
     const [payment] = await t
       .insert(payments)
       .values({
@@ -471,7 +483,7 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
         paymentMethodCode: attempt.paymentMethodCode,
         last4Digits: tx.last4,
         payerName,
-        payerEmail: payer.email ?? '',
+        payerEmail: payerText(payer, 'email'),
         status: 'APPROVED',
         attemptId: attempt.id,
         gatewayTransactionId: tx.transactionId,
@@ -500,11 +512,11 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
     await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
     return done;
   };
-  const result = db === deps.db ? await deps.db.transaction(run) : await run(db as Tx);
+  const result = within ? await run(within) : await deps.db.transaction(run);
   if (result?.status === 'APPROVED' && result.paymentId) deps.mailQueued();
   // after the commit (a caller's own transaction refunds once it commits): the gateway refunds,
   // idempotent by the attempt, then the ledger records it
-  if (result?.refundReason && !result.refundedCents && db === deps.db) await refundPayment(deps, attempt.id).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
+  if (result?.refundReason && !result.refundedCents && !within) await refundPayment(deps, attempt.id).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
   return result;
 }
 

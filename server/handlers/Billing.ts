@@ -1,0 +1,51 @@
+// Billing service: the account's summary, invoices and payments (billing domain), paying now and
+// the receipts (payments domain).
+import type { ServiceHandlers } from '../context';
+import type { OperationId } from '../../src/engine/contract.gen';
+import { isoDay } from '../clock';
+import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
+import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
+import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
+
+type BillingOp = Extract<OperationId, `Billing.${string}`>;
+
+export const billingHandlers = {
+  'Billing.accountSummary': {
+    handler: ({ deps, session }) => accountSummary(deps.db, session.providerId, session.accountId, isoDay(deps.today())),
+  },
+  'Billing.invoices': {
+    handler: ({ deps, session }) => invoicesOf(deps.db, session.providerId, session.accountId, isoDay(deps.today())),
+  },
+  'Billing.paymentsReceived': {
+    handler: ({ deps, session }) => paymentsReceived(deps.db, session.providerId, session.accountId),
+  },
+  'Billing.paymentOptions': {
+    handler: ({ deps, session, lang }) => paymentOptions(deps, session, lang),
+  },
+  'Billing.configuration': {
+    handler: ({ deps, session, lang }) => refundPolicy(deps.db, session.providerId, lang),
+  },
+  'Billing.processingFee': {
+    handler: ({ deps, session, query, lang }) => processingFee(deps, session, query, lang),
+  },
+  'Billing.payers': {
+    handler: ({ deps, session }) => payerList(deps, session),
+  },
+  'Billing.startPayment': {
+    facts: ({ deps, session, body, lang }) => payerFacts(deps, session, body.paidByFamilyMemberID, lang),
+    ruleData: ({ deps, session }) => payerRuleData(deps, session),
+    handler: ({ deps, session, body, form, lang }) => startPayment(deps, session, body, form.data, lang),
+  },
+  'Billing.paymentResult': {
+    handler: ({ deps, session, body, lang }) => paymentResult(deps, session, body, lang),
+  },
+  'Billing.receipt': {
+    handler: ({ deps, session, params, lang }) => receiptAnswer(deps, session, params.accountpaymentid, lang),
+  },
+  'Billing.receiptPdf': {
+    handler: ({ deps, session, query, lang }) => receiptPdfFile(deps, session, query.AccountPaymentID, lang),
+  },
+  'Billing.invoicePdf': {
+    handler: ({ deps, session, query, lang }) => invoicePdfFile(deps, session, query.ServicePeriodDetailID, lang),
+  },
+} satisfies ServiceHandlers<BillingOp>;
