@@ -1,5 +1,6 @@
-// Passwords (argon2id) and sessions: opaque 256-bit tokens stored as SHA-256 hashes, with an idle
-// expiry (30 minutes, renewed on use) and an absolute expiry (12 hours), revoked at sign-out.
+// Passwords (argon2id) and sessions: opaque 256-bit tokens, of which only SHA-256 hashes are
+// stored, with an idle expiry (30 minutes, renewed on use) and an absolute expiry (12 hours),
+// revoked at sign-out.
 import { createHash, randomBytes } from 'node:crypto';
 import { hash, verify } from '@node-rs/argon2';
 import { and, eq, isNull, lt, sql } from 'drizzle-orm';

@@ -32,7 +32,7 @@ export function addDays(d: Date, days: number): Date {
   return out;
 }
 
-/** Today as mm/dd/yyyy in the server's local time zone: the `today` the form rules see. */
+/** Today in mm/dd/yyyy in the server's local time zone: the `today` the form rules see. */
 export function todayMdy(clock: Clock): string {
   return formatMdy(clock());
 }

@@ -83,7 +83,7 @@ export interface HandlerDef<Op extends OperationId = OperationId> {
    */
   facts?: (c: FactsContext<Op>) => Promise<Record<string, unknown>>;
   /**
-   * What the form's rules read as `$data` on the server, as the screen's loads give it in the browser
+   * What the form's rules read in `$data` on the server, the way the screen's loads give it in the browser
    * (the provider's payment options for the payer form; the short lists whose fields hide while the
    * provider's list is empty): the server's own, never the client's.
    */

@@ -1,4 +1,4 @@
-// Errors answered as {statusCode, error, message} (spec 8). `key` is the translation key of the
+// Errors answered in the form {statusCode, error, message} (spec 8). `key` is the translation key of the
 // message, `errors` the field errors of a form validation.
 import { STATUS_CODES } from 'node:http';
 import type { Translator } from './i18n';

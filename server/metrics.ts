@@ -1,6 +1,6 @@
 // Metrics in Prometheus' text format (GET /metrics when METRICS=1 or METRICS_TOKEN is set): requests
 // by operation and status, latency per operation, background job runs and failures, the database pool.
-// One registry per process, as Prometheus scrapes a process; the job runner counts its runs with
+// One registry per process, since Prometheus scrapes a process; the job runner counts its runs with
 // countJobRun, whether or not metrics are served.
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 

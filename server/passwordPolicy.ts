@@ -9,7 +9,7 @@ import { httpError, type HttpError } from './errors';
 
 // zxcvbn's list of common passwords (MIT), most common first, about 49,000 entries; far too large
 // for the browser, so this check runs on the server only
-const COMMON = new Set((dictionary['passwords-common'] as string[]).map((p) => p.toLowerCase()));
+const COMMON = new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
 
 /** How many earlier passwords a new one must differ from (besides the current one). */
 export const HISTORY_DEPTH = 5;

@@ -30,7 +30,7 @@ export async function enqueueJob(db: Db, now: Date, name: string, payload: unkno
 /**
  * Claims up to `limit` jobs of the given names that are due, or whose runner's lease has ended (it
  * died or hung): one UPDATE whose rows were locked with SKIP LOCKED, so two runners never claim one
- * job. A claim counts as an attempt, so a job that kills its runner every time ends dead too.
+ * job. A claim is an attempt, so a job that kills its runner every time ends dead too.
  */
 export async function claimJobs(db: Db, now: Date, by: string, names: string[], leaseMs: number, limit: number): Promise<JobRow[]> {
   if (!names.length || limit < 1) return [];
@@ -77,7 +77,7 @@ export async function failJob(db: Db, now: Date, id: number, by: string, error: 
   return rows.length > 0;
 }
 
-/** Claimed but not started (a stopping runner): back to pending, the claim not counted as an attempt. */
+/** Claimed but not started (a stopping runner): back to pending, the claim not counted among its attempts. */
 export async function releaseJobs(db: Db, ids: number[], by: string): Promise<number> {
   if (!ids.length) return 0;
   const rows = await db

@@ -1,4 +1,4 @@
-// npm run seed: reset the demo providers' data (same database choice as the server).
+// npm run seed: reset the demo providers' data (the database the server would choose).
 import { join } from 'node:path';
 import { openDb } from '../db/index';
 import { Passwords, PRODUCTION_ARGON2 } from '../auth';

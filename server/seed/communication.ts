@@ -1,5 +1,5 @@
 // Demo data of communication and attendance: the site administrators who receive absence notices,
-// provider HTML sanitised as it is stored, and today's attendance of the Garcia children showing the
+// provider HTML sanitised when it is stored, and today's attendance of the Garcia children showing the
 // two collapse cases of spec 4 (four absences with a full day; two after-school absences).
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/index';
