@@ -1,31 +1,14 @@
 // What an application draft holds (applicationDrafts.data): the children, their activities and the
-// choices of the later steps, as the application's steps saved them; and what its submit answered
-// (applicationDrafts.result).
+// choices of the later steps, the way the application's steps saved them (the contract's draft
+// data, ParentApplication.draft); and what its submit answered (applicationDrafts.result).
 import type { RegistrationStatus } from '../../src/engine/programCodes';
+import type { ParentApplicationDraftResponse } from '../../src/engine/contract.gen';
 
-export interface Selection {
-  activityID: number;
-  weekStart: string | null;
-  daysOfWeek: string[];
-  date: string | null;
-  daysPerWeek?: number;
-  activityTypeID?: number;
-}
-export interface ChildChoice {
-  prChildID: number;
-  childName: string;
-  siteID: number;
-  selections: Selection[];
-}
-export interface DraftData {
-  childIDs?: number[];
-  children?: ChildChoice[];
-  enrollmentOption?: 'Y' | 'N' | null;
-  miscCharges?: number[];
-  isCreditBalanceApplied?: boolean;
-  isOptedFinancialAssistance?: boolean;
-  agencies?: number[];
-}
+type ContractDraftData = ParentApplicationDraftResponse['data'];
+export type ChildChoice = NonNullable<ContractDraftData['children']>[number];
+export type Selection = ChildChoice['selections'][number];
+/** the contract's, with the two answers the enrolment step stores for enrollmentOption */
+export type DraftData = Omit<ContractDraftData, 'enrollmentOption'> & { enrollmentOption?: 'Y' | 'N' | null };
 
 /** The answer of a draft's submit, kept to answer a retried submit again. */
 export interface Confirmation {

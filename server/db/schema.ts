@@ -18,6 +18,7 @@ import {
 import { sql } from 'drizzle-orm';
 import type { ProviderTexts } from '../providerTexts';
 import type { Confirmation, DraftData } from './draftData';
+import type { LinkByLanguage, NativeApp, ProviderRecord } from '../providerRecord.gen';
 
 const bytea = customType<{ data: Uint8Array; driverData: Uint8Array }>({
   dataType: () => 'bytea',
@@ -33,31 +34,16 @@ const day = (name: string) => date(name, { mode: 'string' });
  */
 const translations = () => jsonb('translations').$type<ProviderTexts>().notNull().default({});
 
-export interface ProgramOptions {
-  canParentUploadPhotos: boolean;
-  canParentChangeContact: boolean;
-  canParentAddContact: boolean;
-  canParentDeleteContact: boolean;
-  canParentChangeMedicalInfo: boolean;
-  canParentChangePin: boolean;
-  canParentChangeEnrollment: boolean;
-}
-
+// The provider's JSON columns hold parts of its provider.json, typed by the record's schema
+// (server/providerRecord.gen.ts).
+export type ProgramOptions = ProviderRecord['programOptions'];
 /** per OS: below minimumVersion the update is required (no skip); below latestVersion it is offered */
-export interface NativeAppVersion {
-  minimumVersion: string;
-  latestVersion: string;
-  storeUrl?: string;
-}
-export type NativeApps = Partial<Record<'android' | 'ios', NativeAppVersion>>;
-
+export type NativeAppVersion = NativeApp;
+export type NativeApps = NonNullable<ProviderRecord['nativeApps']>;
 /** an address per portal language; a language without one uses the provider's default language's */
-export type LinkByLanguage = Partial<Record<'en' | 'es' | 'pt' | 'vi', string>>;
+export type { LinkByLanguage };
 /** provider-supplied pages (spec 2.4 User Guide, 2.5 privacy policy) */
-export interface ProviderLinks {
-  userGuideUrl?: LinkByLanguage;
-  privacyPolicyUrl?: LinkByLanguage;
-}
+export type ProviderLinks = Pick<ProviderRecord, 'userGuideUrl' | 'privacyPolicyUrl'>;
 
 export const providers = pgTable('providers', {
   id: serial('id').primaryKey(),
