@@ -44,6 +44,14 @@ import { bootData, entryAppName, signInLoads, withBootData } from './boot';
 import { databaseRateLimitStore } from './rateLimitStore';
 import { registerOperations, type Operations, type UnderPressureOptions } from './operations';
 import type { PoolStats } from './metrics';
+import { isRecord } from './json';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** a gateway's notification unparsed, for its signature check (set for NOTIFICATION_PATH only) */
+    rawBody?: string;
+  }
+}
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -164,7 +172,9 @@ function linkBase(opts: BuildAppOptions, production: boolean): string | null {
 }
 
 function packageVersion(root: string): string {
-  return (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const pkg: unknown = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  if (!isRecord(pkg) || typeof pkg.version !== 'string') throw new Error(`${join(root, 'package.json')}: no version`);
+  return pkg.version;
 }
 
 const NOTIFICATION_PATH = '/api/Billing/payment/notification/';
@@ -190,7 +200,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       // the contract's annotation of what an id names (tests/server/access.test.ts reads it)
       plugins: [(ajv: import('ajv').default) => ajv.addKeyword({ keyword: 'x-idKind', schemaType: 'string' })],
     },
-  }) as unknown as App;
+  });
   const clock = opts.clock ?? systemClock;
   // photo uploads: read by server/photos.ts (one file, checked by content)
   await app.register(multipart, { limits: UPLOAD_LIMITS });
@@ -202,7 +212,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   for (const rec of records) {
     const over = opts.providerSettings?.[rec.appName];
     const merged = { ...rec, signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits }, payments: over?.payments ?? rec.payments };
-    // the tests' overrides are checked by the same schema as the file
+    // the tests' overrides are checked by the file's schema
     const errors = over ? providerRecordErrors(rec.appName, merged) : [];
     if (errors.length) throw new Error(errors.map(formatProviderRecordError).join('\n'));
     settingsByApp.set(rec.appName, settingsOf(merged));
@@ -242,14 +252,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // every JSON body is bounded in depth before it is parsed, so no check recurses without end
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (req, body, done) => {
-    if (jsonDepth(body as string, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
+  app.addContentTypeParser<string>('application/json', { parseAs: 'string' }, (req, body, done) => {
+    if (jsonDepth(body, MAX_BODY_DEPTH) > MAX_BODY_DEPTH) {
       const lang = pickLang(req.headers['accept-language']);
       return done(new HttpError(400, deps.t(lang, 'errors.tooDeep', { max: MAX_BODY_DEPTH }), { key: 'server.errors.tooDeep' }), undefined);
     }
     // a gateway's notification is checked against its signature over the raw body
-    if (req.url.startsWith(NOTIFICATION_PATH)) (req as { rawBody?: string }).rawBody = body as string;
-    parseJson(req, body as string, done);
+    if (req.url.startsWith(NOTIFICATION_PATH)) req.rawBody = body;
+    parseJson(req, body, done);
   });
   app.decorate('deps', deps);
   app.decorate('declarations', declarations);
@@ -282,14 +292,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const lang = pickLang(req.headers['accept-language']);
     if (err instanceof HttpError) return reply.status(err.statusCode).send(errorBody(err.statusCode, err.message, err.extra));
-    const fe = err as FastifyError;
+    const fe = err;
     if (fe.validation) {
       const errors = fe.validation.map((v) => {
-        const missing = (v.params as { missingProperty?: string }).missingProperty;
+        const missing = v.params.missingProperty;
         return {
-          path: missing ? `${v.instancePath}/${missing}` : v.instancePath,
+          path: typeof missing === 'string' && missing ? `${v.instancePath}/${missing}` : v.instancePath,
           key: `errors.${v.keyword}`,
-          params: v.params as Record<string, unknown>,
+          params: v.params,
         };
       });
       return reply.status(400).send(errorBody(400, deps.t(lang, 'errors.validation'), { key: 'server.errors.validation', errors }));
@@ -347,9 +357,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.get('/api/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   // the gateways' server-to-server notifications (outside the contract: no session, a signature instead)
-  app.post(`${NOTIFICATION_PATH}:code`, { schema: { hide: true }, config: { rateLimit: NOTIFICATION_RATE_LIMIT } }, async (req, reply) => {
-    const code = Number((req.params as { code: string }).code);
-    const raw = (req as { rawBody?: string }).rawBody;
+  app.post<{ Params: { code: string } }>(`${NOTIFICATION_PATH}:code`, { schema: { hide: true }, config: { rateLimit: NOTIFICATION_RATE_LIMIT } }, async (req, reply) => {
+    const code = Number(req.params.code);
+    const raw = req.rawBody;
     if (!Number.isInteger(code) || raw === undefined) return reply.status(400).send({ ok: false });
     const status = await handleNotification(deps, code, req.headers, raw);
     return reply.status(status).send({ ok: status === 200 });
@@ -397,7 +407,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       .send(code);
   });
 
-  // the footer's app QR code (spec 2.5) as an SVG image, so the sign-in page loads no QR encoder
+  // the footer's app QR code (spec 2.5), an SVG image, so the sign-in page loads no QR encoder
   app.get<{ Querystring: { text?: string } }>('/parentportal/qr.svg', { schema: { hide: true } }, async (req, reply) => {
     const text = typeof req.query.text === 'string' ? req.query.text : '';
     if (!/^https:\/\/[^\s]{1,500}$/.test(text)) throw new HttpError(400, 'Bad Request');
@@ -417,7 +427,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language']).catch(() => null) : null;
     if (boot) {
       const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'accept-language': boot.lang } });
-      boot.loads = await signInLoads(boot.declarations.screens as Record<string, unknown>, opsById, boot.program.appName, get).catch(() => []);
+      const screens = boot.declarations.screens;
+      boot.loads = await signInLoads(isRecord(screens) ? screens : {}, opsById, boot.program.appName, get).catch(() => []);
     }
     if (!day && !boot) return reply.sendFile('index.html');
     let html = readFileSync(join(distDir, 'index.html'), 'utf8');
@@ -469,5 +480,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     await outboxSender?.stop();
   });
 
+  return decorated(app);
+}
+
+/** The server, once buildApp has decorated it with everything App names. */
+function decorated(app: FastifyInstance): App {
+  if (!isApp(app)) throw new Error('the server lacks one of its decorations');
   return app;
+}
+
+function isApp(app: FastifyInstance): app is App {
+  return (['deps', 'declarations', 'outboxSender', 'jobs', 'operations'] as const).every((k) => app.hasDecorator(k));
 }

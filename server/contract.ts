@@ -3,6 +3,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OperationDecl, ServiceDecl } from '../src/engine/types';
+import { isRecord } from './json';
 
 export interface ContractOperation extends OperationDecl {
   id: string;
@@ -27,7 +28,8 @@ export function readContract(root: string): ServiceDecl[] {
   const dir = join(root, 'schemas', 'api');
   const files = readdirSync(dir).filter((f) => f.endsWith('.api.json')).sort();
   return files.map((file) => {
-    const decl = JSON.parse(readFileSync(join(dir, file), 'utf8')) as ServiceDecl;
+    const decl: unknown = JSON.parse(readFileSync(join(dir, file), 'utf8'));
+    if (!isServiceDecl(decl)) throw new Error(`${file}: not a service declaration (service and operations)`);
     const expected = file.replace(/\.api\.json$/, '');
     if (decl.service !== expected) throw new Error(`${file}: service is "${decl.service}", expected "${expected}"`);
     for (const id of Object.keys(decl.operations)) {
@@ -35,6 +37,10 @@ export function readContract(root: string): ServiceDecl[] {
     }
     return decl;
   });
+}
+
+function isServiceDecl(v: unknown): v is ServiceDecl {
+  return isRecord(v) && typeof v.service === 'string' && isRecord(v.operations);
 }
 
 export function contractOperations(services: ServiceDecl[]): ContractOperation[] {
@@ -52,7 +58,7 @@ export function contractOperations(services: ServiceDecl[]): ContractOperation[]
   return ops;
 }
 
-/** A response declared as a file download rather than JSON. */
+/** A response that is a file download rather than JSON. */
 export function isFileResponse(op: OperationDecl): boolean {
-  return (op.response as { file?: unknown }).file === true;
+  return op.response.file === true;
 }

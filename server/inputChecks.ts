@@ -35,7 +35,7 @@ export function jsonDepth(text: string, limit = Infinity): number {
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /**
- * The first string in value (keys included) holding a control character, as its code "U+0000";
+ * The first string in value (keys included) holding a control character, named by its code "U+0000";
  * iterative, so no input nests the stack.
  */
 export function findControlCharacter(value: unknown): string | null {
@@ -55,11 +55,16 @@ export function findControlCharacter(value: unknown): string | null {
 }
 
 // String.prototype.isWellFormed (Node 20), beyond the ES2023 library the project compiles against
-const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+declare global {
+  interface String {
+    isWellFormed(): boolean;
+  }
+}
+const wellFormed = (s: string): boolean => s.isWellFormed();
 
 /**
  * The JSON pointer of the first string in value (keys included) that is not well-formed Unicode (a
- * lone surrogate: half of a pair, as a cut emoji or a forged "\\ud800" leaves it), or null;
+ * lone surrogate: half of a pair, which a cut emoji or a forged "\\ud800" leaves), or null;
  * iterative, so no input nests the stack.
  */
 export function findIllFormedText(value: unknown): string | null {
@@ -82,7 +87,7 @@ export function findIllFormedText(value: unknown): string | null {
 
 /**
  * The JSON pointer of the first number in value that is not finite, or null. A JSON body cannot
- * hold one, nor can a query or path as text, so it is what ajv's type coercion made of "Infinity",
+ * hold one, nor can the text of a query or path, so it is what ajv's type coercion made of "Infinity",
  * "-Infinity" or "1e999" for an integer or number: its range checks (minimum, maximum) skip a
  * number that is not finite, so without this an id of Infinity reached the database.
  */
@@ -107,10 +112,10 @@ export const INT4_MAX = 2147483647;
 
 /**
  * A copy of a contract schema whose integers without a declared range get int4's: an integer the
- * database cannot hold is bad input (400), not a failed query (500). Declared bounds stay as they are.
+ * database cannot hold is bad input (400), not a failed query (500). Declared bounds are kept.
  */
-export function withInt4Bounds<T>(schema: T): T {
-  return bound(schema, false) as T;
+export function withInt4Bounds(schema: Record<string, unknown>): unknown {
+  return bound(schema, false);
 }
 
 // keywords whose values are data, not schemas

@@ -1,22 +1,55 @@
 // One generic registrar: every operation of the API contract becomes a Fastify route
 // (/api/<Service><path>) with the contract's schemas for querystring, params, body and response,
 // and runs the same checks in the same order: release version, session, access type, special
-// characters, form validation (engine, same schema and rules as the browser, over the handler's
+// characters, form validation (engine, the browser's schema and rules, over the handler's
 // facts), then the handler. The policy of each step is declared on the operation in
 // schemas/api/*.api.json (releaseExempt, paymentOnly, temporaryAllowed, specialCharactersAllowed,
 // rateLimit), not here.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ContractOperation } from './contract';
 import { isFileResponse } from './contract';
-import type { AppDeps, FileResult, HandlerContext, HandlerDef, Handlers } from './context';
+import type { AppDeps, FileResult, Handlers } from './context';
 import { HttpError, INVALID_RELEASE_VERSION, TOKEN_EXPIRED, fail, httpError } from './errors';
 import { resolveSession, type SessionInfo } from './auth';
 import { programConfig, providerByAppName, ruleContextOf } from './domains/provider/provider';
 import { pickLang } from './i18n';
 import { findControlCharacter, findIllFormedText, findNonFiniteNumber, withInt4Bounds } from './inputChecks';
 import { todayMdy } from './clock';
+import { isRecord } from './json';
+
+/**
+ * A function whose parameter is compared both ways (a method's rule), so each operation's handler,
+ * typed for its own request, fits the registrar's one shape.
+ */
+type EitherWay<C, R> = { call(c: C): R }['call'];
+
+/**
+ * A handler, called by the registrar alike for any operation: the contract's schemas have checked
+ * the request's parts, so they are not typed per operation here.
+ */
+interface RouteHandler {
+  facts?: EitherWay<Omit<RouteContext, 'form'>, Promise<Record<string, unknown>>>;
+  ruleData?: EitherWay<Omit<RouteContext, 'form'>, Promise<Record<string, unknown>>>;
+  handler: EitherWay<RouteContext, Promise<unknown>>;
+}
+
+interface RouteContext {
+  req: FastifyRequest;
+  reply: FastifyReply;
+  deps: AppDeps;
+  lang: string;
+  session: SessionInfo | null;
+  query: unknown;
+  params: unknown;
+  body: unknown;
+  form: unknown;
+}
+
+function isFileResult(v: unknown): v is FileResult {
+  return isRecord(v) && v.file instanceof Uint8Array && typeof v.fileName === 'string' && typeof v.contentType === 'string';
+}
 
 const SPECIAL = /[<>^]/;
 
@@ -39,7 +72,7 @@ export function findSpecialCharacter(value: unknown): string | null {
 }
 
 /** Contract operations without a handler (or handlers without an operation) stop the start. */
-export function checkHandlers(ops: ContractOperation[], handlers: Partial<Record<string, HandlerDef>>): void {
+export function checkHandlers(ops: ContractOperation[], handlers: Partial<Record<string, unknown>>): void {
   const missing = ops.filter((op) => !handlers[op.id]).map((op) => op.id);
   const extra = Object.keys(handlers).filter((id) => !ops.some((op) => op.id === id));
   if (missing.length || extra.length) {
@@ -78,7 +111,7 @@ function responseValidator(op: ContractOperation): ValidateFunction | null {
 
 export function registerContract(app: FastifyInstance, ops: ContractOperation[], handlers: Handlers, deps: AppDeps): void {
   // the table is typed per operation; here every operation goes through the same steps
-  const table = handlers as unknown as Record<string, HandlerDef>;
+  const table: Record<string, RouteHandler> = handlers;
   checkHandlers(ops, table);
   for (const op of ops) {
     if (op.form && op.auth === 'public' && !requiresAppName(op)) {
@@ -88,8 +121,9 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
     const def = table[op.id];
     // the query's lists: one value, the name repeated (the schemas' coercion makes both a list), or
     // one empty value for an empty list (what the browser's client sends for one)
-    const lists = Object.entries(((op.query as { properties?: Record<string, { type?: unknown }> } | undefined)?.properties) ?? {})
-      .filter(([, p]) => p.type === 'array')
+    const properties = op.query?.properties;
+    const lists = Object.entries(isRecord(properties) ? properties : {})
+      .filter(([, p]) => isRecord(p) && p.type === 'array')
       .map(([name]) => name);
     const schema: Record<string, unknown> = { operationId: op.id, tags: [op.service] };
     if (op.summary) schema.summary = op.summary;
@@ -108,7 +142,7 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
       // text that is not well-formed Unicode (a lone surrogate) is bad input everywhere, before the
       // schemas look at it: PostgreSQL's text and jsonb refuse it
       preValidation: async (req) => {
-        const query = req.query as Record<string, unknown>;
+        const query = isRecord(req.query) ? req.query : {};
         for (const name of lists) {
           const v = query[name];
           if (v === '' || (Array.isArray(v) && v.every((x) => x === ''))) query[name] = [];
@@ -162,7 +196,7 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
           if (c) throw httpError({ deps, lang }, 422, 'server.errors.specialCharacter', { character: c });
         }
 
-        const ctx = { req, reply, deps, lang, session, query: req.query, params: req.params, body, form: undefined } as unknown as HandlerContext;
+        const ctx: RouteContext = { req, reply, deps, lang, session, query: req.query, params: req.params, body, form: undefined };
         if (op.form) {
           // the same context the browser's rules see: provider configuration and session fields
           const rc = session ? await ruleContextOf(deps.db, session, deps.releaseVersion) : await publicRuleContext(deps, body);
@@ -171,18 +205,19 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
           if (!decl) throw httpError({ deps, lang }, 503, 'server.errors.declarationsUnavailable');
           // the server's facts win over whatever the client sent for the same fields
           const facts = def.facts ? await def.facts(ctx) : {};
-          const values = { ...((body ?? {}) as Record<string, unknown>), ...facts };
+          const values = { ...(isRecord(body) ? body : {}), ...facts };
           const data = def.ruleData ? await def.ruleData(ctx) : undefined;
           const result = decl.engine.validate(op.form, values, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), ...(data ? { data } : {}) });
           if (!result.valid) {
             fail({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })) });
           }
-          (ctx as { form: unknown }).form = result;
+          ctx.form = result;
         }
 
         const result = await def.handler(ctx);
         if (isFileResponse(op)) {
-          const f = result as FileResult;
+          if (!isFileResult(result)) throw new Error(`${op.id}: the answer is not a file`);
+          const f = result;
           const safeName = f.fileName.replace(/["\\\r\n]/g, '_');
           reply
             .header('content-type', f.contentType)
@@ -202,10 +237,11 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
 
 /** A public write names its provider in the body (appName): its declarations validate the form. */
 async function publicRuleContext(deps: AppDeps, body: unknown) {
-  const p = await providerByAppName(deps.db, String((body as { appName?: unknown })?.appName ?? ''));
+  const p = await providerByAppName(deps.db, String((isRecord(body) ? body.appName : undefined) ?? ''));
   return { appName: p.appName, provider: programConfig(p), session: {} };
 }
 
 function requiresAppName(op: ContractOperation): boolean {
-  return ((op.body as { required?: unknown } | undefined)?.required as string[] | undefined)?.includes('appName') === true;
+  const required = op.body?.required;
+  return Array.isArray(required) && required.includes('appName');
 }
