@@ -10,6 +10,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { isRecord } from './json';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -41,9 +42,9 @@ export function pickEncoding(header: string | undefined): Encoding | null {
 /** Whether a response schema declares a property that holds a secret, at any depth. */
 export function declaresSecret(schema: unknown): boolean {
   if (Array.isArray(schema)) return schema.some(declaresSecret);
-  if (!schema || typeof schema !== 'object') return false;
-  const properties = (schema as { properties?: Record<string, unknown> }).properties;
-  if (properties && typeof properties === 'object' && Object.keys(properties).some((k) => SECRET_PROPERTY.test(k))) return true;
+  if (!isRecord(schema)) return false;
+  const properties = schema.properties;
+  if (isRecord(properties) && Object.keys(properties).some((k) => SECRET_PROPERTY.test(k))) return true;
   return Object.values(schema).some(declaresSecret);
 }
 
@@ -88,7 +89,8 @@ export function installCompression(app: FastifyInstance, secret: Set<string>): v
     let etag: string | undefined;
     const cacheControl = String(reply.getHeader('cache-control') ?? '');
     if (req.method === 'GET' && reply.statusCode === 200 && !/no-store/i.test(cacheControl)) {
-      etag = reply.getHeader('etag') as string | undefined;
+      const given = reply.getHeader('etag');
+      etag = typeof given === 'string' ? given : undefined;
       if (!etag) {
         etag = `"${createHash('sha1').update(payload).digest('base64url').slice(0, 22)}"`;
         reply.header('etag', etag);

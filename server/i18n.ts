@@ -4,9 +4,13 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 import i18next from 'i18next';
-import { LANGUAGES, type Language as Lang } from '../src/engine/languages';
-import type { TextTree as Tree } from '../src/engine/textTree';
-export { LANGUAGES, type Lang };
+import { LANGUAGES, type Language } from '../src/engine/languages';
+import type { TextTree } from '../src/engine/textTree';
+import { isRecord } from './json';
+export { LANGUAGES };
+export type Lang = Language;
+
+const isLanguage = (s: string): s is Lang => LANGUAGES.some((l) => l === s);
 
 export interface Translator {
   (lang: string | undefined, key: string, params?: Record<string, unknown>): string;
@@ -36,26 +40,31 @@ function parseAcceptLanguage(value: string): Lang {
     })
     .sort((a, b) => b.q - a.q);
   for (const { tag } of tags) {
-    const base = tag.split('-')[0] as Lang;
-    if ((LANGUAGES as readonly string[]).includes(base)) return base;
+    const base = tag.split('-')[0];
+    if (isLanguage(base)) return base;
   }
   return 'en';
 }
 
 /**
- * The server's translator, i18next as in the browser, over every locale file: "<key>" and
+ * The server's translator, i18next like the browser's, over every locale file: "<key>" and
  * "server.<key>" are texts of server.json, and a feature's own namespace (locales/<lang>/<feature>.json)
  * answers "<feature>.<key>" keys the server file does not have. A text missing in the language is
  * the English one; a key with no text at all is a mistake in the code and throws. A value the caller
  * did not give is left empty: an e-mail never shows a placeholder.
  */
 export function createTranslator(root: string): Translator {
-  const resources: Record<string, Record<string, Tree>> = {};
+  const resources: Record<string, Record<string, TextTree>> = {};
   for (const lang of LANGUAGES) {
     const dir = join(root, 'locales', lang);
     if (!existsSync(dir)) continue;
     resources[lang] = {};
-    for (const f of readdirSync(dir)) if (f.endsWith('.json')) resources[lang][f.slice(0, -5)] = JSON.parse(readFileSync(join(dir, f), 'utf8')) as Tree;
+    for (const f of readdirSync(dir)) {
+      if (!f.endsWith('.json')) continue;
+      const texts: unknown = JSON.parse(readFileSync(join(dir, f), 'utf8'));
+      if (!isRecord(texts)) throw new Error(`locales/${lang}/${f}: not an object of texts`);
+      resources[lang][f.slice(0, -5)] = texts;
+    }
   }
   const i18n = i18next.createInstance({
     resources,
@@ -77,7 +86,7 @@ export function createTranslator(root: string): Translator {
     const places: Array<[string, string]> = [['server', path]];
     if (dot > 0) places.push([path.slice(0, dot), path.slice(dot + 1)]);
     for (const lng of [pickLang(lang), 'en']) {
-      for (const [ns, k] of places) if (has(lng, ns, k)) return String(i18n.t(k, { ...params, lng, ns } as never));
+      for (const [ns, k] of places) if (has(lng, ns, k)) return String(i18n.t(k, { ...params, lng, ns }));
     }
     throw new Error(`missing server translation ${key}`);
   };

@@ -1,9 +1,10 @@
 // Photos (spec 2.10): the upload is a multipart body with one file; its type is decided by its
-// content (magic bytes), never by its name, then it is decoded, resized and re-encoded as JPEG, so
-// nothing the parent sent is ever served back as is.
+// content (magic bytes), never by its name, then it is decoded, resized and re-encoded to JPEG, so
+// nothing the parent sent is ever served back unchanged.
 import { Jimp } from 'jimp';
 import type { HandlerContext } from './context';
 import { HttpError, httpError } from './errors';
+import { isRecord } from './json';
 
 /** Largest photo accepted, in MB (the upload action declares the same limit). */
 export const PHOTO_MAX_MB = 5;
@@ -31,7 +32,7 @@ export function imageKindOf(b: Uint8Array): ImageKind | null {
   return null;
 }
 
-/** Width and height as the file's header declares them, or null when the header is not readable. */
+/** Width and height that the file's header declares, or null when the header is not readable. */
 export function imageSize(b: Uint8Array, kind: ImageKind): { width: number; height: number } | null {
   const view = new DataView(b.buffer, b.byteOffset, b.byteLength);
   const has = (n: number) => b.length >= n;
@@ -102,7 +103,7 @@ export async function readUploadedImage(c: HandlerContext): Promise<{ data: Buff
     data = c.req.isMultipart() ? await (await c.req.file())?.toBuffer() : undefined;
   } catch (err) {
     // over the size limit, or a body that is not well-formed multipart (no boundary, cut short)
-    if ((err as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw rejected(c, 'server.errors.photoTooLarge', { maxMB: PHOTO_MAX_MB });
+    if (isRecord(err) && err.code === 'FST_REQ_FILE_TOO_LARGE') throw rejected(c, 'server.errors.photoTooLarge', { maxMB: PHOTO_MAX_MB });
     throw rejected(c, 'server.errors.photoMissing');
   }
   if (!data || data.length === 0) throw rejected(c, 'server.errors.photoMissing');
@@ -111,7 +112,7 @@ export async function readUploadedImage(c: HandlerContext): Promise<{ data: Buff
   return { data, kind };
 }
 
-/** Decodes, shrinks to PHOTO_MAX_SIDE and re-encodes as JPEG; an undecodable file is refused. */
+/** Decodes, shrinks to PHOTO_MAX_SIDE and re-encodes to JPEG; an undecodable file is refused. */
 export async function storePhoto(img: { data: Buffer }, c?: HandlerContext): Promise<{ data: Uint8Array; width: number; height: number }> {
   const notPicture = () => (c ? rejected(c, 'server.errors.photoType') : new HttpError(400, 'The file is not a picture', { key: 'server.errors.photoType' }));
   const kind = imageKindOf(img.data);

@@ -20,11 +20,12 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 export function inLanguage<T>(value: T, lang: string): T {
   if (Array.isArray(value)) return value.map((v) => inLanguage(v, lang)) as T;
   if (!isPlainObject(value)) return value;
-  const texts = isPlainObject(value.translations) ? (value.translations as ProviderTexts) : {};
+  const texts = isPlainObject(value.translations) ? value.translations : {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) {
     if (k === 'translations') continue;
-    const t = texts[k]?.[lang];
+    const field = texts[k];
+    const t = isPlainObject(field) ? field[lang] : undefined;
     out[k] = typeof v === 'string' && typeof t === 'string' && t.trim() !== '' ? t : inLanguage(v, lang);
   }
   return out as T;

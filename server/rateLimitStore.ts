@@ -1,22 +1,19 @@
 // Where the per-address limits are counted. Several instances behind one load balancer must count
 // together, or each instance multiplies a guesser's tries: by default in the database every instance
 // uses (request_counts), with Redis (REDIS_URL) when there is one. The store follows @fastify/rate-limit's
-// interface (incr, read, child); a window starts at a key's first request, as the plugin's own
+// interface (incr, read, child); a window starts at a key's first request, like the plugin's own
 // in-memory store does.
 import { lt, sql, and, eq } from 'drizzle-orm';
 import type { Db } from './db/index';
 import { requestCounts } from './db/schema';
 import type { Clock } from './clock';
+import { isRecord } from './json';
 
 type Counted = { current: number; ttl: number };
 type Done = (err: Error | null, res?: Counted) => void;
 
 /** How often an instance deletes the rows of ended windows (each instance; a delete is idempotent). */
 export const PURGE_EVERY_MS = 60_000;
-
-interface RouteInfo {
-  routeInfo?: { method?: string | string[]; url?: string };
-}
 
 /** A @fastify/rate-limit `store` class counting in the database: one atomic upsert per request. */
 export function databaseRateLimitStore(db: Db, clock: Clock, onError: (err: unknown) => void) {
@@ -72,9 +69,9 @@ export function databaseRateLimitStore(db: Db, clock: Clock, onError: (err: unkn
 
     // the plugin passes the route's limit with the route under routeInfo (its types say the route)
     child(opts: object) {
-      const info = (opts as RouteInfo).routeInfo;
-      const method = info?.method;
-      return new DatabaseStore(undefined, `${Array.isArray(method) ? method.join(',') : (method ?? '')}${info?.url ?? ''}`);
+      const info = 'routeInfo' in opts && isRecord(opts.routeInfo) ? opts.routeInfo : {};
+      const { method, url } = info;
+      return new DatabaseStore(undefined, `${Array.isArray(method) ? method.join(',') : typeof method === 'string' ? method : ''}${typeof url === 'string' ? url : ''}`);
     }
   }
   return DatabaseStore;
