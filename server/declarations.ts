@@ -3,6 +3,7 @@
 // the checks is refused with a log naming file and JSON path; the last good set stays in force.
 import { watch, existsSync, readdirSync, type FSWatcher } from 'node:fs';
 import { join } from 'node:path';
+import { errorMessage } from './json';
 import { readBaseDeclarations, readProviderOverlays } from '../src/engine/node';
 import { buildDeclarationSet, createFormEngine, compileStandaloneModule, type FormEngine, type DeclarationSet } from '../src/engine/index';
 
@@ -70,7 +71,7 @@ export class DeclarationStore {
         this.log.info({ appName, version: result.set.version }, `declarations loaded for ${appName}`);
       } catch (err) {
         refused.push(appName);
-        this.log.error({ err, appName }, `declarations refused for ${appName}: ${(err as Error).message}`);
+        this.log.error({ err, appName }, `declarations refused for ${appName}: ${errorMessage(err)}`);
       }
     }
     return refused;

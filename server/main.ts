@@ -12,6 +12,7 @@ import { gatewayAdapters } from './gateways/registry';
 import { startSandboxProcess } from './gateways/sandbox/process';
 import { DEFAULT_HOST, defaultPublicUrl, isLoopback } from './links';
 import { onShutdownSignals, shutDown } from './shutdown';
+import { errorMessage } from './json';
 
 const port = Number(process.env.PORT || 8080);
 const host = process.env.HOST || DEFAULT_HOST;
@@ -36,7 +37,7 @@ let trustProxy: ReturnType<typeof trustProxySetting>;
 try {
   trustProxy = trustProxySetting(process.env.TRUST_PROXY);
 } catch (e) {
-  console.error((e as Error).message);
+  console.error(errorMessage(e));
   process.exit(1);
 }
 
@@ -49,7 +50,7 @@ if (process.env.PAYMENT_GATEWAYS) {
   try {
     gateways = gatewaysFromSettings(gatewayAdapters(), process.env.PAYMENT_GATEWAYS);
   } catch (err) {
-    console.error((err as Error).message);
+    console.error(errorMessage(err));
     process.exit(1);
   }
 } else if (!production || process.env.SANDBOX_GATEWAY_ENABLED === '1') {
@@ -94,7 +95,7 @@ const app = await buildApp({
     maxEventLoopDelay: envNumber('MAX_EVENT_LOOP_DELAY_MS', 1000),
     maxHeapUsedBytes: envNumber('MAX_HEAP_USED_MB', Math.floor((getHeapStatistics().heap_size_limit * 0.9) / 2 ** 20)) * 2 ** 20,
   },
-  // GET /metrics: off unless METRICS=1 or METRICS_TOKEN (then a scraper sends it as a bearer token)
+  // GET /metrics: off unless METRICS=1 or METRICS_TOKEN (then a scraper sends that token in its Authorization header)
   metrics: process.env.METRICS_TOKEN ? { token: process.env.METRICS_TOKEN } : process.env.METRICS === '1',
   poolStats: handle.poolStats,
   gateways,

@@ -12,6 +12,7 @@ import { outbox } from './db/schema';
 import type { Clock } from './clock';
 import { singleLine } from './inputChecks';
 import { backoffDelay } from './jobs/runner';
+import { errorMessage } from './json';
 
 export interface OutboxMail {
   providerId: number | null;
@@ -73,6 +74,20 @@ export interface OutboxSenderOptions {
  * its claim has ended. The job runner calls flush() every few seconds (server/jobs/registry.ts); a
  * request that queued mail calls it at once.
  */
+/** Pooled: a few connections kept open and reused, not one SMTP handshake per mail. */
+function pooledTransport(url: string, connections: number): Transporter<SMTPTransport.SentMessageInfo> {
+  // the pool's settings beside the SMTP ones (nodemailer's SMTP-pool options; the sent mail's info is the same)
+  const options: SMTPTransport.Options & { pool: true; maxConnections: number } = {
+    url,
+    pool: true,
+    maxConnections: connections,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+  };
+  return nodemailer.createTransport(options);
+}
+
 export function createOutboxSender(
   db: Db,
   clock: Clock,
@@ -81,11 +96,7 @@ export function createOutboxSender(
   opts: OutboxSenderOptions = {},
 ): OutboxSender {
   const connections = Math.max(1, opts.connections ?? SMTP_CONNECTIONS);
-  const transport =
-    typeof smtp === 'string'
-      ? // pooled: a few connections kept open and reused, not one SMTP handshake per mail
-        nodemailer.createTransport({ url: smtp, pool: true, maxConnections: connections, connectionTimeout: 30_000, greetingTimeout: 30_000, socketTimeout: 60_000 } as SMTPTransport.Options)
-      : smtp;
+  const transport = typeof smtp === 'string' ? pooledTransport(smtp, connections) : smtp;
   const me = opts.id ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   const leaseMs = opts.leaseMs ?? OUTBOX_LEASE_MS;
   let running: Promise<number> | undefined;
@@ -138,7 +149,7 @@ export function createOutboxSender(
           const retryAt = new Date(clock().getTime() + backoffDelay(RETRY_MS, m.attempts + 1));
           await db
             .update(outbox)
-            .set({ attempts: m.attempts + 1, lastError: String((err as Error).message ?? err), claimedBy: null, leaseUntil: retryAt })
+            .set({ attempts: m.attempts + 1, lastError: errorMessage(err), claimedBy: null, leaseUntil: retryAt })
             .where(mine(m.id));
           return;
         }

@@ -10,6 +10,7 @@ import type { Clock } from '../clock';
 import { claimJobs, completeJob, enqueueJob, failJob, releaseJobs, renewLeases, type EnqueueOptions, type JobRow } from './queue';
 import { nextSlot, type Schedule } from './schedule';
 import { countJobRun } from '../metrics';
+import { errorMessage } from '../json';
 
 export interface JobContext {
   job: JobRow;
@@ -57,7 +58,8 @@ export function backoffDelay(baseMs: number, attempts: number): number {
 
 export class JobRunner {
   readonly id: string;
-  private readonly kinds = new Map<string, JobKind<never>>();
+  // run is a method, so a kind of any payload fits JobKind (the payload is the one it enqueued)
+  private readonly kinds = new Map<string, JobKind>();
   private readonly clock: Clock;
   private readonly log?: JobLog;
   private readonly pollMs: number;
@@ -92,7 +94,7 @@ export class JobRunner {
     if (this.kinds.has(kind.name)) throw new Error(`job ${kind.name} registered twice`);
     // a bad schedule stops the start rather than every pass
     if (kind.schedule) nextSlot(kind.schedule, this.clock());
-    this.kinds.set(kind.name, kind as JobKind<never>);
+    this.kinds.set(kind.name, kind);
     return this;
   }
 
@@ -185,8 +187,8 @@ export class JobRunner {
           }
         }
       });
-      const failed = (await Promise.allSettled(lanes)).find((r) => r.status === 'rejected');
-      if (failed) throw (failed as PromiseRejectedResult).reason;
+      const failed = (await Promise.allSettled(lanes)).find((r): r is PromiseRejectedResult => r.status === 'rejected');
+      if (failed) throw failed.reason;
     } finally {
       // claimed and not started (stopping, or the database failed mid-pass): given back at once
       if (this.waiting.size) {
@@ -222,14 +224,14 @@ export class JobRunner {
     const abort = new AbortController();
     this.current.set(job.id, abort);
     try {
-      await kind.run(job.payload as never, { job, signal: abort.signal });
+      await kind.run(job.payload, { job, signal: abort.signal });
       countJobRun(job.name);
       if (!(await completeJob(this.db, this.clock(), job.id, this.id))) {
         this.log?.warn({ job: job.id, name: job.name }, 'jobs: a job finished after its lease had passed to another runner');
       }
     } catch (err) {
       countJobRun(job.name, true);
-      const message = String((err as Error)?.message ?? err).slice(0, 2000);
+      const message = errorMessage(err).slice(0, 2000);
       const dead = job.attempts >= maxAttempts;
       const now = this.clock();
       const retryAt = dead ? null : new Date(now.getTime() + backoffDelay(kind.backoffMs ?? 10_000, job.attempts));

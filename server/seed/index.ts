@@ -83,7 +83,7 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
     // provider rows cascade to every table holding their data
     await db.delete(t.providers).where(inArray(t.providers.id, ids));
   }
-  await syncProviders(db, readProviderRecords(opts.root).filter((r) => (DEMO_PROVIDERS as readonly string[]).includes(r.appName)));
+  await syncProviders(db, readProviderRecords(opts.root).filter((r) => DEMO_PROVIDERS.some((p) => p === r.appName)));
   await seedBrightpath(ctx);
   await seedNorthridge(ctx);
   await ledgerFromBilling(db, today);
@@ -123,7 +123,7 @@ async function providerId(db: Db, appName: string): Promise<number> {
   return p.id;
 }
 
-/** Monday of this week (+ weeks) as an offset in days from today. */
+/** Monday of this week (+ weeks): its offset in days from today. */
 function mondayOffset(today: Date, weeks = 0): number {
   const dow = today.getDay(); // 0 Sunday
   return (dow === 0 ? -6 : 1 - dow) + weeks * 7;
