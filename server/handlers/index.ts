@@ -9,8 +9,7 @@ import { demographicsHandlers } from './Demographics';
 import { locationHandlers } from './Location';
 import { registrationHandlers } from './Registration';
 import { billingHandlers } from './Billing';
-import { parentApplication } from '../domains/enrolment/parentApplication';
-import { application } from '../domains/enrolment/application';
+import { parentApplicationHandlers } from './ParentApplication';
 
 export const handlers: Handlers = {
   ...attendanceHandlers,
@@ -19,8 +18,7 @@ export const handlers: Handlers = {
   ...communicationHandlers,
   ...customerHandlers,
   ...locationHandlers,
-  ...parentApplication,
+  ...parentApplicationHandlers,
   ...demographicsHandlers,
   ...registrationHandlers,
-  ...application,
 };

@@ -5,7 +5,7 @@
 // on the waitlist. Every id is checked against the signed-in account and provider.
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
-import type { AppDeps, Handlers } from '../../context';
+import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import { accounts, applicationDrafts, assistanceAgencies, children, gradeLevels, miscCharges, programPeriods, providers, registrations, sites } from '../../db/schema';
 import { isoDay } from '../../clock';
@@ -21,6 +21,24 @@ import { batchLoader, prepared } from '../../db/prepared';
 import { chargesOf } from './applicationCharges';
 import { eligibilityRules, eligibilityView, gradeListOf, ineligibility, reasonParams } from './eligibility';
 import { ACTIVITY_TYPE, APPLICATION_TYPE } from '../../../src/engine/programCodes';
+import type {
+  ParentApplicationActivitiesResponse,
+  ParentApplicationChildrenResponse,
+  ParentApplicationConfirmationResponse,
+  ParentApplicationDiscardResponse,
+  ParentApplicationDraftResponse,
+  ParentApplicationFeesQuery,
+  ParentApplicationFeesResponse,
+  ParentApplicationFinancialAssistanceResponse,
+  ParentApplicationPayLaterResponse,
+  ParentApplicationSaveEnrollmentBody,
+  ParentApplicationSaveEnrollmentResponse,
+  ParentApplicationSaveFeeBody,
+  ParentApplicationSaveFeeResponse,
+  ParentApplicationSetChildrenResponse,
+  ParentApplicationStartResponse,
+  ParentApplicationSubmitResponse,
+} from '../../../src/engine/contract.gen';
 
 // the draft's shapes and helpers live in applicationDraft.ts, below the seats, fees and charges that
 // read them too; the other services take them from here
@@ -67,7 +85,7 @@ export function summaryOf(deps: AppDeps, d: DraftRow, pp: ProgramRow, lang: stri
     isOpen: isOpenNow(deps, pp),
     // the moment isOpen was decided at, for a countdown to registrationOpensAt
     serverTime: deps.today().toISOString(),
-    step: (STEPS as readonly string[]).includes(d.step) ? (d.step as Step) : 'children',
+    step: STEPS.find((x) => x === d.step) ?? 'children',
     status: d.status as 'open' | 'submitting' | 'submitted' | 'discarded',
   };
 }
@@ -115,10 +133,10 @@ async function checkedChoices(deps: AppDeps, s: SessionInfo, d: DraftRow, pp: Pr
 
 async function save(deps: AppDeps, d: DraftRow, data: DraftData, step: Step): Promise<DraftRow> {
   // a step already passed stays passed: going back and forward does not lose the furthest step
-  const furthest = STEPS.indexOf(step) > STEPS.indexOf(d.step as Step) ? step : (d.step as Step);
+  const furthest = STEPS.indexOf(step) > STEPS.findIndex((x) => x === d.step) ? step : d.step;
   const [row] = await deps.db
     .update(applicationDrafts)
-    .set({ data: data as Record<string, unknown>, step: furthest, updatedAt: deps.clock() })
+    .set({ data, step: furthest, updatedAt: deps.clock() })
     .where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')))
     .returning();
   return row ?? d;
@@ -130,318 +148,290 @@ async function feeFacts(deps: AppDeps, s: SessionInfo, ppId: number) {
   return { creditBalance: await creditOf(deps, s), agencyCount: (await agencyIDs(deps, s, ppId)).length, miscCount: misc.length };
 }
 
-export const application = {
-  'ParentApplication.start': {
-    handler: async ({ deps, session, body, lang }) => {
-      const s = session!;
-      const pp = await programOf(deps, s, body.programPeriodID, lang);
-      const [acct] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
-      if (!acct || acct.suspended || acct.collection || acct.locked) fail({ deps, lang }, 403, 'application.errors.accountBlocked');
-      if (!pp.canRegisterOnline || pp.endDate < isoDay(deps.today())) fail({ deps, lang }, 409, 'application.errors.closed');
-      const [open] = await deps.db
-        .select()
-        .from(applicationDrafts)
-        .where(and(eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId), eq(applicationDrafts.programPeriodId, pp.id), eq(applicationDrafts.status, 'open')))
-        .orderBy(asc(applicationDrafts.id))
-        .limit(1);
-      if (open) return summaryOf(deps, open, pp, lang);
-      const now = deps.clock();
-      const [row] = await deps.db
-        .insert(applicationDrafts)
-        .values({ key: randomBytes(16).toString('hex'), providerId: s.providerId, accountId: s.accountId, programPeriodId: pp.id, step: 'children', data: {}, status: 'open', createdAt: now, updatedAt: now })
-        .returning();
-      return summaryOf(deps, row, pp, lang);
-    },
-  },
+/** Starts an application of the program, or answers the account's open draft of it. */
+export async function startApplication(deps: AppDeps, s: SessionInfo, programPeriodID: number, lang: string): Promise<ParentApplicationStartResponse> {
+  const pp = await programOf(deps, s, programPeriodID, lang);
+  const [acct] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
+  if (!acct || acct.suspended || acct.collection || acct.locked) fail({ deps, lang }, 403, 'application.errors.accountBlocked');
+  if (!pp.canRegisterOnline || pp.endDate < isoDay(deps.today())) fail({ deps, lang }, 409, 'application.errors.closed');
+  const [open] = await deps.db
+    .select()
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId), eq(applicationDrafts.programPeriodId, pp.id), eq(applicationDrafts.status, 'open')))
+    .orderBy(asc(applicationDrafts.id))
+    .limit(1);
+  if (open) return summaryOf(deps, open, pp, lang);
+  const now = deps.clock();
+  const [row] = await deps.db
+    .insert(applicationDrafts)
+    .values({ key: randomBytes(16).toString('hex'), providerId: s.providerId, accountId: s.accountId, programPeriodId: pp.id, step: 'children', data: {}, status: 'open', createdAt: now, updatedAt: now })
+    .returning();
+  return summaryOf(deps, row, pp, lang);
+}
 
-  'ParentApplication.draft': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const data = d.data;
-      return {
-        ...summaryOf(deps, d, pp, lang),
-        data: data as never,
-        // the fee form's facts travel with the draft, so its show rules hold before the first save
-        ...(await feeFacts(deps, s, pp.id)),
-      };
-    },
-  },
+/** The draft with the fee form's facts. */
+export async function draftWithFacts(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<ParentApplicationDraftResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const data = d.data;
+  return {
+    ...summaryOf(deps, d, pp, lang),
+    data,
+    // the fee form's facts travel with the draft, so its show rules hold before the first save
+    ...(await feeFacts(deps, s, pp.id)),
+  };
+}
 
-  'ParentApplication.discard': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      openDraft(deps, lang, d);
-      await deps.db.update(applicationDrafts).set({ status: 'discarded', updatedAt: deps.clock() }).where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')));
-      return { discarded: true };
-    },
-  },
+/** Discards an open draft. */
+export async function discardDraft(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<ParentApplicationDiscardResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  openDraft(deps, lang, d);
+  await deps.db.update(applicationDrafts).set({ status: 'discarded', updatedAt: deps.clock() }).where(and(eq(applicationDrafts.id, d.id), eq(applicationDrafts.status, 'open')));
+  return { discarded: true };
+}
 
-  'ParentApplication.setChildren': {
-    handler: async ({ deps, session, query, form, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      openDraft(deps, lang, d);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const ids = [...new Set(form.data.childIDs ?? [])];
-      if (!ids.length) fail({ deps, lang }, 400, 'application.errors.noChildren');
-      const kids = await deps.db
-        .select()
-        .from(children)
-        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, ids)));
-      if (kids.length !== ids.length) fail({ deps, lang }, 404, 'application.errors.notFound');
-      const regs = await deps.db
-        .select()
-        .from(registrations)
-        .where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, pp.id), inArray(registrations.childId, ids)));
-      const already = regs.find((r) => IN_PROGRAM.includes(r.status));
-      if (already) {
-        const k = kids.find((c) => c.id === already.childId)!;
-        fail({ deps, lang }, 409, 'application.errors.alreadyIn', { name: k.firstName });
-      }
-      // a child outside the program's ages or grades (rules/eligibility.rules.json) is refused with the reason
-      if (pp.eligibility) {
-        const rules = await eligibilityRules(deps, s.providerId, lang);
-        const grades = await gradeListOf(deps, s.providerId);
-        for (const id of ids) {
-          const k = kids.find((c) => c.id === id)!;
-          const reason = ineligibility(rules, pp, k, grades);
-          if (reason) fail({ deps, lang }, 409, reason === 'age' ? 'application.errors.notEligibleAge' : 'application.errors.notEligibleGrade', { name: k.firstName, ...reasonParams(eligibilityView(pp, grades, lang)) });
-        }
-      }
-      const acts = await activitiesOf(deps, s, pp, lang);
-      const programSites = [...new Set(acts.map((a) => a.siteID))];
-      const data = d.data;
-      const rows: ChildChoice[] = ids.map((id) => {
-        const kept = data.children?.find((c) => c.prChildID === id);
-        if (kept) return kept;
-        const k = kids.find((c) => c.id === id)!;
-        // the child's registered (home) site when the program is offered there
-        const site = k.homeSiteId && programSites.includes(k.homeSiteId) ? k.homeSiteId : (programSites[0] ?? 0);
-        return { prChildID: id, childName: `${k.firstName} ${k.lastName}`, siteID: site, selections: [] };
-      });
-      const saved = await save(deps, d, { ...data, childIDs: ids, children: rows }, 'enrollment');
-      return summaryOf(deps, saved, pp, lang);
-    },
-  },
+/** The children step: the children of the account in the application, each in the program and eligible. */
+export async function setChildren(deps: AppDeps, s: SessionInfo, key: string, childIDs: number[] | undefined, lang: string): Promise<ParentApplicationSetChildrenResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  openDraft(deps, lang, d);
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const ids = [...new Set(childIDs ?? [])];
+  if (!ids.length) fail({ deps, lang }, 400, 'application.errors.noChildren');
+  const kids = await deps.db
+    .select()
+    .from(children)
+    .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, ids)));
+  if (kids.length !== ids.length) fail({ deps, lang }, 404, 'application.errors.notFound');
+  const regs = await deps.db
+    .select()
+    .from(registrations)
+    .where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, pp.id), inArray(registrations.childId, ids)));
+  const already = regs.find((r) => IN_PROGRAM.includes(r.status));
+  if (already) {
+    const k = kids.find((c) => c.id === already.childId)!;
+    fail({ deps, lang }, 409, 'application.errors.alreadyIn', { name: k.firstName });
+  }
+  // a child outside the program's ages or grades (rules/eligibility.rules.json) is refused with the reason
+  if (pp.eligibility) {
+    const rules = await eligibilityRules(deps, s.providerId, lang);
+    const grades = await gradeListOf(deps, s.providerId);
+    for (const id of ids) {
+      const k = kids.find((c) => c.id === id)!;
+      const reason = ineligibility(rules, pp, k, grades);
+      if (reason) fail({ deps, lang }, 409, reason === 'age' ? 'application.errors.notEligibleAge' : 'application.errors.notEligibleGrade', { name: k.firstName, ...reasonParams(eligibilityView(pp, grades, lang)) });
+    }
+  }
+  const acts = await activitiesOf(deps, s, pp, lang);
+  const programSites = [...new Set(acts.map((a) => a.siteID))];
+  const data = d.data;
+  const rows: ChildChoice[] = ids.map((id) => {
+    const kept = data.children?.find((c) => c.prChildID === id);
+    if (kept) return kept;
+    const k = kids.find((c) => c.id === id)!;
+    // the child's registered (home) site when the program is offered there
+    const site = k.homeSiteId && programSites.includes(k.homeSiteId) ? k.homeSiteId : (programSites[0] ?? 0);
+    return { prChildID: id, childName: `${k.firstName} ${k.lastName}`, siteID: site, selections: [] };
+  });
+  const saved = await save(deps, d, { ...data, childIDs: ids, children: rows }, 'enrollment');
+  return summaryOf(deps, saved, pp, lang);
+}
 
-  'ParentApplication.saveEnrollment': {
-    // the server's activity facts (days per week, type) are what the rules check, whatever was sent
-    facts: async ({ deps, session, query, body, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const rows = ((body as { children?: ChildChoice[] } | undefined)?.children ?? []) as ChildChoice[];
-      return { children: await checkedChoices(deps, s, d, pp, rows, lang) };
-    },
-    handler: async ({ deps, session, query, form, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      openDraft(deps, lang, d);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const values = form.data as { children?: ChildChoice[]; enrollmentOption?: 'Y' | 'N' };
-      const data = d.data;
-      const saved = await save(deps, d, { ...data, children: values.children ?? [], enrollmentOption: values.enrollmentOption ?? null }, 'fee');
-      return summaryOf(deps, saved, pp, lang);
-    },
-  },
+/** The enrolment form's facts: the server's activity facts (days per week, type) are what the rules check, whatever was sent. */
+export async function enrollmentFacts(deps: AppDeps, s: SessionInfo, key: string, body: ParentApplicationSaveEnrollmentBody | undefined, lang: string): Promise<Record<string, unknown>> {
+  const d = await draftOf(deps, s, key, lang);
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const rows = (body?.children ?? []) as ChildChoice[];
+  return { children: await checkedChoices(deps, s, d, pp, rows, lang) };
+}
 
-  'ParentApplication.saveFee': {
-    facts: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      return feeFacts(deps, s, d.programPeriodId);
-    },
-    handler: async ({ deps, session, query, form, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      openDraft(deps, lang, d);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const v = form.data;
-      const misc = (await deps.db.select({ id: miscCharges.id }).from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)))).map((r) => r.id);
-      if ((v.miscCharges ?? []).some((id) => !misc.includes(id))) fail({ deps, lang }, 404, 'application.errors.notFound');
-      const agencies = await agencyIDs(deps, s, pp.id);
-      const opted = v.isOptedFinancialAssistance === true;
-      if (opted && (v.agencies ?? []).some((id) => !agencies.includes(id))) fail({ deps, lang }, 400, 'application.errors.unknownAgency');
-      const data = d.data;
-      const saved = await save(
-        deps,
-        d,
-        {
-          ...data,
-          miscCharges: [...new Set(v.miscCharges ?? [])],
-          isCreditBalanceApplied: v.isCreditBalanceApplied === true,
-          isOptedFinancialAssistance: opted,
-          // spec 4: opting out clears the agencies
-          agencies: opted ? [...new Set(v.agencies ?? [])] : [],
-        },
-        'review',
-      );
-      return summaryOf(deps, saved, pp, lang);
-    },
-  },
+/** The enrolment step: each child's site and activities (checked by enrollmentFacts). */
+export async function saveEnrollment(deps: AppDeps, s: SessionInfo, key: string, checked: ParentApplicationSaveEnrollmentBody, lang: string): Promise<ParentApplicationSaveEnrollmentResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  openDraft(deps, lang, d);
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const values = checked as { children?: ChildChoice[]; enrollmentOption?: 'Y' | 'N' };
+  const data = d.data;
+  const saved = await save(deps, d, { ...data, children: values.children ?? [], enrollmentOption: values.enrollmentOption ?? null }, 'fee');
+  return summaryOf(deps, saved, pp, lang);
+}
 
-  'ParentApplication.children': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      const kids = await deps.db
-        .select({ c: children, grade: gradeLevels.gradeLevel, site: sites })
-        .from(children)
-        .leftJoin(gradeLevels, and(eq(gradeLevels.providerId, children.providerId), eq(gradeLevels.gradeLevelCode, children.gradeLevelCode)))
-        .leftJoin(sites, eq(sites.id, children.homeSiteId))
-        .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
-        .orderBy(asc(children.firstName), asc(children.id));
-      const regs = await deps.db.select().from(registrations).where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, d.programPeriodId)));
-      const places = await accountWaitlistPlaces(deps, s);
-      const chosen = new Set(d.data.childIDs ?? []);
-      // who the program is for: a child outside its ages or grades is shown with the reason, not offered
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const grades = await gradeListOf(deps, s.providerId);
-      const rules = pp.eligibility ? await eligibilityRules(deps, s.providerId, lang) : {};
-      const eligibility = eligibilityView(pp, grades, lang);
-      return kids.map(({ c, grade, site }) => {
-        const r = regs.find((x) => x.childId === c.id);
-        const alreadyIn = regs.some((x) => x.childId === c.id && IN_PROGRAM.includes(x.status));
-        const notEligible = ineligibility(rules, pp, c, grades);
-        return {
-          prChildID: c.id,
-          firstName: c.firstName,
-          lastName: c.lastName,
-          fullName: `${c.firstName} ${c.lastName}`,
-          gradeLevel: grade ?? '',
-          school: c.school ?? '',
-          siteID: site?.id ?? null,
-          siteName: site ? textIn(site, 'siteName', lang) : '',
-          photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
-          inApplication: chosen.has(c.id),
-          status: r?.status ?? null,
-          // registered, waitlisted or pending here already: the step offers it, disabled (setChildren refuses it)
-          alreadyIn,
-          // outside the program's ages or grades: the step shows why and does not offer it (setChildren refuses it)
-          notEligible,
-          eligibility,
-          unavailable: alreadyIn || notEligible !== null,
-          waitlistPosition: places.get(`${d.programPeriodId}/${c.id}`) ?? null,
-        };
-      });
-    },
-  },
+/** The fee form's facts of the draft's program. */
+export async function feeFactsOfDraft(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<Record<string, unknown>> {
+  const d = await draftOf(deps, s, key, lang);
+  return feeFacts(deps, s, d.programPeriodId);
+}
 
-  'ParentApplication.activities': {
-    handler: async ({ deps, session, params, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      if (params.prChildID !== 0 && !(d.data.childIDs ?? []).includes(params.prChildID)) fail({ deps, lang }, 404, 'application.errors.notFound');
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const acts = await activitiesOf(deps, s, pp, lang);
-      const weeks = isWeekly(pp)
-        ? [...new Map(acts.flatMap((a) => weeksOf(a.startDate, a.endDate)).map((w) => [w.weekStart, w])).values()].sort((a, b) => a.weekStart.localeCompare(b.weekStart))
-        : [];
-      const seatRows = await seatAvailability(deps, s, pp, acts, weeks.map((w) => w.weekStart));
-      const siteList = [...new Map(acts.map((a) => [a.siteID, { siteID: a.siteID, siteName: a.siteName }])).values()];
-      return {
-        sites: siteList,
-        weeks,
-        activities: acts.map(({ capacity: _c, ...a }) => a),
-        seats: seatRows,
-      };
+/** The fee step: optional fees, the account's credit and financial assistance. */
+export async function saveFee(deps: AppDeps, s: SessionInfo, key: string, v: ParentApplicationSaveFeeBody, lang: string): Promise<ParentApplicationSaveFeeResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  openDraft(deps, lang, d);
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const misc = (await deps.db.select({ id: miscCharges.id }).from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id)))).map((r) => r.id);
+  if ((v.miscCharges ?? []).some((id) => !misc.includes(id))) fail({ deps, lang }, 404, 'application.errors.notFound');
+  const agencies = await agencyIDs(deps, s, pp.id);
+  const opted = v.isOptedFinancialAssistance === true;
+  if (opted && (v.agencies ?? []).some((id) => !agencies.includes(id))) fail({ deps, lang }, 400, 'application.errors.unknownAgency');
+  const data = d.data;
+  const saved = await save(
+    deps,
+    d,
+    {
+      ...data,
+      miscCharges: [...new Set(v.miscCharges ?? [])],
+      isCreditBalanceApplied: v.isCreditBalanceApplied === true,
+      isOptedFinancialAssistance: opted,
+      // spec 4: opting out clears the agencies
+      agencies: opted ? [...new Set(v.agencies ?? [])] : [],
     },
-  },
+    'review',
+  );
+  return summaryOf(deps, saved, pp, lang);
+}
 
-  'ParentApplication.fees': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      const data = { ...d.data };
-      // the fee form's current choices, to show the total before it is saved
-      if (query.miscCharges) data.miscCharges = query.miscCharges;
-      if (typeof query.isCreditBalanceApplied === 'boolean') data.isCreditBalanceApplied = query.isCreditBalanceApplied;
-      const acts: FeeActivity[] = await activitiesOf(deps, s, pp, lang);
-      const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id))).orderBy(asc(miscCharges.id));
-      const seatRows = await seatAvailability(deps, s, pp, acts, [...new Set((data.children ?? []).flatMap((c) => c.selections.map((x) => x.weekStart ?? '')).filter(Boolean))]);
-      const full = (sel: Selection) => pp.capacityCheck !== 'N' && Boolean(seatRows.find((r) => r.activityID === sel.activityID && (r.weekStart ?? null) === (isWeekly(pp) ? sel.weekStart : null))?.isFull);
-      const chosen = data.isOptedFinancialAssistance ? (data.agencies ?? []) : [];
-      const agencies = chosen.length
-        ? (await deps.db.select().from(assistanceAgencies).where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, pp.id), inArray(assistanceAgencies.id, chosen))).orderBy(asc(assistanceAgencies.id))).map((r) => textIn(r, 'agency', lang))
-        : [];
-      return {
-        ...feesOf({
-          program: pp,
-          lang,
-          t: deps.t,
-          data,
-          activities: acts,
-          misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
-          credit: await creditOf(deps, s),
-          isFull: full,
-        }),
-        // the financial assistance asked for (the review shows it): the agencies named, in the reader's language
-        assistance: new Intl.ListFormat(lang, { type: 'conjunction' }).format(agencies),
-      };
-    },
-  },
+/** The account's children offered by the children step, with their state in the program. */
+export async function childrenOfDraft(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<ParentApplicationChildrenResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  const kids = await deps.db
+    .select({ c: children, grade: gradeLevels.gradeLevel, site: sites })
+    .from(children)
+    .leftJoin(gradeLevels, and(eq(gradeLevels.providerId, children.providerId), eq(gradeLevels.gradeLevelCode, children.gradeLevelCode)))
+    .leftJoin(sites, eq(sites.id, children.homeSiteId))
+    .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId)))
+    .orderBy(asc(children.firstName), asc(children.id));
+  const regs = await deps.db.select().from(registrations).where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, d.programPeriodId)));
+  const places = await accountWaitlistPlaces(deps, s);
+  const chosen = new Set(d.data.childIDs ?? []);
+  // who the program is for: a child outside its ages or grades is shown with the reason, not offered
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const grades = await gradeListOf(deps, s.providerId);
+  const rules = pp.eligibility ? await eligibilityRules(deps, s.providerId, lang) : {};
+  const eligibility = eligibilityView(pp, grades, lang);
+  return kids.map(({ c, grade, site }) => {
+    const r = regs.find((x) => x.childId === c.id);
+    const alreadyIn = regs.some((x) => x.childId === c.id && IN_PROGRAM.includes(x.status));
+    const notEligible = ineligibility(rules, pp, c, grades);
+    return {
+      prChildID: c.id,
+      firstName: c.firstName,
+      lastName: c.lastName,
+      fullName: `${c.firstName} ${c.lastName}`,
+      gradeLevel: grade ?? '',
+      school: c.school ?? '',
+      siteID: site?.id ?? null,
+      siteName: site ? textIn(site, 'siteName', lang) : '',
+      photoUrl: photoUrl(c.photo, c.genderCode === 'M' ? 'boy' : 'girl'),
+      inApplication: chosen.has(c.id),
+      status: r?.status ?? null,
+      // registered, waitlisted or pending here already: the step offers it, disabled (setChildren refuses it)
+      alreadyIn,
+      // outside the program's ages or grades: the step shows why and does not offer it (setChildren refuses it)
+      notEligible,
+      eligibility,
+      unavailable: alreadyIn || notEligible !== null,
+      waitlistPosition: places.get(`${d.programPeriodId}/${c.id}`) ?? null,
+    };
+  });
+}
 
-  'ParentApplication.financialAssistance': {
-    handler: async ({ deps, session, params, lang }) => {
-      const s = session!;
-      await programOf(deps, s, params.programPeriodID, lang);
-      const rows = await deps.db
-        .select()
-        .from(assistanceAgencies)
-        .where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, params.programPeriodID)))
-        .orderBy(asc(assistanceAgencies.id));
-      return rows.map((r) => ({ agencyID: r.id, agency: textIn(r, 'agency', lang) }));
-    },
-  },
+/** The program's sites, weeks, activities and seats for a child of the draft (0: any). */
+export async function activitiesOfDraft(deps: AppDeps, s: SessionInfo, key: string, prChildID: number, lang: string): Promise<ParentApplicationActivitiesResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  if (prChildID !== 0 && !(d.data.childIDs ?? []).includes(prChildID)) fail({ deps, lang }, 404, 'application.errors.notFound');
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const acts = await activitiesOf(deps, s, pp, lang);
+  const weeks = isWeekly(pp)
+    ? [...new Map(acts.flatMap((a) => weeksOf(a.startDate, a.endDate)).map((w) => [w.weekStart, w])).values()].sort((a, b) => a.weekStart.localeCompare(b.weekStart))
+    : [];
+  const seatRows = await seatAvailability(deps, s, pp, acts, weeks.map((w) => w.weekStart));
+  const siteList = [...new Map(acts.map((a) => [a.siteID, { siteID: a.siteID, siteName: a.siteName }])).values()];
+  return {
+    sites: siteList,
+    weeks,
+    activities: acts.map(({ capacity: _c, ...a }) => a),
+    seats: seatRows,
+  };
+}
 
-  'ParentApplication.submit': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      // one read (the draft, its program and activities, the parent) and one write: a rush's hot path
-      const ctx = await submitContext(deps, s, query.key);
-      if (!ctx || ctx.draft.status === 'discarded') fail({ deps, lang }, 404, 'application.errors.notFound');
-      const { draft: d, program: pp } = ctx;
-      const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(s) : undefined);
-      // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
-      // when the confirmation is read or by the sweeper, off a registration rush's hot path
-      const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, query.key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };
-      // the places are counted when the confirmation is read (the page after this one), not in a rush's hot path
-      const answer = publicConfirmation(await withPositions(deps, result.confirmation, false));
-      // the confirmation e-mail goes to her address with the charges (settleSubmitted), itemised
-      return { ...answer, emailSent: answer.emailSent || Boolean(s.email), charged: await chargesOf(deps, s, settled, pp, lang), payment: paymentOf(settled, deps.clock()) };
-    },
-  },
+/** The draft's fees and totals, with the fee form's current choices when given. */
+export async function feesOfDraft(deps: AppDeps, s: SessionInfo, query: ParentApplicationFeesQuery, lang: string): Promise<ParentApplicationFeesResponse> {
+  const d = await draftOf(deps, s, query.key, lang);
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  const data = { ...d.data };
+  // the fee form's current choices, to show the total before it is saved
+  if (query.miscCharges) data.miscCharges = query.miscCharges;
+  if (typeof query.isCreditBalanceApplied === 'boolean') data.isCreditBalanceApplied = query.isCreditBalanceApplied;
+  const acts: FeeActivity[] = await activitiesOf(deps, s, pp, lang);
+  const misc = await deps.db.select().from(miscCharges).where(and(eq(miscCharges.providerId, s.providerId), eq(miscCharges.programPeriodId, pp.id))).orderBy(asc(miscCharges.id));
+  const seatRows = await seatAvailability(deps, s, pp, acts, [...new Set((data.children ?? []).flatMap((c) => c.selections.map((x) => x.weekStart ?? '')).filter(Boolean))]);
+  const full = (sel: Selection) => pp.capacityCheck !== 'N' && Boolean(seatRows.find((r) => r.activityID === sel.activityID && (r.weekStart ?? null) === (isWeekly(pp) ? sel.weekStart : null))?.isFull);
+  const chosen = data.isOptedFinancialAssistance ? (data.agencies ?? []) : [];
+  const agencies = chosen.length
+    ? (await deps.db.select().from(assistanceAgencies).where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, pp.id), inArray(assistanceAgencies.id, chosen))).orderBy(asc(assistanceAgencies.id))).map((r) => textIn(r, 'agency', lang))
+    : [];
+  return {
+    ...feesOf({
+      program: pp,
+      lang,
+      t: deps.t,
+      data,
+      activities: acts,
+      misc: misc.map((m) => ({ miscChargeID: m.id, feeName: textIn(m, 'feeName', lang), amount: m.amountCents })),
+      credit: await creditOf(deps, s),
+      isFull: full,
+    }),
+    // the financial assistance asked for (the review shows it): the agencies named, in the reader's language
+    assistance: new Intl.ListFormat(lang, { type: 'conjunction' }).format(agencies),
+  };
+}
 
-  'ParentApplication.payLater': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
-      await releaseExpiredHolds(deps, { draftId: d.id });
-      const later = await payLater(deps, await draftOf(deps, s, query.key, lang));
-      return { ...publicConfirmation(await withPositions(deps, d.result)), charged: await chargesOf(deps, s, later, await programOf(deps, s, d.programPeriodId, lang), lang), payment: paymentOf(later, deps.clock()) };
-    },
-  },
+/** The program's financial assistance agencies. */
+export async function financialAssistance(deps: AppDeps, s: SessionInfo, programPeriodID: number, lang: string): Promise<ParentApplicationFinancialAssistanceResponse> {
+  await programOf(deps, s, programPeriodID, lang);
+  const rows = await deps.db
+    .select()
+    .from(assistanceAgencies)
+    .where(and(eq(assistanceAgencies.providerId, s.providerId), eq(assistanceAgencies.programPeriodId, programPeriodID)))
+    .orderBy(asc(assistanceAgencies.id));
+  return rows.map((r) => ({ agencyID: r.id, agency: textIn(r, 'agency', lang) }));
+}
 
-  'ParentApplication.confirmation': {
-    handler: async ({ deps, session, query, lang }) => {
-      const s = session!;
-      const d = await draftOf(deps, s, query.key, lang);
-      if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
-      // charges a submit did not get to put on the ledger, and a hold that ended, are settled on reading
-      const pp = await programOf(deps, s, d.programPeriodId, lang);
-      await settleSubmitted(deps, s, d, pp, lang);
-      await releaseExpiredHolds(deps, { draftId: d.id });
-      // still submitted: a submitted draft keeps its result
-      const now = await draftOf(deps, s, query.key, lang);
-      return { ...publicConfirmation(await withPositions(deps, now.result!)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
-    },
-  },
-} satisfies Partial<Handlers>;
+/** Submits the draft: takes its seats and answers each child's status. */
+export async function submitDraft(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<ParentApplicationSubmitResponse> {
+  // one read (the draft, its program and activities, the parent) and one write: a rush's hot path
+  const ctx = await submitContext(deps, s, key);
+  if (!ctx || ctx.draft.status === 'discarded') fail({ deps, lang }, 404, 'application.errors.notFound');
+  const { draft: d, program: pp } = ctx;
+  const result = await submitApplication(deps, s, d, pp, ctx.activities, lang, d.status === 'open' ? submitFacts(s) : undefined);
+  // paying now (option O) needs the hold in the answer; otherwise the charges go on the ledger
+  // when the confirmation is read or by the sweeper, off a registration rush's hot path
+  const settled = pp.paymentOption === 'O' ? await settleSubmitted(deps, s, await draftOf(deps, s, key, lang), pp, lang) : { ...d, paymentStatus: d.paymentStatus ?? 'NONE' };
+  // the places are counted when the confirmation is read (the page after this one), not in a rush's hot path
+  const answer = publicConfirmation(await withPositions(deps, result.confirmation, false));
+  // the confirmation e-mail goes to her address with the charges (settleSubmitted), itemised
+  return { ...answer, emailSent: answer.emailSent || Boolean(s.email), charged: await chargesOf(deps, s, settled, pp, lang), payment: paymentOf(settled, deps.clock()) };
+}
+
+/** Pays a submitted application later: its seats stay, its charges on the balance. */
+export async function payLaterDraft(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<ParentApplicationPayLaterResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
+  await releaseExpiredHolds(deps, { draftId: d.id });
+  const later = await payLater(deps, await draftOf(deps, s, key, lang));
+  return { ...publicConfirmation(await withPositions(deps, d.result)), charged: await chargesOf(deps, s, later, await programOf(deps, s, d.programPeriodId, lang), lang), payment: paymentOf(later, deps.clock()) };
+}
+
+/** A submitted application's confirmation, settled on reading. */
+export async function confirmationOf(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<ParentApplicationConfirmationResponse> {
+  const d = await draftOf(deps, s, key, lang);
+  if (d.status !== 'submitted' || !d.result) fail({ deps, lang }, 404, 'application.errors.notFound');
+  // charges a submit did not get to put on the ledger, and a hold that ended, are settled on reading
+  const pp = await programOf(deps, s, d.programPeriodId, lang);
+  await settleSubmitted(deps, s, d, pp, lang);
+  await releaseExpiredHolds(deps, { draftId: d.id });
+  // still submitted: a submitted draft keeps its result
+  const now = await draftOf(deps, s, key, lang);
+  return { ...publicConfirmation(await withPositions(deps, now.result!)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
+}
 
 /** Current waitlist places (they move up as others leave the list); without `count`, none (null). */
 async function withPositions(deps: AppDeps, c: Confirmation, count = true): Promise<Confirmation> {

@@ -32,7 +32,7 @@ export async function gradeListOf(deps: Pick<AppDeps, 'db'>, providerId: number)
   return { order: new Map(rows.map((r, i) => [r.gradeLevelCode, i])), rows };
 }
 
-/** The program's eligibility as the API answers it; null for a program that takes every child. */
+/** The program's eligibility in the API's answer; null for a program that takes every child. */
 export function eligibilityView(pp: ProgramFacts, grades: GradeList, lang: string): EligibilityView | null {
   const e = pp.eligibility;
   if (!e) return null;

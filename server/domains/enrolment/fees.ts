@@ -96,7 +96,7 @@ export function feesOf(o: {
   return {
     servicePeriodDefined: o.program.servicePeriodDefined,
     rows,
-    // each optional fee with its price, as the check box reads it
+    // each optional fee with its price, for its check box
     miscOptions: o.misc.map((m) => ({ ...m, label: o.t(o.lang, 'application.fee.miscOption', { fee: m.feeName, amount: moneyText(m.amount, o.lang) }) })),
     totalCost,
     creditBalance: o.credit,
