@@ -10,6 +10,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import underPressure from '@fastify/under-pressure';
 import { sql } from 'drizzle-orm';
 import type { Db } from './db/index';
+import { queryRows } from './db/rows';
+import { isRecord } from './json';
 import { errorBody } from './errors';
 import { pickLang } from './i18n';
 import { collectProcessMetrics, httpDuration, httpRequests, metricsRegistry, watchPool, type PoolStats } from './metrics';
@@ -52,12 +54,14 @@ export interface Operations {
 const MIGRATIONS_JOURNAL = join(dirname(fileURLToPath(import.meta.url)), 'db', 'migrations', 'meta', '_journal.json');
 
 /**
- * Every migration the code knows, by its journal time (what the migrator records as created_at): each
+ * Every migration the code knows, by its journal time (the created_at the migrator records): each
  * must be recorded, not only the newest (a database another version migrated may lack one).
  */
 function knownMigrations(): number[] {
-  const journal = JSON.parse(readFileSync(MIGRATIONS_JOURNAL, 'utf8')) as { entries: { when: number }[] };
-  return journal.entries.map((e) => e.when);
+  const journal: unknown = JSON.parse(readFileSync(MIGRATIONS_JOURNAL, 'utf8'));
+  const entries = isRecord(journal) ? journal.entries : undefined;
+  if (!Array.isArray(entries)) throw new Error(`${MIGRATIONS_JOURNAL}: no entries`);
+  return entries.map((e: unknown) => (isRecord(e) ? Number(e.when) : NaN));
 }
 
 /** Outside the limits and under-pressure: a load balancer and a scraper must always get an answer. */
@@ -84,18 +88,20 @@ export async function registerOperations(app: FastifyInstance, opts: OperationsO
 
   if (opts.underPressure) {
     const u = opts.underPressure;
+    // the error body of every other answer, in the client's language, with when to come back
+    // (what the handler returns, the plugin sends; its types say nothing is returned, which a
+    // function typed to return void may still do)
+    const overloaded: (req: FastifyRequest, reply: FastifyReply) => void = (req, reply) => {
+      const lang = pickLang(req.headers['accept-language']);
+      reply.status(503).header('retry-after', String(u.retryAfter ?? 10));
+      return errorBody(503, opts.t(lang, 'errors.overloaded'), { key: 'server.errors.overloaded' });
+    };
     await app.register(underPressure, {
       maxEventLoopDelay: u.maxEventLoopDelay ?? 0,
       maxHeapUsedBytes: u.maxHeapUsedBytes ?? 0,
       maxRssBytes: u.maxRssBytes ?? 0,
       ...(u.sampleInterval ? { sampleInterval: u.sampleInterval } : {}),
-      // the same error body as every other answer, in the client's language, with when to come back
-      // (what the handler returns, the plugin sends; its types say nothing is returned)
-      pressureHandler: ((req: FastifyRequest, reply: FastifyReply) => {
-        const lang = pickLang(req.headers['accept-language']);
-        reply.status(503).header('retry-after', String(u.retryAfter ?? 10));
-        return errorBody(503, opts.t(lang, 'errors.overloaded'), { key: 'server.errors.overloaded' });
-      }) as unknown as (req: FastifyRequest, reply: FastifyReply) => void,
+      pressureHandler: overloaded,
     });
   }
 
@@ -110,10 +116,8 @@ export async function registerOperations(app: FastifyInstance, opts: OperationsO
     const checks: Record<string, 'ok' | 'failing'> = {};
     try {
       // one query: the database answers, and has every migration this code knows
-      const result = (await opts.db.execute(sql`SELECT created_at FROM drizzle.__drizzle_migrations`)) as unknown as
-        | { rows: { created_at: string | number }[] }
-        | { created_at: string | number }[];
-      const applied = new Set((Array.isArray(result) ? result : result.rows).map((r) => Number(r.created_at)));
+      const rows = await queryRows<{ created_at: string | number }>(opts.db, sql`SELECT created_at FROM drizzle.__drizzle_migrations`);
+      const applied = new Set(rows.map((r) => Number(r.created_at)));
       checks.database = 'ok';
       checks.migrations = known.every((when) => applied.has(when)) ? 'ok' : 'failing';
     } catch {
@@ -134,7 +138,9 @@ export async function registerOperations(app: FastifyInstance, opts: OperationsO
     collectProcessMetrics();
     watchPool(opts.poolStats ?? null);
     app.addHook('onResponse', async (req, reply) => {
-      const operation = (req.routeOptions.schema as { operationId?: string } | undefined)?.operationId ?? req.routeOptions.url ?? 'unmatched';
+      const schema: unknown = req.routeOptions.schema;
+      const id = isRecord(schema) ? schema.operationId : undefined;
+      const operation = typeof id === 'string' ? id : (req.routeOptions.url ?? 'unmatched');
       httpRequests.inc({ operation, status: String(reply.statusCode) });
       httpDuration.observe({ operation }, reply.elapsedTime / 1000);
     });

@@ -44,7 +44,7 @@ const FUNCTIONS_LOCK = 0x7070666e;
 
 /**
  * Applies every function file after the migrations, on every start: CREATE OR REPLACE, so applying
- * twice changes nothing. In one transaction under an advisory lock, as servers starting together on
+ * twice changes nothing. In one transaction under an advisory lock, because servers starting together on
  * one PostgreSQL would otherwise replace a function at once ('tuple concurrently updated').
  */
 export async function applyFunctions(db: Db): Promise<void> {
@@ -76,10 +76,10 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
     pool.on('error', (err) => console.error(`database connection lost: ${err.message}`));
     const db = drizzle(pool, { schema });
     await applyMigrations(db, migrationsFolder);
-    await applyFunctions(db as unknown as Db);
+    await applyFunctions(db);
     const max = opts.poolSize || DEFAULT_POOL_SIZE;
     const poolStats = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max });
-    return { db: db as unknown as Db, kind: 'postgres', close: () => pool.end(), poolStats };
+    return { db, kind: 'postgres', close: () => pool.end(), poolStats };
   }
   const { PGlite } = await import('@electric-sql/pglite');
   const { drizzle } = await import('drizzle-orm/pglite');
@@ -88,8 +88,8 @@ export async function openDb(opts: OpenDbOptions): Promise<DbHandle> {
   const client = dir === ':memory:' ? new PGlite() : new PGlite(dir);
   const db = drizzle(client, { schema });
   await applyMigrations(db, migrationsFolder);
-  await applyFunctions(db as unknown as Db);
-  return { db: db as unknown as Db, kind: 'pglite', close: () => client.close() };
+  await applyFunctions(db);
+  return { db, kind: 'pglite', close: () => client.close() };
 }
 
 export { schema };

@@ -6,19 +6,17 @@
 //   merged with an earlier time than one a database already has;
 // - all of it runs in one transaction under an advisory lock, so instances starting together on one
 //   PostgreSQL apply each migration once (the others wait, then find it recorded).
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
+import { queryRows, type RunsSql } from './rows';
 
 /** What the migrator needs of a database (PGlite's or node-postgres' drizzle) */
 interface Database {
-  transaction<T>(run: (tx: { execute(query: SQL): Promise<unknown> }) => Promise<T>): Promise<T>;
+  transaction<T>(run: (tx: RunsSql) => Promise<T>): Promise<T>;
 }
 
 /** pg_advisory_xact_lock key of applyMigrations ('ppmg') */
 const MIGRATIONS_LOCK = 0x70706d67;
-
-type Rows<T> = { rows: T[] } | T[];
-const rowsOf = <T>(r: Rows<T>): T[] => (Array.isArray(r) ? r : r.rows);
 
 /** Applies, in journal order, every migration the database has no record of; answers their tags' times. */
 export async function applyMigrations(db: Database, migrationsFolder: string): Promise<number[]> {
@@ -28,7 +26,7 @@ export async function applyMigrations(db: Database, migrationsFolder: string): P
     await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATIONS_LOCK})`);
     await tx.execute(sql`create schema if not exists drizzle`);
     await tx.execute(sql`create table if not exists drizzle.__drizzle_migrations (id serial primary key, hash text not null, created_at bigint)`);
-    const done = rowsOf((await tx.execute(sql`select hash, created_at from drizzle.__drizzle_migrations`)) as unknown as Rows<{ hash: string; created_at: string | number }>);
+    const done = await queryRows<{ hash: string; created_at: string | number }>(tx, sql`select hash, created_at from drizzle.__drizzle_migrations`);
     const hashes = new Set(done.map((r) => r.hash));
     const times = new Set(done.map((r) => Number(r.created_at)));
     for (const m of migrations) {
