@@ -4,7 +4,7 @@
 // a window that comes back every year (it may span new year).
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProviderRecord } from './providerRecord';
+import { providerRecordOf, type ProviderRecord } from './providerRecord';
 
 export interface RollupWindow {
   from: string;
@@ -22,8 +22,8 @@ export function providerRollup(root: string, appName: string): RollupWindow | nu
   const k = `${root}\u0000${appName}`;
   if (!cache.has(k)) {
     const file = join(root, 'providers', appName, 'provider.json');
-    const rec = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Pick<ProviderRecord, 'yearEndGradeRollup'>) : {};
-    cache.set(k, rollupOf(rec.yearEndGradeRollup));
+    const rec = existsSync(file) ? providerRecordOf(appName, JSON.parse(readFileSync(file, 'utf8'))) : null;
+    cache.set(k, rollupOf(rec?.yearEndGradeRollup));
   }
   return cache.get(k) ?? null;
 }

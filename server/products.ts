@@ -4,10 +4,11 @@
 // name has no host, and the portal shows the configuration error page instead of handing off.
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProviderRecord } from './providerRecord';
+import { providerRecordOf, type ProviderRecord } from './providerRecord';
 
 export const PRODUCTS = ['parentportal', 'parentapplication', 'calendar', 'onetimeenrollment', 'punchpass'] as const;
 export type Product = (typeof PRODUCTS)[number];
+const isProduct = (k: string): k is Product => PRODUCTS.some((p) => p === k);
 
 export interface ProductConfig {
   /** the product's origin (https://host[:port]); without it the product runs on this deployment */
@@ -20,7 +21,7 @@ export interface ProductConfig {
 export function productsOf(given: ProviderRecord['products']): Partial<Record<Product, ProductConfig>> {
   const out: Partial<Record<Product, ProductConfig>> = { parentportal: { path: '/parentportal/' } };
   for (const [k, v] of Object.entries(given ?? {})) {
-    if (v) out[k as Product] = { path: v.path, ...(v.host ? { host: v.host } : {}) };
+    if (v && isProduct(k)) out[k] = { path: v.path, ...(v.host ? { host: v.host } : {}) };
   }
   return out;
 }
@@ -33,8 +34,8 @@ export function providerProducts(root: string, appName: string): Partial<Record<
   let found = cache.get(k);
   if (!found) {
     const file = join(root, 'providers', appName, 'provider.json');
-    const rec = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Pick<ProviderRecord, 'products'>) : {};
-    found = productsOf(rec.products);
+    const rec = existsSync(file) ? providerRecordOf(appName, JSON.parse(readFileSync(file, 'utf8'))) : null;
+    found = productsOf(rec?.products);
     cache.set(k, found);
   }
   return found;

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ProviderRecord } from './providerRecord.gen';
+import { isRecord } from './json';
 
 export type { ProviderRecord } from './providerRecord.gen';
 
@@ -19,17 +20,18 @@ export interface ProviderRecordError {
   message: string;
 }
 
-let compiled: ValidateFunction | undefined;
+let compiled: ValidateFunction<ProviderRecord> | undefined;
 /** The compiled schema (read from this repository, whatever root the records come from). */
-function validator(): ValidateFunction {
+function validator(): ValidateFunction<ProviderRecord> {
   if (!compiled) {
-    const schema = JSON.parse(readFileSync(new URL(`../${PROVIDER_SCHEMA_FILE}`, import.meta.url), 'utf8')) as object;
+    const schema: unknown = JSON.parse(readFileSync(new URL(`../${PROVIDER_SCHEMA_FILE}`, import.meta.url), 'utf8'));
+    if (!isRecord(schema)) throw new Error(`${PROVIDER_SCHEMA_FILE}: not a JSON schema`);
     // verbose: an error carries its schema (a pattern's x-patternMessage, an object's known properties)
     const ajv = new Ajv({ allErrors: true, strict: true, allowUnionTypes: true, verbose: true });
     addFormats(ajv);
     // annotation: the message of a pattern, in words rather than the expression
     ajv.addKeyword({ keyword: 'x-patternMessage', schemaType: 'string' });
-    compiled = ajv.compile(schema);
+    compiled = ajv.compile<ProviderRecord>(schema);
   }
   return compiled;
 }
@@ -37,15 +39,17 @@ function validator(): ValidateFunction {
 function schemaError(file: string, e: ErrorObject): ProviderRecordError {
   if (e.keyword === 'additionalProperties') {
     // the unknown key is the place to point at; the message lists what the object may hold (unless
-    // the list is as long as the record's own)
-    const key = (e.params as { additionalProperty: string }).additionalProperty;
-    const known = Object.keys((e.parentSchema as { properties?: object } | undefined)?.properties ?? {});
+    // that is more than 12 names, the record's own)
+    const key = String(e.params.additionalProperty);
+    const properties: unknown = e.parentSchema?.properties;
+    const known = isRecord(properties) ? Object.keys(properties) : [];
     const listed = known.length && known.length <= 12 ? ` (${known.join(', ')})` : '';
     return { file, path: `${e.instancePath}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`, message: `unknown property${listed}` };
   }
-  const patternMessage = e.keyword === 'pattern' ? (e.parentSchema as { 'x-patternMessage'?: string } | undefined)?.['x-patternMessage'] : undefined;
-  if (patternMessage) return { file, path: e.instancePath, message: patternMessage };
-  const allowed = e.keyword === 'enum' ? ` (${(e.params as { allowedValues: unknown[] }).allowedValues.join(', ')})` : '';
+  const patternMessage: unknown = e.keyword === 'pattern' ? e.parentSchema?.['x-patternMessage'] : undefined;
+  if (typeof patternMessage === 'string' && patternMessage) return { file, path: e.instancePath, message: patternMessage };
+  const allowedValues: unknown = e.params.allowedValues;
+  const allowed = e.keyword === 'enum' && Array.isArray(allowedValues) ? ` (${allowedValues.join(', ')})` : '';
   return { file, path: e.instancePath, message: `${e.message ?? 'invalid'}${allowed}` };
 }
 
@@ -62,11 +66,21 @@ export function compareVersions(a: string, b: string): number {
 
 /** What is wrong with the record of providers/<folder>/provider.json (empty: nothing). */
 export function providerRecordErrors(folder: string, json: unknown): ProviderRecordError[] {
+  return checkedRecord(folder, json).errors;
+}
+
+/** The record of providers/<folder>/provider.json when nothing is wrong with it, else null. */
+export function providerRecordOf(folder: string, json: unknown): ProviderRecord | null {
+  return checkedRecord(folder, json).record;
+}
+
+/** The record once nothing is wrong with it, and what is wrong (empty: nothing). */
+function checkedRecord(folder: string, json: unknown): { record: ProviderRecord | null; errors: ProviderRecordError[] } {
   const file = `providers/${folder}/provider.json`;
   const validate = validator();
-  if (!validate(json)) return (validate.errors ?? []).map((e) => schemaError(file, e));
+  if (!validate(json)) return { record: null, errors: (validate.errors ?? []).map((e) => schemaError(file, e)) };
   // what the schema cannot say
-  const rec = json as ProviderRecord;
+  const rec = json;
   const out: ProviderRecordError[] = [];
   const err = (path: string, message: string) => out.push({ file, path, message });
   if (rec.appName !== folder) err('/appName', `must be "${folder}", the name of the provider's folder`);
@@ -85,7 +99,7 @@ export function providerRecordErrors(folder: string, json: unknown): ProviderRec
   }
   const ids = (rec.socialSignIn ?? []).map((s) => s.id);
   ids.forEach((id, i) => ids.indexOf(id) < i && err(`/socialSignIn/${i}/id`, `"${id}" is listed twice`));
-  return out;
+  return { record: out.length ? null : rec, errors: out };
 }
 
 export function formatProviderRecordError(e: ProviderRecordError): string {
@@ -105,12 +119,12 @@ export function checkProviderFiles(root: string): { records: ProviderRecord[]; e
     try {
       json = JSON.parse(readFileSync(file, 'utf8'));
     } catch (e) {
-      errors.push({ file: `providers/${d.name}/provider.json`, path: '', message: `not JSON: ${(e as Error).message}` });
+      errors.push({ file: `providers/${d.name}/provider.json`, path: '', message: `not JSON: ${e instanceof Error ? e.message : String(e)}` });
       continue;
     }
-    const found = providerRecordErrors(d.name, json);
-    if (found.length) errors.push(...found);
-    else records.push(json as ProviderRecord);
+    const { record, errors: found } = checkedRecord(d.name, json);
+    if (record) records.push(record);
+    else errors.push(...found);
   }
   records.sort((a, b) => a.appName.localeCompare(b.appName));
   return { records, errors };
