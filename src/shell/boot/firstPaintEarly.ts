@@ -18,12 +18,16 @@ document.addEventListener(
 
 // a parent signed in to this provider, or a link that continues to another page: the sign-in form
 // is not what follows, so it is not shown (the header stays)
-try {
-  const session = JSON.parse(localStorage.getItem('pp.session') ?? 'null') as { token?: string; appName?: string } | null;
-  const app = /^\/parentportal\/([A-Za-z0-9_-]+)/.exec(location.pathname)?.[1]?.toLowerCase();
-  if ((session?.token && session.appName === app) || new URLSearchParams(location.search).has('next')) {
-    document.documentElement.classList.add('pp-fp-elsewhere');
+// (only on an entry link, /<appName>/parent: the first read of localStorage waits for the browser
+// process, which other pages need not do this early)
+const app = /^\/parentportal\/([A-Za-z0-9_-]+)\/parent\/?$/.exec(location.pathname)?.[1]?.toLowerCase();
+if (app) {
+  try {
+    const session = JSON.parse(localStorage.getItem('pp.session') ?? 'null') as { token?: string; appName?: string } | null;
+    if ((session?.token && session.appName === app) || new URLSearchParams(location.search).has('next')) {
+      document.documentElement.classList.add('pp-fp-elsewhere');
+    }
+  } catch {
+    /* storage refused: sign-in is shown */
   }
-} catch {
-  /* storage refused: sign-in is shown */
 }
