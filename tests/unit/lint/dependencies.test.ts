@@ -1,6 +1,7 @@
 // The import rules `npm run lint` enforces (.dependency-cruiser.cjs): run on tests/fixtures/lint/, whose
 // two engine files import each other (type-only) and whose engine imports the runtime, and whose sandbox
-// gateway and server import each other's insides, they fail and name the cycle and the rule broken; the
+// gateway and server import each other's insides, and whose server's domains import upwards, they fail
+// and name the cycle and the rule broken; the
 // repository's own run leaves that folder out.
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
@@ -27,13 +28,22 @@ describe('the dependency rules of npm run lint', () => {
   });
 
   it('refuse the sandbox gateway importing the portal, and the server importing more of the sandbox than its protocol', () => {
-    const { status, output } = cruise(fixture, 'sandbox-gateway', 'server');
+    const { status, output } = cruise(fixture, 'sandbox-gateway', 'server/portal.ts');
     expect(status).not.toBe(0);
     expect(output).toMatch(/error sandbox-gateway-standalone: sandbox-gateway\/app\.ts → server\/portal\.ts/);
     expect(output).toMatch(/error server-imports-sandbox-protocol-only: server\/portal\.ts → sandbox-gateway\/store\.ts/);
     // the protocol is the one file of it the server may import
     expect(output).not.toMatch(/sandbox-gateway\/protocol\.ts/);
     expect(output).toMatch(/2 dependency violations/);
+  });
+
+  it("refuse a domain importing one above it or the handlers, and the server's own modules importing a domain", () => {
+    const { status, output } = cruise(fixture, 'server/domains', 'server/handlers', 'server/outbox.ts');
+    expect(status).not.toBe(0);
+    expect(output).toMatch(/error domain-billing-imports-below: server\/domains\/billing\/ledger\.ts → server\/domains\/payments\/receipts\.ts/);
+    expect(output).toMatch(/error domain-people-imports-below: server\/domains\/people\/adults\.ts → server\/handlers\/People\.ts/);
+    expect(output).toMatch(/error server-below-domains: server\/outbox\.ts → server\/domains\/payments\/receipts\.ts/);
+    expect(output).toMatch(/3 dependency violations/);
   });
 
   it('leave the fixture out of the repository run', () => {
