@@ -16,6 +16,18 @@ import type {
   ReturnQuery,
 } from '../../sandbox-gateway/protocol';
 
+/**
+ * A notification whose signature holds but which carries nothing for the portal to apply (a page that
+ * expired, a payment still pending at the gateway): answered 200, so the gateway stops sending it.
+ */
+export interface NothingToApply {
+  eventId: string;
+  type: 'nothing.to.apply';
+}
+
+/** What a verified notification is: a transaction or refund to apply, or nothing to apply. */
+export type VerifiedNotification = GatewayNotification | NothingToApply;
+
 export interface PaymentGateway {
   /** the gateway provider code (spec 7.1 payment-gateway-provider) */
   readonly code: number;
@@ -29,7 +41,7 @@ export interface PaymentGateway {
   cancelCheckout(idempotencyKey: string): Promise<CancelCheckoutAnswer>;
   refund(req: Omit<RefundRequest, 'merchant'>): Promise<RefundAnswer>;
   /** a notification's body when its signature holds, else null */
-  verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): GatewayNotification | null;
+  verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): VerifiedNotification | null;
   /** whether the parent's return query carries the gateway's signature */
   verifyReturn(q: ReturnQuery, sig: string | undefined): boolean;
 }

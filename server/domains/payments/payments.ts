@@ -20,9 +20,9 @@ import { accountMoney } from '../billing/ledger';
 import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/money';
 import { dateInLanguage } from '../../../src/engine/formats';
 import { METHOD_KINDS, processingFeeCents, type PaymentSettings } from '../../paymentSettings';
-import { GatewayUnavailable, type PaymentGateway } from '../../gateways/adapter';
+import { GatewayUnavailable, type PaymentGateway, type VerifiedNotification } from '../../gateways/adapter';
 import { RETURN_ROUTES } from '../../gateways/registry';
-import type { GatewayNotification, GatewayTransaction } from '../../../sandbox-gateway/protocol';
+import type { GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
 import { payerText, type AttemptPayer } from '../billing/model';
@@ -660,7 +660,7 @@ export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number
 export async function handleNotification(deps: AppDeps, gatewayCode: number, headers: Record<string, string | string[] | undefined>, raw: string): Promise<number> {
   const gateway = deps.gateways?.(gatewayCode);
   if (!gateway) return 404;
-  const n: GatewayNotification | null = gateway.verifyNotification(headers, raw);
+  const n: VerifiedNotification | null = gateway.verifyNotification(headers, raw);
   if (!n) return 401;
   if (n.type !== 'transaction.completed') return 200;
   let applied: number | null = null;

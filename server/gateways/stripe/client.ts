@@ -9,12 +9,11 @@ import type {
   CheckoutQueryAnswer,
   CheckoutStatus,
   CreateCheckoutRequest,
-  GatewayNotification,
   GatewayTransaction,
   RefundAnswer,
   ReturnQuery,
 } from '../../../sandbox-gateway/protocol';
-import { GatewayUnavailable, type PaymentGateway } from '../adapter';
+import { GatewayUnavailable, type PaymentGateway, type VerifiedNotification } from '../adapter';
 
 export interface StripeGatewayConfig {
   code: number;
@@ -224,10 +223,11 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
   /**
    * A webhook whose signature holds (constructEvent: Stripe's scheme, within the tolerance, so an old
    * one replayed is refused; a repeat within it has the same event id, which the portal records once)
-   * and that carries a transaction. The others answer null: an expired page or a page completed
-   * without payment yet has nothing to apply, and the reconciler's query closes or applies it.
+   * and that carries a transaction or a refund. Any other verified event (an expired page, a page
+   * completed without payment yet) has nothing to apply: it is answered 200 so that Stripe stops
+   * sending it, and the reconciler's query closes or applies its page. An unverified one is null.
    */
-  function verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): GatewayNotification | null {
+  function verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): VerifiedNotification | null {
     const signature = header(headers, 'stripe-signature');
     if (!signature) return null;
     let event: Stripe.Event;
@@ -237,17 +237,18 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
       return null;
     }
     const merchant = `stripe-${cfg.code}`;
+    const nothing: VerifiedNotification = { eventId: event.id, type: 'nothing.to.apply' };
     switch (event.type) {
       case 'checkout.session.completed':
       case 'checkout.session.async_payment_succeeded':
       case 'checkout.session.async_payment_failed': {
         const tx = transactionOfSession(event.data.object, event.type === 'checkout.session.async_payment_failed');
-        return tx ? { eventId: event.id, type: 'transaction.completed', merchant, transaction: tx } : null;
+        return tx ? { eventId: event.id, type: 'transaction.completed', merchant, transaction: tx } : nothing;
       }
       case 'charge.refunded': {
         const c = event.data.object;
         const transactionId = idOf(c.payment_intent);
-        if (!transactionId) return null;
+        if (!transactionId) return nothing;
         const refund = c.refunds?.data?.[0];
         return {
           eventId: event.id,
@@ -272,7 +273,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
         };
       }
       default:
-        return null;
+        return nothing;
     }
   }
 
