@@ -106,6 +106,10 @@ describe.each(BACKENDS)('the Stripe adapter end to end on %s', (backend) => {
     const attempt = await attemptOf(session.id);
     expect(attempt).toMatchObject({ status: 'APPROVED', transactionId: [...fake.intents.keys()][0], gatewayCode: 4 });
     expect(await balance()).toBe(before - 15);
+    // the webhook's session carries no card: the portal asked Stripe for it, so the receipt names the card
+    expect(JSON.parse(completed.raw).data.object.payment_intent).toEqual(expect.any(String));
+    const [posted] = await t.db.handle.db.select().from(s.payments).where(eq(s.payments.attemptId, attempt.id));
+    expect(posted).toMatchObject({ brand: 'VISA', last4Digits: '4242' });
 
     // the same event again (Stripe retries), and again re-signed now: nothing more
     expect((await post(completed.raw, completed.header)).statusCode).toBe(200);

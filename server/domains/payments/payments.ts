@@ -663,20 +663,27 @@ export async function handleNotification(deps: AppDeps, gatewayCode: number, hea
   const n: VerifiedNotification | null = gateway.verifyNotification(headers, raw);
   if (!n) return 401;
   if (n.type !== 'transaction.completed') return 200;
+  // a notification may say less than the gateway's own query (Stripe's webhook carries no card): the
+  // receipt names the card, so an approved card payment without it is asked for once before applying
+  let transaction = n.transaction;
+  if (transaction.status === 'APPROVED' && transaction.method === 'CARD' && !transaction.last4 && transaction.checkoutId) {
+    const asked = await gateway.queryCheckout(transaction.checkoutId).catch(() => null);
+    if (asked?.transaction?.transactionId === transaction.transactionId) transaction = asked.transaction;
+  }
   let applied: number | null = null;
   await deps.db.transaction(async (t) => {
     const fresh = await t
       .insert(gatewayEvents)
-      .values({ gatewayCode, eventId: n.eventId, transactionId: n.transaction.transactionId, receivedAt: deps.clock() })
+      .values({ gatewayCode, eventId: n.eventId, transactionId: transaction.transactionId, receivedAt: deps.clock() })
       .onConflictDoNothing()
       .returning();
     if (!fresh.length) return;
-    const [attempt] = await t.select().from(paymentAttempts).where(and(eq(paymentAttempts.publicId, n.transaction.reference), eq(paymentAttempts.gatewayCode, gatewayCode)));
+    const [attempt] = await t.select().from(paymentAttempts).where(and(eq(paymentAttempts.publicId, transaction.reference), eq(paymentAttempts.gatewayCode, gatewayCode)));
     if (!attempt) {
-      deps.log?.warn({ reference: n.transaction.reference }, 'gateway notification for an unknown payment attempt');
+      deps.log?.warn({ reference: transaction.reference }, 'gateway notification for an unknown payment attempt');
       return;
     }
-    await applyTransaction(deps, attempt, n.transaction, t);
+    await applyTransaction(deps, attempt, transaction, t);
     applied = attempt.id;
   });
   if (applied !== null) await refundPayment(deps, applied).catch((err) => deps.log?.error({ err }, 'refund of a payment failed'));
