@@ -1,5 +1,6 @@
 // The people domain's model: the rows, the kinds of values they hold, and the named ids and codes.
 import type { AppDeps } from '../../context';
+import type { DemographicsChildMedicalResponse } from '../../../src/engine/contract.gen';
 import type { SessionInfo } from '../../auth';
 import type { adults, childAdults, children } from '../../db/schema';
 
@@ -24,21 +25,9 @@ export const LICENCE_SEPARATOR = '$$';
 export const LICENCE_STATE_NOT_LISTED = 'notListed';
 
 /** An insurance, the way the medical form gives it. */
-export type Insurance = { provider?: string; policyNumber?: string; memberID?: string };
+export type Insurance = NonNullable<DemographicsChildMedicalResponse['primaryInsurance']>;
 /** A medical question's answer, stored or sent. */
-export type MedicalAnswer = { answer?: boolean | null; standardValues?: number[]; otherStandardValue?: string; explanation?: string };
+export type MedicalAnswer = Pick<DemographicsChildMedicalResponse['questions'][number], 'answer' | 'standardValues' | 'otherStandardValue' | 'explanation'>;
 
-/** A child's stored medical information (children.medical). */
-export type StoredMedical = {
-  doctorName?: string;
-  doctorPhone?: string;
-  doctorAddress?: string;
-  suite?: string;
-  city?: string;
-  stateCode?: string;
-  zip?: string;
-  preferredHospital?: string;
-  primaryInsurance?: Insurance;
-  secondaryInsurance?: Insurance;
-  answers?: Record<string, MedicalAnswer>;
-};
+/** A child's stored medical information (children.medical): the form's fields, answers by field number. */
+export type StoredMedical = Omit<DemographicsChildMedicalResponse, 'childID' | 'questions'> & { answers?: Record<string, MedicalAnswer> };
