@@ -48,6 +48,8 @@ describe('account forms laid out in groups and rows', () => {
     // master-data choices by name, never by code (spec 7.2)
     await page.locator('select[id$=_primaryLanguage] option', { hasText: 'Spanish' }).first().waitFor({ state: 'attached' });
     expect(await page.locator('select[id$=_primaryLanguage] option:checked').textContent()).toBe('Spanish');
+    // each master-data list arrives on its own; wait for this one's choices before reading them
+    await page.locator('select[id$=_transportation] option', { hasText: 'School bus' }).first().waitFor({ state: 'attached' });
     expect(await page.locator('select[id$=_transportation] option').allTextContents()).toContain('School bus');
     await page.locator('select[id$=_maritalStatus] option', { hasText: 'Married' }).first().waitFor({ state: 'attached' });
     expect(await page.locator('select[id$=_maritalStatus] option:checked').textContent()).toBe('Married');
