@@ -4,7 +4,7 @@ import { isIP } from 'node:net';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import Fastify, { type FastifyInstance, type FastifyError } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyError } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { Redis } from 'ioredis';
@@ -190,7 +190,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const version = packageVersion(root);
   const app = Fastify({
     logger: opts.logger ?? false,
-    disableRequestLogging: !opts.logRequests,
+    // request lines only when asked for (Fastify 5's log controller; the top-level option is deprecated)
+    logController: new LogController({ disableRequestLogging: !opts.logRequests }),
     bodyLimit: 1024 * 1024,
     // a hop count trusts that many proxies nearest the portal, whatever their address
     ...(opts.trustProxy === undefined ? {} : { trustProxy: typeof opts.trustProxy === 'number' ? trustHops(opts.trustProxy) : opts.trustProxy }),
