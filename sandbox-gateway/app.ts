@@ -123,6 +123,7 @@ const CHECKOUT_KEYS = [
   'cancelUrl',
   'locale',
   'payer',
+  'offerSave',
 ] as const;
 
 export function checkCheckoutRequest(body: unknown): Checked<CreateCheckoutRequest> {
@@ -162,9 +163,25 @@ export function checkCheckoutRequest(body: unknown): Checked<CreateCheckoutReque
     payer[key] = v;
   }
   if (payer.country !== '' && payer.country !== 'US' && payer.country !== 'CA') return { ok: false, message: 'payer.country must be US or CA.' };
+  if (body.offerSave !== undefined && typeof body.offerSave !== 'boolean') return { ok: false, message: 'offerSave must be true or false.' };
   return {
     ok: true,
-    value: { idempotencyKey, merchant, merchantName, amountCents, currency, method, reference, returnUrl, notifyUrl, cancelUrl, locale, payer },
+    value: {
+      idempotencyKey,
+      merchant,
+      merchantName,
+      amountCents,
+      currency,
+      method,
+      reference,
+      returnUrl,
+      notifyUrl,
+      cancelUrl,
+      locale,
+      payer,
+      // false and absent are the same request (the same idempotency hash)
+      ...(body.offerSave === true ? { offerSave: true } : {}),
+    },
   };
 }
 

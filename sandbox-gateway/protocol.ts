@@ -44,6 +44,11 @@ export interface CreateCheckoutRequest {
   /** en, es, pt or vi */
   locale: string;
   payer: CheckoutPayer;
+  /**
+   * Offer "save for later" on the hosted page (the parent ticks it there): when ticked, the
+   * transaction carries `savedMethod`, a token the portal can charge later. Absent means false.
+   */
+  offerSave?: boolean;
 }
 
 /** OPEN takes a payment; COMPLETED has its one transaction; EXPIRED and CANCELLED take none. */
@@ -81,6 +86,94 @@ export interface GatewayTransaction {
   expiry: string;
   /** ISO date-time */
   createdAt: string;
+  /**
+   * The method saved at the parent's request on the hosted page (or the saved method charged), null
+   * when none. Absent in older messages: read as null.
+   */
+  savedMethod?: SavedMethod | null;
+  /**
+   * Bank debits only: PENDING when the debit was accepted and is on its way through the banks (3 to 5
+   * business days), then SETTLED or RETURNED (see transaction.settled / transaction.returned). Cards
+   * are SETTLED when approved. Absent in older messages: read as SETTLED.
+   */
+  settlement?: Settlement;
+  /** settlement RETURNED only: the bank's return code, e.g. R01 (as in transaction.returned) */
+  returnCode?: string;
+}
+
+export type Settlement = 'PENDING' | 'SETTLED' | 'RETURNED';
+
+/**
+ * A payment method kept by the gateway for later charges: the portal stores the token and what it
+ * shows (never the number). A token belongs to one merchant; another merchant's token is unknown.
+ */
+export interface SavedMethod {
+  token: string;
+  method: GatewayMethod;
+  /** VISA, MASTERCARD, AMEX, DISCOVER, OTHER; CHECKING or SAVINGS */
+  brand: string;
+  last4: string;
+  holderName: string;
+  /** MM/YY for cards, '' for bank accounts */
+  expiry: string;
+  /**
+   * ACTIVE; INVALID when the gateway's validation or a return said the account is closed or does not
+   * exist (it can never be charged again); BLOCKED until a new authorisation (a return saying the
+   * payer revoked or did not authorise the debit)
+   */
+  status: 'ACTIVE' | 'INVALID' | 'BLOCKED';
+}
+
+/**
+ * POST /api/tokens/charge: charges a saved method server to server (no page). The same idempotency
+ * key answers the first charge again. The answer is the transaction (approved, declined or, for a
+ * bank debit, approved with settlement PENDING); an unknown or another merchant's token is 404.
+ */
+export interface ChargeTokenRequest {
+  idempotencyKey: string;
+  merchant: string;
+  token: string;
+  amountCents: number;
+  currency: 'USD' | 'CAD';
+  /** the portal's own id of the attempt, echoed in the transaction and its notifications */
+  reference: string;
+  /** where the transaction's later notifications (settled, returned) are posted */
+  notifyUrl: string;
+}
+
+/** POST /api/tokens/update: a card's new expiry or holder, in place (the token stays). */
+export interface UpdateTokenRequest {
+  merchant: string;
+  token: string;
+  /** MM/YY, not in the past */
+  expiry?: string;
+  holderName?: string;
+}
+
+/** POST /api/tokens/delete: the gateway forgets the method; deleting twice is not an error. */
+export interface DeleteTokenRequest {
+  merchant: string;
+  token: string;
+}
+
+/** The answer to update and delete: the method as it is now (status INVALID once deleted). */
+export interface TokenAnswer {
+  savedMethod: SavedMethod;
+}
+
+/**
+ * POST /api/settlements/run: settles or returns at once every bank debit of the signing merchant whose
+ * time has come by the gateway's clock (3 business days after it was taken) and sends their
+ * notifications; the gateway also does this on its own timer.
+ */
+export interface SettlementRunRequest {
+  merchant: string;
+}
+
+/** The transaction ids settled and returned by the run. */
+export interface SettlementRunAnswer {
+  settled: string[];
+  returned: string[];
 }
 
 /** GET /api/checkouts/:checkoutId (the single-transaction query) */
@@ -115,10 +208,16 @@ export interface CancelCheckoutAnswer {
 export interface GatewayNotification {
   /** unique per event; a repeated delivery repeats the id */
   eventId: string;
-  type: 'transaction.completed' | 'refund.completed';
+  /**
+   * transaction.completed: a page was paid (or declined); transaction.settled / transaction.returned:
+   * a bank debit cleared, or came back with `returnCode`; refund.completed: a refund was made.
+   */
+  type: 'transaction.completed' | 'transaction.settled' | 'transaction.returned' | 'refund.completed';
   merchant: string;
   transaction: GatewayTransaction;
   refund?: RefundAnswer;
+  /** transaction.returned only: the bank's return code, e.g. R01 */
+  returnCode?: string;
 }
 
 /** POST /api/refunds */

@@ -29,6 +29,8 @@ export interface StoredCheckout {
   cancelUrl: string;
   locale: string;
   payer: CheckoutPayer;
+  /** the page offers "save for later" */
+  offerSave?: boolean;
   /** EXPIRED is not stored: it follows from expiresAt (see checkoutStatus) */
   state: 'OPEN' | 'COMPLETED' | 'CANCELLED';
   createdAt: string;
@@ -352,6 +354,7 @@ export function checkoutFromRequest(
     cancelUrl: req.cancelUrl,
     locale: req.locale,
     payer: { ...req.payer },
+    ...(req.offerSave ? { offerSave: true } : {}),
     state: 'OPEN',
     createdAt: extra.createdAt.toISOString(),
     expiresAt: extra.expiresAt.toISOString(),

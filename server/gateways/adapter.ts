@@ -7,13 +7,17 @@
 import { randomUUID } from 'node:crypto';
 import type {
   CancelCheckoutAnswer,
+  ChargeTokenRequest,
   CheckoutAnswer,
   CheckoutQueryAnswer,
   CreateCheckoutRequest,
   GatewayNotification,
+  GatewayTransaction,
   RefundAnswer,
   RefundRequest,
   ReturnQuery,
+  TokenAnswer,
+  UpdateTokenRequest,
 } from '../../sandbox-gateway/protocol';
 
 /**
@@ -40,6 +44,12 @@ export interface PaymentGateway {
    */
   cancelCheckout(idempotencyKey: string): Promise<CancelCheckoutAnswer>;
   refund(req: Omit<RefundRequest, 'merchant'>): Promise<RefundAnswer>;
+  /** charges a saved method server to server (no page); idempotent by the request's key */
+  chargeToken(req: Omit<ChargeTokenRequest, 'merchant'>): Promise<GatewayTransaction>;
+  /** a saved card's new expiry or holder, in place */
+  updateToken(req: Omit<UpdateTokenRequest, 'merchant'>): Promise<TokenAnswer>;
+  /** forgets a saved method at the gateway */
+  deleteToken(token: string): Promise<TokenAnswer>;
   /** a notification's body when its signature holds, else null */
   verifyNotification(headers: Record<string, string | string[] | undefined>, rawBody: string): VerifiedNotification | null;
   /** whether the parent's return query carries the gateway's signature */

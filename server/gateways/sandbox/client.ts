@@ -12,7 +12,10 @@ import {
   type CheckoutAnswer,
   type CheckoutQueryAnswer,
   type GatewayNotification,
+  type GatewayTransaction,
   type RefundAnswer,
+  type SettlementRunAnswer,
+  type TokenAnswer,
 } from '../../../sandbox-gateway/protocol';
 import { GatewayUnavailable, type PaymentGateway } from '../adapter';
 import { errorMessage, isRecord } from '../../json';
@@ -38,7 +41,13 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
   return Array.isArray(v) ? v[0] : v;
 };
 
-export function sandboxGateway(cfg: SandboxGatewayConfig): PaymentGateway {
+/** A sandbox-kind gateway: the PaymentGateway, and the settlement run tests use after moving the sandbox's clock. */
+export interface SandboxPaymentGateway extends PaymentGateway {
+  /** settles or returns now every bank debit of this merchant whose time has come (signed POST /api/settlements/run) */
+  runSettlements(): Promise<SettlementRunAnswer>;
+}
+
+export function sandboxGateway(cfg: SandboxGatewayConfig): SandboxPaymentGateway {
   const now = () => Math.floor((cfg.clock ?? (() => new Date()))().getTime() / 1000);
   const base = cfg.url.replace(/\/$/, '');
 
@@ -68,6 +77,10 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): PaymentGateway {
     queryCheckout: (checkoutId) => send<CheckoutQueryAnswer>('GET', `/api/checkouts/${encodeURIComponent(checkoutId)}`),
     cancelCheckout: (idempotencyKey) => send<CancelCheckoutAnswer>('POST', '/api/checkouts/cancel', { idempotencyKey, merchant: cfg.merchant }),
     refund: (req) => send<RefundAnswer>('POST', '/api/refunds', { ...req, merchant: cfg.merchant }),
+    chargeToken: (req) => send<GatewayTransaction>('POST', '/api/tokens/charge', { ...req, merchant: cfg.merchant }),
+    updateToken: (req) => send<TokenAnswer>('POST', '/api/tokens/update', { ...req, merchant: cfg.merchant }),
+    deleteToken: (token) => send<TokenAnswer>('POST', '/api/tokens/delete', { merchant: cfg.merchant, token }),
+    runSettlements: () => send<SettlementRunAnswer>('POST', '/api/settlements/run', { merchant: cfg.merchant }),
     verifyNotification(headers, rawBody) {
       if (header(headers, MERCHANT_HEADER) !== cfg.merchant) return null;
       if (!verifyMessage(cfg.secret, header(headers, TIMESTAMP_HEADER), header(headers, SIGNATURE_HEADER), rawBody, now())) return null;
