@@ -243,10 +243,10 @@ describe('payer and autopay (spec 2.12, 4, 5.6)', () => {
     expect(off.data).not.toHaveProperty('frequency');
   });
   it('save-card shows for new methods in SPM variants and hides when autopay is chosen', () => {
-    const ctx = { data: { autopayForm: { formCustomID: 'OTP_APE_SPM' } }, flow: { paymentMethodCode: 'CCD' } };
+    const ctx = { data: { autopayForm: { formCustomID: 'OTP_APE_SPM' } }, flow: { data: { paymentMethodCode: 'CCD' } } };
     expect(us.fieldStates('payer', { ...ctx, form: {} })['/saveCard'].shown).toBe(true);
     expect(us.fieldStates('payer', { ...ctx, form: { autopay: true } })['/saveCard'].shown).toBe(false);
-    expect(us.fieldStates('payer', { ...ctx, flow: { paymentMethodCode: 'CCR' }, form: {} })['/saveCard'].shown).toBe(false);
+    expect(us.fieldStates('payer', { ...ctx, flow: { data: { paymentMethodCode: 'CCR' } }, form: {} })['/saveCard'].shown).toBe(false);
   });
   it('pay now: other amount must be a valid amount', () => {
     expect(keys(us.validate('payNow', { amountChoice: 'other', otherAmount: '12.345' }, {}))).toEqual(['/otherAmount errors.payment.amount']);
