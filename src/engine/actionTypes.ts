@@ -78,7 +78,9 @@ export type Effect =
    * `loader: 'payment'` shows the payment loader (spec 2.12) until the page is gone, with a way back
    * to `referrer` after 30 seconds.
    */
-  | { type: 'leave'; url: Binding; loader?: 'payment'; referrer?: string };
+  | { type: 'leave'; url: Binding; loader?: 'payment'; referrer?: string }
+  /** `then` when the rule holds in the effect's context (a call's `$result` too), else `else` (a saved-method payment approved or declined) */
+  | { type: 'branch'; when: RuleRef; then: Effect; else?: Effect };
 
 export interface ActionDecl {
   id: string;

@@ -86,6 +86,7 @@ function effectsOf(effect: Effect | undefined, pointer: string, out: { effect: E
   out.push({ effect, pointer });
   const then = (effect as { then?: Effect }).then;
   if (then) effectsOf(then, `${pointer}/then`, out);
+  if (effect.type === 'branch' && effect.else) effectsOf(effect.else, `${pointer}/else`, out);
 }
 
 const NULL_UNSAFE = new Set(['<', '<=', '>', '>=', 'in', '+', '-', '*', '/', '%', 'max', 'min', 'substr', 'cat', 'map', 'filter', 'reduce', 'all', 'some', 'none']);

@@ -129,6 +129,7 @@ export function resolveEffect(effect: Effect, ctx: RuleContext): Effect {
   for (const k of ['params', 'query', 'notice', 'values', 'body']) if (isObject(e[k])) e[k] = resolveParams(e[k] as Record<string, Binding>, ctx);
   for (const k of ['url', 'fileName']) if (k in e) e[k] = resolveBinding(e[k], ctx);
   if (isObject(e.then)) e.then = resolveEffect(e.then as Effect, ctx);
+  if (isObject(e.else)) e.else = resolveEffect(e.else as Effect, ctx);
   return e as Effect;
 }
 

@@ -199,6 +199,11 @@ export function createEffectRunner(deps: EffectDeps) {
         deps.assignLocation(url);
         return;
       }
+      case 'branch': {
+        const next = isTrue(deps.set.rules, effect.when, ctx()) ? effect.then : effect.else;
+        if (next) await run(next, extra);
+        return;
+      }
       case 'handOff':
         // loaded when a parent first leaves for another product: the entry stays small
         await (await import('./handOff')).handOff(deps, effect, ctx());

@@ -12,7 +12,9 @@ import { defaultSession, type SessionState } from '../../../src/state/session';
 import { getFlow, newFlowKey, setFlowValues } from '../../../src/state/flow';
 import fixture from '../../fixtures/runtime/contact-set.json';
 
-const set = fixture as unknown as DeclarationSet;
+const base0 = fixture as unknown as DeclarationSet;
+// a rule reading a call's answer, for the branch effect
+const set: DeclarationSet = { ...base0, rules: { ...base0.rules, 'contact.answered': { logic: { '==': [{ var: ['result.absenceNoticeID', null] }, 42] } } } };
 const engine = createFormEngine(set, { country: 'US' });
 let app: FastifyInstance;
 let base = '';
@@ -96,6 +98,16 @@ describe('call and navigate to another product', () => {
     await runner.run({ type: 'navigate', to: '/children', product: 'parentapplication', query: { key: 'abc123ff', empty: '' } });
     // the runner's page is the portal (no currentPath: the portal's base)
     expect(log.calls).toEqual(['navigate:/home:{}:false', 'location:/parentapplication/children?key=abc123ff']);
+  });
+});
+
+describe('branch', () => {
+  it('runs `then` when its rule holds with the call\'s $result, `else` otherwise', async () => {
+    const { log, runner } = harness({});
+    const branch = (id: string): Effect => ({ type: 'branch', when: 'contact.answered', then: { type: 'navigate', to: '/paymentreceipt', query: { id } }, else: { type: 'navigate', to: '/paymentfailed' } });
+    await runner.run({ type: 'call', op: 'Attendance.notifyAbsence', then: branch('$result.absenceNoticeID') });
+    await runner.run(branch('x'));
+    expect(log.calls).toEqual(['navigate:/paymentreceipt:{"id":42}:false', 'navigate:/paymentfailed:{}:false']);
   });
 });
 
