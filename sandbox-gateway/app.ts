@@ -5,11 +5,17 @@
 //   GET  /api/checkouts/:id        signed (payload `GET ${path}`): the checkout and its transaction
 //   POST /api/checkouts/cancel     signed: closes the checkout of an idempotency key (or answers its transaction)
 //   POST /api/refunds              signed: refunds (part of) an approved transaction
+//   POST /api/tokens/charge        signed: charges a saved method (idempotent by key)
+//   POST /api/tokens/update        signed: a saved card's new expiry or holder, in place
+//   POST /api/tokens/delete        signed: forgets a saved method
+//   POST /api/settlements/run      signed: settles or returns the merchant's bank debits that are due
 //   GET  /pay/:id                  the hosted page (or a notice, or the redirect of a completed one)
 //   POST /pay/:id                  the page's form: decides the outcome, redirects to returnUrl (signed)
 //   GET  /pay/:id/cancel           closes the checkout and redirects to cancelUrl (signed, status CANCELLED)
 // Transactions and refunds are announced to notifyUrl with signed notifications (late, repeated and
 // retried with backoff as configured), kept in the store until delivered: a restart resumes them.
+// Bank debits are accepted PENDING and settle (or come back) 3 business days later by the sandbox's
+// clock, on its own timer or at a settlement run.
 // Nothing here logs a body; the logger is off unless asked for.
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { randomBytes } from 'node:crypto';
@@ -31,10 +37,30 @@ import {
   type RefundAnswer,
   type RefundRequest,
   type ReturnQuery,
+  type ChargeTokenRequest,
+  type DeleteTokenRequest,
+  type SavedMethod,
+  type SettlementRunAnswer,
+  type TokenAnswer,
+  type UpdateTokenRequest,
 } from './protocol';
-import { authCodeFrom, checkBankForm, checkCardForm, decide, type FieldErrors, type FormFields } from './outcomes';
+import {
+  authCodeFrom,
+  bankReturnCode,
+  cardOutcome,
+  checkBankForm,
+  checkCardForm,
+  decide,
+  expiryInPast,
+  fraudReason,
+  settlementDue,
+  tokenStatusAfterReturn,
+  type FieldErrors,
+  type FormFields,
+  type Outcome,
+} from './outcomes';
 import { renderNoticePage, renderPaymentPage, pageHeaders } from './page';
-import { SandboxStore, checkoutFromRequest, newId, requestHash, type StoredCheckout, type StoredDelivery, type StoredTransaction } from './store';
+import { SandboxStore, checkoutFromRequest, newId, requestHash, type StoredCheckout, type StoredDelivery, type StoredToken, type StoredTransaction } from './store';
 import { fill, formatAmount, textsFor } from './texts';
 
 export interface SandboxOptions {
@@ -58,6 +84,8 @@ export interface SandboxOptions {
   };
   /** an OPEN checkout older than this is EXPIRED (default 30) */
   checkoutMinutes?: number;
+  /** how often the gateway settles the bank debits that are due on its own (default 60000) */
+  settleEveryMs?: number;
   /** client IPs the fraud filter refuses (FRAUD_IP) */
   blockedIps?: string[];
   /** take the client IP from X-Forwarded-For (behind a reverse proxy); default false */
@@ -71,6 +99,8 @@ export interface SandboxGateway {
   store: SandboxStore;
   /** Delivers every pending notification now (delays and retry waits skipped) and waits for them. */
   flushNotifications(): Promise<void>;
+  /** Settles or returns the bank debits due by the clock (of one merchant, or all) and sends their notifications. */
+  runSettlements(merchant?: string): Promise<SettlementRunAnswer>;
   /** Stops the deliveries and the server, and waits for the store's last write. */
   close(): Promise<void>;
 }
@@ -211,6 +241,77 @@ export function checkCancelRequest(body: unknown): Checked<CancelCheckoutRequest
   const merchant = text(body, 'merchant', { min: 1 });
   if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
   return { ok: true, value: { idempotencyKey, merchant } };
+}
+
+const TOKEN_PATTERN = /^tok_[A-Za-z0-9_-]{1,60}$/;
+
+export function checkChargeRequest(body: unknown): Checked<ChargeTokenRequest> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, ['idempotencyKey', 'merchant', 'token', 'amountCents', 'currency', 'reference', 'notifyUrl']);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const idempotencyKey = text(body, 'idempotencyKey', { min: 1 });
+  if (idempotencyKey === null) return { ok: false, message: 'idempotencyKey must be a string of 1 to 200 characters.' };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  const token = text(body, 'token', { min: 1, max: 64 });
+  if (token === null) return { ok: false, message: 'token must be a string.' };
+  const amountCents = body.amountCents;
+  if (typeof amountCents !== 'number' || !Number.isInteger(amountCents) || amountCents < 1 || amountCents > 100_000_000) {
+    return { ok: false, message: 'amountCents must be an integer from 1 to 100000000.' };
+  }
+  const currency = body.currency;
+  if (currency !== 'USD' && currency !== 'CAD') return { ok: false, message: 'currency must be USD or CAD.' };
+  const reference = text(body, 'reference', { min: 1 });
+  if (reference === null) return { ok: false, message: 'reference must be a string of 1 to 200 characters.' };
+  const notifyUrl = httpUrl(body, 'notifyUrl');
+  if (!notifyUrl) return { ok: false, message: 'notifyUrl must be an http(s) URL.' };
+  return { ok: true, value: { idempotencyKey, merchant, token, amountCents, currency, reference, notifyUrl } };
+}
+
+export function checkUpdateTokenRequest(body: unknown, now: Date): Checked<UpdateTokenRequest> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, ['merchant', 'token', 'expiry', 'holderName']);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  const token = text(body, 'token', { min: 1, max: 64 });
+  if (token === null) return { ok: false, message: 'token must be a string.' };
+  if (body.expiry === undefined && body.holderName === undefined) return { ok: false, message: 'Send expiry, holderName or both.' };
+  const value: UpdateTokenRequest = { merchant, token };
+  if (body.expiry !== undefined) {
+    const m = typeof body.expiry === 'string' ? /^(\d{2})\/(\d{2})$/.exec(body.expiry) : null;
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > 12) return { ok: false, message: 'expiry must be MM/YY.' };
+    if (expiryInPast(Number(m[1]), Number(m[2]), now)) return { ok: false, message: 'expiry must not be in the past.' };
+    value.expiry = body.expiry as string;
+  }
+  if (body.holderName !== undefined) {
+    const name = typeof body.holderName === 'string' ? body.holderName.trim() : '';
+    if (!name || name.length > MAX_TEXT) return { ok: false, message: 'holderName must be a string of 1 to 200 characters.' };
+    // a number in the name box must not end up stored as a name
+    if ((name.match(/\d/g) ?? []).length > 4) return { ok: false, message: 'holderName must not contain a number.' };
+    value.holderName = name;
+  }
+  return { ok: true, value };
+}
+
+export function checkMerchantTokenRequest(body: unknown): Checked<DeleteTokenRequest> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, ['merchant', 'token']);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  const token = text(body, 'token', { min: 1, max: 64 });
+  if (token === null) return { ok: false, message: 'token must be a string.' };
+  return { ok: true, value: { merchant, token } };
+}
+
+export function checkSettlementRunRequest(body: unknown): Checked<{ merchant: string }> {
+  if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
+  const extra = unknownKeys(body, ['merchant']);
+  if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
+  const merchant = text(body, 'merchant', { min: 1 });
+  if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
+  return { ok: true, value: { merchant } };
 }
 
 /** Adds the signed return query to a URL, keeping its own query and fragment as they are. */
@@ -366,6 +467,71 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
   );
   notifier.resume();
 
+  /** A transaction as answered: its saved method as it is now (a return may have blocked it since). */
+  function view(stored: StoredTransaction): GatewayTransaction {
+    const tx = { ...stored.transaction };
+    const token = tx.savedMethod ? store.getToken(tx.savedMethod.token) : undefined;
+    if (token) tx.savedMethod = { ...token.savedMethod };
+    return tx;
+  }
+
+  const notifyUrlOf = (stored: StoredTransaction) => stored.notifyUrl ?? store.getCheckout(stored.transaction.checkoutId)?.notifyUrl;
+
+  /** The fields of an accepted bank debit: PENDING until its settlement date. */
+  function pendingDebit(takenAt: Date, returnCode: string): Pick<StoredTransaction, 'pending'> {
+    return { pending: { dueAt: settlementDue(takenAt).getTime(), returnCode } };
+  }
+
+  /** Settles or returns the due debits in one step (no await), then writes them with their notifications. */
+  async function runSettlements(merchant?: string): Promise<SettlementRunAnswer> {
+    const answer: SettlementRunAnswer = { settled: [], returned: [] };
+    for (const stored of store.dueDebits(clock().getTime(), merchant)) {
+      const code = stored.pending!.returnCode;
+      delete stored.pending;
+      const tx = stored.transaction;
+      const token = tx.savedMethod ? store.getToken(tx.savedMethod.token) : undefined;
+      if (code) {
+        tx.settlement = 'RETURNED';
+        tx.returnCode = code;
+        const status = tokenStatusAfterReturn(code);
+        // INVALID is final; BLOCKED does not undo it
+        if (token && !token.deleted && status && token.savedMethod.status !== 'INVALID') {
+          token.savedMethod.status = status;
+          token.statusReason = code;
+        }
+        answer.returned.push(tx.transactionId);
+      } else {
+        tx.settlement = 'SETTLED';
+        answer.settled.push(tx.transactionId);
+      }
+      const url = notifyUrlOf(stored);
+      if (url) {
+        notifier.send(url, {
+          eventId: newId('evt'),
+          type: code ? 'transaction.returned' : 'transaction.settled',
+          merchant: stored.merchant,
+          transaction: view(stored),
+          ...(code ? { returnCode: code } : {}),
+        });
+      }
+    }
+    if (answer.settled.length || answer.returned.length) await save();
+    return answer;
+  }
+
+  const settleTimer = setInterval(() => void runSettlements(), opts.settleEveryMs ?? 60_000);
+  settleTimer.unref();
+
+  /** Keeps the method of an approved page payment when the parent ticked "save for later". */
+  function saveMethod(c: StoredCheckout, fingerprint: string, details: Pick<GatewayTransaction, 'brand' | 'last4' | 'holderName' | 'expiry'>, outcome: { card?: Outcome; returnCode?: string }, now: Date): SavedMethod {
+    const savedMethod: SavedMethod = { token: newId('tok'), method: c.method, ...details, status: 'ACTIVE' };
+    const t: StoredToken = { merchant: c.merchant, savedMethod, fingerprint, statusReason: '', deleted: false, createdAt: now.toISOString() };
+    if (outcome.card) t.cardOutcome = outcome.card;
+    if (outcome.returnCode !== undefined) t.returnCode = outcome.returnCode;
+    store.addToken(t);
+    return { ...savedMethod };
+  }
+
   // bodies stay text for the signature check (JSON) or become a plain object (the page's form)
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -477,7 +643,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       checkoutId: checkout.checkoutId,
       reference: checkout.reference,
       status: SandboxStore.checkoutStatus(checkout, clock()),
-      transaction: stored ? { ...stored.transaction } : null,
+      transaction: stored ? view(stored) : null,
       refundedCents: stored ? store.refundedCents(stored.transaction.transactionId) : 0,
     };
     return reply.send(answer);
@@ -497,7 +663,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     const answer: CancelCheckoutAnswer = {
       checkoutId: c?.checkoutId ?? null,
       status: status === 'OPEN' ? 'CANCELLED' : status,
-      transaction: stored ? { ...stored.transaction } : null,
+      transaction: stored ? view(stored) : null,
     };
     return reply.send(answer);
   });
@@ -527,12 +693,125 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       createdAt: clock().toISOString(),
     };
     store.addRefund({ merchant: request.merchant, idempotencyKey: request.idempotencyKey, requestHash: hash, answer });
-    const checkout = store.getCheckout(tx.checkoutId);
-    if (answer.status === 'REFUNDED' && checkout) {
-      notifier.send(checkout.notifyUrl, { eventId: newId('evt'), type: 'refund.completed', merchant: request.merchant, transaction: { ...tx }, refund: answer });
+    const refundNotifyUrl = notifyUrlOf(stored);
+    if (answer.status === 'REFUNDED' && refundNotifyUrl) {
+      notifier.send(refundNotifyUrl, { eventId: newId('evt'), type: 'refund.completed', merchant: request.merchant, transaction: view(stored), refund: answer });
     }
     await save();
     return reply.send(answer);
+  });
+
+  // ── saved methods ──
+
+  const noToken = (reply: FastifyReply) => reply.code(404).send({ message: 'No such token.' });
+  const notSigner = (reply: FastifyReply) => reply.code(400).send({ message: 'merchant is not the merchant that signed the message.' });
+  /** The merchant's live token; another merchant's, a deleted or a malformed one is unknown. */
+  const liveToken = (merchant: string, token: string) => {
+    const t = TOKEN_PATTERN.test(token) ? store.getToken(token, merchant) : undefined;
+    return t && !t.deleted ? t : undefined;
+  };
+
+  app.post('/api/tokens/charge', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkChargeRequest(signed.body);
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    const request = checked.value;
+    if (request.merchant !== signed.merchant) return notSigner(reply);
+    const hash = requestHash(request);
+    const earlier = store.findChargeByKey(request.merchant, request.idempotencyKey);
+    if (earlier) {
+      if (earlier.requestHash !== hash) return reply.code(409).send({ message: 'This idempotencyKey was used with another request.' });
+      return reply.send(view(earlier.stored));
+    }
+    const token = liveToken(request.merchant, request.token);
+    if (!token) return noToken(reply);
+    const m = token.savedMethod;
+    const now = clock();
+    // from here to addCharge nothing awaits: the same key cannot charge twice
+    const earlierAttempts = token.fingerprint ? store.recordAttempt(token.fingerprint, now.getTime()) : 0;
+    const fraud = fraudReason({ method: m.method, amountCents: request.amountCents, payerEmail: '', payerStreet: '', clientIp: '', blockedIps: [], earlierAttempts });
+    let outcome: Outcome;
+    if (m.status !== 'ACTIVE') outcome = { status: 'DECLINED', reasonCode: m.method === 'BANK' ? `BANK_${token.statusReason}` : 'DECLINED' };
+    else if (fraud) outcome = { status: 'DECLINED', reasonCode: fraud };
+    else if (m.method === 'CARD') {
+      const [month, yy] = m.expiry.split('/').map(Number);
+      outcome = expiryInPast(month, yy, now) ? { status: 'DECLINED', reasonCode: 'EXPIRY' } : (token.cardOutcome ?? { status: 'APPROVED', reasonCode: '' });
+    } else outcome = { status: 'APPROVED', reasonCode: '' };
+    const approved = outcome.status === 'APPROVED';
+    const transaction: GatewayTransaction = {
+      transactionId: newId('txn'),
+      checkoutId: '',
+      reference: request.reference,
+      status: outcome.status,
+      amountCents: request.amountCents,
+      method: m.method,
+      reasonCode: outcome.reasonCode,
+      authCode: approved ? authCodeFrom(randomBytes(6)) : '',
+      brand: m.brand,
+      last4: m.last4,
+      holderName: m.holderName,
+      expiry: m.expiry,
+      createdAt: now.toISOString(),
+      savedMethod: { ...m },
+      ...(approved ? { settlement: m.method === 'BANK' ? ('PENDING' as const) : ('SETTLED' as const) } : {}),
+    };
+    const stored: StoredTransaction = {
+      merchant: request.merchant,
+      eventId: newId('evt'),
+      transaction,
+      notifyUrl: request.notifyUrl,
+      ...(approved && m.method === 'BANK' ? pendingDebit(now, token.returnCode ?? '') : {}),
+    };
+    store.addCharge(request.idempotencyKey, hash, stored);
+    await save();
+    return reply.send(view(stored));
+  });
+
+  app.post('/api/tokens/update', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkUpdateTokenRequest(signed.body, clock());
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    const request = checked.value;
+    if (request.merchant !== signed.merchant) return notSigner(reply);
+    const token = liveToken(request.merchant, request.token);
+    if (!token) return noToken(reply);
+    if (request.expiry !== undefined && token.savedMethod.method !== 'CARD') return reply.code(400).send({ message: 'A bank account has no expiry.' });
+    if (request.expiry !== undefined) token.savedMethod.expiry = request.expiry;
+    if (request.holderName !== undefined) token.savedMethod.holderName = request.holderName;
+    await save();
+    const answer: TokenAnswer = { savedMethod: { ...token.savedMethod } };
+    return reply.send(answer);
+  });
+
+  app.post('/api/tokens/delete', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkMerchantTokenRequest(signed.body);
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    const request = checked.value;
+    if (request.merchant !== signed.merchant) return notSigner(reply);
+    // a deleted token answers again: deleting twice is not an error
+    const token = TOKEN_PATTERN.test(request.token) ? store.getToken(request.token, request.merchant) : undefined;
+    if (!token) return noToken(reply);
+    if (!token.deleted) {
+      token.deleted = true;
+      token.fingerprint = '';
+      token.savedMethod.status = 'INVALID';
+      await save();
+    }
+    const answer: TokenAnswer = { savedMethod: { ...token.savedMethod } };
+    return reply.send(answer);
+  });
+
+  app.post('/api/settlements/run', async (req, reply) => {
+    const signed = signedJson(req, reply);
+    if (!signed) return reply;
+    const checked = checkSettlementRunRequest(signed.body);
+    if (!checked.ok) return reply.code(400).send({ message: checked.message });
+    if (checked.value.merchant !== signed.merchant) return notSigner(reply);
+    return reply.send(await runSettlements(signed.merchant));
   });
 
   // ── the hosted page ──
@@ -588,6 +867,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       payerName: `${c.payer.firstName} ${c.payer.lastName}`.trim(),
       actionPath: payPath(c),
       cancelPath: `${payPath(c)}/cancel`,
+      offerSave: c.offerSave === true,
       values,
       errors,
     });
@@ -643,6 +923,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     let fingerprint: string;
     let number: { cardNumber?: string; accountNumber?: string };
     let details: Pick<GatewayTransaction, 'brand' | 'last4' | 'holderName' | 'expiry'>;
+    let returnCode = '';
     if (c.method === 'CARD') {
       const checked = checkCardForm(form, now);
       if (!checked.ok) return paymentPage(reply, c, 422, keptValues(form), checked.errors);
@@ -657,7 +938,9 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       fingerprint = store.fingerprint('BANK', `${bank.routing}:${bank.account}`);
       number = { accountNumber: bank.account };
       details = { brand: bank.brand, last4: bank.last4, holderName: bank.holderName, expiry: '' };
+      returnCode = bankReturnCode(bank.account);
     }
+    const wantsSave = c.offerSave === true && form.saveMethod === '1';
 
     // from here to completeCheckout nothing awaits: two submits cannot both charge
     const earlierAttempts = store.recordAttempt(fingerprint, now.getTime());
@@ -671,6 +954,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       earlierAttempts,
       ...number,
     });
+    const approved = outcome.status === 'APPROVED';
     const transaction: GatewayTransaction = {
       transactionId: newId('txn'),
       checkoutId: c.checkoutId,
@@ -679,14 +963,22 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       amountCents: c.amountCents,
       method: c.method,
       reasonCode: outcome.reasonCode,
-      authCode: outcome.status === 'APPROVED' ? authCodeFrom(randomBytes(6)) : '',
+      authCode: approved ? authCodeFrom(randomBytes(6)) : '',
       ...details,
       createdAt: now.toISOString(),
+      savedMethod: approved && wantsSave ? saveMethod(c, fingerprint, details, c.method === 'CARD' ? { card: cardOutcome(number.cardNumber ?? '') } : { returnCode }, now) : null,
+      ...(approved ? { settlement: c.method === 'BANK' ? ('PENDING' as const) : ('SETTLED' as const) } : {}),
     };
-    const stored: StoredTransaction = { merchant: c.merchant, eventId: newId('evt'), transaction };
+    const stored: StoredTransaction = {
+      merchant: c.merchant,
+      eventId: newId('evt'),
+      transaction,
+      notifyUrl: c.notifyUrl,
+      ...(approved && c.method === 'BANK' ? pendingDebit(now, returnCode) : {}),
+    };
     store.completeCheckout(c.checkoutId, stored);
     // the transaction and its notification's delivery are written together
-    notifier.send(c.notifyUrl, { eventId: stored.eventId, type: 'transaction.completed', merchant: c.merchant, transaction: { ...transaction } });
+    notifier.send(c.notifyUrl, { eventId: stored.eventId, type: 'transaction.completed', merchant: c.merchant, transaction: view(stored) });
     await save();
     return completedRedirect(reply, c);
   });
@@ -695,7 +987,9 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     app,
     store,
     flushNotifications: () => notifier.flush(),
+    runSettlements,
     async close() {
+      clearInterval(settleTimer);
       await notifier.close();
       await app.close();
       await store.settle();
@@ -703,7 +997,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
   };
 }
 
-type PageValues = { name?: string; expiry?: string; routing?: string; accountType?: string };
+type PageValues = { name?: string; expiry?: string; routing?: string; accountType?: string; save?: boolean };
 
 /** What a re-rendered page shows again: never the card number, the CVV or the account number. */
 function keptValues(form: FormFields): PageValues {
@@ -715,5 +1009,6 @@ function keptValues(form: FormFields): PageValues {
     expiry: pick('expiry', 7),
     routing: pick('routing', 11),
     accountType: pick('accountType', 10),
+    save: form.saveMethod === '1',
   };
 }

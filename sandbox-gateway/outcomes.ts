@@ -17,23 +17,32 @@
 //
 // ── Bank accounts (routing 021000021 or 011000015 for tests; any routing number with a valid ABA
 //    checksum is accepted; account numbers are 4–17 digits) ─────────────────────────────────────────
-//   account number   status    reasonCode   meaning
-//   000123456789     APPROVED                (and any account number not in this table)
-//   9900001          DECLINED  BANK_R01     insufficient funds
-//   9900002          DECLINED  BANK_R02     account closed
-//   9900003          DECLINED  BANK_R03     no account / unable to locate account
-//   9900004          DECLINED  BANK_R04     invalid account number
-//   9900007          DECLINED  BANK_R07     authorization revoked by customer
-//   9900008          DECLINED  BANK_R08     payment stopped
-//   9900010          DECLINED  BANK_R10     customer advises not authorized
-//   9900016          DECLINED  BANK_R16     account frozen
-//   9900020          DECLINED  BANK_R20     non-transaction account
-//   9900029          DECLINED  BANK_R29     corporate customer advises not authorized
-//   9900091          DECLINED  BANK_A01     invalid routing / account combination
-//   9900092          DECLINED  BANK_S01     stop payment
-//   9900093          DECLINED  BANK_U01     unauthorised
-//   9900094          DECLINED  BANK_X01     bank not participating
+//   A debit is validated on first use (the WEB debit rule): the A01 and X01 accounts are refused at
+//   once. Every other account is accepted (APPROVED, settlement PENDING) and settles 3 business days
+//   later (transaction.settled), except the return-code accounts, which come back then instead
+//   (settlement RETURNED, transaction.returned with the returnCode), as real debits do.
+//   account number   at once   3 business days later   meaning
+//   000123456789     APPROVED  SETTLED                 (and any account number not in this table)
+//   9900001          APPROVED  RETURNED R01            insufficient funds
+//   9900002          APPROVED  RETURNED R02            account closed
+//   9900003          APPROVED  RETURNED R03            no account / unable to locate account
+//   9900004          APPROVED  RETURNED R04            invalid account number
+//   9900005          APPROVED  RETURNED R05            unauthorized debit to consumer account
+//   9900007          APPROVED  RETURNED R07            authorization revoked by customer
+//   9900008          APPROVED  RETURNED R08            payment stopped
+//   9900009          APPROVED  RETURNED R09            uncollected funds
+//   9900010          APPROVED  RETURNED R10            customer advises not authorized
+//   9900016          APPROVED  RETURNED R16            account frozen
+//   9900020          APPROVED  RETURNED R20            non-transaction account
+//   9900029          APPROVED  RETURNED R29            corporate customer advises not authorized
+//   9900091          DECLINED BANK_A01                 invalid routing / account combination
+//   9900092          APPROVED  RETURNED S01            stop payment
+//   9900093          APPROVED  RETURNED U01            unauthorised
+//   9900094          DECLINED BANK_X01                 bank not participating
 //   (the form is 99000 followed by two digits NN: NN = the R code's number, 91–94 = A01, S01, U01, X01)
+//   A saved account's status after a return: R02, R03, R04 INVALID (never charged again); R05, R07,
+//   R10, R29 BLOCKED (until a new authorisation); any other code leaves it ACTIVE. A saved account
+//   that is not ACTIVE is declined at once with BANK_<the code that changed it>.
 //   brand: CHECKING or SAVINGS (the account type chosen on the page)
 //
 // ── Fraud filters (checked in this order, before the number's outcome; all DECLINED) ────────────────
@@ -81,8 +90,10 @@ export const BANK_RETURN_CODES: Readonly<Record<string, { code: string; meaning:
   '9900002': { code: 'R02', meaning: 'account closed' },
   '9900003': { code: 'R03', meaning: 'no account / unable to locate account' },
   '9900004': { code: 'R04', meaning: 'invalid account number' },
+  '9900005': { code: 'R05', meaning: 'unauthorized debit to consumer account' },
   '9900007': { code: 'R07', meaning: 'authorization revoked by customer' },
   '9900008': { code: 'R08', meaning: 'payment stopped' },
+  '9900009': { code: 'R09', meaning: 'uncollected funds' },
   '9900010': { code: 'R10', meaning: 'customer advises not authorized' },
   '9900016': { code: 'R16', meaning: 'account frozen' },
   '9900020': { code: 'R20', meaning: 'non-transaction account' },
@@ -314,9 +325,40 @@ export function cardOutcome(digits: string): Outcome {
   return CARD_OUTCOMES[digits] ?? APPROVED;
 }
 
+/** Codes the account validation on first use answers at once; the others come back as returns. */
+export const VALIDATION_CODES: readonly string[] = ['A01', 'X01'];
+
+/** The outcome at once: only the validation codes are refused; other debits are accepted (PENDING). */
 export function bankOutcome(account: string): Outcome {
   const entry = BANK_RETURN_CODES[account];
-  return entry ? declined(`BANK_${entry.code}`) : APPROVED;
+  return entry && VALIDATION_CODES.includes(entry.code) ? declined(`BANK_${entry.code}`) : APPROVED;
+}
+
+/** The code an accepted debit from this account comes back with, '' when it settles. */
+export function bankReturnCode(account: string): string {
+  const entry = BANK_RETURN_CODES[account];
+  return entry && !VALIDATION_CODES.includes(entry.code) ? entry.code : '';
+}
+
+/** What a return does to the saved account: closed or unknown accounts are dead, revoked ones blocked. */
+export function tokenStatusAfterReturn(code: string): 'INVALID' | 'BLOCKED' | null {
+  if (['R02', 'R03', 'R04'].includes(code)) return 'INVALID';
+  if (['R05', 'R07', 'R10', 'R29'].includes(code)) return 'BLOCKED';
+  return null;
+}
+
+export const SETTLEMENT_BUSINESS_DAYS = 3;
+
+/** When a debit taken at `takenAt` settles or comes back: 3 business days (Monday to Friday, UTC) later, same time of day. */
+export function settlementDue(takenAt: Date, businessDays = SETTLEMENT_BUSINESS_DAYS): Date {
+  const d = new Date(takenAt.getTime());
+  let left = businessDays;
+  while (left > 0) {
+    d.setUTCDate(d.getUTCDate() + 1);
+    const day = d.getUTCDay();
+    if (day !== 0 && day !== 6) left--;
+  }
+  return d;
 }
 
 export function decide(input: DecisionInput): Outcome {

@@ -66,7 +66,7 @@ label,legend{display:block;font-weight:600;margin:0 0 .25rem;padding:0;color:#11
 .hint{display:block;color:#4b5563;font-size:.9375rem;margin:0 0 .375rem}
 .error{display:block;color:#b91c1c;font-weight:600;margin:0 0 .375rem}
 input[type=text]{display:block;width:100%;font:inherit;font-size:1.0625rem;line-height:1.4;color:#111827;background:#fff;padding:.625rem .75rem;min-height:2.875rem;border:2px solid #6b7280;border-radius:8px;margin:0}
-input[type=text]:focus,input[type=radio]:focus,button:focus,a:focus{outline:3px solid #1d4ed8;outline-offset:2px}
+input[type=text]:focus,input[type=radio]:focus,input[type=checkbox]:focus,button:focus,a:focus{outline:3px solid #1d4ed8;outline-offset:2px}
 input[type=text]:focus:not(:focus-visible){outline-offset:0}
 input[aria-invalid=true]{border-color:#b91c1c}
 .narrow{max-width:11rem}
@@ -74,6 +74,8 @@ input[aria-invalid=true]{border-color:#b91c1c}
 @media (min-width:26rem){.pair{grid-template-columns:1fr 1fr}.pair .field{display:flex;flex-direction:column}.pair .field input{margin-top:auto}.pair .narrow{max-width:none}}
 fieldset{border:0;margin:0 0 1.125rem;padding:0;min-width:0}
 .choice{display:flex;align-items:center;gap:.625rem;min-height:2.75rem;font-weight:400;margin:0}
+.save{margin:0 0 1.125rem}
+.save .hint{margin:.25rem 0 0 2rem}
 .choice input{width:1.375rem;height:1.375rem;margin:0;accent-color:#1d4ed8;flex:none}
 .actions{margin-top:1.5rem}
 button{display:block;width:100%;font:inherit;font-size:1.125rem;font-weight:700;color:#fff;background:#1d4ed8;border:0;border-radius:8px;padding:.875rem 1rem;min-height:3rem;cursor:pointer}
@@ -123,8 +125,10 @@ export interface PaymentPageModel {
   actionPath: string;
   /** the gateway's /pay/:checkoutId/cancel */
   cancelPath: string;
+  /** the checkout offers "save for later" */
+  offerSave?: boolean;
   /** what is kept from a bad submit (never the card number, CVV or account number) */
-  values: { name?: string; expiry?: string; routing?: string; accountType?: string };
+  values: { name?: string; expiry?: string; routing?: string; accountType?: string; save?: boolean };
   errors: FieldErrors;
 }
 
@@ -206,6 +210,16 @@ ${typeError ? `<span class="error" id="account-type-error"><span class="vh">${es
   ].join('\n');
 }
 
+function saveChoice(m: PaymentPageModel): string {
+  if (!m.offerSave) return '';
+  const t = m.texts;
+  const vars = { merchant: m.merchantName };
+  return `<div class="save">
+<label class="choice" for="save-method"><input type="checkbox" id="save-method" name="saveMethod" value="1" aria-describedby="save-method-hint"${m.values.save ? ' checked' : ''}> ${escapeHtml(fill(m.method === 'CARD' ? t.saveCard : t.saveBank, vars))}</label>
+<span class="hint" id="save-method-hint">${escapeHtml(fill(t.saveHint, vars))}</span>
+</div>`;
+}
+
 /** The order fields appear in, for the error summary. */
 const FIELD_ORDER: FieldName[] = ['name', 'number', 'expiry', 'cvv', 'routing', 'account', 'accountType'];
 
@@ -235,6 +249,7 @@ ${m.payerName ? `<div><dt>${escapeHtml(t.payer)}</dt><dd>${escapeHtml(m.payerNam
 <form method="post" action="${escapeHtml(m.actionPath)}" accept-charset="utf-8">
 <h2>${escapeHtml(m.method === 'CARD' ? t.cardDetails : t.bankDetails)}</h2>
 ${m.method === 'CARD' ? cardFields(m) : bankFields(m)}
+${saveChoice(m)}
 ${m.method === 'BANK' ? `<p class="authorisation" id="debit-authorisation">${escapeHtml(fill(t.debitAuthorisation, { merchant, amount: m.amountText }))}</p>` : ''}
 <div class="actions">
 <button type="submit">${escapeHtml(fill(t.pay, { amount: m.amountText }))}</button>

@@ -1,15 +1,16 @@
-// The sandbox gateway's own store: checkouts, transactions, refunds, idempotency keys, the recent
-// attempts per card or bank account (for the velocity rule) and the notifications not yet delivered. It never holds a full card or bank
-// account number, nor a CVV: a transaction keeps the last 4 digits, the brand, the holder's name and
-// the expiry, and an attempt is keyed by a salted SHA-256 fingerprint of the number.
+// The sandbox gateway's own store: checkouts, transactions, refunds, saved methods (tokens), idempotency
+// keys, the recent attempts per card or bank account (for the velocity rule) and the notifications not
+// yet delivered. It never holds a full card or bank account number, nor a CVV: a transaction keeps the
+// last 4 digits, the brand, the holder's name and the expiry, an attempt is keyed by a salted SHA-256
+// fingerprint of the number, and a token keeps that fingerprint and the number's test outcome.
 //
 // Memory only, or persisted to one JSON file (dataFile): every change is written whole to a temporary
 // file next to it, then renamed over it, so a crash leaves either the old or the new file.
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import type { CheckoutPayer, CheckoutStatus, CreateCheckoutRequest, GatewayMethod, GatewayTransaction, RefundAnswer } from './protocol';
-import { VELOCITY_WINDOW_MS } from './outcomes';
+import type { CheckoutPayer, CheckoutStatus, CreateCheckoutRequest, GatewayMethod, GatewayTransaction, RefundAnswer, SavedMethod } from './protocol';
+import { VELOCITY_WINDOW_MS, type Outcome } from './outcomes';
 
 export type { CheckoutStatus };
 
@@ -43,6 +44,31 @@ export interface StoredTransaction {
   /** the event id of its transaction.completed notification */
   eventId: string;
   transaction: GatewayTransaction;
+  /** where its later notifications go (a token charge has no checkout to take it from) */
+  notifyUrl?: string;
+  /** a bank debit on its way: when it settles or comes back, and with which code ('' settles) */
+  pending?: { dueAt: number; returnCode: string };
+}
+
+/** A saved method: what the portal is shown, and what decides its charges (never the number). */
+export interface StoredToken {
+  merchant: string;
+  savedMethod: SavedMethod;
+  /** the salted fingerprint of the number (velocity); '' once deleted */
+  fingerprint: string;
+  /** a card's test outcome */
+  cardOutcome?: Outcome;
+  /** a bank account's test return code ('' when its debits settle) */
+  returnCode?: string;
+  /** the return code that made it INVALID or BLOCKED */
+  statusReason: string;
+  deleted: boolean;
+  createdAt: string;
+}
+
+export interface StoredCharge {
+  requestHash: string;
+  transactionId: string;
 }
 
 /** A notification not yet delivered: kept until the portal takes it or its retries run out. */
@@ -82,6 +108,10 @@ interface StoreData {
   attempts: Record<string, number[]>;
   /** notifications not yet delivered, by id (a store written before they were kept has none) */
   deliveries?: Record<string, StoredDelivery>;
+  /** saved methods by token */
+  tokens?: Record<string, StoredToken>;
+  /** `${merchant}\n${idempotencyKey}` → the token charge made with it */
+  chargeKeys?: Record<string, StoredCharge>;
 }
 
 const emptyData = (): StoreData => ({
@@ -220,6 +250,31 @@ export class SandboxStore {
     checkout.transactionId = tx.transactionId;
   }
 
+  /** Stores a transaction made without a checkout (a token charge) under its idempotency key. */
+  addCharge(idempotencyKey: string, requestHash: string, stored: StoredTransaction): void {
+    const key = keyOf(stored.merchant, idempotencyKey);
+    const keys = (this.data.chargeKeys ??= {});
+    if (keys[key]) throw new Error('idempotency key already used');
+    const tx = stored.transaction;
+    if (!/^\d{0,4}$/.test(tx.last4)) throw new Error('last4 must be at most 4 digits');
+    if (LONG_NUMBER.test(tx.holderName)) throw new Error('a holder name must not contain a long number');
+    this.data.transactions[tx.transactionId] = stored;
+    keys[key] = { requestHash, transactionId: tx.transactionId };
+  }
+
+  findChargeByKey(merchant: string, idempotencyKey: string): (StoredCharge & { stored: StoredTransaction }) | undefined {
+    const c = this.data.chargeKeys?.[keyOf(merchant, idempotencyKey)];
+    const stored = c ? this.getTransaction(c.transactionId) : undefined;
+    return c && stored ? { ...c, stored } : undefined;
+  }
+
+  /** Bank debits whose settlement is due at `nowMs` (of one merchant, or all), oldest first. */
+  dueDebits(nowMs: number, merchant?: string): StoredTransaction[] {
+    return Object.values(this.data.transactions)
+      .filter((t) => t.pending && t.pending.dueAt <= nowMs && (merchant === undefined || t.merchant === merchant))
+      .sort((a, b) => a.pending!.dueAt - b.pending!.dueAt);
+  }
+
   getTransaction(transactionId: string): StoredTransaction | undefined {
     return Object.hasOwn(this.data.transactions, transactionId) ? this.data.transactions[transactionId] : undefined;
   }
@@ -255,6 +310,21 @@ export class SandboxStore {
       if (r.answer.transactionId === transactionId && r.answer.status === 'REFUNDED') sum += r.answer.amountCents;
     }
     return sum;
+  }
+
+  // ── saved methods ──
+
+  addToken(t: StoredToken): void {
+    if (!/^\d{0,4}$/.test(t.savedMethod.last4)) throw new Error('last4 must be at most 4 digits');
+    if (LONG_NUMBER.test(t.savedMethod.holderName)) throw new Error('a holder name must not contain a long number');
+    (this.data.tokens ??= {})[t.savedMethod.token] = t;
+  }
+
+  /** The stored token itself (a change to it is written by the next save); another merchant's is unknown. */
+  getToken(token: string, merchant?: string): StoredToken | undefined {
+    const all = this.data.tokens;
+    const t = all && Object.hasOwn(all, token) ? all[token] : undefined;
+    return t && (merchant === undefined || t.merchant === merchant) ? t : undefined;
   }
 
   // ── velocity ──

@@ -30,6 +30,12 @@ export interface PageTexts {
   savings: string;
   /** {merchant}, {amount}: the debit authorisation shown above Pay on the bank page */
   debitAuthorisation: string;
+  /** the save-for-later checkbox of a card page: {merchant} */
+  saveCard: string;
+  /** the save-for-later checkbox of a bank page (it widens the debit authorisation): {merchant} */
+  saveBank: string;
+  /** under either checkbox: {merchant} */
+  saveHint: string;
   /** the button: {amount} */
   pay: string;
   /** the link back without paying: {merchant} */
@@ -76,6 +82,9 @@ const en: PageTexts = {
   checking: 'Checking',
   savings: 'Savings',
   debitAuthorisation: 'By selecting Pay, you authorise {merchant} to debit {amount} from this bank account once, on or after today, through the ACH network. The debit can take 3 to 5 business days. To revoke this authorisation, contact {merchant} before the debit is made; you may ask your bank to return a debit you did not authorise.',
+  saveCard: 'Save this card for later payments to {merchant}',
+  saveBank: 'Save this bank account for later payments to {merchant}, and authorise {merchant} to debit it for each payment I make later',
+  saveHint: '{merchant} keeps only the type, the last 4 digits and the name, never the full number. You can remove it at any time.',
   pay: 'Pay {amount}',
   cancel: 'Cancel and go back to {merchant}',
   privacy: 'Your details go only to this payment page. {merchant} never sees your full card or account number.',
@@ -133,6 +142,9 @@ const es: PageTexts = {
   checking: 'Cuenta de cheques',
   savings: 'Cuenta de ahorros',
   debitAuthorisation: 'Al seleccionar Pagar, usted autoriza a {merchant} a debitar {amount} de esta cuenta bancaria una sola vez, a partir de hoy, a través de la red ACH. El débito puede tardar de 3 a 5 días hábiles. Para revocar esta autorización, comuníquese con {merchant} antes de que se realice el débito; puede pedir a su banco que devuelva un débito que usted no autorizó.',
+  saveCard: 'Guardar esta tarjeta para pagos posteriores a {merchant}',
+  saveBank: 'Guardar esta cuenta bancaria para pagos posteriores a {merchant} y autorizar a {merchant} a debitarla por cada pago que yo haga más adelante',
+  saveHint: '{merchant} guarda solo el tipo, los últimos 4 dígitos y el nombre, nunca el número completo. Puede eliminarla en cualquier momento.',
   pay: 'Pagar {amount}',
   cancel: 'Cancelar y volver a {merchant}',
   privacy: 'Sus datos se envían solo a esta página de pago. {merchant} nunca ve el número completo de su tarjeta o cuenta.',
@@ -190,6 +202,9 @@ const pt: PageTexts = {
   checking: 'Conta corrente',
   savings: 'Conta poupança',
   debitAuthorisation: 'Ao selecionar Pagar, você autoriza {merchant} a debitar {amount} desta conta bancária uma única vez, a partir de hoje, pela rede ACH. O débito pode levar de 3 a 5 dias úteis. Para revogar esta autorização, entre em contato com {merchant} antes que o débito seja feito; você pode pedir ao seu banco que devolva um débito que não autorizou.',
+  saveCard: 'Salvar este cartão para pagamentos futuros a {merchant}',
+  saveBank: 'Salvar esta conta bancária para pagamentos futuros a {merchant} e autorizar {merchant} a debitá-la em cada pagamento que eu fizer depois',
+  saveHint: '{merchant} guarda somente o tipo, os 4 últimos dígitos e o nome, nunca o número completo. Você pode removê-lo a qualquer momento.',
   pay: 'Pagar {amount}',
   cancel: 'Cancelar e voltar para {merchant}',
   privacy: 'Seus dados vão somente para esta página de pagamento. {merchant} nunca vê o número completo do seu cartão ou da sua conta.',
@@ -247,6 +262,9 @@ const vi: PageTexts = {
   checking: 'Tài khoản thanh toán (checking)',
   savings: 'Tài khoản tiết kiệm (savings)',
   debitAuthorisation: 'Khi chọn Thanh toán, quý vị cho phép {merchant} trừ {amount} từ tài khoản ngân hàng này một lần, vào hôm nay hoặc sau đó, qua mạng lưới ACH. Khoản trừ có thể mất 3 đến 5 ngày làm việc. Để thu hồi sự cho phép này, vui lòng liên hệ {merchant} trước khi khoản trừ được thực hiện; quý vị có thể yêu cầu ngân hàng hoàn lại khoản trừ mà quý vị không cho phép.',
+  saveCard: 'Lưu thẻ này cho các lần thanh toán sau cho {merchant}',
+  saveBank: 'Lưu tài khoản ngân hàng này cho các lần thanh toán sau cho {merchant}, và cho phép {merchant} trừ tiền từ tài khoản này cho mỗi lần tôi thanh toán sau này',
+  saveHint: '{merchant} chỉ giữ loại, 4 chữ số cuối và tên, không bao giờ giữ số đầy đủ. Quý vị có thể xóa bất cứ lúc nào.',
   pay: 'Thanh toán {amount}',
   cancel: 'Hủy và quay lại {merchant}',
   privacy: 'Thông tin của quý vị chỉ được gửi đến trang thanh toán này. {merchant} không bao giờ thấy đầy đủ số thẻ hoặc số tài khoản của quý vị.',

@@ -27,6 +27,7 @@ import { SandboxStore } from '../../sandbox-gateway/store';
 import {
   abaValid,
   authCodeFrom,
+  bankReturnCode,
   cardBrand,
   checkBankForm,
   checkCardForm,
@@ -145,7 +146,13 @@ describe('sandbox gateway outcomes (pure rules)', () => {
       '9900093': 'U01',
       '9900094': 'X01',
     };
-    for (const [account, code] of Object.entries(codes)) expect(bank(account)).toEqual({ status: 'DECLINED', reasonCode: `BANK_${code}` });
+    // validation on first use refuses A01 and X01 at once; the other codes are accepted and come back later
+    for (const [account, code] of Object.entries(codes)) {
+      const refusedAtOnce = code === 'A01' || code === 'X01';
+      expect(bank(account)).toEqual(refusedAtOnce ? { status: 'DECLINED', reasonCode: `BANK_${code}` } : { status: 'APPROVED', reasonCode: '' });
+      expect(bankReturnCode(account)).toBe(refusedAtOnce ? '' : code);
+    }
+    expect(bankReturnCode('000123456789')).toBe('');
   });
 
   it('applies the fraud filters before the number, in order', () => {
@@ -495,7 +502,8 @@ describe('sandbox gateway', () => {
     ['a timeout', {}, { ...CARD, number: '4000000000000408' }, 'ERROR', 'TIMEOUT'],
     ['an Amex', {}, { ...CARD, number: '3782 822463 10005', cvv: '1234' }, 'APPROVED', ''],
     ['an approved bank account', { method: 'BANK' }, BANK, 'APPROVED', ''],
-    ['bank R01', { method: 'BANK' }, { ...BANK, routing: '011000015', account: '9900001' }, 'DECLINED', 'BANK_R01'],
+    ['bank R01 (accepted now, returned later)', { method: 'BANK' }, { ...BANK, routing: '011000015', account: '9900001' }, 'APPROVED', ''],
+    ['bank A01', { method: 'BANK' }, { ...BANK, account: '9900091' }, 'DECLINED', 'BANK_A01'],
     ['bank X01', { method: 'BANK' }, { ...BANK, account: '9900094' }, 'DECLINED', 'BANK_X01'],
     ['fraud: amount', { amountCents: 500_001 }, CARD, 'DECLINED', 'FRAUD_AMOUNT'],
     ['fraud: e-mail', { payer: { ...checkoutBody().payer, email: 'x@blocked.example' } }, CARD, 'DECLINED', 'FRAUD_EMAIL'],
