@@ -2,7 +2,10 @@
 // Stripe's API (tests/server/fakeStripe.ts; nothing reaches the internet): a parent pays a balance on
 // a Checkout Session, the signed webhook posts the payment once (a repeat posts nothing more), a forged
 // or an old replayed webhook is refused, the unsigned return is only a cue to ask Stripe, a cancel
-// expires the session, and a refund goes to the PaymentIntent once whatever the retries.
+// expires the session, and a refund goes to the PaymentIntent once whatever the retries. Saved cards:
+// a page offering "save" keeps the card the parent ticked (a PaymentMethod of a Customer of its own),
+// a token charge is one off-session PaymentIntent whatever the retries of its key, approved or declined
+// by Stripe's test cards, a card is updated in place and detached, and another Customer's card is refused.
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,8 +14,9 @@ import { refundPayment } from '../../server/domains/enrolment/applicationPayment
 import { gatewaysFromSettings } from '../../server/gateways/plugins';
 import { RETURN_ROUTES, gatewayAdapters } from '../../server/gateways/registry';
 import { stripeAdapter } from '../../server/gateways/stripe/index';
-import { UNSIGNED_RETURN } from '../../server/gateways/stripe/client';
-import type { PaymentGateway } from '../../server/gateways/adapter';
+import { TokenRefused, UNSIGNED_RETURN } from '../../server/gateways/stripe/client';
+import { GatewayUnavailable, type PaymentGateway } from '../../server/gateways/adapter';
+import type { CreateCheckoutRequest, SavedMethod } from '../../sandbox-gateway/protocol';
 import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
 import { GATEWAY_OF_ROUTE } from '../../src/shell/payments/gatewayRoutes.gen';
 import { startFakeStripe, type FakeStripe } from './fakeStripe';
@@ -228,5 +232,174 @@ describe.each(BACKENDS)('the Stripe adapter end to end on %s', (backend) => {
     const refunded = fake.event('charge.refunded', { id: charge, object: 'charge', amount: 1200, amount_refunded: 1200, payment_intent: attempt.transactionId, metadata: {}, created: 1, billing_details: { name: null }, refunds: { data: [mine[0]] } }, { secret: WEBHOOK_SECRET });
     expect((await post(refunded.raw, refunded.header)).statusCode).toBe(200);
     expect(await paymentsCount()).toBe(paymentsBefore);
+  });
+});
+
+describe('saved cards through the Stripe adapter', () => {
+  let fake: FakeStripe;
+  let gateway: PaymentGateway;
+  const page = (idempotencyKey: string, offerSave: boolean): Omit<CreateCheckoutRequest, 'merchant'> => ({
+    idempotencyKey,
+    merchantName: 'Bright Path',
+    amountCents: 1500,
+    currency: 'USD',
+    method: 'CARD',
+    reference: idempotencyKey,
+    returnUrl: 'http://127.0.0.1:9/parentportal/stripereturn',
+    notifyUrl: '',
+    cancelUrl: 'http://127.0.0.1:9/parentportal/stripereturn',
+    locale: 'en',
+    payer: { firstName: 'Maria', lastName: 'Garcia', street: '412 Oak Street', city: 'Springfield', state: 'IL', zip: '62704', country: 'US', email: 'maria.garcia@example.com', phone: '' },
+    offerSave,
+  });
+  const newKey = () => randomBytes(12).toString('hex');
+  /** A card saved on a page (the box ticked): its token and what the portal keeps of it. */
+  const saveCard = async (card: { brand: string; last4: string; expMonth?: number; expYear?: number } = { brand: 'visa', last4: '4242' }) => {
+    const opened = await gateway.createCheckout(page(newKey(), true));
+    fake.pay(opened.checkoutId, { ...card, save: true });
+    const saved = (await gateway.queryCheckout(opened.checkoutId)).transaction?.savedMethod;
+    if (!saved) throw new Error('no card saved');
+    return saved;
+  };
+  const charge = (token: string, idempotencyKey = newKey(), amountCents = 2500) => gateway.chargeToken({ idempotencyKey, token, amountCents, currency: 'USD', reference: `ref-${idempotencyKey}`, notifyUrl: '' });
+  const intentsOfKey = (key: string) => [...fake.intents.values()].filter((pi) => pi.metadata?.idempotencyKey === key);
+
+  beforeAll(async () => {
+    fake = await startFakeStripe();
+    gateway = gatewaysFromSettings(gatewayAdapters(), JSON.stringify({ 4: entry(fake) }))[4];
+  });
+  afterAll(async () => {
+    await fake?.close();
+  });
+
+  it('a page offering "save" keeps the card the parent ticked, under a Customer of its own, and no other', async () => {
+    const key = newKey();
+    const opened = await gateway.createCheckout(page(key, true));
+    const session = fake.sessions.get(opened.checkoutId)!;
+    // a Customer made for this page (its key derived from the attempt's), the box shown, saved for off-session charges
+    const made = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/customers');
+    expect(made.map((r) => r.idempotencyKey)).toEqual([`customer-${key}`]);
+    const customer = fake.customers.get(session.customer as string)!;
+    expect(customer).toMatchObject({ email: 'maria.garcia@example.com', name: 'Maria Garcia', metadata: { reference: key } });
+    expect(session).toMatchObject({ customer_email: null, saved_payment_method_options: { payment_method_save: 'enabled' }, metadata: { offerSave: 'true' } });
+    const asked = fake.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.idempotencyKey === `checkout-${key}`)!;
+    expect(asked.params.payment_intent_data).toMatchObject({ setup_future_usage: 'off_session' });
+
+    fake.pay(opened.checkoutId, { brand: 'visa', last4: '4242', expMonth: 3, expYear: 2031, save: true });
+    const answer = await gateway.queryCheckout(opened.checkoutId);
+    const pm = fake.intents.get(answer.transaction!.transactionId)!.payment_method as string;
+    const saved: SavedMethod = { token: `${customer.id}/${pm}`, method: 'CARD', brand: 'VISA', last4: '4242', holderName: 'Maria Garcia', expiry: '03/31', status: 'ACTIVE' };
+    expect(answer.transaction).toMatchObject({ status: 'APPROVED', last4: '4242', expiry: '03/31', savedMethod: saved });
+    expect(saved.token).toMatch(/^cus_[a-z0-9]+\/pm_[a-z0-9]+$/);
+    // the same from a cancel that finds the page paid
+    expect((await gateway.cancelCheckout(key)).transaction?.savedMethod).toEqual(saved);
+
+    // the box left unticked: Stripe attached the card anyway (setup_future_usage), so it is detached
+    const other = await gateway.createCheckout(page(newKey(), true));
+    fake.pay(other.checkoutId, { brand: 'mastercard', last4: '4444', save: false });
+    const unticked = await gateway.queryCheckout(other.checkoutId);
+    expect(unticked.transaction).toMatchObject({ status: 'APPROVED', savedMethod: null });
+    const uPm = fake.paymentMethods.get(fake.intents.get(unticked.transaction!.transactionId)!.payment_method as string)!;
+    expect(uPm.customer).toBeNull();
+    expect((await gateway.queryCheckout(other.checkoutId)).transaction?.savedMethod).toBeNull();
+
+    // a page not offering it: no Customer, the e-mail only, nothing saved
+    const plain = await gateway.createCheckout(page(newKey(), false));
+    expect(fake.sessions.get(plain.checkoutId)).toMatchObject({ customer: null, customer_email: 'maria.garcia@example.com', saved_payment_method_options: null });
+    fake.pay(plain.checkoutId);
+    expect((await gateway.queryCheckout(plain.checkoutId)).transaction?.savedMethod).toBeUndefined();
+  });
+
+  it('charges a saved card off session once whatever the retries of its key', async () => {
+    const saved = await saveCard();
+    const [customer, pm] = saved.token.split('/');
+    const key = newKey();
+    const first = await charge(saved.token, key);
+    expect(first).toMatchObject({ status: 'APPROVED', checkoutId: '', reference: `ref-${key}`, amountCents: 2500, method: 'CARD', reasonCode: '', authCode: '654321', brand: 'VISA', last4: '4242', settlement: 'SETTLED', savedMethod: saved });
+    expect(first.transactionId).toMatch(/^pi_/);
+    const asked = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.idempotencyKey === key);
+    expect(asked[0].params).toMatchObject({ amount: '2500', currency: 'usd', customer, payment_method: pm, off_session: 'true', confirm: 'true' });
+    // retried with its key: Stripe's first answer, one PaymentIntent
+    expect(await charge(saved.token, key)).toEqual(first);
+    expect(intentsOfKey(key)).toHaveLength(1);
+    // the key used again for another amount is Stripe's idempotency error, not a second charge
+    await expect(charge(saved.token, key, 3000)).rejects.toBeInstanceOf(GatewayUnavailable);
+    expect(intentsOfKey(key)).toHaveLength(1);
+
+    // Stripe down (its answer and the package's one retry): unavailable; the same key later charges once
+    const later = newKey();
+    fake.failNext(2, '/v1/payment_intents');
+    await expect(charge(saved.token, later)).rejects.toBeInstanceOf(GatewayUnavailable);
+    expect(intentsOfKey(later)).toHaveLength(0);
+    expect(await charge(saved.token, later)).toMatchObject({ status: 'APPROVED' });
+    expect(await charge(saved.token, later)).toMatchObject({ status: 'APPROVED' });
+    expect(intentsOfKey(later)).toHaveLength(1);
+    // a token charge is refunded like a page's
+    expect(await gateway.refund({ idempotencyKey: newKey(), transactionId: first.transactionId, amountCents: 2500 })).toMatchObject({ status: 'REFUNDED', amountCents: 2500 });
+  });
+
+  it("declines a saved card as Stripe's test cards do, with the sandbox's reasons, once per key", async () => {
+    const cases: [string, string][] = [
+      ['9995', 'DECLINED'],
+      ['0341', 'DECLINED'],
+      ['0069', 'EXPIRY'],
+      ['0127', 'CVV'],
+      ['3155', 'DECLINED'],
+    ];
+    for (const [last4, reason] of cases) {
+      const saved = await saveCard({ brand: 'visa', last4 });
+      const key = newKey();
+      const declined = await charge(saved.token, key);
+      expect(declined, last4).toMatchObject({ status: 'DECLINED', reasonCode: reason, authCode: '', last4, amountCents: 2500, savedMethod: saved });
+      expect(declined.transactionId).toBe(intentsOfKey(key)[0].id);
+      expect(await charge(saved.token, key)).toEqual(declined);
+      expect(intentsOfKey(key)).toHaveLength(1);
+    }
+  });
+
+  it('updates a saved card in place: the same token, its new expiry and holder', async () => {
+    const saved = await saveCard();
+    const pm = saved.token.split('/')[1];
+    const updated = await gateway.updateToken({ token: saved.token, expiry: '08/32', holderName: 'Maria G. Garcia' });
+    expect(updated.savedMethod).toEqual({ ...saved, expiry: '08/32', holderName: 'Maria G. Garcia' });
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/payment_methods/${pm}`).at(-1)!.params).toEqual({ card: { exp_month: '8', exp_year: '2032' }, billing_details: { name: 'Maria G. Garcia' } });
+    expect(fake.paymentMethods.get(pm)).toMatchObject({ card: { exp_month: 8, exp_year: 2032, last4: '4242' }, billing_details: { name: 'Maria G. Garcia' } });
+    // the holder alone leaves the expiry
+    expect((await gateway.updateToken({ token: saved.token, holderName: 'Maria Garcia' })).savedMethod).toMatchObject({ expiry: '08/32', holderName: 'Maria Garcia' });
+    // not MM/YY; a month Stripe refuses as past
+    await expect(gateway.updateToken({ token: saved.token, expiry: '13/30' })).rejects.toBeInstanceOf(TokenRefused);
+    await expect(gateway.updateToken({ token: saved.token, expiry: '01/20' })).rejects.toThrow(/expiration year is invalid/);
+    expect(fake.paymentMethods.get(pm)!.card).toMatchObject({ exp_month: 8, exp_year: 2032 });
+  });
+
+  it('detaches a saved card, a second time without error, after which it cannot be charged', async () => {
+    const saved = await saveCard();
+    const pm = saved.token.split('/')[1];
+    expect(await gateway.deleteToken(saved.token)).toEqual({ savedMethod: { ...saved, status: 'INVALID' } });
+    expect(fake.paymentMethods.get(pm)!.customer).toBeNull();
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/payment_methods/${pm}/detach`)).toHaveLength(1);
+    expect(await gateway.deleteToken(saved.token)).toEqual({ savedMethod: { ...saved, status: 'INVALID' } });
+    expect(fake.requests.filter((r) => r.method === 'POST' && r.path === `/v1/payment_methods/${pm}/detach`)).toHaveLength(1);
+    const key = newKey();
+    await expect(charge(saved.token, key)).rejects.toBeInstanceOf(TokenRefused);
+    await expect(gateway.updateToken({ token: saved.token, holderName: 'X' })).rejects.toBeInstanceOf(TokenRefused);
+    expect(intentsOfKey(key)).toHaveLength(0);
+  });
+
+  it("refuses a token naming another Customer's card, and tokens not of this gateway", async () => {
+    const mine = await saveCard();
+    const theirs = await saveCard({ brand: 'amex', last4: '8431' });
+    const forged = `${mine.token.split('/')[0]}/${theirs.token.split('/')[1]}`;
+    const key = newKey();
+    await expect(charge(forged, key)).rejects.toBeInstanceOf(TokenRefused);
+    await expect(gateway.updateToken({ token: forged, holderName: 'Someone Else' })).rejects.toBeInstanceOf(TokenRefused);
+    await expect(gateway.deleteToken(forged)).rejects.toBeInstanceOf(TokenRefused);
+    expect(intentsOfKey(key)).toHaveLength(0);
+    expect(fake.paymentMethods.get(theirs.token.split('/')[1])).toMatchObject({ customer: theirs.token.split('/')[0], billing_details: { name: 'Maria Garcia' } });
+    // a card number, a bare PaymentMethod, an unknown one
+    for (const token of ['4242424242424242', theirs.token.split('/')[1], `${mine.token.split('/')[0]}/pm_unknown`]) await expect(charge(token, key)).rejects.toBeInstanceOf(TokenRefused);
+    expect(intentsOfKey(key)).toHaveLength(0);
+    // the owner's token still charges
+    expect(await charge(theirs.token)).toMatchObject({ status: 'APPROVED', brand: 'AMEX', savedMethod: { brand: 'AMEX', last4: '8431' } });
   });
 });

@@ -1,10 +1,13 @@
 // The portal's side of Stripe through the official `stripe` package: a Checkout Session is the hosted
 // page, its PaymentIntent the transaction, refunds go to that PaymentIntent, and webhooks are checked
-// with stripe.webhooks.constructEvent over the raw body. Every POST carries an idempotency key derived
-// from the portal's own (Stripe ignores keys on GETs).
+// with stripe.webhooks.constructEvent over the raw body. A card saved on the page is a PaymentMethod
+// attached to a Customer made for that page; its token is "cus_.../pm_..." and a token charge is an
+// off-session PaymentIntent. Every POST that makes something carries an idempotency key derived from
+// the portal's own (Stripe ignores keys on GETs).
 import Stripe from 'stripe';
 import type {
   CancelCheckoutAnswer,
+  ChargeTokenRequest,
   CheckoutAnswer,
   CheckoutQueryAnswer,
   CheckoutStatus,
@@ -12,6 +15,9 @@ import type {
   GatewayTransaction,
   RefundAnswer,
   ReturnQuery,
+  SavedMethod,
+  TokenAnswer,
+  UpdateTokenRequest,
 } from '../../../sandbox-gateway/protocol';
 import { GatewayUnavailable, type PaymentGateway, type VerifiedNotification } from '../adapter';
 
@@ -94,9 +100,54 @@ export function transactionOfSession(s: Stripe.Checkout.Session, failed = false)
     brand: (card?.brand ?? bank?.account_type ?? '').toUpperCase(),
     last4: card?.last4 ?? bank?.last4 ?? '',
     holderName: charge?.billing_details?.name ?? s.customer_details?.name ?? '',
-    expiry: card ? `${String(card.exp_month).padStart(2, '0')}/${String(card.exp_year % 100).padStart(2, '0')}` : '',
+    expiry: card ? expiryOf(card.exp_month, card.exp_year) : '',
     createdAt: new Date((charge?.created ?? pi?.created ?? s.created) * 1000).toISOString(),
   };
+}
+
+/**
+ * A saved card's token: the Customer and the PaymentMethod, both needed to charge it off session (a
+ * PaymentIntent names the two, and the PaymentMethod must be attached to that Customer).
+ */
+const TOKEN = /^(cus_[A-Za-z0-9]{1,250})\/(pm_[A-Za-z0-9]{1,250})$/;
+
+export const tokenOf = (customer: string, paymentMethod: string) => `${customer}/${paymentMethod}`;
+
+/** A token this adapter cannot act on: malformed, unknown at Stripe, not a card, or not its Customer's. */
+export class TokenRefused extends GatewayUnavailable {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TokenRefused';
+  }
+}
+
+const SAVED_BRANDS: Record<string, string> = { visa: 'VISA', mastercard: 'MASTERCARD', amex: 'AMEX', discover: 'DISCOVER' };
+
+const expiryOf = (month: number, year: number) => `${String(month).padStart(2, '0')}/${String(year % 100).padStart(2, '0')}`;
+
+/** What the portal keeps of a saved card: never its number. */
+export function savedMethodOf(customer: string, pm: Stripe.PaymentMethod, status: SavedMethod['status'] = 'ACTIVE'): SavedMethod {
+  return {
+    token: tokenOf(customer, pm.id),
+    method: 'CARD',
+    brand: SAVED_BRANDS[pm.card?.brand ?? ''] ?? 'OTHER',
+    last4: pm.card?.last4 ?? '',
+    holderName: pm.billing_details?.name ?? '',
+    expiry: pm.card ? expiryOf(pm.card.exp_month, pm.card.exp_year) : '',
+    status,
+  };
+}
+
+/**
+ * The portal's reason for a declined card (the sandbox's codes) from Stripe's error and decline codes;
+ * an off-session charge the bank wants authenticated cannot be, so it is a decline too.
+ */
+export function declineReasonOf(code: string | undefined, declineCode: string | undefined): string {
+  const c = [code ?? '', declineCode ?? ''];
+  if (c.includes('expired_card')) return 'EXPIRY';
+  if (c.includes('incorrect_cvc') || c.includes('invalid_cvc')) return 'CVV';
+  if (c.includes('incorrect_zip')) return 'AVS';
+  return 'DECLINED';
 }
 
 export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
@@ -154,6 +205,16 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
     const known = sessionOfKey.get(req.idempotencyKey);
     if (known) return answerOf(await retrieve(known));
     if (req.method !== 'CARD') throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) takes cards only`);
+    // a card is saved to a Customer: a new one per page, so that Checkout never shows a returning
+    // payer the cards someone else saved under the same e-mail
+    const customer = req.offerSave
+      ? await call('customer', () =>
+          stripe.customers.create(
+            { name: `${req.payer.firstName} ${req.payer.lastName}`.trim(), ...(req.payer.email ? { email: req.payer.email } : {}), metadata: { reference: req.reference } },
+            { idempotencyKey: `customer-${req.idempotencyKey}` },
+          ),
+        )
+      : null;
     const params: Stripe.Checkout.SessionCreateParams = {
       mode: 'payment',
       client_reference_id: req.reference,
@@ -162,9 +223,15 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
       success_url: stripeReturnUrl(req.returnUrl, 'APPROVED'),
       cancel_url: stripeReturnUrl(req.cancelUrl, 'CANCELLED'),
       locale: LOCALES[req.locale] ?? 'auto',
-      metadata: { reference: req.reference, idempotencyKey: req.idempotencyKey, method: req.method },
-      payment_intent_data: { description: `${req.merchantName} ${req.reference}`, metadata: { reference: req.reference } },
-      ...(req.payer.email ? { customer_email: req.payer.email } : {}),
+      metadata: { reference: req.reference, idempotencyKey: req.idempotencyKey, method: req.method, ...(customer ? { offerSave: 'true' } : {}) },
+      payment_intent_data: {
+        description: `${req.merchantName} ${req.reference}`,
+        metadata: { reference: req.reference },
+        // saved for charges without the parent present; the page's box says whether she asked for it
+        ...(customer ? { setup_future_usage: 'off_session' as const } : {}),
+      },
+      // Stripe takes a Customer or an e-mail, not both (the Customer has the e-mail)
+      ...(customer ? { customer: customer.id, saved_payment_method_options: { payment_method_save: 'enabled' as const } } : req.payer.email ? { customer_email: req.payer.email } : {}),
       ...(cfg.checkoutMinutes ? { expires_at: now() + cfg.checkoutMinutes * 60 } : {}),
     };
     let session: Stripe.Checkout.Session;
@@ -180,10 +247,35 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
     return answerOf(session);
   }
 
+  /**
+   * The card a page offering "save" kept: with setup_future_usage Stripe attaches the card to the
+   * page's Customer either way, and marks it allow_redisplay "always" only when the parent ticked the
+   * box. A card she did not ask to keep is detached again (once it is, nothing is left to detach).
+   */
+  async function savedOfSession(s: Stripe.Checkout.Session): Promise<SavedMethod | null> {
+    const pi = s.payment_intent && typeof s.payment_intent === 'object' ? s.payment_intent : null;
+    const customer = idOf(s.customer);
+    const pmId = idOf(pi?.payment_method);
+    if (!customer || !pmId) return null;
+    const pm = await call('payment method', () => stripe.paymentMethods.retrieve(pmId));
+    if (idOf(pm.customer) !== customer) return null;
+    if (pm.allow_redisplay === 'always') return savedMethodOf(customer, pm);
+    // not asking again on a failure: the next query of this page detaches it
+    await stripe.paymentMethods.detach(pmId).catch(() => undefined);
+    return null;
+  }
+
+  /** The session's transaction with the card it saved (pages offering "save" only; else as it is). */
+  async function transactionOf(s: Stripe.Checkout.Session): Promise<GatewayTransaction | null> {
+    const tx = transactionOfSession(s);
+    if (!tx || s.metadata?.offerSave !== 'true') return tx;
+    return { ...tx, savedMethod: tx.status === 'APPROVED' ? await savedOfSession(s) : null };
+  }
+
   async function queryCheckout(checkoutId: string): Promise<CheckoutQueryAnswer> {
     const s = await retrieve(checkoutId);
     const charge = chargeOf(s.payment_intent && typeof s.payment_intent === 'object' ? s.payment_intent : null);
-    return { checkoutId: s.id, reference: s.client_reference_id ?? '', status: statusOf(s), transaction: transactionOfSession(s), refundedCents: charge?.amount_refunded ?? 0 };
+    return { checkoutId: s.id, reference: s.client_reference_id ?? '', status: statusOf(s), transaction: await transactionOf(s), refundedCents: charge?.amount_refunded ?? 0 };
   }
 
   async function cancelCheckout(idempotencyKey: string): Promise<CancelCheckoutAnswer> {
@@ -204,7 +296,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
       }
       s = await retrieve(id);
     }
-    if (s.status === 'complete') return { checkoutId: id, status: 'COMPLETED', transaction: transactionOfSession(s) };
+    if (s.status === 'complete') return { checkoutId: id, status: 'COMPLETED', transaction: await transactionOf(s) };
     if (s.status === 'open') throw new GatewayUnavailable(`gateway ${cfg.code} (stripe): session ${id} is still open`);
     return { checkoutId: id, status: cancelled ? 'CANCELLED' : 'EXPIRED', transaction: null };
   }
@@ -218,6 +310,127 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
       status: r.status === 'succeeded' || r.status === 'pending' ? 'REFUNDED' : 'REFUSED',
       createdAt: new Date(r.created * 1000).toISOString(),
     };
+  }
+
+  /**
+   * The token's Customer and its card as Stripe has it (null when unknown), a card attached to that
+   * Customer or to none (detached); another Customer's card is refused.
+   */
+  async function ownedCard(token: string, what: string): Promise<{ customer: string; pm: Stripe.PaymentMethod | null; attached: boolean }> {
+    const m = TOKEN.exec(token);
+    if (!m) throw new TokenRefused(`gateway ${cfg.code} (stripe) ${what}: not a token of this gateway`);
+    const [, customer, pmId] = m;
+    let pm: Stripe.PaymentMethod;
+    try {
+      pm = await stripe.paymentMethods.retrieve(pmId);
+    } catch (e) {
+      if (e instanceof Stripe.errors.StripeInvalidRequestError && e.statusCode === 404) return { customer, pm: null, attached: false };
+      throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) ${what}: ${messageOf(e)}`);
+    }
+    const owner = idOf(pm.customer);
+    if (owner && owner !== customer) throw new TokenRefused(`gateway ${cfg.code} (stripe) ${what}: the card is not this token's customer's`);
+    if (pm.type !== 'card') throw new TokenRefused(`gateway ${cfg.code} (stripe) ${what}: cards only`);
+    return { customer, pm, attached: owner === customer };
+  }
+
+  /**
+   * A saved card charged without the parent (an off-session PaymentIntent confirmed at once). The
+   * request's key is the PaymentIntent's idempotency key, so a retry answers the first charge, approved
+   * or declined. A decline is Stripe's card error (402), which carries the PaymentIntent.
+   */
+  async function chargeToken(req: Omit<ChargeTokenRequest, 'merchant'>): Promise<GatewayTransaction> {
+    const { customer, pm, attached } = await ownedCard(req.token, 'charge');
+    if (!pm || !attached) throw new TokenRefused(`gateway ${cfg.code} (stripe) charge: the card was removed`);
+    const saved = savedMethodOf(customer, pm);
+    const base = {
+      checkoutId: '',
+      reference: req.reference,
+      amountCents: req.amountCents,
+      method: 'CARD' as const,
+      brand: (pm.card?.brand ?? '').toUpperCase(),
+      last4: saved.last4,
+      holderName: saved.holderName,
+      expiry: saved.expiry,
+      savedMethod: saved,
+    };
+    let pi: Stripe.PaymentIntent;
+    try {
+      pi = await stripe.paymentIntents.create(
+        {
+          amount: req.amountCents,
+          currency: req.currency.toLowerCase(),
+          customer,
+          payment_method: pm.id,
+          allowed_payment_method_types: ['card'],
+          off_session: true,
+          confirm: true,
+          description: req.reference,
+          metadata: { reference: req.reference, idempotencyKey: req.idempotencyKey },
+          expand: ['latest_charge'],
+        },
+        { idempotencyKey: req.idempotencyKey },
+      );
+    } catch (e) {
+      if (!(e instanceof Stripe.errors.StripeCardError)) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) charge: ${messageOf(e)}`);
+      const failed = e.payment_intent;
+      return {
+        ...base,
+        transactionId: failed?.id ?? e.charge ?? '',
+        status: 'DECLINED',
+        reasonCode: declineReasonOf(e.code, e.decline_code),
+        authCode: '',
+        createdAt: new Date((failed?.created ?? Math.floor(nowMs() / 1000)) * 1000).toISOString(),
+      };
+    }
+    const charge = chargeOf(pi);
+    const card = charge?.payment_method_details?.card;
+    if (pi.status !== 'succeeded' && pi.status !== 'requires_payment_method' && pi.status !== 'requires_action' && pi.status !== 'canceled') {
+      // processing: no answer yet (cards seldom); the same key asks again later
+      throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) charge: payment ${pi.id} is ${pi.status}`);
+    }
+    const approved = pi.status === 'succeeded';
+    return {
+      ...base,
+      transactionId: pi.id,
+      status: approved ? 'APPROVED' : 'DECLINED',
+      reasonCode: approved ? '' : declineReasonOf(pi.last_payment_error?.code, pi.last_payment_error?.decline_code),
+      authCode: approved ? (card?.authorization_code ?? charge?.id ?? '') : '',
+      createdAt: new Date((charge?.created ?? pi.created) * 1000).toISOString(),
+      ...(approved ? { settlement: 'SETTLED' as const } : {}),
+    };
+  }
+
+  /** A saved card's new expiry or holder, on the same PaymentMethod (the token stays). */
+  async function updateToken(req: Omit<UpdateTokenRequest, 'merchant'>): Promise<TokenAnswer> {
+    const { customer, pm, attached } = await ownedCard(req.token, 'update');
+    if (!pm || !attached) throw new TokenRefused(`gateway ${cfg.code} (stripe) update: the card was removed`);
+    const expiry = req.expiry === undefined ? null : /^(0[1-9]|1[0-2])\/(\d\d)$/.exec(req.expiry);
+    if (req.expiry !== undefined && !expiry) throw new TokenRefused(`gateway ${cfg.code} (stripe) update: expiry ${req.expiry} is not MM/YY`);
+    const params: Stripe.PaymentMethodUpdateParams = {
+      ...(expiry ? { card: { exp_month: Number(expiry[1]), exp_year: 2000 + Number(expiry[2]) } } : {}),
+      ...(req.holderName !== undefined ? { billing_details: { name: req.holderName } } : {}),
+    };
+    if (!params.card && !params.billing_details) return { savedMethod: savedMethodOf(customer, pm) };
+    // no key of the portal's own: the package's retry key covers a lost answer, and a key made of the
+    // values would answer an old update again after a change back
+    const updated = await call('update', () => stripe.paymentMethods.update(pm.id, params));
+    return { savedMethod: savedMethodOf(customer, updated) };
+  }
+
+  /** Detaches the card from its Customer, after which Stripe cannot charge it; a second time is no error. */
+  async function deleteToken(token: string): Promise<TokenAnswer> {
+    const { customer, pm, attached } = await ownedCard(token, 'delete');
+    const gone = (p: Stripe.PaymentMethod | null): TokenAnswer => ({
+      savedMethod: p ? savedMethodOf(customer, p, 'INVALID') : { token, method: 'CARD', brand: 'OTHER', last4: '', holderName: '', expiry: '', status: 'INVALID' },
+    });
+    if (!pm || !attached) return gone(pm);
+    try {
+      return gone(await stripe.paymentMethods.detach(pm.id));
+    } catch (e) {
+      // detached meanwhile (another request): Stripe says it is not attached any more
+      if (e instanceof Stripe.errors.StripeInvalidRequestError && !(await ownedCard(token, 'delete')).attached) return gone(pm);
+      throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) delete: ${messageOf(e)}`);
+    }
   }
 
   /**
@@ -283,6 +496,9 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
     queryCheckout,
     cancelCheckout,
     refund,
+    chargeToken,
+    updateToken,
+    deleteToken,
     verifyNotification,
     // nothing to check: a well-formed Stripe return is only a cue to ask Stripe (see UNSIGNED_RETURN)
     verifyReturn: (q: ReturnQuery, sig: string | undefined) => sig === UNSIGNED_RETURN && SESSION_ID.test(q.checkout) && q.transaction === '' && (q.status === 'APPROVED' || q.status === 'CANCELLED'),
