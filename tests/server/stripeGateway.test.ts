@@ -284,6 +284,11 @@ describe('saved cards through the Stripe adapter', () => {
     expect(session).toMatchObject({ customer_email: null, saved_payment_method_options: { payment_method_save: 'enabled' }, metadata: { offerSave: 'true' } });
     const asked = fake.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.idempotencyKey === `checkout-${key}`)!;
     expect(asked.params.payment_intent_data).toMatchObject({ setup_future_usage: 'off_session' });
+    // another server of the provider asked for the same attempt's page: the same Customer and page
+    const otherServer = gatewaysFromSettings(gatewayAdapters(), JSON.stringify({ 4: entry(fake) }))[4];
+    const customers = fake.customers.size;
+    expect((await otherServer.createCheckout(page(key, true))).checkoutId).toBe(opened.checkoutId);
+    expect(fake.customers.size).toBe(customers);
 
     fake.pay(opened.checkoutId, { brand: 'visa', last4: '4242', expMonth: 3, expYear: 2031, save: true });
     const answer = await gateway.queryCheckout(opened.checkoutId);
