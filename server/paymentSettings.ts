@@ -36,6 +36,8 @@ export interface PaymentSettings {
    * with the processing fee it must stay within what the gateway takes in one payment
    */
   maxPaymentCents: number;
+  /** charged to the account when the bank returns a bank debit, in cents (0: none) */
+  bankReturnFeeCents: number;
 }
 
 const NO_FEE: ProcessingFee = { percent: 0, fixedCents: 0, minimumCents: 0 };
@@ -52,6 +54,7 @@ export const DEFAULT_PAYMENTS: PaymentSettings = {
   seatHoldMinutes: 15,
   driverLicence: 'H',
   maxPaymentCents: 9_999_999,
+  bankReturnFeeCents: 0,
 };
 
 /**

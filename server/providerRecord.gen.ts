@@ -317,6 +317,10 @@ export interface ProviderRecord {
      * the most one payment may be, in cents (Pay now's other amount and the balance paid at once; default 9999999); at most $500,000.00 so that with the largest processing fee it stays within a gateway's one payment
      */
     maxPaymentCents?: number;
+    /**
+     * a fee charged to the account when the bank returns a bank debit, in cents (disclosed before paying by bank account; default 0, none)
+     */
+    bankReturnFeeCents?: number;
   };
 }
 /**

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   index,
   check,
+  type AnyPgColumn,
 } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import type { ProviderTexts } from '../providerTexts';
@@ -616,6 +617,12 @@ export const payments = pgTable('payments', {
   payerEmail: text('payer_email').notNull().default(''),
   /** the outbox rows of its receipt e-mails (spec 8.2: 'could not be sent' when they failed) */
   receiptMails: jsonb('receipt_mails').$type<number[]>().notNull().default([]),
+  /** PENDING (a bank debit on its way through the banks) | SETTLED | RETURNED */
+  settlement: text('settlement').notNull().default('SETTLED'),
+  /** the bank's return code (R01...) when RETURNED */
+  returnCode: text('return_code').notNull().default(''),
+  /** the saved method it was paid with or saved from */
+  paymentMethodId: integer('payment_method_id').references((): AnyPgColumn => paymentMethods.id, { onDelete: 'set null' }),
 });
 
 export const autopayRegistrations = pgTable('autopay_registrations', {
@@ -632,22 +639,44 @@ export const autopayRegistrations = pgTable('autopay_registrations', {
   startDate: day('start_date').notNull(),
 });
 
-export const paymentMethods = pgTable('payment_methods', {
-  id: serial('id').primaryKey(),
-  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  adultId: integer('adult_id').notNull().references(() => adults.id),
-  automaticPaymentRegistrationId: integer('automatic_payment_registration_id').references(() => autopayRegistrations.id),
-  /** CCR saved card, ECR saved bank account */
-  paymentMethodCode: text('payment_method_code').notNull(),
-  type: text('type').notNull(),
-  last4Digits: text('last4_digits').notNull(),
-  firstName: text('first_name').notNull(),
-  lastName: text('last_name').notNull(),
-  expiry: text('expiry'),
-  savedOn: day('saved_on').notNull(),
-  usedForAutoPay: boolean('used_for_auto_pay').notNull().default(false),
-});
+/**
+ * A payment method the gateway keeps for later payments (spec 2.12, 4): the portal holds its token and
+ * what it shows, never a card or account number. A row without a token cannot be charged.
+ */
+export const paymentMethods = pgTable(
+  'payment_methods',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    adultId: integer('adult_id').notNull().references(() => adults.id),
+    automaticPaymentRegistrationId: integer('automatic_payment_registration_id').references(() => autopayRegistrations.id),
+    /** CCR saved card, ECR saved bank account */
+    paymentMethodCode: text('payment_method_code').notNull(),
+    /** the card's brand or the bank account's kind */
+    type: text('type').notNull(),
+    last4Digits: text('last4_digits').notNull(),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    /** MM/YY for cards, null for bank accounts */
+    expiry: text('expiry'),
+    savedOn: day('saved_on').notNull(),
+    usedForAutoPay: boolean('used_for_auto_pay').notNull().default(false),
+    /** the gateway's token (merchant-scoped) */
+    token: text('token'),
+    /** the gateway provider code that keeps the token */
+    gatewayCode: integer('gateway_code'),
+    /** ACTIVE | INVALID (closed or unknown account) | BLOCKED (the payer revoked the authorisation) */
+    status: text('status').notNull().default('ACTIVE'),
+    /** the bank's return code that set the status */
+    statusReason: text('status_reason').notNull().default(''),
+    /** the expiry (MM/YY) whose 30-day notice was sent */
+    expiryNoticeFor: text('expiry_notice_for'),
+    /** a bank account the gateway accepted on its first debit */
+    validated: boolean('validated').notNull().default(false),
+  },
+  (t) => [uniqueIndex('payment_methods_token').on(t.providerId, t.gatewayCode, t.token).where(sql`token IS NOT NULL`)],
+);
 
 export const bulletins = pgTable('bulletins', {
   id: serial('id').primaryKey(),
@@ -1000,7 +1029,7 @@ export const ledgerEntries = pgTable(
     id: serial('id').primaryKey(),
     providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
     accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-    /** CHARGE | LATE_FEE | REFUND raise the balance; PAYMENT | CREDIT lower it */
+    /** CHARGE | LATE_FEE | REFUND | RETURN (a payment the bank returned) raise the balance; PAYMENT | CREDIT lower it */
     kind: text('kind').notNull(),
     /** positive integer cents */
     amountCents: integer('amount_cents').notNull(),
@@ -1041,8 +1070,12 @@ export const paymentAttempts = pgTable(
     draftId: integer('draft_id').references(() => applicationDrafts.id, { onDelete: 'set null' }),
     amountCents: integer('amount_cents').notNull(),
     feeCents: integer('fee_cents').notNull().default(0),
-    /** CCD new card | ECH new bank account */
+    /** CCD new card | ECH new bank account | CCR saved card | ECR saved bank account */
     paymentMethodCode: text('payment_method_code').notNull(),
+    /** the saved method charged server to server (no page): its attempt has no checkout */
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    /** the parent was offered to save the method on the hosted page */
+    saveMethod: boolean('save_method').notNull().default(false),
     gatewayCode: integer('gateway_code').notNull(),
     checkoutId: text('checkout_id').unique(),
     checkoutUrl: text('checkout_url'),

@@ -6,6 +6,7 @@ import { isoDay } from '../clock';
 import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
+import { removeSavedMethod, restApiPayment, savedCardFacts, savedMethodList, savedMethodPayer, updateSavedMethod } from '../domains/payments/savedMethods';
 
 type BillingOp = Extract<OperationId, `Billing.${string}`>;
 
@@ -47,5 +48,22 @@ export const billingHandlers = {
   },
   'Billing.invoicePdf': {
     handler: ({ deps, session, query, lang }) => invoicePdfFile(deps, session, query.ServicePeriodDetailID, lang),
+  },
+  'Billing.savedMethods': {
+    handler: ({ deps, session, query }) => savedMethodList(deps, session, query.IsAutoPay),
+  },
+  'Billing.removeSavedMethod': {
+    handler: ({ deps, session, body, lang }) => removeSavedMethod(deps, session, body.paymentMethodID, lang),
+  },
+  'Billing.updateSavedMethod': {
+    // the method must be the account's card before its form is validated
+    facts: ({ deps, session, body, lang }) => savedCardFacts(deps, session, body.paymentMethodID, lang),
+    handler: ({ deps, session, form, lang }) => updateSavedMethod(deps, session, form.data, lang),
+  },
+  'Billing.savedMethodPayer': {
+    handler: ({ deps, session, query, lang }) => savedMethodPayer(deps, session, query.PaymentMethodID, lang),
+  },
+  'Billing.restApiPayment': {
+    handler: ({ deps, session, body, lang }) => restApiPayment(deps, session, body, lang),
   },
 } satisfies ServiceHandlers<BillingOp>;

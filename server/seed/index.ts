@@ -351,9 +351,10 @@ async function seedBrightpath(ctx: Ctx) {
   );
   await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amountCents: 245_00 });
   const autopay = await one(db.insert(t.autopayRegistrations).values({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: d(-120) }).returning());
+  // the card on file of the autopay: a gateway token is made only by paying on the gateway's page, so
+  // the demo's has none (shown, not charged); a method saved for later comes from the page
   await db.insert(t.paymentMethods).values([
-    { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'Visa', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/2029', savedOn: d(-120), usedForAutoPay: true },
-    { providerId: pid, accountId: garcia.id, adultId: maria.id, paymentMethodCode: 'ECR', type: 'Checking', last4Digits: '6789', firstName: 'Maria', lastName: 'Garcia', savedOn: d(-60) },
+    { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'VISA', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/29', savedOn: d(-120), usedForAutoPay: true },
   ]);
   await db.insert(t.payments).values([
     ...months.slice(0, 3).map((m) => ({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentDate: isoDay(addDays(m.first, 8)), amountCents: monthly, paymentMethodCode: 'CCR', last4Digits: '4242', payerName: 'David Garcia' })),

@@ -158,11 +158,11 @@ export async function seedPeople(db: Db, opts: { d: (offset: number) => string }
     adultId: paula.id,
     automaticPaymentRegistrationId: reg.id,
     paymentMethodCode: 'CCR',
-    type: 'Mastercard',
+    type: 'MASTERCARD',
     last4Digits: '5100',
     firstName: 'Paula',
     lastName: 'Reyes',
-    expiry: '11/2028',
+    expiry: '11/28',
     savedOn: opts.d(-30),
     usedForAutoPay: true,
   });

@@ -513,6 +513,133 @@ export interface BillingInvoicePdfQuery {
   ServicePeriodDetailID: number;
 }
 
+/** Billing.savedMethods: query */
+export interface BillingSavedMethodsQuery {
+  /**
+   * only the methods used (true) or not used (false) for autopay
+   */
+  IsAutoPay?: boolean;
+}
+
+/** Billing.savedMethods: response */
+export type BillingSavedMethodsResponse = {
+  paymentMethodID: number;
+  paymentMethodCode: 'CCR' | 'ECR';
+  automaticPaymentRegistrationID: number | null;
+  adultID: number;
+  /**
+   * the card's brand or the bank account's kind
+   */
+  type: string;
+  last4Digits: string;
+  firstName: string;
+  lastName: string;
+  /**
+   * MM/YY, null for a bank account
+   */
+  expiry: string | null;
+  /**
+   * MM/DD/YYYY
+   */
+  savedOn: string;
+  usedForAutoPay: boolean;
+  status: 'ACTIVE' | 'EXPIRED' | 'INVALID' | 'BLOCKED';
+  /**
+   * the bank's return code that made it INVALID or BLOCKED, else empty
+   */
+  statusReason: string;
+}[];
+
+/** Billing.removeSavedMethod: body */
+export interface BillingRemoveSavedMethodBody {
+  paymentMethodID: number;
+}
+
+/** Billing.removeSavedMethod: response */
+export interface BillingRemoveSavedMethodResponse {
+  removed: boolean;
+}
+
+/** Billing.updateSavedMethod: body */
+export interface BillingUpdateSavedMethodBody {
+  paymentMethodID: number;
+  expiryMonth: string;
+  expiryYear: string;
+  firstName: string;
+  lastName: string;
+}
+
+/** Billing.updateSavedMethod: response */
+export interface BillingUpdateSavedMethodResponse {
+  paymentMethodID: number;
+  paymentMethodCode: 'CCR' | 'ECR';
+  automaticPaymentRegistrationID: number | null;
+  adultID: number;
+  /**
+   * the card's brand or the bank account's kind
+   */
+  type: string;
+  last4Digits: string;
+  firstName: string;
+  lastName: string;
+  /**
+   * MM/YY, null for a bank account
+   */
+  expiry: string | null;
+  /**
+   * MM/DD/YYYY
+   */
+  savedOn: string;
+  usedForAutoPay: boolean;
+  status: 'ACTIVE' | 'EXPIRED' | 'INVALID' | 'BLOCKED';
+  /**
+   * the bank's return code that made it INVALID or BLOCKED, else empty
+   */
+  statusReason: string;
+}
+
+/** Billing.savedMethodPayer: query */
+export interface BillingSavedMethodPayerQuery {
+  PaymentMethodID: number;
+}
+
+/** Billing.savedMethodPayer: response */
+export interface BillingSavedMethodPayerResponse {
+  adultID: number;
+  firstName: string;
+  lastName: string;
+  streetAddress: string;
+  apartmentNo: string;
+  city: string;
+  stateCode: string;
+  zip: string;
+  email: string;
+}
+
+/** Billing.restApiPayment: body */
+export interface BillingRestApiPaymentBody {
+  /**
+   * a new one per payment flow
+   */
+  idempotencyKey: string;
+  paymentMethodID: number;
+  amountChoice?: 'balance' | 'other';
+  otherAmount?: string;
+  /**
+   * pay a submitted application's fees instead of the balance
+   */
+  applicationKey?: string;
+}
+
+/** Billing.restApiPayment: response */
+export interface BillingRestApiPaymentResponse {
+  status: 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING' | 'LATE';
+  accountPaymentID: number | null;
+  reasonCode: string;
+  referrer: string;
+  purpose: 'BALANCE' | 'APPLICATION';
+}
+
 /** Communication.alertsLogin: query */
 export interface CommunicationAlertsLoginQuery {
   appName: string;
@@ -2552,6 +2679,11 @@ export interface Operations {
   'Billing.receipt': { method: 'GET'; path: '/payment/receipt/:accountpaymentid'; auth: 'session'; form: undefined; query: undefined; params: BillingReceiptParams; body: undefined; response: BillingReceiptResponse };
   'Billing.receiptPdf': { method: 'GET'; path: '/report/receipt'; auth: 'session'; form: undefined; query: BillingReceiptPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Billing.invoicePdf': { method: 'GET'; path: '/report/invoice'; auth: 'session'; form: undefined; query: BillingInvoicePdfQuery; params: undefined; body: undefined; response: FileResponse };
+  'Billing.savedMethods': { method: 'GET'; path: '/payment/saved-payment-methods'; auth: 'session'; form: undefined; query: BillingSavedMethodsQuery; params: undefined; body: undefined; response: BillingSavedMethodsResponse };
+  'Billing.removeSavedMethod': { method: 'POST'; path: '/payment/saved-payment-methods/remove'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingRemoveSavedMethodBody; response: BillingRemoveSavedMethodResponse };
+  'Billing.updateSavedMethod': { method: 'POST'; path: '/payment/saved-payment-methods/update'; auth: 'session'; form: 'savedCard'; query: undefined; params: undefined; body: BillingUpdateSavedMethodBody; response: BillingUpdateSavedMethodResponse };
+  'Billing.savedMethodPayer': { method: 'GET'; path: '/payment/saved-payment-method-adult'; auth: 'session'; form: undefined; query: BillingSavedMethodPayerQuery; params: undefined; body: undefined; response: BillingSavedMethodPayerResponse };
+  'Billing.restApiPayment': { method: 'POST'; path: '/payment/rest-api-payment'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingRestApiPaymentBody; response: BillingRestApiPaymentResponse };
   'Communication.alertsLogin': { method: 'GET'; path: '/PARENT/alerts/login'; auth: 'public'; form: undefined; query: CommunicationAlertsLoginQuery; params: undefined; body: undefined; response: CommunicationAlertsLoginResponse };
   'Communication.alertsHome': { method: 'GET'; path: '/alerts/home'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationAlertsHomeResponse };
   'Communication.bulletins': { method: 'GET'; path: '/bulletin'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationBulletinsResponse };
@@ -2693,6 +2825,11 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.receipt': { service: 'Billing', method: 'GET', path: '/payment/receipt/:accountpaymentid', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.receiptPdf': { service: 'Billing', method: 'GET', path: '/report/receipt', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Billing.invoicePdf': { service: 'Billing', method: 'GET', path: '/report/invoice', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
+  'Billing.savedMethods': { service: 'Billing', method: 'GET', path: '/payment/saved-payment-methods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.removeSavedMethod': { service: 'Billing', method: 'POST', path: '/payment/saved-payment-methods/remove', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.updateSavedMethod': { service: 'Billing', method: 'POST', path: '/payment/saved-payment-methods/update', auth: 'session', file: false, form: 'savedCard', applicationHeaders: true, paymentOnly: true },
+  'Billing.savedMethodPayer': { service: 'Billing', method: 'GET', path: '/payment/saved-payment-method-adult', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.restApiPayment': { service: 'Billing', method: 'POST', path: '/payment/rest-api-payment', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
   'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false, paymentOnly: true },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },

@@ -6,7 +6,7 @@
 // so a server refusing everything fails too. A new operation is covered by declaring its ids.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, desc, eq } from 'drizzle-orm';
 import { Jimp } from 'jimp';
 import { BACKENDS, createTestApp, freePort, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
@@ -18,9 +18,9 @@ import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'payment' | 'servicePeriod';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'payment' | 'servicePeriod' | 'paymentMethod';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'payment', 'servicePeriod']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'payment', 'servicePeriod', 'paymentMethod']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -62,7 +62,7 @@ const OPS = contractOperations(readContract(ROOT))
   // photo uploads first (the photo reads need one), the drop last (it removes the contact)
   .sort((a, b) => rank(a) - rank(b));
 function rank(op: ContractOperation): number {
-  return op.id.endsWith('PhotoUpload') ? 0 : op.id === 'Demographics.adultDelete' ? 2 : 1;
+  return op.id.endsWith('PhotoUpload') ? 0 : op.id === 'Demographics.adultDelete' || op.id === 'Billing.removeSavedMethod' ? 2 : 1;
 }
 
 describe('the contract declares the kind of every id', () => {
@@ -133,6 +133,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       application: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
       servicePeriod: (await first(s.invoices, eq(s.invoices.accountId, me.accountId))).servicePeriodDetailID,
+      // the account's last saved method (the owner's is saved on the gateway's page below)
+      paymentMethod: ((await db.select().from(s.paymentMethods).where(eq(s.paymentMethods.accountId, me.accountId)).orderBy(desc(s.paymentMethods.id)).limit(1))[0]?.id ?? 0) as number,
     };
   }
 
@@ -198,6 +200,14 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     tokens.karen = await tokenFor(t.app, ...KAREN);
     tokens.linh = await tokenFor(t.app, ...LINH);
     tokens.ana = await tokenFor(t.app, ...ANA);
+    // a card the owner saves for later on the gateway's page (its token is what the saved-method operations charge)
+    const started = await t.app.inject({ method: 'POST', url: '/api/Billing/payment/checkout', headers: { authorization: `Bearer ${tokens.maria}` }, payload: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '5.00', saveCard: true, paidByFamilyMemberID: -1, firstName: 'Maria', lastName: 'Garcia', streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' } });
+    const paid = await fetch(started.json().checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Maria Garcia', number: '4111111111111111', expiry: '12/30', cvv: '123', saveMethod: '1' }), redirect: 'manual' });
+    const back = Object.fromEntries(new URL(paid.headers.get('location')!).searchParams);
+    // and a saved method of the other account and of the other provider, whose ids are tried
+    const [linh] = await t.db.handle.db.select().from(s.adults).where(eq(s.adults.email, LINH[1]));
+    for (const a of [johnson, linh]) await t.db.handle.db.insert(s.paymentMethods).values({ providerId: a.providerId, accountId: a.accountId, adultId: a.id, paymentMethodCode: 'CCR', type: 'VISA', last4Digits: '1111', firstName: a.firstName, lastName: a.lastName, expiry: '12/30', savedOn: '2026-11-01' });
+    await t.app.inject({ method: 'POST', url: '/api/Billing/payment/result', headers: { authorization: `Bearer ${tokens.maria}` }, payload: { gatewayCode: 1, checkout: back.checkout, transaction: back.transaction, status: back.status, sig: back.sig } });
     ids.maria = await idsOf(MARIA[1], 'David', 'Sofia');
     rosa = (await idsOf(MARIA[1], 'Rosa')).adult as number;
     ids.karen = await idsOf(KAREN[1]);
@@ -278,6 +288,13 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       case 'Billing.startPayment':
         await awaitingPayment(m.application as string);
         return { query: {}, body: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '5.00', paidByFamilyMemberID: m.adult, streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' } };
+      case 'Billing.removeSavedMethod':
+        return { query: {}, body: { paymentMethodID: m.paymentMethod } };
+      case 'Billing.updateSavedMethod':
+        return { query: {}, body: { paymentMethodID: m.paymentMethod, expiryMonth: '11', expiryYear: '2031', firstName: 'Maria', lastName: 'Garcia' } };
+      case 'Billing.restApiPayment':
+        await awaitingPayment(m.application as string);
+        return { query: {}, body: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodID: m.paymentMethod, amountChoice: 'other', otherAmount: '5.00' } };
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':
@@ -331,7 +348,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, isNull, lt, ne } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { Db, DbOrTx, Tx } from '../../db/index';
-import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, payments, providers } from '../../db/schema';
+import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, paymentMethods, payments, providers } from '../../db/schema';
 import { fail } from '../../errors';
 import { isoDay, todayMdy } from '../../clock';
 import { enqueueMail } from '../../outbox';
@@ -46,12 +46,12 @@ async function providerOfSession(deps: AppDeps, s: SessionInfo) {
   return p;
 }
 
-async function settingsOfSession(deps: AppDeps, s: SessionInfo): Promise<{ settings: PaymentSettings; provider: typeof providers.$inferSelect }> {
+export async function settingsOfSession(deps: AppDeps, s: SessionInfo): Promise<{ settings: PaymentSettings; provider: typeof providers.$inferSelect }> {
   const provider = await providerOfSession(deps, s);
   return { settings: deps.settings(provider.appName).payments, provider };
 }
 
-function gatewayOf(deps: AppDeps, lang: string, code: number): PaymentGateway {
+export function gatewayOf(deps: AppDeps, lang: string, code: number): PaymentGateway {
   const g = deps.gateways?.(code);
   if (!g) fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
   return g;
@@ -89,7 +89,7 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
  * account's balance from its ledger, or the other amount the parent typed (not when the account
  * hides it). NaN when it is not a payable amount.
  */
-async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other: string | undefined): Promise<number> {
+export async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other: string | undefined): Promise<number> {
   const [acc] = await deps.db.select().from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
   const rc = await ruleContextOf(deps.db, s, deps.releaseVersion);
   // the most one payment may be (the provider's maxPaymentCents): a larger balance is paid in parts
@@ -108,6 +108,33 @@ async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string, other:
   // the payNow form has checked the text: positive, at most 2 decimals
   const cents = centsOfAmount(other ?? '');
   return cents > 0 ? cents : NaN;
+}
+
+/**
+ * A submitted application's fees due now while its seats are held: refused when its hold ended or it
+ * is paid (marked paid when the balance's payment covered it meanwhile).
+ */
+export async function applicationToPay(deps: AppDeps, session: SessionInfo, key: string, lang: string): Promise<{ application: DraftRow; amountCents: number }> {
+  const [d] = await deps.db
+    .select()
+    .from(applicationDrafts)
+    .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
+  if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
+  await releaseExpiredHolds(deps, { draftId: d.id });
+  const [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
+  if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail({ deps, lang }, 409, 'payment.errors.holdEnded');
+  if (application.paymentStatus === 'PAID') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+  if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
+  const amountCents = await applicationOwesNow(deps, application);
+  if (amountCents <= 0) {
+    // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
+    await deps.db
+      .update(applicationDrafts)
+      .set({ paymentStatus: 'PAID', holdUntil: null })
+      .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
+    fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
+  }
+  return { application, amountCents };
 }
 
 /** The provider's payment options for the Pay now screen. */
@@ -202,25 +229,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
   let idempotencyKey: string;
   let application: DraftRow | undefined;
   if (body.applicationKey) {
-    const [d] = await deps.db
-      .select()
-      .from(applicationDrafts)
-      .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
-    if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
-    await releaseExpiredHolds(deps, { draftId: d.id });
-    [application] = await deps.db.select().from(applicationDrafts).where(eq(applicationDrafts.id, d.id));
-    if (application.paymentStatus === 'EXPIRED' || application.paymentStatus === 'REFUNDED') fail({ deps, lang }, 409, 'payment.errors.holdEnded');
-    if (application.paymentStatus === 'PAID') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
-    if (application.paymentStatus !== 'AWAITING' && application.paymentStatus !== 'LATER') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
-    amountCents = await applicationOwesNow(deps, application);
-    if (amountCents <= 0) {
-      // the balance was paid meanwhile (Pay now after Pay later): the application is paid, its seats stay
-      await deps.db
-        .update(applicationDrafts)
-        .set({ paymentStatus: 'PAID', holdUntil: null })
-        .where(and(eq(applicationDrafts.id, application.id), inArray(applicationDrafts.paymentStatus, ['AWAITING', 'LATER'])));
-      fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
-    }
+    ({ application, amountCents } = await applicationToPay(deps, session, body.applicationKey, lang));
     // one key per try: a double click finds the same attempt, a try after a decline a new one
     const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
     idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
@@ -272,6 +281,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       feeCents,
       paymentMethodCode: method,
       gatewayCode,
+      saveMethod: body.saveCard === true,
       payer,
       referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
       locale: lang,
@@ -310,6 +320,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       notifyUrl: `${base}/api/Billing/payment/notification/${gatewayCode}`,
       cancelUrl: returnUrl,
       locale: lang,
+      // the hosted page offers "save for later": the number stays at the gateway, the portal gets a token
+      ...(attempt.saveMethod ? { offerSave: true } : {}),
       payer: { firstName: payer.firstName, lastName: payer.lastName, street: [payer.apartmentNo, payer.streetAddress].filter(Boolean).join(' '), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
     });
   } catch (e) {
@@ -381,12 +393,12 @@ type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
 /** an attempt's own statuses that its result repeats (CREATED answers PENDING, EXPIRED CANCELLED) */
 const ENDED: readonly ResultStatus[] = ['APPROVED', 'DECLINED', 'ERROR', 'CANCELLED'];
 
-function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' } {
+export function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' } {
   const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (ENDED.find((x) => x === a.status) ?? 'ERROR');
   return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer, purpose: a.purpose === 'APPLICATION' ? 'APPLICATION' : 'BALANCE' };
 }
 
-async function attemptById(db: DbOrTx, id: number): Promise<Attempt> {
+export async function attemptById(db: DbOrTx, id: number): Promise<Attempt> {
   const [a] = await db.select().from(paymentAttempts).where(eq(paymentAttempts.id, id));
   return a;
 }
@@ -398,6 +410,8 @@ async function attemptById(db: DbOrTx, id: number): Promise<Attempt> {
  * answer: the attempt stays open (the reconciler closes it later).
  */
 export async function closeAttempt(deps: AppDeps, attempt: Attempt, as: 'CANCELLED' | 'EXPIRED', reasonCode = ''): Promise<Attempt> {
+  // a saved method's charge has no page to close: its outcome is asked for again
+  if (isSavedCharge(attempt)) return chargeSavedMethod(deps, attempt);
   const gateway = deps.gateways?.(attempt.gatewayCode);
   if (!gateway) throw new GatewayUnavailable(`gateway ${attempt.gatewayCode} is not configured`);
   const answer = await gateway.cancelCheckout(attempt.publicId);
@@ -415,7 +429,7 @@ export async function closeAttempt(deps: AppDeps, attempt: Attempt, as: 'CANCELL
  * Answers how many of them the gateway had taken a payment on meanwhile (applied here): the caller
  * then starts nothing, since what the parent meant to pay may be paid already.
  */
-async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): Promise<number> {
+export async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): Promise<number> {
   const live = await deps.db
     .select()
     .from(paymentAttempts)
@@ -434,6 +448,98 @@ async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): P
     if (closed.status === 'APPROVED') paid++;
   }
   return paid;
+}
+
+/** An attempt that charges a saved method server to server (no hosted page). */
+export const isSavedCharge = (a: Attempt) => a.paymentMethodCode === 'CCR' || a.paymentMethodCode === 'ECR';
+
+/** Where the gateway posts the notifications of a transaction. */
+export const notifyUrlOf = (deps: AppDeps, gatewayCode: number) => `${(deps.linkBase ?? '').replace(/\/$/, '')}/api/Billing/payment/notification/${gatewayCode}`;
+
+/**
+ * Charges the saved method of a saved-method attempt with the attempt's own key, and applies the
+ * answer. Asked again (a double request, the reconciler after the gateway did not answer), the gateway
+ * answers the first charge's transaction, so the payment is posted once. Throws GatewayUnavailable.
+ */
+export async function chargeSavedMethod(deps: AppDeps, attempt: Attempt): Promise<Attempt> {
+  const gateway = deps.gateways?.(attempt.gatewayCode);
+  if (!gateway) throw new GatewayUnavailable(`gateway ${attempt.gatewayCode} is not configured`);
+  const [m] = attempt.paymentMethodId ? await deps.db.select().from(paymentMethods).where(eq(paymentMethods.id, attempt.paymentMethodId)) : [];
+  if (!m?.token) {
+    // its method was removed before the charge was asked: nothing can be charged any more
+    const [ended] = await deps.db
+      .update(paymentAttempts)
+      .set({ status: 'ERROR', reasonCode: 'METHOD_REMOVED', completedAt: deps.clock() })
+      .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')))
+      .returning();
+    return ended ?? attemptById(deps.db, attempt.id);
+  }
+  const [p] = await deps.db.select({ countryCode: providers.countryCode }).from(providers).where(eq(providers.id, attempt.providerId));
+  const tx = await gateway.chargeToken({
+    idempotencyKey: attempt.publicId,
+    token: m.token,
+    amountCents: attempt.amountCents + attempt.feeCents,
+    currency: p?.countryCode === 'CA' ? 'CAD' : 'USD',
+    reference: attempt.publicId,
+    notifyUrl: notifyUrlOf(deps, attempt.gatewayCode),
+  });
+  return applyTransaction(deps, attempt, tx);
+}
+
+/**
+ * Keeps the method a transaction carries (saved on the hosted page, or the saved method it charged):
+ * the row of its token is updated, or added for the paying adult when the parent asked to save it and
+ * the payment was approved. Only what the parent is shown is stored (brand, last four digits, holder,
+ * expiry), never a number. Answers the row's id, or null.
+ */
+async function keepSavedMethod(deps: AppDeps, t: Tx, attempt: Attempt, tx: GatewayTransaction): Promise<number | null> {
+  const sm = tx.savedMethod;
+  if (!sm?.token) return attempt.paymentMethodId ?? null;
+  const approved = tx.status === 'APPROVED';
+  const last4 = sm.last4.replace(/\D/g, '').slice(-4);
+  const expiry = /^\d{2}\/\d{2}$/.test(sm.expiry) ? sm.expiry : null;
+  const status = sm.status === 'INVALID' || sm.status === 'BLOCKED' ? sm.status : 'ACTIVE';
+  const byToken = and(eq(paymentMethods.providerId, attempt.providerId), eq(paymentMethods.gatewayCode, attempt.gatewayCode), eq(paymentMethods.token, sm.token));
+  const [row] = await t.select().from(paymentMethods).where(byToken);
+  if (row) {
+    if (row.accountId !== attempt.accountId) {
+      deps.log?.error({ attempt: attempt.publicId }, 'a gateway token of another account');
+      return null;
+    }
+    await t
+      .update(paymentMethods)
+      .set({ type: sm.brand, last4Digits: last4, expiry, status, validated: row.validated || (approved && sm.method === 'BANK') })
+      .where(eq(paymentMethods.id, row.id));
+    return row.id;
+  }
+  if (!approved || !attempt.saveMethod) return null;
+  const payer = attempt.payer;
+  const payerId = Number(payer.paidByFamilyMemberID);
+  // the holder's name as the parent typed it, else as the gateway has it
+  const [first, ...rest] = sm.holderName.trim().split(/\s+/);
+  const firstName = payerText(payer, 'firstName') || first || '';
+  const lastName = payerText(payer, 'lastName') || rest.join(' ');
+  const [added] = await t
+    .insert(paymentMethods)
+    .values({
+      providerId: attempt.providerId,
+      accountId: attempt.accountId,
+      adultId: payerId > 0 ? payerId : attempt.adultId,
+      paymentMethodCode: sm.method === 'CARD' ? 'CCR' : 'ECR',
+      type: sm.brand,
+      last4Digits: last4,
+      firstName,
+      lastName,
+      expiry,
+      savedOn: isoDay(deps.today()),
+      token: sm.token,
+      gatewayCode: attempt.gatewayCode,
+      status,
+      validated: sm.method === 'BANK',
+    })
+    .onConflictDoNothing()
+    .returning({ id: paymentMethods.id });
+  return added?.id ?? null;
 }
 
 /**
@@ -456,11 +562,14 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
     // a decline only ends a live attempt; an approval also reaches one closed meanwhile (its money came in)
     const [claimed] = await t
       .update(paymentAttempts)
-      .set({ transactionId: tx.transactionId, checkoutId: tx.checkoutId, completedAt: deps.clock() })
+      // a saved method's charge has no checkout of its own (the gateway may answer '' or a synthetic id)
+      .set({ transactionId: tx.transactionId, checkoutId: isSavedCharge(attempt) ? attempt.checkoutId : tx.checkoutId, completedAt: deps.clock() })
       .where(and(eq(paymentAttempts.id, attempt.id), isNull(paymentAttempts.transactionId), inArray(paymentAttempts.status, approved ? ['CREATED', 'CANCELLED', 'EXPIRED'] : ['CREATED'])))
       .returning();
     if (!claimed) return attemptById(t, attempt.id);
     if (!approved) {
+      // a refusal may say the saved method can no longer be charged (a closed bank account)
+      await keepSavedMethod(deps, t, attempt, tx);
       const [ended] = await t
         .update(paymentAttempts)
         .set({ status: tx.status === 'DECLINED' ? 'DECLINED' : 'ERROR', reasonCode: tx.reasonCode || 'DECLINED' })
@@ -469,6 +578,7 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
       return ended;
     }
     const wasLive = claimed.status === 'CREATED';
+    const methodId = await keepSavedMethod(deps, t, attempt, tx);
     const payer = attempt.payer;
     const payerName = `${payerText(payer, 'firstName')} ${payerText(payer, 'lastName')}`.trim();
     const [payment] = await t
@@ -489,6 +599,8 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
         gatewayTransactionId: tx.transactionId,
         authCode: tx.authCode,
         brand: tx.brand,
+        settlement: tx.settlement ?? 'SETTLED',
+        paymentMethodId: methodId,
       })
       .returning();
     await t.insert(ledgerEntries).values({ providerId: attempt.providerId, accountId: attempt.accountId, kind: 'PAYMENT', amountCents: attempt.amountCents, entryDate: payment.paymentDate, paymentId: payment.id, description: tx.transactionId, createdAt: deps.clock() });
@@ -544,6 +656,14 @@ export async function reconcilePayments(deps: AppDeps, opts: { olderThanMs?: num
     const gateway = deps.gateways?.(a.gatewayCode);
     if (!gateway) continue;
     try {
+      if (isSavedCharge(a)) {
+        // a saved method's charge the gateway did not answer: asked again with the same key
+        const charged = await chargeSavedMethod(deps, a);
+        if (charged.status === 'APPROVED') done.applied++;
+        else if (charged.status !== 'CREATED') done.closed++;
+        else done.open++;
+        continue;
+      }
       if (!a.checkoutId) {
         // its page was never opened here (the gateway did not answer): closed by its key
         const closed = await closeAttempt(deps, a, 'EXPIRED', 'NOT_OPENED');
@@ -592,7 +712,7 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
     .where(and(eq(adults.accountId, attempt.accountId), eq(adults.accountHolder, 1)));
   const money = await accountMoney(t, attempt.providerId, attempt.accountId, isoDay(deps.today()));
   const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
-  const method = deps.t(lang, `payment.method.${attempt.paymentMethodCode}`);
+  const method = deps.t(lang, isSavedCharge(attempt) ? `methods.fields.method.${attempt.paymentMethodCode}` : `payment.method.${attempt.paymentMethodCode}`);
   const lines = [
     deps.t(lang, 'payment.email.intro', { organisation: p.organisation }),
     '',
@@ -604,7 +724,7 @@ async function receiptMails(deps: AppDeps, t: Tx, attempt: Attempt, payment: typ
     deps.t(lang, 'payment.email.authCode', { code: tx.authCode }),
     deps.t(lang, 'payment.email.payer', { name: payment.payerName }),
     deps.t(lang, 'payment.email.balance', { amount: fmt(money.balanceCents) }),
-    ...(attempt.paymentMethodCode === 'ECH' ? ['', deps.t(lang, 'payment.email.bankDays')] : []),
+    ...(attempt.paymentMethodCode === 'ECH' || attempt.paymentMethodCode === 'ECR' ? ['', deps.t(lang, 'payment.email.bankDays')] : []),
     '',
     deps.t(lang, 'payment.email.footer', { organisation: p.organisation }),
   ];

@@ -1,0 +1,269 @@
+// Saved payment methods (spec 2.12, 4): a card or bank account the gateway keeps for later payments,
+// saved by ticking "save for later" on its hosted page. The portal holds the gateway's token and what
+// the parent is shown (brand, last four digits, holder, expiry), never a number; the token never
+// leaves the server. Every method is looked up within the signed-in account and provider (404
+// otherwise). Paying with one is a server-to-server charge, applied like a page's payment.
+import { randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import type { AppDeps } from '../../context';
+import type { SessionInfo } from '../../auth';
+import { adults, paymentAttempts, paymentMethods } from '../../db/schema';
+import { fail } from '../../errors';
+import { isoToMdy } from '../../../src/engine/formats';
+import { processingFeeCents } from '../../paymentSettings';
+import { GatewayUnavailable } from '../../gateways/adapter';
+import type { AttemptPayer } from '../billing/model';
+import type { DraftRow } from '../enrolment/application';
+import { amountToPay, answerOf, applicationToPay, attemptById, chargeSavedMethod, closeLiveAttempts, gatewayOf, settingsOfSession } from './payments';
+import type {
+  BillingRestApiPaymentBody,
+  BillingRestApiPaymentResponse,
+  BillingSavedMethodPayerResponse,
+  BillingSavedMethodsResponse,
+  BillingUpdateSavedMethodBody,
+  BillingUpdateSavedMethodResponse,
+} from '../../../src/engine/contract.gen';
+
+type MethodRow = typeof paymentMethods.$inferSelect;
+type Attempt = typeof paymentAttempts.$inferSelect;
+type SavedMethodAnswer = BillingSavedMethodsResponse[number];
+
+/** The account's saved method of this id, or 404. */
+export async function methodOfAccount(deps: AppDeps, s: SessionInfo, id: number, lang: string): Promise<MethodRow> {
+  const [m] = await deps.db
+    .select()
+    .from(paymentMethods)
+    .where(and(eq(paymentMethods.id, id), eq(paymentMethods.providerId, s.providerId), eq(paymentMethods.accountId, s.accountId)));
+  if (!m) fail({ deps, lang }, 404, 'methods.errors.notFound');
+  return m;
+}
+
+/** Whether a card's expiry (MM/YY, the card's last valid month) is before today's month. */
+export function cardExpired(expiry: string | null, today: Date): boolean {
+  const m = /^(\d{2})\/(\d{2})$/.exec(expiry ?? '');
+  if (!m) return false;
+  const year = 2000 + Number(m[2]);
+  const month = Number(m[1]);
+  return year * 12 + month < today.getFullYear() * 12 + today.getMonth() + 1;
+}
+
+/** What a row is now: EXPIRED is computed from its expiry and today. */
+function statusOf(m: MethodRow, today: Date): SavedMethodAnswer['status'] {
+  if (m.status === 'INVALID' || m.status === 'BLOCKED') return m.status;
+  return m.paymentMethodCode === 'CCR' && cardExpired(m.expiry, today) ? 'EXPIRED' : 'ACTIVE';
+}
+
+function answerOfMethod(m: MethodRow, today: Date): SavedMethodAnswer {
+  return {
+    paymentMethodID: m.id,
+    paymentMethodCode: m.paymentMethodCode === 'ECR' ? 'ECR' : 'CCR',
+    automaticPaymentRegistrationID: m.automaticPaymentRegistrationId ?? null,
+    adultID: m.adultId,
+    type: m.type,
+    last4Digits: m.last4Digits,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    expiry: m.expiry ?? null,
+    savedOn: isoToMdy(m.savedOn),
+    usedForAutoPay: m.usedForAutoPay,
+    status: statusOf(m, today),
+    statusReason: m.statusReason,
+  };
+}
+
+/** The account's saved methods, oldest first; only those (not) used for autopay when asked. */
+export async function savedMethodList(deps: AppDeps, s: SessionInfo, isAutoPay: boolean | undefined): Promise<BillingSavedMethodsResponse> {
+  const rows = await deps.db
+    .select()
+    .from(paymentMethods)
+    .where(
+      and(
+        eq(paymentMethods.providerId, s.providerId),
+        eq(paymentMethods.accountId, s.accountId),
+        isAutoPay === undefined ? undefined : eq(paymentMethods.usedForAutoPay, isAutoPay),
+      ),
+    )
+    .orderBy(paymentMethods.savedOn, paymentMethods.id);
+  const today = deps.today();
+  return rows.map((m) => answerOfMethod(m, today));
+}
+
+/** A gateway call about a saved method; the gateway not answering is 503 (nothing changed here). */
+async function atGateway<T>(deps: AppDeps, lang: string, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (e) {
+    if (!(e instanceof GatewayUnavailable)) throw e;
+    deps.log?.warn({ err: e.message }, 'payment gateway unavailable for a saved method');
+    fail({ deps, lang }, 503, 'payment.errors.gatewayUnavailable');
+  }
+}
+
+/** Removes a saved method: forgotten at the gateway first, then here. Not while it pays an autopay. */
+export async function removeSavedMethod(deps: AppDeps, s: SessionInfo, id: number, lang: string): Promise<{ removed: boolean }> {
+  const m = await methodOfAccount(deps, s, id, lang);
+  if (m.usedForAutoPay) fail({ deps, lang }, 409, 'methods.errors.usedForAutoPay');
+  // a charge of it still waiting for the gateway's answer needs its token
+  const [live] = await deps.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.paymentMethodId, m.id), eq(paymentAttempts.status, 'CREATED')));
+  if (live) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+  if (m.token && m.gatewayCode) {
+    const gateway = gatewayOf(deps, lang, m.gatewayCode);
+    const token = m.token;
+    await atGateway(deps, lang, () => gateway.deleteToken(token));
+  }
+  await deps.db.delete(paymentMethods).where(and(eq(paymentMethods.id, m.id), eq(paymentMethods.accountId, s.accountId)));
+  return { removed: true };
+}
+
+/** The saved method an update names, checked before the form is validated: the account's, a card. */
+export async function savedCardFacts(deps: AppDeps, s: SessionInfo, id: unknown, lang: string): Promise<Record<string, unknown>> {
+  const m = await methodOfAccount(deps, s, Number(id), lang);
+  if (m.paymentMethodCode !== 'CCR') fail({ deps, lang }, 409, 'methods.errors.cardsOnly');
+  return {};
+}
+
+/** A saved card's new expiry and holder: changed in place at the gateway (same token), then here. */
+export async function updateSavedMethod(deps: AppDeps, s: SessionInfo, values: BillingUpdateSavedMethodBody, lang: string): Promise<BillingUpdateSavedMethodResponse> {
+  const m = await methodOfAccount(deps, s, values.paymentMethodID, lang);
+  if (m.paymentMethodCode !== 'CCR') fail({ deps, lang }, 409, 'methods.errors.cardsOnly');
+  const expiry = `${values.expiryMonth}/${values.expiryYear.slice(-2)}`;
+  const today = deps.today();
+  if (cardExpired(expiry, today)) fail({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: [{ path: '/expiryYear', key: 'methods.errors.expiryPast' }] });
+  const firstName = values.firstName.trim();
+  const lastName = values.lastName.trim();
+  if (m.token && m.gatewayCode) {
+    const gateway = gatewayOf(deps, lang, m.gatewayCode);
+    const token = m.token;
+    const answer = await atGateway(deps, lang, () => gateway.updateToken({ token, expiry, holderName: `${firstName} ${lastName}` }));
+    if (answer.savedMethod.status !== 'ACTIVE' || answer.savedMethod.expiry !== expiry) fail({ deps, lang }, 409, 'methods.errors.gatewayRefused');
+  }
+  const [updated] = await deps.db
+    .update(paymentMethods)
+    .set({ expiry, firstName, lastName })
+    .where(and(eq(paymentMethods.id, m.id), eq(paymentMethods.accountId, s.accountId)))
+    .returning();
+  if (!updated) fail({ deps, lang }, 404, 'methods.errors.notFound');
+  return answerOfMethod(updated, today);
+}
+
+/** The payer on file of a saved method: the adult who saved it, with the address on file. */
+export async function savedMethodPayer(deps: AppDeps, s: SessionInfo, id: number, lang: string): Promise<BillingSavedMethodPayerResponse> {
+  const m = await methodOfAccount(deps, s, id, lang);
+  const [a] = await deps.db
+    .select()
+    .from(adults)
+    .where(and(eq(adults.id, m.adultId), eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId)));
+  if (!a) fail({ deps, lang }, 404, 'methods.errors.notFound');
+  return {
+    adultID: a.id,
+    firstName: a.firstName,
+    lastName: a.lastName,
+    streetAddress: a.streetAddress,
+    apartmentNo: a.apartmentNo,
+    city: a.city,
+    stateCode: a.stateCode,
+    zip: a.zip,
+    email: a.email,
+  };
+}
+
+/** A saved method that cannot be charged now is refused with the reason the parent can act on. */
+function refuseUnchargeable(deps: AppDeps, m: MethodRow, lang: string): void {
+  if (m.status === 'INVALID') fail({ deps, lang }, 409, 'methods.errors.invalid');
+  if (m.status === 'BLOCKED') fail({ deps, lang }, 409, 'methods.errors.blocked');
+  if (!m.token || !m.gatewayCode) fail({ deps, lang }, 409, 'methods.errors.notChargeable');
+  if (m.paymentMethodCode === 'CCR' && cardExpired(m.expiry, deps.today())) fail({ deps, lang }, 409, 'methods.errors.expired');
+}
+
+/**
+ * Pays with a saved method, server to server: the amount as startPayment fixes it, one attempt per
+ * idempotency key, the gateway's charge asked with the attempt's key and applied once. When the
+ * gateway does not answer, the attempt stays open (PENDING) and the reconciler asks again.
+ */
+export async function restApiPayment(deps: AppDeps, session: SessionInfo, body: BillingRestApiPaymentBody, lang: string): Promise<BillingRestApiPaymentResponse> {
+  const { settings } = await settingsOfSession(deps, session);
+  if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
+  const m = await methodOfAccount(deps, session, body.paymentMethodID, lang);
+  const byKey = and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey));
+  // the same key again (a double click, a refresh) answers its attempt, whatever was paid since
+  const [found] = await deps.db.select().from(paymentAttempts).where(byKey);
+  const attempt = found ?? (await newSavedCharge(deps, session, body, m, lang));
+  if (attempt.paymentMethodId !== m.id) fail({ deps, lang }, 409, 'payment.errors.keyReused');
+  if (attempt.status !== 'CREATED') return answerOf(attempt);
+  try {
+    return answerOf(await chargeSavedMethod(deps, attempt));
+  } catch (e) {
+    if (!(e instanceof GatewayUnavailable)) throw e;
+    // the charge may or may not have been made: the reconciler asks again with the same key
+    deps.log?.warn({ err: e.message, attempt: attempt.publicId }, 'payment gateway unavailable for a saved-method charge');
+    return answerOf(await attemptById(deps.db, attempt.id));
+  }
+}
+
+
+/** The attempt of a new saved-method charge (or the one the same key made at the same moment). */
+async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: BillingRestApiPaymentBody, m: MethodRow, lang: string): Promise<Attempt> {
+  const { settings } = await settingsOfSession(deps, session);
+  const kind = m.paymentMethodCode === 'ECR' ? 'ECH' : 'CCD';
+  let amountCents: number;
+  let application: DraftRow | undefined;
+  if (body.applicationKey) ({ application, amountCents } = await applicationToPay(deps, session, body.applicationKey, lang));
+  else {
+    amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
+    if (!Number.isFinite(amountCents)) fail({ deps, lang }, 400, 'payment.errors.amount');
+  }
+  const feeCents = processingFeeCents(settings.processingFee[kind], amountCents);
+  refuseUnchargeable(deps, m, lang);
+  const gatewayCode = m.gatewayCode ?? 0;
+  gatewayOf(deps, lang, gatewayCode);
+  // another tab's hosted page is closed first; when it was paid meanwhile, nothing more is charged
+  if ((await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
+  const [a] = await deps.db.select().from(adults).where(and(eq(adults.id, m.adultId), eq(adults.accountId, session.accountId)));
+  const payer: AttemptPayer = {
+    paidByFamilyMemberID: m.adultId,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    streetAddress: a?.streetAddress ?? '',
+    apartmentNo: a?.apartmentNo ?? '',
+    city: a?.city ?? '',
+    stateCode: a?.stateCode ?? '',
+    zip: a?.zip ?? '',
+    phone: a?.cellPhone || a?.homePhone || '',
+    email: a?.email ?? '',
+    driverLicence: '',
+  };
+  const [inserted] = await deps.db
+    .insert(paymentAttempts)
+    .values({
+      providerId: session.providerId,
+      accountId: session.accountId,
+      adultId: session.adultId,
+      publicId: randomBytes(16).toString('hex'),
+      idempotencyKey: body.idempotencyKey,
+      purpose: application ? 'APPLICATION' : 'BALANCE',
+      draftId: application?.id ?? null,
+      holdUntil: application?.holdUntil ?? null,
+      amountCents,
+      feeCents,
+      paymentMethodCode: m.paymentMethodCode,
+      paymentMethodId: m.id,
+      gatewayCode,
+      payer,
+      referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
+      locale: lang,
+      createdAt: deps.clock(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted) return inserted;
+  // the same key at the same moment (a double click), or another tab's payment (one live attempt)
+  const [same] = await deps.db
+    .select()
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey)));
+  if (!same) fail({ deps, lang }, 409, 'payment.errors.inProgress');
+  return same;
+}
