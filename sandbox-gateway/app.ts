@@ -684,7 +684,8 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     const stored = ID_PATTERN.test(request.transactionId) ? store.getTransaction(request.transactionId) : undefined;
     if (!stored || stored.merchant !== request.merchant) return reply.code(404).send({ message: 'No such transaction.' });
     const tx = stored.transaction;
-    const left = tx.status === 'APPROVED' ? tx.amountCents - store.refundedCents(tx.transactionId) : 0;
+    // a returned debit brought no money to refund
+    const left = tx.status === 'APPROVED' && tx.settlement !== 'RETURNED' ? tx.amountCents - store.refundedCents(tx.transactionId) : 0;
     const answer: RefundAnswer = {
       refundId: newId('rfd'),
       transactionId: tx.transactionId,

@@ -8,6 +8,7 @@
 //   SANDBOX_GATEWAY_DATA        the store's JSON file, default .data/sandbox-gateway.json in the repository
 //                               (undelivered notifications too: a restart resumes them)
 //   SANDBOX_GATEWAY_BLOCKED_IPS comma-separated client IPs the fraud filter refuses (optional)
+//   SANDBOX_GATEWAY_SETTLE_EVERY_MS how often due bank debits settle or come back, default 60000
 //   SANDBOX_GATEWAY_LOG=1       Fastify's request log (never bodies)
 // A sandbox takes no real money: with NODE_ENV=production it refuses to start unless
 // SANDBOX_GATEWAY_ENABLED=1 says it is meant to.
@@ -61,8 +62,11 @@ const blockedIps = (process.env.SANDBOX_GATEWAY_BLOCKED_IPS || '')
   .map((s) => s.trim())
   .filter(Boolean);
 
+const settleEveryMs = Number(process.env.SANDBOX_GATEWAY_SETTLE_EVERY_MS || 60_000);
+if (!Number.isInteger(settleEveryMs) || settleEveryMs < 10 || settleEveryMs > 86_400_000) fail(`SANDBOX_GATEWAY_SETTLE_EVERY_MS must be a number of milliseconds from 10 to 86400000: ${process.env.SANDBOX_GATEWAY_SETTLE_EVERY_MS}`);
+
 const { buildSandboxGateway } = await import('./app');
-const gateway = await buildSandboxGateway({ secrets, publicUrl, dataFile, blockedIps, logger: process.env.SANDBOX_GATEWAY_LOG === '1' });
+const gateway = await buildSandboxGateway({ secrets, publicUrl, dataFile, blockedIps, settleEveryMs, logger: process.env.SANDBOX_GATEWAY_LOG === '1' });
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

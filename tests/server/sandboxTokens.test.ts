@@ -321,6 +321,8 @@ describe('sandbox gateway: saved methods and bank settlement', () => {
     expect(returned[0].body.transaction).toMatchObject({ settlement: 'RETURNED', returnCode: 'R01', status: 'APPROVED', reference: tx.reference });
     expect(returned[0].body.transaction.savedMethod!.status).toBe('ACTIVE');
     expect((await northridge.queryCheckout(tx.checkoutId)).transaction).toMatchObject({ settlement: 'RETURNED', returnCode: 'R01' });
+    // a returned debit brought no money: nothing to refund
+    expect((await northridge.refund({ idempotencyKey: newKey(), transactionId: tx.transactionId, amountCents: 100 })).status).toBe('REFUSED');
     // insufficient funds leaves the account usable
     expect(await charge(northridge, tx.savedMethod!.token)).toMatchObject({ status: 'APPROVED', settlement: 'PENDING' });
   });
