@@ -227,8 +227,9 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
       expect(r).toMatchObject({ status: 'DECLINED', accountPaymentID: null, reasonCode: reason });
     }
     const before = await balance(maria);
-    const started = await start(maria, { idempotencyKey: key(), paymentMethodCode: 'ECH', amountChoice: 'other', otherAmount: '30.00' });
-    const back = await payOnPage(started.json().checkoutUrl, { name: 'Maria Garcia', routing: '021000021', account: BANK_ACCOUNT, accountType: 'checking' });
+    // saved for later too: the number search below reads the saved methods' table
+    const started = await start(maria, { idempotencyKey: key(), paymentMethodCode: 'ECH', amountChoice: 'other', otherAmount: '30.00', saveCard: true });
+    const back = await payOnPage(started.json().checkoutUrl, { name: 'Maria Garcia', routing: '021000021', account: BANK_ACCOUNT, accountType: 'checking', saveMethod: '1' });
     // the bank kind goes through the provider's second gateway code
     expect(back.route).toBe('/parentportal/ezceredirection');
     const r = (await result(maria, back.route, back.q)).json();
@@ -243,13 +244,15 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
 
   it('no card or bank number reaches the portal\'s requests, database or logs', async () => {
     const db = t.db.handle.db;
-    const tables = ['payment_attempts', 'payments', 'ledger_entries', 'gateway_events', 'outbox', 'error_log'];
+    const tables = ['payment_attempts', 'payments', 'payment_methods', 'ledger_entries', 'gateway_events', 'outbox', 'error_log'];
     let dump = '';
     for (const table of tables) {
       const rows = await db.execute(sql.raw(`SELECT row_to_json(x)::text AS j FROM ${table} x`));
       dump += JSON.stringify((rows as unknown as { rows: unknown[] }).rows ?? rows);
     }
     expect(dump).toContain('1111');
+    // the bank account saved for later: its token and last digits, not its number
+    expect(await db.select().from(s.paymentMethods).where(and(eq(s.paymentMethods.paymentMethodCode, 'ECR'), eq(s.paymentMethods.last4Digits, '6789')))).toHaveLength(1);
     for (const secret of [CARD, BANK_ACCOUNT, '4000000000000002']) {
       expect(dump).not.toContain(secret);
       expect(bodies.join('\n')).not.toContain(secret);
