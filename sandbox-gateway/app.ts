@@ -41,6 +41,7 @@ import {
   type DeleteTokenRequest,
   type SavedMethod,
   type SettlementRunAnswer,
+  type SettlementRunRequest,
   type TokenAnswer,
   type UpdateTokenRequest,
 } from './protocol';
@@ -86,6 +87,8 @@ export interface SandboxOptions {
   checkoutMinutes?: number;
   /** how often the gateway settles the bank debits that are due on its own (default 60000) */
   settleEveryMs?: number;
+  /** a settlement run may name a later date (asOf), so browser tests see debits settle without waiting days */
+  settleAhead?: boolean;
   /** client IPs the fraud filter refuses (FRAUD_IP) */
   blockedIps?: string[];
   /** take the client IP from X-Forwarded-For (behind a reverse proxy); default false */
@@ -305,13 +308,16 @@ export function checkMerchantTokenRequest(body: unknown): Checked<DeleteTokenReq
   return { ok: true, value: { merchant, token } };
 }
 
-export function checkSettlementRunRequest(body: unknown): Checked<{ merchant: string }> {
+export function checkSettlementRunRequest(body: unknown): Checked<SettlementRunRequest> {
   if (!isObject(body)) return { ok: false, message: 'The body must be a JSON object.' };
-  const extra = unknownKeys(body, ['merchant']);
+  const extra = unknownKeys(body, ['merchant', 'asOf']);
   if (extra.length) return { ok: false, message: `Unknown field(s): ${extra.join(', ')}.` };
   const merchant = text(body, 'merchant', { min: 1 });
   if (merchant === null) return { ok: false, message: 'merchant must be a string of 1 to 200 characters.' };
-  return { ok: true, value: { merchant } };
+  if (body.asOf === undefined) return { ok: true, value: { merchant } };
+  const asOf = text(body, 'asOf', { min: 1, max: 40 });
+  if (asOf === null || Number.isNaN(Date.parse(asOf))) return { ok: false, message: 'asOf must be an ISO date-time.' };
+  return { ok: true, value: { merchant, asOf } };
 }
 
 /** Adds the signed return query to a URL, keeping its own query and fragment as they are. */
@@ -483,9 +489,10 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
   }
 
   /** Settles or returns the due debits in one step (no await), then writes them with their notifications. */
-  async function runSettlements(merchant?: string): Promise<SettlementRunAnswer> {
+  async function runSettlements(merchant?: string, asOfMs?: number): Promise<SettlementRunAnswer> {
     const answer: SettlementRunAnswer = { settled: [], returned: [] };
-    for (const stored of store.dueDebits(clock().getTime(), merchant)) {
+    // never earlier than now: a past asOf settles what is due now
+    for (const stored of store.dueDebits(Math.max(clock().getTime(), asOfMs ?? 0), merchant)) {
       const code = stored.pending!.returnCode;
       delete stored.pending;
       const tx = stored.transaction;
@@ -812,7 +819,9 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
     const checked = checkSettlementRunRequest(signed.body);
     if (!checked.ok) return reply.code(400).send({ message: checked.message });
     if (checked.value.merchant !== signed.merchant) return notSigner(reply);
-    return reply.send(await runSettlements(signed.merchant));
+    const { asOf } = checked.value;
+    if (asOf !== undefined && !opts.settleAhead) return reply.code(403).send({ message: 'asOf is refused: this sandbox was not started with settle-ahead allowed.' });
+    return reply.send(await runSettlements(signed.merchant, asOf === undefined ? undefined : Date.parse(asOf)));
   });
 
   // ── the hosted page ──

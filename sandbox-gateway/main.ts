@@ -10,6 +10,7 @@
 //   SANDBOX_GATEWAY_BLOCKED_IPS comma-separated client IPs the fraud filter refuses (optional)
 //   SANDBOX_GATEWAY_SETTLE_EVERY_MS how often due bank debits settle or come back, default 60000
 //   SANDBOX_GATEWAY_LOG=1       Fastify's request log (never bodies)
+//   SANDBOX_GATEWAY_SETTLE_AHEAD=1  a settlement run may name a later date (tests only)
 // A sandbox takes no real money: with NODE_ENV=production it refuses to start unless
 // SANDBOX_GATEWAY_ENABLED=1 says it is meant to.
 import { dirname, join, resolve } from 'node:path';
@@ -66,7 +67,9 @@ const settleEveryMs = Number(process.env.SANDBOX_GATEWAY_SETTLE_EVERY_MS || 60_0
 if (!Number.isInteger(settleEveryMs) || settleEveryMs < 10 || settleEveryMs > 86_400_000) fail(`SANDBOX_GATEWAY_SETTLE_EVERY_MS must be a number of milliseconds from 10 to 86400000: ${process.env.SANDBOX_GATEWAY_SETTLE_EVERY_MS}`);
 
 const { buildSandboxGateway } = await import('./app');
-const gateway = await buildSandboxGateway({ secrets, publicUrl, dataFile, blockedIps, settleEveryMs, logger: process.env.SANDBOX_GATEWAY_LOG === '1' });
+// a test convenience, switched on explicitly (browser tests settle bank debits days ahead)
+const settleAhead = process.env.SANDBOX_GATEWAY_SETTLE_AHEAD === '1';
+const gateway = await buildSandboxGateway({ secrets, publicUrl, dataFile, blockedIps, settleEveryMs, settleAhead, logger: process.env.SANDBOX_GATEWAY_LOG === '1' });
 
 let closing = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -168,6 +168,11 @@ export interface TokenAnswer {
  */
 export interface SettlementRunRequest {
   merchant: string;
+  /**
+   * Settle as if it were this ISO date-time (debits due by then). A test convenience: refused unless
+   * the sandbox was started with settle-ahead allowed (SANDBOX_GATEWAY_SETTLE_AHEAD=1).
+   */
+  asOf?: string;
 }
 
 /** The transaction ids settled and returned by the run. */

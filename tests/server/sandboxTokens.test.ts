@@ -359,6 +359,42 @@ describe('sandbox gateway: saved methods and bank settlement', () => {
     expect(await northridge.runSettlements()).toEqual({ settled: [], returned: [] });
   });
 
+  it('settles ahead of its clock only when started to allow it (browser tests), and refuses a bad asOf', async () => {
+    const tx = await payOnPage(bank('9900001'));
+    const later = new Date(now + 7 * DAY).toISOString();
+    await expect(northridge.runSettlements(later)).rejects.toThrow(/403/);
+    expect((await northridge.queryCheckout(tx.checkoutId)).transaction!.settlement).toBe('PENDING');
+    const ahead = await buildSandboxGateway({ secrets: SECRETS, publicUrl: PUBLIC_URL, clock, settleEveryMs: 60 * 60_000, settleAhead: true });
+    try {
+      await ahead.app.listen({ port: 0, host: '127.0.0.1' });
+      const url = `http://127.0.0.1:${(ahead.app.server.address() as AddressInfo).port}`;
+      const client = sandboxGateway({ code: 1, url, merchant: 'northridge', secret: SECRETS.northridge, clock });
+      const a = await client.createCheckout({
+        idempotencyKey: newKey(),
+        merchantName: 'Northridge Extended Day',
+        amountCents: 2_000,
+        currency: 'USD',
+        method: 'BANK',
+        reference: 'ahead',
+        returnUrl: 'https://portal.example/r',
+        notifyUrl,
+        cancelUrl: 'https://portal.example/c',
+        locale: 'en',
+        payer: { firstName: 'A', lastName: 'B', street: '', city: '', state: '', zip: '', country: 'US', email: '', phone: '' },
+      });
+      await fetch(url + pagePath(a.url), { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(bank('9900001')).toString(), redirect: 'manual' });
+      const pending = (await client.queryCheckout(a.checkoutId)).transaction!;
+      expect(pending.settlement).toBe('PENDING');
+      // a day ahead is not enough, and a date in the past settles only what is due now
+      expect(await client.runSettlements(new Date(now + DAY).toISOString())).toEqual({ settled: [], returned: [] });
+      expect(await client.runSettlements(new Date(now - 30 * DAY).toISOString())).toEqual({ settled: [], returned: [] });
+      await expect(client.runSettlements('not a date')).rejects.toThrow(/400/);
+      expect(await client.runSettlements(later)).toEqual({ settled: [], returned: [pending.transactionId] });
+    } finally {
+      await ahead.close();
+    }
+  });
+
   it('settles due debits on its own timer', async () => {
     const timed = await buildSandboxGateway({ secrets: SECRETS, publicUrl: PUBLIC_URL, clock, settleEveryMs: 25 });
     try {

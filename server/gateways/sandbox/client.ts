@@ -43,8 +43,11 @@ const header = (h: Record<string, string | string[] | undefined>, name: string) 
 
 /** A sandbox-kind gateway: the PaymentGateway, and the settlement run tests use after moving the sandbox's clock. */
 export interface SandboxPaymentGateway extends PaymentGateway {
-  /** settles or returns now every bank debit of this merchant whose time has come (signed POST /api/settlements/run) */
-  runSettlements(): Promise<SettlementRunAnswer>;
+  /**
+   * settles or returns now every bank debit of this merchant whose time has come (signed POST
+   * /api/settlements/run); `asOf`, a later ISO date-time, only where the sandbox allows settling ahead
+   */
+  runSettlements(asOf?: string): Promise<SettlementRunAnswer>;
 }
 
 export function sandboxGateway(cfg: SandboxGatewayConfig): SandboxPaymentGateway {
@@ -80,7 +83,7 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): SandboxPaymentGateway
     chargeToken: (req) => send<GatewayTransaction>('POST', '/api/tokens/charge', { ...req, merchant: cfg.merchant }),
     updateToken: (req) => send<TokenAnswer>('POST', '/api/tokens/update', { ...req, merchant: cfg.merchant }),
     deleteToken: (token) => send<TokenAnswer>('POST', '/api/tokens/delete', { merchant: cfg.merchant, token }),
-    runSettlements: () => send<SettlementRunAnswer>('POST', '/api/settlements/run', { merchant: cfg.merchant }),
+    runSettlements: (asOf) => send<SettlementRunAnswer>('POST', '/api/settlements/run', { merchant: cfg.merchant, ...(asOf === undefined ? {} : { asOf }) }),
     verifyNotification(headers, rawBody) {
       if (header(headers, MERCHANT_HEADER) !== cfg.merchant) return null;
       if (!verifyMessage(cfg.secret, header(headers, TIMESTAMP_HEADER), header(headers, SIGNATURE_HEADER), rawBody, now())) return null;
