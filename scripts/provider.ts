@@ -7,17 +7,22 @@
 //                                                          financial assistance covers registration and
 //                                                          tuition, or not); the parent is e-mailed
 //   applications reject ID --provider APP                  release its seats; the child is REMOVED
+//   payments unresolved [--provider APP] [--lang LANG]     refunds refused or still owed, money taken
+//                                                          but not posted, payments the bank returned
 import { join } from 'node:path';
 import { openDb } from '../server/db/index';
 import { ROOT } from '../server/app';
 import { businessClock, systemClock } from '../server/clock';
 import { createTranslator } from '../server/i18n';
 import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/domains/enrolment/approvals';
+import { unresolvedPayments } from '../server/domains/payments/unresolved';
+import { moneyText } from '../src/engine/money';
 
 const USAGE = `Usage:
   npm run provider -- applications list [--provider APP]
   npm run provider -- applications approve REGISTRATION_ID --provider APP [--no-discount]
-  npm run provider -- applications reject REGISTRATION_ID --provider APP`;
+  npm run provider -- applications reject REGISTRATION_ID --provider APP
+  npm run provider -- payments unresolved [--provider APP] [--lang en|es|pt|vi]`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -26,20 +31,30 @@ function option(args: string[], name: string): string | undefined {
 
 const args = process.argv.slice(2);
 const [area, command, idArg] = args;
-if (area !== 'applications' || !['list', 'approve', 'reject'].includes(command ?? '')) {
+const unresolved = area === 'payments' && command === 'unresolved';
+if (!unresolved && (area !== 'applications' || !['list', 'approve', 'reject'].includes(command ?? ''))) {
   console.error(USAGE);
   process.exit(2);
 }
 const provider = option(args, '--provider');
 const id = Number(idArg);
-if (command !== 'list' && (!Number.isInteger(id) || id < 1 || !provider)) {
+if (!unresolved && command !== 'list' && (!Number.isInteger(id) || id < 1 || !provider)) {
   console.error(USAGE);
   process.exit(2);
 }
 
 const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite') });
 try {
-  if (command === 'list') {
+  if (unresolved) {
+    const t = createTranslator(ROOT);
+    const lang = option(args, '--lang') ?? 'en';
+    const rows = await unresolvedPayments(handle.db, systemClock(), provider);
+    if (!rows.length) console.log(t(lang, 'methods.unresolved.none'));
+    for (const r of rows) {
+      const amount = r.amountCents ? moneyText(r.amountCents, lang, r.countryCode) : '';
+      console.log([t(lang, `methods.unresolved.kinds.${r.kind}`), r.provider, r.accountNo, r.reference, r.transactionId, amount, r.at, r.detail].join('\t'));
+    }
+  } else if (command === 'list') {
     const rows = await pendingApplications(handle.db, provider);
     if (!rows.length) console.log('No applications are pending approval.');
     for (const r of rows) {

@@ -4,7 +4,9 @@
 import type { AppDeps } from '../context';
 import type { OutboxSender } from '../outbox';
 import { reconcilePayments } from '../domains/payments/payments';
-import { sweepHolds } from '../domains/enrolment/applicationPayment';
+import { REFUND_RETRY_JOB, REFUND_RETRY_MS, REFUND_RETRY_TRIES, sweepHolds } from '../domains/enrolment/applicationPayment';
+import { retryRefund } from '../domains/payments/unresolved';
+import { sendExpiryNotices } from '../domains/payments/expiryNotices';
 import { JobRunner, type JobRunnerOptions } from './runner';
 import { pruneJobs } from './queue';
 
@@ -41,6 +43,10 @@ export function portalJobs(deps: AppDeps, opts: PortalJobsOptions): JobRunner {
     maxAttempts: 1,
     run: async () => void (await reconcilePayments(deps, { olderThanMs: opts.reconcile?.afterMs })),
   });
+  // a refund the gateway refused: tried again, doubling the wait, until it is a person's (payments unresolved)
+  runner.register<{ attemptId: number }>({ name: REFUND_RETRY_JOB, maxAttempts: REFUND_RETRY_TRIES, backoffMs: REFUND_RETRY_MS, run: (p, ctx) => retryRefund(deps, p.attemptId, ctx.job.attempts) });
+  // saved cards' holders are told 30 days before the card expires (every morning, US time)
+  runner.register({ name: 'methods.expiryNotices', schedule: { cron: '0 14 * * *' }, maxAttempts: 1, run: async () => void (await sendExpiryNotices(deps)) });
   runner.register({
     name: 'jobs.prune',
     schedule: { every: 60 * 60_000 },

@@ -20,7 +20,7 @@ export async function accountSummary(db: Db, providerId: number, accountId: numb
       .select({
         account: acc,
         ledger: sql<LedgerRow[]>`(select coalesce(json_agg(json_build_object('id', l.id, 'kind', l.kind, 'amountCents', l.amount_cents, 'entryDate', l.entry_date, 'dueDate', l.due_date, 'invoiceId', l.invoice_id) order by l.id), '[]'::json) from ledger_entries l where l.provider_id = acc.provider_id and l.account_id = acc.id)`,
-        last: sql<{ amountCents: number; date: string } | null>`(select json_build_object('amountCents', p.amount_cents, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' order by p.payment_date desc, p.id desc limit 1)`,
+        last: sql<{ amountCents: number; date: string } | null>`(select json_build_object('amountCents', p.amount_cents, 'date', p.payment_date) from payments p where p.provider_id = acc.provider_id and p.account_id = acc.id and p.status = 'APPROVED' and p.settlement <> 'RETURNED' order by p.payment_date desc, p.id desc limit 1)`,
         autopay: sql<boolean>`exists(select 1 from autopay_registrations r where r.provider_id = acc.provider_id and r.account_id = acc.id and r.active and r.is_auto_pay)`,
       })
       .from(acc)
@@ -76,7 +76,7 @@ export async function invoicesOf(db: Db, providerId: number, accountId: number, 
   }));
 }
 
-/** The account's payments, newest first. */
+/** The account's payments, newest first, a bank debit's status by its settlement. */
 export async function paymentsReceived(db: Db, providerId: number, accountId: number): Promise<BillingPaymentsReceivedResponse> {
   const rows = await db
     .select()
@@ -90,6 +90,7 @@ export async function paymentsReceived(db: Db, providerId: number, accountId: nu
     paymentMethodCode: r.paymentMethodCode,
     last4Digits: r.last4Digits,
     payerName: r.payerName,
-    status: r.status,
+    // a bank debit on its way through the banks is PENDING, one the bank sent back RETURNED
+    status: r.status === 'APPROVED' && (r.settlement === 'PENDING' || r.settlement === 'RETURNED') ? r.settlement : r.status,
   }));
 }

@@ -7,8 +7,9 @@ import type { Db, DbOrTx } from '../../db/index';
 import { prepared } from '../../db/prepared';
 import { ledgerEntries } from '../../db/schema';
 
-export type LedgerKind = 'CHARGE' | 'LATE_FEE' | 'REFUND' | 'PAYMENT' | 'CREDIT';
-const RAISES: ReadonlySet<string> = new Set(['CHARGE', 'LATE_FEE', 'REFUND']);
+export type LedgerKind = 'CHARGE' | 'LATE_FEE' | 'REFUND' | 'RETURN' | 'PAYMENT' | 'CREDIT';
+// RETURN: a payment the bank sent back raises the balance by what it had lowered
+const RAISES: ReadonlySet<string> = new Set(['CHARGE', 'LATE_FEE', 'REFUND', 'RETURN']);
 
 export interface LedgerRow {
   id: number;

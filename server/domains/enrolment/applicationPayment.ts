@@ -7,7 +7,7 @@ import { and, eq, gt, inArray, isNull, lt, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { Tx } from '../../db/index';
-import { activities, adults, applicationDrafts, enrollments, ledgerEntries, logins, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../../db/schema';
+import { activities, adults, applicationDrafts, enrollments, jobs, ledgerEntries, logins, paymentAttempts, programPeriods, providers, registrations, seatTakes, waitlistEntries } from '../../db/schema';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
 import { isoDay } from '../../clock';
@@ -18,6 +18,7 @@ import { payerText } from '../billing/model';
 import { moneyText } from '../../../src/engine/money';
 import { releaseSeat } from './seats';
 import { newKey } from '../../gateways/adapter';
+import { enqueueJob } from '../../jobs/queue';
 import { applicationFees, confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
 
 type ProgramRow = typeof programPeriods.$inferSelect;
@@ -262,6 +263,11 @@ export async function applicationPaid(tx: Tx, draftId: number): Promise<boolean>
   return Boolean(moved);
 }
 
+/** The job that tries a refused refund again (keyed by the attempt's publicId), its first delay (doubling) and its tries. */
+export const REFUND_RETRY_JOB = 'payments.refundRetry';
+export const REFUND_RETRY_MS = 5 * 60_000;
+export const REFUND_RETRY_TRIES = 6;
+
 const REFUND_TEXTS: Record<string, string> = {
   SEATS_RELEASED: 'Refund: the seats were released before the payment completed',
   ALREADY_PAID: 'Refund: the registration was already paid',
@@ -275,15 +281,19 @@ const REFUND_TEXTS: Record<string, string> = {
  * idempotent by the attempt; the ledger gets the refund once (its refund id is unique). Answers
  * whether this call recorded it.
  */
-export async function refundPayment(deps: AppDeps, attemptId: number): Promise<boolean> {
+export async function refundPayment(deps: AppDeps, attemptId: number, retry = 0): Promise<boolean> {
   const [a] = await deps.db.select().from(paymentAttempts).where(eq(paymentAttempts.id, attemptId));
   if (!a || a.status !== 'APPROVED' || !a.transactionId || a.refundedCents > 0 || !a.refundReason) return false;
   const gateway = deps.gateways?.(a.gatewayCode);
   if (!gateway) return false;
+  // once refused, a refund is tried again only by its own job, with backoff (not by every reconcile)
+  if (!retry && (await deps.db.select({ id: jobs.id }).from(jobs).where(and(eq(jobs.name, REFUND_RETRY_JOB), eq(jobs.key, a.publicId)))).length) return false;
   const total = a.amountCents + a.feeCents;
-  const refund = await gateway.refund({ idempotencyKey: `${a.publicId}-refund`, transactionId: a.transactionId, amountCents: total });
+  // a refused refund moved no money, so each retry (its job's try `retry`) is a request of its own
+  const refund = await gateway.refund({ idempotencyKey: retry ? `${a.publicId}-refund-${retry}` : `${a.publicId}-refund`, transactionId: a.transactionId, amountCents: total });
   if (refund.status !== 'REFUNDED') {
     deps.log?.error({ attempt: a.publicId }, 'the gateway refused the refund of a payment');
+    if (!retry) await enqueueJob(deps.db, deps.clock(), REFUND_RETRY_JOB, { attemptId: a.id }, { key: a.publicId, runAt: new Date(deps.clock().getTime() + REFUND_RETRY_MS) });
     return false;
   }
   return deps.db.transaction(async (tx) => {

@@ -26,6 +26,7 @@ import type { GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
 import { payerText, type AttemptPayer } from '../billing/model';
+import { applySettlementNotice } from './settlement';
 import type {
   BillingConfigurationResponse,
   BillingPayersResponse,
@@ -782,6 +783,7 @@ export async function handleNotification(deps: AppDeps, gatewayCode: number, hea
   if (!gateway) return 404;
   const n: VerifiedNotification | null = gateway.verifyNotification(headers, raw);
   if (!n) return 401;
+  if (n.type === 'transaction.settled' || n.type === 'transaction.returned') return applySettlementNotice(deps, gatewayCode, n);
   if (n.type !== 'transaction.completed') return 200;
   // a notification may say less than the gateway's own query (Stripe's webhook carries no card): the
   // receipt names the card, so an approved card payment without it is asked for once before applying
