@@ -110,12 +110,12 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
   const statusShown = async (token: Promise<string>, id: number) => (await api('Billing.paymentsReceived', { token: await token })).json().find((p: { accountPaymentID: number }) => p.accountPaymentID === id)?.status;
 
   /** Posts a notification the gateway sent again, freshly signed (a repeated delivery). */
-  async function deliverAgain(n: { raw: string; gateway: string }) {
+  async function deliverAgain(n: { raw: string; gateway: string }, status = 200) {
     const merchant = n.gateway;
     const ts = Math.floor(time.clock().getTime() / 1000);
     const secret = SECRETS[merchant as '1' | '2'];
     const res = await t.app.inject({ method: 'POST', url: `/api/Billing/payment/notification/${n.gateway}`, payload: n.raw, headers: { 'content-type': 'application/json', [MERCHANT_HEADER]: merchant, [TIMESTAMP_HEADER]: String(ts), [SIGNATURE_HEADER]: signMessage(secret, ts, n.raw) } });
-    expect(res.statusCode).toBe(200);
+    expect(res.statusCode).toBe(status);
   }
 
   it('a bank payment is pending until the banks settle it, then settled', async () => {
@@ -145,6 +145,10 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     await deliverAgain(notice);
     // and the same return under a new event id (a gateway that re-sends it as a new event)
     await deliverAgain({ ...notice, raw: notice.raw.replace(/"eventId":"[^"]+"/, '"eventId":"evt-again-1"') });
+    // a return for a payment not applied here yet is not recorded: the gateway delivers it again later
+    const early = notice.raw.replace(/"eventId":"[^"]+"/, '"eventId":"evt-early-1"').replaceAll(payment.gatewayTransactionId!, 'txn_not_applied_yet');
+    await deliverAgain({ ...notice, raw: early }, 409);
+    expect(await db().select().from(s.gatewayEvents).where(eq(s.gatewayEvents.eventId, 'evt-early-1'))).toEqual([]);
     const entries = await db().select().from(s.ledgerEntries).where(eq(s.ledgerEntries.paymentId, payment.id));
     expect(entries.map((e) => [e.kind, e.amountCents]).sort()).toEqual([['CHARGE', FEE_CENTS], ['PAYMENT', 2000], ['RETURN', 2000]]);
     expect(entries.find((e) => e.kind === 'CHARGE')!.description).toBe('Returned payment fee');
@@ -227,6 +231,9 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     expect(still.refundedCents).toBe(0);
     const listed = await unresolvedPayments(db(), time.clock(), 'brightpath');
     expect(listed.find((u) => u.reference === attempt.publicId)).toMatchObject({ kind: 'REFUND_REFUSED', amountCents: attempt.amountCents + attempt.feeCents, accountNo: expect.any(String) });
+    // a transaction the gateway announced that no payment here matches: money may have been taken
+    await db().insert(s.gatewayEvents).values({ gatewayCode: 2, eventId: 'evt-stray-1', transactionId: 'txn_stray_1', receivedAt: time.clock() });
+    expect((await unresolvedPayments(db(), time.clock(), 'brightpath')).find((u) => u.transactionId === 'txn_stray_1')).toMatchObject({ kind: 'NOT_POSTED', reference: 'evt-stray-1' });
     // the returned payments are listed too; another provider's are not
     expect(listed.filter((u) => u.kind === 'RETURNED').map((u) => u.detail).sort()).toEqual(['R01', 'R03']);
     expect((await unresolvedPayments(db(), time.clock(), 'northridge')).filter((u) => u.kind === 'RETURNED').map((u) => u.detail)).toEqual(['R01']);

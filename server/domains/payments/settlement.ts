@@ -36,26 +36,31 @@ export const RETURN_FEE_TEXT = 'Returned payment fee';
 /**
  * A verified transaction.settled or transaction.returned notification of gateway `gatewayCode`:
  * applied once (its event id), to the payment of its transaction at that gateway. Answers the HTTP
- * status for the gateway (200: recorded, whatever it changed).
+ * status for the gateway: 200 recorded (whatever it changed), 409 its payment is not applied here
+ * yet (nothing recorded: the gateway delivers it again later).
  */
 export async function applySettlementNotice(deps: AppDeps, gatewayCode: number, n: GatewayNotification): Promise<number> {
   let mailed = false;
+  let unknown = false;
   await deps.db.transaction(async (t) => {
-    const fresh = await t
-      .insert(gatewayEvents)
-      .values({ gatewayCode, eventId: n.eventId, transactionId: n.transaction.transactionId, receivedAt: deps.clock() })
-      .onConflictDoNothing()
-      .returning();
-    if (!fresh.length) return;
     const [row] = await t
       .select({ payment: payments })
       .from(payments)
       .innerJoin(paymentAttempts, eq(paymentAttempts.id, payments.attemptId))
       .where(and(eq(payments.gatewayTransactionId, n.transaction.transactionId), eq(paymentAttempts.gatewayCode, gatewayCode)));
     if (!row) {
-      deps.log?.warn({ transaction: n.transaction.transactionId, type: n.type }, 'bank settlement for an unknown payment');
+      // its payment is not applied yet (its own notification late, the reconciler not run): the event
+      // is not recorded, so the gateway delivers it again later
+      deps.log?.warn({ transaction: n.transaction.transactionId, type: n.type }, 'bank settlement for a payment not applied yet');
+      unknown = true;
       return;
     }
+    const fresh = await t
+      .insert(gatewayEvents)
+      .values({ gatewayCode, eventId: n.eventId, transactionId: n.transaction.transactionId, receivedAt: deps.clock() })
+      .onConflictDoNothing()
+      .returning();
+    if (!fresh.length) return;
     if (n.type === 'transaction.settled') {
       // a return already recorded stays (notifications may come out of order)
       await t.update(payments).set({ settlement: 'SETTLED' }).where(and(eq(payments.id, row.payment.id), eq(payments.settlement, 'PENDING')));
@@ -64,7 +69,7 @@ export async function applySettlementNotice(deps: AppDeps, gatewayCode: number, 
     mailed = await returnPayment(deps, t, row.payment, n.returnCode ?? '', n.transaction.savedMethod?.token ?? null, gatewayCode);
   });
   if (mailed) deps.mailQueued();
-  return 200;
+  return unknown ? 409 : 200;
 }
 
 /** Undoes a returned payment inside `t`, once (a conditional UPDATE claims it). Answers whether a mail was queued. */
