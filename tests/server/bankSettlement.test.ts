@@ -203,6 +203,48 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     expect(mail.textBody).toContain('tài khoản không đủ tiền');
   });
 
+  it('an application paid by a debit that comes back keeps its seats and its charges: it is owed again', async () => {
+    const AMARA = ['brightpath', 'amara.mensah@example.com', 'Sunshine#2026'] as const;
+    const amara = () => tokenFor(t.app, ...AMARA);
+    const [pp] = await db().select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Little Sprouts Preschool'));
+    await db().update(s.programPeriods).set({ paymentOption: 'O' }).where(eq(s.programPeriods.id, pp.id));
+    const [activity] = await db().select().from(s.activities).where(eq(s.activities.programPeriodId, pp.id));
+    const [ada] = await db().select().from(s.children).where(and(eq(s.children.lastName, 'Mensah'), eq(s.children.firstName, 'Ada')));
+    const token = await amara();
+    const call = apiClient(() => t.app, { token, headers: { 'x-release-version': '9.9.9' } });
+    const { key } = (await call('ParentApplication.start', { body: { programPeriodID: pp.id } })).json();
+    expect((await call('ParentApplication.setChildren', { query: { key }, body: { childIDs: [ada.id] } })).statusCode).toBe(200);
+    const enrol = await call('ParentApplication.saveEnrollment', { query: { key }, body: {
+      children: [{ prChildID: ada.id, siteID: activity.siteId, selections: [{ activityID: activity.id, weekStart: null, daysOfWeek: activity.daysOfWeek.split(','), date: null }] }],
+      enrollmentOption: 'Y',
+    } });
+    expect(enrol.statusCode, enrol.body).toBe(200);
+    expect((await call('ParentApplication.saveFee', { query: { key }, body: { miscCharges: [], isCreditBalanceApplied: false, isOptedFinancialAssistance: false, agencies: [] } })).statusCode).toBe(200);
+    const submitted = await call('ParentApplication.submit', { query: { key } });
+    expect(submitted.json().payment.paymentStatus).toBe('AWAITING');
+    const owed = await balance(amara());
+    const started = await call('Billing.startPayment', { body: { paidByFamilyMemberID: -1, firstName: 'Amara', lastName: 'Mensah', streetAddress: '18 Elm Court', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0190', email: 'amara.mensah@example.com', applicationKey: key, paymentMethodCode: 'ECH' } as StartPayment });
+    expect(started.statusCode, started.body).toBe(200);
+    const res = await fetch(started.json().checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Amara Mensah', routing: '021000021', account: '9900001', accountType: 'checking' }), redirect: 'manual' });
+    const q = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
+    const paid = (await call('Billing.paymentResult', { body: { gatewayCode: 2, checkout: q.checkout, transaction: q.transaction, status: 'APPROVED', sig: q.sig } })).json();
+    expect(paid.status).toBe('APPROVED');
+    expect((await call('ParentApplication.confirmation', { query: { key } })).json().payment.paymentStatus).toBe('PAID');
+    const paidCents = Math.round((owed - (await balance(amara()))) * 100);
+    expect(paidCents).toBeGreaterThan(0);
+    await settleAtGateway();
+    await settledAs(paid.accountPaymentID, 'RETURNED');
+    const again = apiClient(() => t.app, { token: await amara(), headers: { 'x-release-version': '9.9.9' } });
+    const read = (await again('ParentApplication.confirmation', { query: { key } })).json();
+    // owed again as after Pay later: the seat stays, nothing is credited back
+    expect(read.payment.paymentStatus).toBe('LATER');
+    expect(read.children[0].status).toBe('REGISTERED');
+    expect(await balance(amara())).toBeCloseTo(owed + FEE_CENTS / 100, 2);
+    const [acc] = await db().select().from(s.adults).where(eq(s.adults.email, AMARA[1]));
+    const credits = await db().select().from(s.ledgerEntries).where(and(eq(s.ledgerEntries.accountId, acc.accountId), eq(s.ledgerEntries.kind, 'CREDIT')));
+    expect(credits.filter((c) => c.description.startsWith('Registration released'))).toEqual([]);
+  });
+
   it('a refund the gateway keeps refusing is retried with backoff, then listed as needing a person', async () => {
     const payment = await payByBank(maria(), mariaPayer, '000123456789', '30.00');
     const [attempt] = await db().select().from(s.paymentAttempts).where(eq(s.paymentAttempts.id, payment.attemptId!));
@@ -235,7 +277,7 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     await db().insert(s.gatewayEvents).values({ gatewayCode: 2, eventId: 'evt-stray-1', transactionId: 'txn_stray_1', receivedAt: time.clock() });
     expect((await unresolvedPayments(db(), time.clock(), 'brightpath')).find((u) => u.transactionId === 'txn_stray_1')).toMatchObject({ kind: 'NOT_POSTED', reference: 'evt-stray-1' });
     // the returned payments are listed too; another provider's are not
-    expect(listed.filter((u) => u.kind === 'RETURNED').map((u) => u.detail).sort()).toEqual(['R01', 'R03']);
+    expect(listed.filter((u) => u.kind === 'RETURNED').map((u) => u.detail).sort()).toEqual(['R01', 'R01', 'R03']);
     expect((await unresolvedPayments(db(), time.clock(), 'northridge')).filter((u) => u.kind === 'RETURNED').map((u) => u.detail)).toEqual(['R01']);
   });
 });
