@@ -93,9 +93,20 @@ describe('fragments', () => {
     const sections = (id: string) => base.screens[id].json.sections as unknown as Array<Record<string, unknown>>;
     for (const id of ['payerinformation', 'parentapplication-payerinformation']) {
       expect(JSON.stringify(base.screenSources![id].json), id).toContain('"$fragment":"payerInformation"');
-      expect(sections(id).slice(-4).map((s) => s.id), id).toEqual(['payment', 'bankDays', 'payer', 'secure']);
+      const ids = sections(id).map((s) => s.id);
+      expect(ids.slice(ids.indexOf('payment'), ids.indexOf('payment') + 4), id).toEqual(['payment', 'bankDays', 'payer', 'secure']);
     }
-    expect(sections('payerinformation').map((s) => s.show)).toEqual(['payment.flowNotStarted', 'payment.flowStarted', 'payment.flowIsBank', 'payment.flowStarted', 'payment.flowStarted']);
+    // Pay now's payer page: the form for a new method, the payer on file for a saved one
+    expect(sections('payerinformation').map((s) => [s.id, s.show])).toEqual([
+      ['notStarted', 'payment.flowNotStarted'],
+      ['payment', 'payment.flowStarted'],
+      ['bankDays', 'payment.flowIsBank'],
+      ['payer', 'payment.flowIsNew'],
+      ['secure', 'payment.flowIsNew'],
+      ['payingWith', 'payment.flowIsSaved'],
+      ['payerOnFile', 'payment.flowIsSaved'],
+      ['onFileNote', 'payment.flowIsSaved'],
+    ]);
     expect(sections('payerinformation').find((s) => s.id === 'payer')?.initial).toBe('$flow.data.payer');
     expect(sections('parentapplication-payerinformation').map((s) => s.show)).toEqual([undefined, 'application.payMethodIsBank', undefined, undefined]);
   });

@@ -1,0 +1,166 @@
+// Saved payment methods in a real browser (spec 2.12, 4): a new card saved for later on the sandbox's
+// hosted page, then paid with again on the spot (no hosted page), its expiry updated and the card
+// removed through the list and its confirmation; an account whose only saved methods pay its autopay
+// is told they cannot be removed. At 375 and 1280 px, in English and Spanish, axe on every state.
+import { describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang, type Parent } from './kit';
+
+const e2e = withServerAndBrowser();
+
+const t = (lang: Lang, key: string, params: Record<string, string> = {}) => text(lang, 'payment', key, params);
+
+/** /paynow with another amount typed, once the methods show. */
+async function payNow(page: Page, amount: string) {
+  await page.goto(e2e.portal('/paynow'));
+  await page.waitForSelector('section[data-section=summary] dl');
+  await page.check('#amount_amountChoice-1');
+  const fees = page.waitForResponse((r) => r.url().includes('/processing-fee') && r.url().includes(`Amount=${encodeURIComponent(amount)}`));
+  await page.fill('#amount_otherAmount', amount);
+  await fees;
+  await page.waitForSelector('section[data-section=methods] [data-action=choose]');
+}
+
+/** The saved card ending in `last4` on /paynow. */
+const savedCard = (page: Page, last4: string) => page.locator('section[data-section=saved] article').filter({ hasText: last4 });
+
+/**
+ * A new card paid on the hosted page with 'save for later' ticked there. The payer page offers the
+ * save-card box only in a provider's SPM autopay form variant, and no provider can declare a variant
+ * yet: the checkout request carries saveCard as that box, ticked, would.
+ */
+async function payWithNewCardAndSave(page: Page, lang: Lang, payer: string, number: string) {
+  await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, 'tile.CCD') }).locator('[data-action=choose]').click();
+  await page.waitForURL(/\/payerinformation\?key=[0-9a-f]{32}/);
+  await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
+  await page.selectOption('#payer_paidByFamilyMemberID', { label: payer });
+  await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+  await page.route('**/api/Billing/payment/checkout', async (route) => {
+    const body = JSON.parse(route.request().postData() ?? '{}') as Record<string, unknown>;
+    await route.continue({ postData: JSON.stringify({ ...body, saveCard: true }) });
+  });
+  await page.click('[data-action=pay]');
+  await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
+  await page.unroute('**/api/Billing/payment/checkout');
+  expect(new URL(page.url()).origin).not.toBe(new URL(e2e.server.url).origin);
+  await page.fill('input[name=number]', number);
+  await page.fill('input[name=expiry]', '12/30');
+  await page.fill('input[name=cvv]', '123');
+  await page.check('input[name=saveMethod]');
+  await page.click('button[type=submit]');
+  await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
+  await page.waitForSelector('section[data-section=receipt] dl');
+}
+
+async function savedMethodsJourney(who: Parent, payer: string, width: number, lang: Lang) {
+  const ctx = await newContext(e2e.browser, width, lang === 'es' ? 'es-ES' : 'en-US');
+  const page = await ctx.newPage();
+  const tag = `${width}-${lang}`;
+  try {
+    await signIn(page, e2e.server, who);
+    // no saved method yet: the new-method tiles are not labelled new, nothing to remove
+    await payNow(page, '25.00');
+    expect(await page.locator('section[data-section=saved]').count()).toBe(0);
+    expect(await page.textContent('section[data-section=methods]')).not.toContain(t(lang, 'tile.new'));
+
+    await payWithNewCardAndSave(page, lang, payer, '4111 1111 1111 1111');
+
+    // the saved card shows before the tiles, with its holder, expiry and saved-on date; the card tile is 'new'
+    await payNow(page, '30.00');
+    const card = savedCard(page, '1111');
+    await card.waitFor();
+    const shown = await card.textContent();
+    expect(shown).toContain(t(lang, 'saved.kindCCR'));
+    expect(shown).toContain('12/30');
+    expect(shown).toContain(payer);
+    const cardTile = page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, 'tile.CCD') });
+    expect(await cardTile.textContent()).toContain(t(lang, 'tile.new'));
+    expect(await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, 'tile.ECH') }).textContent()).not.toContain(t(lang, 'tile.new'));
+    await expectNoAxeViolations(page, `pay now with a saved card (${tag})`);
+    await shot(page, `saved-paynow-${tag}`);
+
+    // paying with it: the payer on file, read only, then the receipt without leaving the portal
+    const origins = new Set<string>();
+    page.on('framenavigated', (f) => f === page.mainFrame() && origins.add(new URL(f.url()).origin));
+    await card.locator('[data-action=chooseCard]').click();
+    await page.waitForURL(/\/payerinformation\?key=[0-9a-f]{32}/);
+    await page.waitForSelector('section[data-section=payerOnFile] dl');
+    expect(await page.locator('#payer_paidByFamilyMemberID').count()).toBe(0);
+    expect(await page.textContent('main')).toContain(t(lang, 'payer.payingWith', { type: 'VISA', last4: '1111' }));
+    expect(await page.textContent('section[data-section=payment]')).toContain('30');
+    await expectNoAxeViolations(page, `payer on file (${tag})`);
+    await shot(page, `saved-payer-${tag}`);
+    await page.click('[data-action=paySaved]');
+    await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
+    await page.waitForSelector('section[data-section=receipt] dl');
+    expect(await page.textContent('section[data-section=receipt]')).toContain('1111');
+    expect([...origins]).toEqual([new URL(e2e.server.url).origin]);
+    await expectNoAxeViolations(page, `receipt of a saved-card payment (${tag})`);
+    await shot(page, `saved-receipt-${tag}`);
+
+    // a new expiry and holder name for the saved card
+    await payNow(page, '5.00');
+    await savedCard(page, '1111').locator('[data-action=update]').click();
+    const update = page.locator('[data-modal=updateCard]');
+    await update.locator('#savedCard_expiryYear').waitFor();
+    await update.locator('#savedCard_expiryMonth').selectOption('03');
+    await update.locator('#savedCard_expiryYear').fill('2032');
+    await expectNoAxeViolations(page, `update a saved card (${tag})`);
+    await shot(page, `saved-update-${tag}`);
+    await update.locator('[data-action=confirm]').click();
+    await update.waitFor({ state: 'detached' });
+    await expect.poll(() => savedCard(page, '1111').textContent()).toContain('03/32');
+
+    // removing it: the list of removable methods, then the confirmation
+    await page.click('section[data-section=saved] [data-action=removeSaved]');
+    const list = page.locator('[data-modal=removeSaved]');
+    await list.locator('article').filter({ hasText: '1111' }).waitFor();
+    await expectNoAxeViolations(page, `saved methods to remove (${tag})`);
+    await shot(page, `saved-remove-list-${tag}`);
+    await list.locator('article').filter({ hasText: '1111' }).locator('[data-action=remove]').click();
+    const confirm = page.locator('[data-modal=confirmRemove]');
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain(t(lang, 'saved.confirmText', { type: 'VISA', last4: '1111' }));
+    await expectNoAxeViolations(page, `confirm removal (${tag})`);
+    await shot(page, `saved-remove-confirm-${tag}`);
+    await confirm.locator('[data-action=confirmDelete]').click();
+    await confirm.waitFor({ state: 'detached' });
+    await page.locator('section[data-section=saved]').waitFor({ state: 'detached' });
+    expect(await page.textContent('section[data-section=methods]')).not.toContain(t(lang, 'tile.new'));
+  } finally {
+    await ctx.close();
+  }
+}
+
+describe('saved payment methods', () => {
+  it('saves a new card, pays with it on the spot, updates and removes it (375 px, English)', async () => {
+    await savedMethodsJourney('karen', 'Karen Johnson', 375, 'en');
+  });
+
+  it('the same in Spanish at 1280 px', async () => {
+    await savedMethodsJourney('priya', 'Priya Patel', 1280, 'es');
+  });
+
+  for (const [width, lang] of [
+    [375, 'es'],
+    [1280, 'en'],
+  ] as const) {
+    it(`saved methods that pay the autopay cannot be removed, and the parent is told so (${width} px, ${lang})`, async () => {
+      const ctx = await newContext(e2e.browser, width, lang === 'es' ? 'es-ES' : 'en-US');
+      const page = await ctx.newPage();
+      try {
+        await signIn(page, e2e.server, 'maria');
+        await page.goto(e2e.portal('/paynow'));
+        await page.waitForSelector('section[data-section=saved] article');
+        const saved = page.locator('section[data-section=saved]');
+        expect(await saved.textContent()).toContain(t(lang, 'saved.autopayBadge'));
+        await page.getByText(t(lang, 'saved.autopayOnly')).waitFor();
+        expect(await saved.locator('[data-action=removeSaved]').count()).toBe(0);
+        await expectNoAxeViolations(page, `autopay-only saved methods (${width} px, ${lang})`);
+        await shot(page, `saved-autopay-only-${width}-${lang}`);
+      } finally {
+        await ctx.close();
+      }
+    });
+  }
+});
