@@ -4,6 +4,7 @@
 // declares one, the saved account is marked by the return code, and the payer is e-mailed in the
 // account's language, the mail kept in the account's history. A refund the gateway keeps refusing
 // ends on the provider's list of payments that need a person.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -279,5 +280,13 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     // the returned payments are listed too; another provider's are not
     expect(listed.filter((u) => u.kind === 'RETURNED').map((u) => u.detail).sort()).toEqual(['R01', 'R01', 'R03']);
     expect((await unresolvedPayments(db(), time.clock(), 'northridge')).filter((u) => u.kind === 'RETURNED').map((u) => u.detail)).toEqual(['R01']);
+    // the provider's command prints them (on PostgreSQL: a second process opens the test database)
+    if (t.db.url) {
+      const out = execFileSync('npx', ['tsx', 'scripts/provider.ts', 'payments', 'unresolved', '--provider', 'brightpath'], { cwd: ROOT, env: { ...process.env, DATABASE_URL: t.db.url }, encoding: 'utf8' });
+      const line = out.split('\n').find((l) => l.includes(attempt.publicId))!;
+      expect(line.split('\t')).toEqual(expect.arrayContaining(['Refund refused', 'brightpath', '$30.50']));
+      expect(out.split('\n').filter((l) => l.startsWith('Returned by the bank'))).toHaveLength(3);
+      expect(out).not.toContain('northridge');
+    }
   });
 });
