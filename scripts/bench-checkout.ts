@@ -195,7 +195,14 @@ async function run(backend: 'pglite' | 'postgres'): Promise<Result> {
     });
     // gateway → portal (and the parents' own requests, untouched): notifications mishandled
     let released: (() => void)[] = [];
+    /** set while a kill waits for a payment's request to be under way at the portal */
+    let paymentUnderWay: (() => void) | null = null;
     const toPortal = await startFaultProxy((req): ProxyAction => {
+      if (paymentUnderWay && req.url.includes('/payment/')) {
+        const now = paymentUnderWay;
+        paymentUnderWay = null;
+        setTimeout(now, Math.random() * 30);
+      }
       if (req.method !== 'POST' || !req.url.includes('/payment/notification/')) return { kind: 'pass' };
       // a notification going through lets the ones held back for it follow (out of order)
       const earlier = released;
@@ -442,6 +449,9 @@ async function run(backend: 'pglite' | 'postgres'): Promise<Result> {
         chaos = chaos.then(async () => {
           if (e.what === 'kill') {
             fault('portal SIGKILL');
+            // mid-payment: just after a checkout, a return or a notification reached the portal
+            await Promise.race([new Promise<void>((r) => (paymentUnderWay = r)), sleep(5000)]);
+            paymentUnderWay = null;
             const dead = portal;
             const exited = new Promise((r) => dead.process?.once('exit', r));
             dead.process?.kill('SIGKILL');
