@@ -26,13 +26,16 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
   /** when set, the card gateway charges a token and then loses the answer (the portal sees it unavailable) */
   let loseChargeAnswer = false;
   let charges = 0;
+  /** the gateway's clock runs this far ahead (its adapter signs on the same clock) */
+  let gatewayAhead = 0;
+  const gatewayClock = () => new Date(Date.now() + gatewayAhead);
 
   beforeAll(async () => {
     const gwPort = await freePort();
     const gwUrl = `http://127.0.0.1:${gwPort}`;
-    gw = await buildSandboxGateway({ secrets: SECRETS, publicUrl: gwUrl, notify: { retryDelaysMs: [50] } });
+    gw = await buildSandboxGateway({ secrets: SECRETS, publicUrl: gwUrl, clock: gatewayClock, notify: { retryDelaysMs: [50] } });
     await gw.app.listen({ port: gwPort, host: '127.0.0.1' });
-    const card = sandboxGateway({ code: 1, url: gwUrl, merchant: '1', secret: SECRETS['1'] });
+    const card = sandboxGateway({ code: 1, url: gwUrl, merchant: '1', secret: SECRETS['1'], clock: gatewayClock });
     const lossy: PaymentGateway = {
       ...card,
       code: card.code,
@@ -132,6 +135,23 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
     // the gateway charged once: one transaction for the attempt's reference
     expect(await balance()).toBeCloseTo(before - 7, 2);
     expect((await pay(m.paymentMethodID, k, '7.00')).json()).toMatchObject({ status: 'APPROVED', accountPaymentID: closed.paymentId });
+  });
+
+  it('a charge the gateway declines is recorded on its attempt and posts nothing', async () => {
+    const m = (await list()).find((x) => x.last4Digits === '1111')!;
+    const before = await balance();
+    const k = key();
+    // years later by the gateway's clock the card (12/30) has expired there
+    gatewayAhead = 6 * 365 * 24 * 60 * 60 * 1000;
+    const res = await pay(m.paymentMethodID, k, '9.00');
+    gatewayAhead = 0;
+    expect(res.json()).toMatchObject({ status: 'DECLINED', accountPaymentID: null, reasonCode: 'EXPIRY' });
+    const [attempt] = await t.db.handle.db.select().from(s.paymentAttempts).where(eq(s.paymentAttempts.idempotencyKey, k));
+    expect(attempt).toMatchObject({ status: 'DECLINED', reasonCode: 'EXPIRY', paymentId: null });
+    expect(attempt.transactionId).toMatch(/\S/);
+    expect(await balance()).toBeCloseTo(before, 2);
+    // asked again with its key: the same decline, still nothing posted
+    expect((await pay(m.paymentMethodID, k, '9.00')).json()).toMatchObject({ status: 'DECLINED', reasonCode: 'EXPIRY' });
   });
 
   it('another account\'s method is not found by any operation, and nothing changes', async () => {
