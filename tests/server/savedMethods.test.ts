@@ -95,10 +95,13 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
   });
 
   it('pays with a saved card without leaving the portal, posted once despite a double request', async () => {
-    const m = (await list()).find((x) => x.last4Digits === '1111')!;
+    const saved = await list();
+    const m = saved.find((x) => x.last4Digits === '1111')!;
     const before = await balance();
     const k = key();
     const [a, b] = await Promise.all([pay(m.paymentMethodID, k), pay(m.paymentMethodID, k)]);
+    // the charged method comes back with the transaction: its row is kept, not added again
+    expect((await list()).map((x) => x.paymentMethodID)).toEqual(saved.map((x) => x.paymentMethodID));
     expect(a.statusCode, a.body).toBe(200);
     expect(b.statusCode, b.body).toBe(200);
     expect(a.json()).toMatchObject({ status: 'APPROVED', reasonCode: '', purpose: 'BALANCE' });

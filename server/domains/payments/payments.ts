@@ -430,11 +430,19 @@ export async function closeAttempt(deps: AppDeps, attempt: Attempt, as: 'CANCELL
  * Answers how many of them the gateway had taken a payment on meanwhile (applied here): the caller
  * then starts nothing, since what the parent meant to pay may be paid already.
  */
-export async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string): Promise<number> {
+export async function closeLiveAttempts(deps: AppDeps, s: SessionInfo, lang: string, exceptKey?: string): Promise<number> {
   const live = await deps.db
     .select()
     .from(paymentAttempts)
-    .where(and(eq(paymentAttempts.providerId, s.providerId), eq(paymentAttempts.accountId, s.accountId), eq(paymentAttempts.status, 'CREATED')));
+    .where(
+      and(
+        eq(paymentAttempts.providerId, s.providerId),
+        eq(paymentAttempts.accountId, s.accountId),
+        eq(paymentAttempts.status, 'CREATED'),
+        // the same key's own attempt (a double click made it a moment ago) is not another payment
+        exceptKey === undefined ? undefined : ne(paymentAttempts.idempotencyKey, exceptKey),
+      ),
+    );
   let paid = 0;
   for (const a of live) {
     let closed: Attempt;

@@ -138,7 +138,8 @@ export async function updateSavedMethod(deps: AppDeps, s: SessionInfo, values: B
     const gateway = gatewayOf(deps, lang, m.gatewayCode);
     const token = m.token;
     const answer = await atGateway(deps, lang, () => gateway.updateToken({ token, expiry, holderName: `${firstName} ${lastName}` }));
-    if (answer.savedMethod.status !== 'ACTIVE' || answer.savedMethod.expiry !== expiry) fail({ deps, lang }, 409, 'methods.errors.gatewayRefused');
+    // a method the gateway no longer charges is not updated here either
+    if (answer.savedMethod.status === 'INVALID') fail({ deps, lang }, 409, 'methods.errors.gatewayRefused');
   }
   const [updated] = await deps.db
     .update(paymentMethods)
@@ -220,7 +221,7 @@ async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: Billing
   const gatewayCode = m.gatewayCode ?? 0;
   gatewayOf(deps, lang, gatewayCode);
   // another tab's hosted page is closed first; when it was paid meanwhile, nothing more is charged
-  if ((await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
+  if ((await closeLiveAttempts(deps, session, lang, body.idempotencyKey)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
   const [a] = await deps.db.select().from(adults).where(and(eq(adults.id, m.adultId), eq(adults.accountId, session.accountId)));
   const payer: AttemptPayer = {
     paidByFamilyMemberID: m.adultId,
