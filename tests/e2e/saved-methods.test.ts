@@ -1,12 +1,16 @@
 // Saved payment methods in a real browser (spec 2.12, 4): a new card saved for later on the sandbox's
 // hosted page, then paid with again on the spot (no hosted page), its expiry updated and the card
-// removed through the list and its confirmation; an account whose only saved methods pay its autopay
-// is told they cannot be removed. At 375 and 1280 px, in English and Spanish, axe on every state.
+// removed through the list and its confirmation; a saved bank account whose debit the bank returned
+// shows as not usable with the return code; an account whose only saved methods pay its autopay is
+// told they cannot be removed. At 375 and 1280 px, in English and Spanish, axe on every state.
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
+import { sandboxGateway } from '../../server/gateways/sandbox/client';
 import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang, type Parent } from './kit';
 
-const e2e = withServerAndBrowser();
+// the sandbox may settle bank debits as of a later date, so a return comes back without waiting days
+const e2e = withServerAndBrowser({ SANDBOX_GATEWAY_SETTLE_AHEAD: '1' });
 
 const t = (lang: Lang, key: string, params: Record<string, string> = {}) => text(lang, 'payment', key, params);
 
@@ -29,8 +33,8 @@ const savedCard = (page: Page, last4: string) => page.locator('section[data-sect
  * save-card box only in a provider's SPM autopay form variant, and no provider can declare a variant
  * yet: the checkout request carries saveCard as that box, ticked, would.
  */
-async function payWithNewCardAndSave(page: Page, lang: Lang, payer: string, number: string) {
-  await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, 'tile.CCD') }).locator('[data-action=choose]').click();
+async function payWithNewAndSave(page: Page, lang: Lang, payer: string, method: 'CCD' | 'ECH', fillPage: () => Promise<void>) {
+  await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, `tile.${method}`) }).locator('[data-action=choose]').click();
   await page.waitForURL(/\/payerinformation\?key=[0-9a-f]{32}/);
   await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
   await page.selectOption('#payer_paidByFamilyMemberID', { label: payer });
@@ -43,9 +47,7 @@ async function payWithNewCardAndSave(page: Page, lang: Lang, payer: string, numb
   await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
   await page.unroute('**/api/Billing/payment/checkout');
   expect(new URL(page.url()).origin).not.toBe(new URL(e2e.server.url).origin);
-  await page.fill('input[name=number]', number);
-  await page.fill('input[name=expiry]', '12/30');
-  await page.fill('input[name=cvv]', '123');
+  await fillPage();
   await page.check('input[name=saveMethod]');
   await page.click('button[type=submit]');
   await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
@@ -63,7 +65,11 @@ async function savedMethodsJourney(who: Parent, payer: string, width: number, la
     expect(await page.locator('section[data-section=saved]').count()).toBe(0);
     expect(await page.textContent('section[data-section=methods]')).not.toContain(t(lang, 'tile.new'));
 
-    await payWithNewCardAndSave(page, lang, payer, '4111 1111 1111 1111');
+    await payWithNewAndSave(page, lang, payer, 'CCD', async () => {
+      await page.fill('input[name=number]', '4111 1111 1111 1111');
+      await page.fill('input[name=expiry]', '12/30');
+      await page.fill('input[name=cvv]', '123');
+    });
 
     // the saved card shows before the tiles, with its holder, expiry and saved-on date; the card tile is 'new'
     await payNow(page, '30.00');
@@ -139,6 +145,47 @@ describe('saved payment methods', () => {
 
   it('the same in Spanish at 1280 px', async () => {
     await savedMethodsJourney('priya', 'Priya Patel', 1280, 'es');
+  });
+
+  it('a saved bank account the bank returned as closed shows as not usable, with the return code (375 px, English)', async () => {
+    const ctx = await newContext(e2e.browser, 375);
+    const page = await ctx.newPage();
+    try {
+      await signIn(page, e2e.server, 'amara');
+      await payNow(page, '12.00');
+      let sandboxOrigin = '';
+      page.on('framenavigated', (f) => f === page.mainFrame() && new URL(f.url()).pathname.startsWith('/pay/') && (sandboxOrigin = new URL(f.url()).origin));
+      // 9900002: a test account the bank accepts now and returns three business days later, closed (R02)
+      await payWithNewAndSave(page, 'en', 'Amara Mensah', 'ECH', async () => {
+        await page.fill('input[name=routing]', '021000021');
+        await page.fill('input[name=account]', '9900002');
+        await page.check('input[name=accountType][value=checking]');
+      });
+      await payNow(page, '12.00');
+      const account = page.locator('section[data-section=saved] article').filter({ hasText: '0002' });
+      await account.waitFor();
+      expect(await account.textContent()).toContain(t('en', 'saved.kindECR'));
+      expect(await account.locator('[data-action=chooseBank]').count()).toBe(1);
+      expect(await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t('en', 'tile.ECH') }).textContent()).toContain(t('en', 'tile.new'));
+
+      // the banks' days pass at the sandbox: the debit comes back R02 and the portal is told
+      const secrets = JSON.parse(fs.readFileSync(`${e2e.server.dataDir}.sandbox-gateway.json.secrets`, 'utf8')) as Record<string, string>;
+      const bank = sandboxGateway({ code: 2, url: sandboxOrigin, merchant: '2', secret: secrets['2'] });
+      const run = await bank.runSettlements(new Date(Date.now() + 7 * 86_400_000).toISOString());
+      expect(run.returned.length).toBe(1);
+      await expect
+        .poll(async () => {
+          await payNow(page, '12.00');
+          return account.textContent();
+        }, { timeout: 30_000 })
+        .toContain(t('en', 'saved.notUsableBadge'));
+      expect(await account.textContent()).toContain(t('en', 'saved.invalidNote', { code: 'R02' }));
+      expect(await account.locator('[data-action=chooseBank]').count()).toBe(0);
+      await expectNoAxeViolations(page, 'a returned saved bank account');
+      await shot(page, 'saved-bank-returned-375-en');
+    } finally {
+      await ctx.close();
+    }
   });
 
   for (const [width, lang] of [
