@@ -266,7 +266,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
     .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
   // one payable page per account: another tab's or another method's page is closed at its gateway
   // first; when it was paid meanwhile, that payment is applied and this one is not started
-  if (!same && (await closeLiveAttempts(deps, session, lang)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
+  if (!same && (await closeLiveAttempts(deps, session, lang, idempotencyKey)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
   const inserted = await deps.db
     .insert(paymentAttempts)
     .values({
