@@ -38,7 +38,11 @@ export interface PaymentSettings {
   maxPaymentCents: number;
   /** charged to the account when the bank returns a bank debit, in cents (0: none) */
   bankReturnFeeCents: number;
+  /** spec 4 autopay form variant of the payer page (formCustomID): the SPM ones offer save-for-later */
+  autopayForm: AutopayForm;
 }
+
+export type AutopayForm = 'OTP' | 'OTP_SPM' | 'OTP_APE' | 'APE' | 'OTP_APE_SPM' | 'OTP_APEA' | 'APEA' | 'OTP_APEA_SPM' | 'OTP_APM' | 'OTP_APMA';
 
 const NO_FEE: ProcessingFee = { percent: 0, fixedCents: 0, minimumCents: 0 };
 
@@ -55,6 +59,7 @@ export const DEFAULT_PAYMENTS: PaymentSettings = {
   driverLicence: 'H',
   maxPaymentCents: 9_999_999,
   bankReturnFeeCents: 0,
+  autopayForm: 'OTP',
 };
 
 /**

@@ -321,6 +321,20 @@ export interface ProviderRecord {
      * a fee charged to the account when the bank returns a bank debit, in cents (disclosed before paying by bank account; default 0, none)
      */
     bankReturnFeeCents?: number;
+    /**
+     * spec 4 autopay form variant (formCustomID) of the payer page: the SPM variants offer to save a new card or bank account for later payments (default OTP: a one-time payment only)
+     */
+    autopayForm?:
+      | 'OTP'
+      | 'OTP_SPM'
+      | 'OTP_APE'
+      | 'APE'
+      | 'OTP_APE_SPM'
+      | 'OTP_APEA'
+      | 'APEA'
+      | 'OTP_APEA_SPM'
+      | 'OTP_APM'
+      | 'OTP_APMA';
   };
 }
 /**

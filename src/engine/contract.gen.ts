@@ -372,6 +372,20 @@ export interface BillingPaymentOptionsResponse {
    * the same amount as the parent reads it, in the request's language and the provider's currency
    */
   maxPaymentText: string;
+  /**
+   * the provider's autopay form variant (spec 4; OTP when left out): the payer page offers save-card in the SPM variants
+   */
+  formCustomID?:
+    | 'OTP'
+    | 'OTP_SPM'
+    | 'OTP_APE'
+    | 'APE'
+    | 'OTP_APE_SPM'
+    | 'OTP_APEA'
+    | 'APEA'
+    | 'OTP_APEA_SPM'
+    | 'OTP_APM'
+    | 'OTP_APMA';
 }
 
 /** Billing.configuration: response */

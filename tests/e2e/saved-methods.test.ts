@@ -29,23 +29,20 @@ async function payNow(page: Page, amount: string) {
 const savedCard = (page: Page, last4: string) => page.locator('section[data-section=saved] article').filter({ hasText: last4 });
 
 /**
- * A new card paid on the hosted page with 'save for later' ticked there. The payer page offers the
- * save-card box only in a provider's SPM autopay form variant, and no provider can declare a variant
- * yet: the checkout request carries saveCard as that box, ticked, would.
+ * A new card or bank account paid on the hosted page and saved for later: the payer page offers it
+ * (Bright Path's autopay form variant is OTP_SPM), and the hosted page asks again.
  */
-async function payWithNewAndSave(page: Page, lang: Lang, payer: string, method: 'CCD' | 'ECH', fillPage: () => Promise<void>) {
+async function payWithNewAndSave(page: Page, lang: Lang, tag: string, payer: string, method: 'CCD' | 'ECH', fillPage: () => Promise<void>) {
   await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, `tile.${method}`) }).locator('[data-action=choose]').click();
   await page.waitForURL(/\/payerinformation\?key=[0-9a-f]{32}/);
   await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
   await page.selectOption('#payer_paidByFamilyMemberID', { label: payer });
   await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
-  await page.route('**/api/Billing/payment/checkout', async (route) => {
-    const body = JSON.parse(route.request().postData() ?? '{}') as Record<string, unknown>;
-    await route.continue({ postData: JSON.stringify({ ...body, saveCard: true }) });
-  });
+  await page.check('#payer_saveCard');
+  await expectNoAxeViolations(page, `payer page with save-for-later (${tag})`);
+  await shot(page, `saved-new-payer-${tag}`);
   await page.click('[data-action=pay]');
   await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
-  await page.unroute('**/api/Billing/payment/checkout');
   expect(new URL(page.url()).origin).not.toBe(new URL(e2e.server.url).origin);
   await fillPage();
   await page.check('input[name=saveMethod]');
@@ -65,7 +62,7 @@ async function savedMethodsJourney(who: Parent, payer: string, width: number, la
     expect(await page.locator('section[data-section=saved]').count()).toBe(0);
     expect(await page.textContent('section[data-section=methods]')).not.toContain(t(lang, 'tile.new'));
 
-    await payWithNewAndSave(page, lang, payer, 'CCD', async () => {
+    await payWithNewAndSave(page, lang, tag, payer, 'CCD', async () => {
       await page.fill('input[name=number]', '4111 1111 1111 1111');
       await page.fill('input[name=expiry]', '12/30');
       await page.fill('input[name=cvv]', '123');
@@ -156,7 +153,7 @@ describe('saved payment methods', () => {
       let sandboxOrigin = '';
       page.on('framenavigated', (f) => f === page.mainFrame() && new URL(f.url()).pathname.startsWith('/pay/') && (sandboxOrigin = new URL(f.url()).origin));
       // 9900002: a test account the bank accepts now and returns three business days later, closed (R02)
-      await payWithNewAndSave(page, 'en', 'Amara Mensah', 'ECH', async () => {
+      await payWithNewAndSave(page, 'en', 'bank-375-en', 'Amara Mensah', 'ECH', async () => {
         await page.fill('input[name=routing]', '021000021');
         await page.fill('input[name=account]', '9900002');
         await page.check('input[name=accountType][value=checking]');

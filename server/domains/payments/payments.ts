@@ -153,6 +153,7 @@ export async function paymentOptions(deps: AppDeps, s: SessionInfo, lang: string
     countryCode: provider.countryCode,
     maxPaymentAmount: amountOfCents(settings.maxPaymentCents),
     maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
+    formCustomID: settings.autopayForm,
   };
 }
 
