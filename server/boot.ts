@@ -85,9 +85,14 @@ export async function signInLoads(
   return out;
 }
 
-/** The provider named by a portal path's first segment, if it is one this server serves. */
+/**
+ * The provider of a portal path that is its entry (/parentportal/<appName>/parent, the provider-entry
+ * screen), if it is one this server serves. Only there is the sign-in drawn ahead: any other path under
+ * the name is a page the shell does not know, and drawing a sign-in form there would show a form the
+ * shell then replaces with "page not found".
+ */
 export function entryAppName(path: string, appNames: ReadonlySet<string>): string | null {
-  const m = /^\/parentportal\/([A-Za-z0-9_-]+)(?:\/|$)/.exec(path);
+  const m = /^\/parentportal\/([A-Za-z0-9_-]+)\/parent\/?$/.exec(path);
   const name = m?.[1].toLowerCase();
   return name && appNames.has(name) ? name : null;
 }

@@ -55,6 +55,11 @@ describe('the entry page carries the provider and its declarations', () => {
     expect(northridge?.appName).toBe('northridge');
     expect(bootOf((await t.app.inject({ method: 'GET', url: '/parentportal/home' })).body)).toBeNull();
     expect(bootOf((await t.app.inject({ method: 'GET', url: '/parentportal/nosuchprovider/parent' })).body)).toBeNull();
+    // only the entry is drawn ahead: another path under the provider's name is no page of the shell's
+    for (const other of ['/parentportal/brightpath/signin', '/parentportal/brightpath', '/parentportal/brightpath/parent/more']) {
+      expect(bootOf((await t.app.inject({ method: 'GET', url: other })).body)).toBeNull();
+    }
+    expect(bootOf((await t.app.inject({ method: 'GET', url: '/parentportal/brightpath/parent?lang=es' })).body)).not.toBeNull();
   });
 
   it("no text in the data can close the script element ('<' is escaped)", () => {
