@@ -63,6 +63,17 @@ export class GatewayUnavailable extends Error {
   }
 }
 
+/**
+ * The gateway does not know a saved method's token (forgotten, deleted, another merchant's, or not one
+ * it can act on). Not an outage: asking again changes nothing, so the method can no longer be used.
+ */
+export class TokenRefused extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'TokenRefused';
+  }
+}
+
 /** A new idempotency key for a request the portal makes on its own (a refund). */
 export const newKey = () => randomUUID();
 

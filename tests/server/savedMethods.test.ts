@@ -4,16 +4,20 @@
 // is lost and the reconciler asks again; every method id is checked against the signed-in account;
 // removal is refused for an autopay's method; a card's expiry is updated in place; an expired card,
 // and a bank account the bank closed, are refused.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import fs from 'node:fs';
+import path from 'node:path';
 import { and, eq, sql } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
-import { GatewayUnavailable, type PaymentGateway } from '../../server/gateways/adapter';
+import { GatewayUnavailable, TokenRefused, type PaymentGateway } from '../../server/gateways/adapter';
+import type { CreateCheckoutRequest } from '../../sandbox-gateway/protocol';
 import { reconcilePayments } from '../../server/domains/payments/payments';
 import type { BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
 import { apiClient, BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
 
+const brightpath = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../providers/brightpath/provider.json'), 'utf8')).payments;
 const SECRETS = { '1': 'saved-methods-secret-one-012345', '2': 'saved-methods-secret-two-012345' };
 const CARD = '4111111111111111';
 const BANK_ACCOUNT = '000123456789';
@@ -26,6 +30,14 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
   /** when set, the card gateway charges a token and then loses the answer (the portal sees it unavailable) */
   let loseChargeAnswer = false;
   let charges = 0;
+  /** when set, a token charge never reaches the card gateway (the portal sees it unavailable) */
+  let chargeUnreachable = false;
+  /** when set, a token deletion at the card gateway waits for this before it is sent */
+  let deletionHeld: Promise<void> | null = null;
+  /** what the card gateway was asked to open, last first */
+  const checkouts: Array<Omit<CreateCheckoutRequest, 'merchant'>> = [];
+  /** the card gateway called directly, as the merchant (what it knows, not what the portal says) */
+  let direct: PaymentGateway;
   /** the gateway's clock runs this far ahead (its adapter signs on the same clock) */
   let gatewayAhead = 0;
   const gatewayClock = () => new Date(Date.now() + gatewayAhead);
@@ -39,15 +51,29 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
     const lossy: PaymentGateway = {
       ...card,
       code: card.code,
+      createCheckout: (req) => {
+        checkouts.unshift(req);
+        return card.createCheckout(req);
+      },
+      deleteToken: async (token) => {
+        if (deletionHeld) await deletionHeld;
+        return card.deleteToken(token);
+      },
       chargeToken: async (req) => {
+        if (chargeUnreachable) throw new GatewayUnavailable('the gateway did not answer');
         charges++;
         const tx = await card.chargeToken(req);
         if (loseChargeAnswer) throw new GatewayUnavailable('the answer was lost');
         return tx;
       },
     };
+    direct = card;
     const port = await freePort();
-    t = await createTestApp(backend, { publicUrl: `http://127.0.0.1:${port}`, gateways: { 1: lossy, 2: sandboxGateway({ code: 2, url: gwUrl, merchant: '2', secret: SECRETS['2'] }) } });
+    t = await createTestApp(backend, {
+      publicUrl: `http://127.0.0.1:${port}`,
+      // the payer form asks for a driver licence (optional)
+      providerSettings: { brightpath: { payments: { ...brightpath, driverLicence: 'O' } } },
+      gateways: { 1: lossy, 2: sandboxGateway({ code: 2, url: gwUrl, merchant: '2', secret: SECRETS['2'] }) } });
     await t.app.listen({ port, host: '127.0.0.1' });
     maria = await tokenFor(t.app, ...MARIA);
     karen = await tokenFor(t.app, ...KAREN);
@@ -115,8 +141,17 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
     // the receipt names the saved card
     const receipt = await api('Billing.receipt', { token: maria, params: { accountpaymentid: posted[0].id } });
     expect(receipt.json()).toMatchObject({ paymentMethodCode: 'CCR', last4Digits: '1111' });
-    // the same key with another method or amount is not a second payment
-    expect((await pay(m.paymentMethodID, k, '21.00')).json().accountPaymentID).toBe(a.json().accountPaymentID);
+    // the same key with another amount or for an application is refused, not answered as the first payment
+    const other = await t.app.inject({ method: 'POST', url: '/api/Billing/payment/rest-api-payment', headers: { authorization: `Bearer ${maria}`, 'accept-language': 'es' }, payload: { idempotencyKey: k, paymentMethodID: m.paymentMethodID, amountChoice: 'other', otherAmount: '21.00' } });
+    expect(other.statusCode).toBe(409);
+    expect(other.json()).toMatchObject({ key: 'payment.errors.keyReused', message: 'Este pago se inició con otro monto o medio de pago. Comience de nuevo desde Pagar ahora.' });
+    const [draft] = await t.db.handle.db.select().from(s.applicationDrafts).where(eq(s.applicationDrafts.accountId, attempt.accountId)).limit(1);
+    const forApplication = await api('Billing.restApiPayment', { token: maria, body: { idempotencyKey: k, paymentMethodID: m.paymentMethodID as number, amountChoice: 'other', otherAmount: '20.00', applicationKey: draft?.key ?? 'no-such-application' } });
+    expect(forApplication.statusCode).toBe(409);
+    expect(forApplication.json().key).toBe('payment.errors.keyReused');
+    // the same amount written another way is the same payment
+    expect((await pay(m.paymentMethodID, k, '20')).json().accountPaymentID).toBe(a.json().accountPaymentID);
+    expect(await balance()).toBeCloseTo(before - 20, 2);
   });
 
   it('a charge whose answer was lost stays open and the reconciler posts it once, asking again with the same key', async () => {
@@ -245,6 +280,102 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
     );
     expect(answer).not.toBe('APPROVED');
     expect((await pay(m.paymentMethodID)).statusCode).toBe(404);
+  });
+
+  const attemptOf = async (k: string) => (await t.db.handle.db.select().from(s.paymentAttempts).where(eq(s.paymentAttempts.idempotencyKey, k)))[0];
+  const tokenOf = async (id: unknown) => (await t.db.handle.db.select().from(s.paymentMethods).where(eq(s.paymentMethods.id, id as number)))[0].token!;
+
+  it('a saved card the gateway no longer knows is declined with the reason in the parent\'s language, marked invalid, and can no longer be updated', async () => {
+    const m = await saveOnPage('CCD', { name: 'Maria Garcia', number: '5555555555554444', expiry: '11/31', cvv: '123' });
+    // the gateway forgets the token (removed there, not here)
+    await direct.deleteToken(await tokenOf(m.paymentMethodID));
+    const before = await balance();
+    const k = key();
+    const refused = await t.app.inject({ method: 'POST', url: '/api/Billing/payment/rest-api-payment', headers: { authorization: `Bearer ${maria}`, 'accept-language': 'pt' }, payload: { idempotencyKey: k, paymentMethodID: m.paymentMethodID, amountChoice: 'other', otherAmount: '6.00' } });
+    expect(refused.statusCode, refused.body).toBe(409);
+    expect(refused.json()).toMatchObject({ key: 'methods.errors.tokenRefused', message: 'Este método de pagamento salvo não pode mais ser usado: o serviço de pagamentos não o tem mais. Nada foi cobrado. Pague com outro método.' });
+    expect(await attemptOf(k)).toMatchObject({ status: 'DECLINED', reasonCode: 'TOKEN_REFUSED', paymentId: null });
+    expect((await list()).find((x) => x.paymentMethodID === m.paymentMethodID)).toMatchObject({ status: 'INVALID', statusReason: 'TOKEN_REFUSED' });
+    expect(await balance()).toBeCloseTo(before, 2);
+    // asked again: the same answer; a new payment with it is refused before reaching the gateway
+    expect((await pay(m.paymentMethodID, k, '6.00')).json().key).toBe('methods.errors.tokenRefused');
+    expect((await pay(m.paymentMethodID, key(), '6.00')).json().key).toBe('methods.errors.invalid');
+    const update = await api('Billing.updateSavedMethod', { token: maria, body: { paymentMethodID: m.paymentMethodID as number, expiryMonth: '01', expiryYear: '2033', firstName: 'Maria', lastName: 'Garcia' } });
+    expect(update.statusCode, update.body).toBe(409);
+    expect(update.json().key).toBe('methods.errors.noLongerUpdatable');
+    expect((await list()).find((x) => x.paymentMethodID === m.paymentMethodID)).toMatchObject({ expiry: '11/31' });
+  });
+
+  it('an open charge whose token the gateway forgot is closed by the next payment and by the reconciler instead of retried', async () => {
+    const a = await saveOnPage('CCD', { name: 'Maria Garcia', number: '6011111111111117', expiry: '11/31', cvv: '123' });
+    const b = await saveOnPage('CCD', { name: 'Maria Garcia', number: '4012888888881881', expiry: '11/31', cvv: '123' });
+    // a charge of each that the gateway did not answer stays open (one live attempt at a time)
+    const ka = key();
+    chargeUnreachable = true;
+    expect((await pay(a.paymentMethodID, ka, '4.00')).json().status).toBe('PENDING');
+    chargeUnreachable = false;
+    await direct.deleteToken(await tokenOf(a.paymentMethodID));
+    // a new payment closes it first: declined for its token, not 503
+    const started = await api('Billing.startPayment', { token: maria, body: { ...payer, idempotencyKey: key(), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '2.00' } as StartPayment });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(await attemptOf(ka)).toMatchObject({ status: 'DECLINED', reasonCode: 'TOKEN_REFUSED' });
+    expect((await list()).find((x) => x.paymentMethodID === a.paymentMethodID)!.status).toBe('INVALID');
+    // the reconciler does the same with an open charge of a forgotten token
+    const kb = key();
+    chargeUnreachable = true;
+    expect((await pay(b.paymentMethodID, kb, '4.00')).json().status).toBe('PENDING');
+    chargeUnreachable = false;
+    await direct.deleteToken(await tokenOf(b.paymentMethodID));
+    const done = await reconcilePayments(t.app.deps, { olderThanMs: 0 });
+    expect(done.closed).toBeGreaterThanOrEqual(1);
+    expect(await attemptOf(kb)).toMatchObject({ status: 'DECLINED', reasonCode: 'TOKEN_REFUSED', paymentId: null });
+    expect((await list()).find((x) => x.paymentMethodID === b.paymentMethodID)!.status).toBe('INVALID');
+    // and it is not asked again
+    const again = await reconcilePayments(t.app.deps, { olderThanMs: 0 });
+    expect(await attemptOf(kb)).toMatchObject({ status: 'DECLINED' });
+    expect(again.open).toBe(0);
+  });
+
+  it('removing a method whose token the gateway does not know removes it here anyway', async () => {
+    const m = (await list()).find((x) => x.last4Digits === '1881')!;
+    await t.db.handle.db.update(s.paymentMethods).set({ token: 'tok_never_issued_by_this_gateway' }).where(eq(s.paymentMethods.id, m.paymentMethodID as number));
+    const removed = await api('Billing.removeSavedMethod', { token: maria, body: { paymentMethodID: m.paymentMethodID as number } });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await list()).map((x) => x.paymentMethodID)).not.toContain(m.paymentMethodID);
+  });
+
+  it('the gateway is given apartment and street joined by \'#\' (spec 9), and the payer\'s licence is kept as state $$ number', async () => {
+    const k = key();
+    const started = await api('Billing.startPayment', { token: maria, body: { ...payer, apartmentNo: '4B', driverLicenseState: 'IL', driverLicenseNumber: 'G65512345678', idempotencyKey: k, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '3.00' } as StartPayment });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(checkouts[0].reference).toBe((await attemptOf(k)).publicId);
+    expect(checkouts[0].payer.street).toBe('4B#412 Oak Street');
+    // without an apartment, the street alone
+    const k2 = key();
+    expect((await api('Billing.startPayment', { token: maria, body: { ...payer, idempotencyKey: k2, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '3.50' } as StartPayment })).statusCode).toBe(200);
+    expect(checkouts[0].payer.street).toBe('412 Oak Street');
+    const licence = (await attemptOf(k)).payer.driverLicence;
+    expect(licence).toBe('IL$$G65512345678');
+  });
+
+  it('dropping an adult forgets her saved methods at the gateway after the drop, without waiting for it', async () => {
+    const m = await saveOnPage('CCD', { name: 'Maria Garcia', number: '378282246310005', expiry: '11/31', cvv: '1234' });
+    const [saved] = await t.db.handle.db.select().from(s.paymentMethods).where(eq(s.paymentMethods.id, m.paymentMethodID as number));
+    const [rosa] = await t.db.handle.db.select().from(s.adults).where(and(eq(s.adults.firstName, 'Rosa'), eq(s.adults.accountId, saved.accountId)));
+    const [row] = await t.db.handle.db.update(s.paymentMethods).set({ adultId: rosa.id }).where(eq(s.paymentMethods.id, saved.id)).returning();
+    // the gateway does not answer the deletion until released: the drop answers meanwhile
+    let release = () => {};
+    deletionHeld = new Promise<void>((r) => (release = r));
+    const dropped = await api('Demographics.adultDelete', { token: maria, params: { adultID: rosa.id }, body: { confirmCancel: true } });
+    expect(dropped.statusCode, dropped.body).toBe(200);
+    expect(dropped.json()).toMatchObject({ dropped: true, removedPaymentMethods: 1 });
+    expect((await list()).map((x) => x.paymentMethodID)).not.toContain(m.paymentMethodID);
+    const charge = () => direct.chargeToken({ idempotencyKey: key(), token: row.token!, amountCents: 100, currency: 'USD', reference: 'after-drop', notifyUrl: 'http://127.0.0.1:9/none' });
+    expect((await charge()).status).toBe('APPROVED');
+    release();
+    deletionHeld = null;
+    // once the gateway answers, the token is gone there
+    await vi.waitFor(() => expect(charge()).rejects.toBeInstanceOf(TokenRefused), { timeout: 10_000, interval: 100 });
   });
 
   it('a stored method never holds a card or bank number', async () => {

@@ -20,12 +20,13 @@ import { accountMoney } from '../billing/ledger';
 import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/money';
 import { dateInLanguage } from '../../../src/engine/formats';
 import { METHOD_KINDS, processingFeeCents, type PaymentSettings } from '../../paymentSettings';
-import { GatewayUnavailable, type PaymentGateway, type VerifiedNotification } from '../../gateways/adapter';
+import { GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../../gateways/adapter';
 import { RETURN_ROUTES } from '../../gateways/registry';
 import type { GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
 import { payerText, type AttemptPayer } from '../billing/model';
+import { joinLicence } from '../people/shared';
 import { applySettlementNotice } from './settlement';
 import type {
   BillingConfigurationResponse,
@@ -257,8 +258,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
     zip: str('zip'),
     phone: str('homecellphone'),
     email: str('email'),
-    // spec 3 Driver licence value: state $$ number, just the number without a state
-    driverLicence: str('driverLicenseNumber') ? (/^[A-Z]{2}$/.test(str('driverLicenseState')) ? `${str('driverLicenseState')}$$${str('driverLicenseNumber')}` : str('driverLicenseNumber')) : '',
+    // spec 3 Driver licence value: state $$ number, just the number without a state (as a contact's)
+    driverLicence: joinLicence(str('driverLicenseState'), str('driverLicenseNumber')),
   };
   const now = deps.clock();
   const [same] = await deps.db
@@ -300,7 +301,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, idempotencyKey)));
     // not this key: another tab opened its payment at the same moment (the one-live-attempt index)
     if (!attempt) fail({ deps, lang }, 409, 'payment.errors.inProgress');
-    if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method) fail({ deps, lang }, 409, 'payment.errors.keyReused');
+    // the same key with another amount, method or application is not this payment asked again
+    if (attempt.amountCents !== amountCents || attempt.paymentMethodCode !== method || attempt.draftId !== (application?.id ?? null)) fail({ deps, lang }, 409, 'payment.errors.keyReused');
     if (attempt.status === 'APPROVED') fail({ deps, lang }, 409, 'payment.errors.alreadyPaid');
     if (attempt.status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.attemptClosed');
     if (attempt.checkoutUrl) return { checkoutUrl: attempt.checkoutUrl, paymentID: attempt.publicId };
@@ -324,7 +326,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       locale: lang,
       // the hosted page offers "save for later": the number stays at the gateway, the portal gets a token
       ...(attempt.saveMethod ? { offerSave: true } : {}),
-      payer: { firstName: payer.firstName, lastName: payer.lastName, street: [payer.apartmentNo, payer.streetAddress].filter(Boolean).join(' '), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
+      payer: { firstName: payer.firstName, lastName: payer.lastName, street: payerStreet(payer), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
     });
   } catch (e) {
     if (e instanceof GatewayUnavailable) {
@@ -343,6 +345,13 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
   // closed meanwhile by another tab (its gateway refuses to take a payment on this page)
   if (!opened) fail({ deps, lang }, 409, 'payment.errors.inProgress');
   return { checkoutUrl: checkout.url, paymentID: attempt.publicId };
+}
+
+/** Spec 9: '#' joins apartment and street (APT#STREET); the street alone without an apartment. */
+export function payerStreet(p: Pick<AttemptPayer, 'apartmentNo' | 'streetAddress'>): string {
+  const apartment = p.apartmentNo.trim();
+  const street = p.streetAddress.trim();
+  return apartment && street ? `${apartment}#${street}` : apartment || street;
 }
 
 /** The parent is back from the gateway's page: the attempt's outcome, from the gateway's own word. */
@@ -485,15 +494,42 @@ export async function chargeSavedMethod(deps: AppDeps, attempt: Attempt): Promis
     return ended ?? attemptById(deps.db, attempt.id);
   }
   const [p] = await deps.db.select({ countryCode: providers.countryCode }).from(providers).where(eq(providers.id, attempt.providerId));
-  const tx = await gateway.chargeToken({
-    idempotencyKey: attempt.publicId,
-    token: m.token,
-    amountCents: attempt.amountCents + attempt.feeCents,
-    currency: p?.countryCode === 'CA' ? 'CAD' : 'USD',
-    reference: attempt.publicId,
-    notifyUrl: notifyUrlOf(deps, attempt.gatewayCode),
-  });
+  let tx: GatewayTransaction;
+  try {
+    tx = await gateway.chargeToken({
+      idempotencyKey: attempt.publicId,
+      token: m.token,
+      amountCents: attempt.amountCents + attempt.feeCents,
+      currency: p?.countryCode === 'CA' ? 'CAD' : 'USD',
+      reference: attempt.publicId,
+      notifyUrl: notifyUrlOf(deps, attempt.gatewayCode),
+    });
+  } catch (e) {
+    if (!(e instanceof TokenRefused)) throw e;
+    return refuseToken(deps, attempt, m.id, e);
+  }
   return applyTransaction(deps, attempt, tx);
+}
+
+/** The reason code of a charge the gateway refused because it no longer knows the method's token. */
+export const TOKEN_REFUSED = 'TOKEN_REFUSED';
+
+/**
+ * The gateway no longer knows a saved method's token: asking again would change nothing, so the
+ * attempt is declined (nothing was charged) and the method marked INVALID, in one transaction.
+ */
+async function refuseToken(deps: AppDeps, attempt: Attempt, methodId: number, e: TokenRefused): Promise<Attempt> {
+  deps.log?.warn({ err: e.message, attempt: attempt.publicId, paymentMethodId: methodId }, 'payment gateway refused a saved method\'s token');
+  const ended = await deps.db.transaction(async (t) => {
+    const [closed] = await t
+      .update(paymentAttempts)
+      .set({ status: 'DECLINED', reasonCode: TOKEN_REFUSED, completedAt: deps.clock() })
+      .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED'), isNull(paymentAttempts.transactionId)))
+      .returning();
+    if (closed) await t.update(paymentMethods).set({ status: 'INVALID', statusReason: TOKEN_REFUSED }).where(eq(paymentMethods.id, methodId));
+    return closed;
+  });
+  return ended ?? attemptById(deps.db, attempt.id);
 }
 
 /**

@@ -7,14 +7,17 @@ import { randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
-import { adults, paymentAttempts, paymentMethods } from '../../db/schema';
+import { adults, applicationDrafts, paymentAttempts, paymentMethods } from '../../db/schema';
+import { accountMoney } from '../billing/ledger';
+import { isoDay } from '../../clock';
+import { centsOfAmount } from '../../../src/engine/money';
 import { fail } from '../../errors';
 import { isoToMdy } from '../../../src/engine/formats';
 import { processingFeeCents } from '../../paymentSettings';
-import { GatewayUnavailable } from '../../gateways/adapter';
+import { GatewayUnavailable, TokenRefused } from '../../gateways/adapter';
 import type { AttemptPayer } from '../billing/model';
 import type { DraftRow } from '../enrolment/application';
-import { amountToPay, answerOf, applicationToPay, attemptById, chargeSavedMethod, closeLiveAttempts, gatewayOf, settingsOfSession } from './payments';
+import { TOKEN_REFUSED, amountToPay, answerOf, applicationToPay, attemptById, chargeSavedMethod, closeLiveAttempts, gatewayOf, settingsOfSession } from './payments';
 import type {
   BillingRestApiPaymentBody,
   BillingRestApiPaymentResponse,
@@ -112,7 +115,13 @@ export async function removeSavedMethod(deps: AppDeps, s: SessionInfo, id: numbe
   if (m.token && m.gatewayCode) {
     const gateway = gatewayOf(deps, lang, m.gatewayCode);
     const token = m.token;
-    await atGateway(deps, lang, () => gateway.deleteToken(token));
+    try {
+      await atGateway(deps, lang, () => gateway.deleteToken(token));
+    } catch (e) {
+      // the gateway does not know the token: nothing is left there to forget
+      if (!(e instanceof TokenRefused)) throw e;
+      deps.log?.warn({ err: e.message, paymentMethodId: m.id }, 'payment gateway no longer knows a removed method\'s token');
+    }
   }
   await deps.db.delete(paymentMethods).where(and(eq(paymentMethods.id, m.id), eq(paymentMethods.accountId, s.accountId)));
   return { removed: true };
@@ -137,7 +146,16 @@ export async function updateSavedMethod(deps: AppDeps, s: SessionInfo, values: B
   if (m.token && m.gatewayCode) {
     const gateway = gatewayOf(deps, lang, m.gatewayCode);
     const token = m.token;
-    const answer = await atGateway(deps, lang, () => gateway.updateToken({ token, expiry, holderName: `${firstName} ${lastName}` }));
+    let answer;
+    try {
+      answer = await atGateway(deps, lang, () => gateway.updateToken({ token, expiry, holderName: `${firstName} ${lastName}` }));
+    } catch (e) {
+      if (!(e instanceof TokenRefused)) throw e;
+      // the gateway no longer knows the token: the method can be neither updated nor charged
+      deps.log?.warn({ err: e.message, paymentMethodId: m.id }, 'payment gateway refused a saved method\'s token');
+      await deps.db.update(paymentMethods).set({ status: 'INVALID', statusReason: TOKEN_REFUSED }).where(eq(paymentMethods.id, m.id));
+      fail({ deps, lang }, 409, 'methods.errors.noLongerUpdatable');
+    }
     // a method the gateway no longer charges is not updated here either
     if (answer.savedMethod.status === 'INVALID') fail({ deps, lang }, 409, 'methods.errors.gatewayRefused');
   }
@@ -192,10 +210,11 @@ export async function restApiPayment(deps: AppDeps, session: SessionInfo, body: 
   // the same key again (a double click, a refresh) answers its attempt, whatever was paid since
   const [found] = await deps.db.select().from(paymentAttempts).where(byKey);
   const attempt = found ?? (await newSavedCharge(deps, session, body, m, lang));
-  if (attempt.paymentMethodId !== m.id) fail({ deps, lang }, 409, 'payment.errors.keyReused');
-  if (attempt.status !== 'CREATED') return answerOf(attempt);
+  // the same key with another method, amount or application is not this payment asked again
+  if (!(await sameRequest(deps, session, attempt, body, m))) fail({ deps, lang }, 409, 'payment.errors.keyReused');
+  if (attempt.status !== 'CREATED') return answerOfCharge(deps, attempt, lang);
   try {
-    return answerOf(await chargeSavedMethod(deps, attempt));
+    return answerOfCharge(deps, await chargeSavedMethod(deps, attempt), lang);
   } catch (e) {
     if (!(e instanceof GatewayUnavailable)) throw e;
     // the charge may or may not have been made: the reconciler asks again with the same key
@@ -204,6 +223,33 @@ export async function restApiPayment(deps: AppDeps, session: SessionInfo, body: 
   }
 }
 
+
+/** A charge's answer; one the gateway refused for its token says so in the parent's language. */
+function answerOfCharge(deps: AppDeps, a: Attempt, lang: string): BillingRestApiPaymentResponse {
+  if (a.status === 'DECLINED' && a.reasonCode === TOKEN_REFUSED) fail({ deps, lang }, 409, 'methods.errors.tokenRefused');
+  return answerOf(a);
+}
+
+/**
+ * Whether a request with an attempt's key asks for that attempt's payment: the same method and
+ * application, and the same amount. A balance asked for again is the same while the first is not
+ * approved (an approved one has changed the balance); an application's amount is the server's.
+ */
+async function sameRequest(deps: AppDeps, session: SessionInfo, attempt: Attempt, body: BillingRestApiPaymentBody, m: MethodRow): Promise<boolean> {
+  if (attempt.paymentMethodId !== m.id) return false;
+  if (body.applicationKey) {
+    const [d] = await deps.db
+      .select({ id: applicationDrafts.id })
+      .from(applicationDrafts)
+      .where(and(eq(applicationDrafts.key, body.applicationKey), eq(applicationDrafts.providerId, session.providerId), eq(applicationDrafts.accountId, session.accountId)));
+    return !!d && attempt.draftId === d.id;
+  }
+  if (attempt.draftId !== null) return false;
+  if ((body.amountChoice ?? 'balance') !== 'balance') return centsOfAmount(body.otherAmount ?? '') === attempt.amountCents;
+  if (attempt.status === 'APPROVED') return true;
+  const money = await accountMoney(deps.db, session.providerId, session.accountId, isoDay(deps.today()));
+  return money.balanceCents === attempt.amountCents;
+}
 
 /** The attempt of a new saved-method charge (or the one the same key made at the same moment). */
 async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: BillingRestApiPaymentBody, m: MethodRow, lang: string): Promise<Attempt> {

@@ -13,6 +13,7 @@ import type {
 } from '../../../src/engine/contract.gen';
 import { accounts, adults, autopayRegistrations, childAdults, children, paymentMethods, relationships } from '../../db/schema';
 import { httpError } from '../../errors';
+import { TokenRefused } from '../../gateways/adapter';
 import { checkContactLimit } from '../../providerSettings';
 import { listsData, requireListCodes } from './masterData';
 import { inLanguage, textIn } from '../../providerTexts';
@@ -337,7 +338,7 @@ export async function dropAdult(c: Ctx, adultID: number, confirmCancel: boolean 
   if (needsConfirm && confirmCancel !== true) {
     throw httpError(c, 409, 'server.errors.payerHasAutopay');
   }
-  return c.deps.db.transaction(async (tx) => {
+  const dropped = await c.deps.db.transaction(async (tx) => {
     const cancelled = await tx
       .update(autopayRegistrations)
       .set({ active: false })
@@ -346,11 +347,28 @@ export async function dropAdult(c: Ctx, adultID: number, confirmCancel: boolean 
     const removed = await tx
       .delete(paymentMethods)
       .where(and(eq(paymentMethods.providerId, s.providerId), eq(paymentMethods.adultId, a.id)))
-      .returning({ id: paymentMethods.id });
+      .returning({ id: paymentMethods.id, token: paymentMethods.token, gatewayCode: paymentMethods.gatewayCode });
     await tx.delete(childAdults).where(and(eq(childAdults.providerId, s.providerId), eq(childAdults.adultId, a.id)));
     await tx.update(adults).set({ deleted: true, pin: null }).where(and(eq(adults.id, a.id), eq(adults.providerId, s.providerId)));
-    return { dropped: true, cancelledAutoPay: cancelled.length, removedPaymentMethods: removed.length };
+    return { cancelled, removed };
   });
+  // the gateway forgets the dropped adult's saved methods once the drop is committed; the drop does
+  // not wait for it, and a token the gateway could not forget is logged with what deletes it by hand
+  for (const m of dropped.removed) if (m.token && m.gatewayCode) void forgetToken(c, m.id, m.gatewayCode, m.token);
+  return { dropped: true, cancelledAutoPay: dropped.cancelled.length, removedPaymentMethods: dropped.removed.length };
+}
+
+/** Deletes a removed saved method's token at its gateway; a failure is logged, never thrown. */
+async function forgetToken(c: Ctx, paymentMethodId: number, gatewayCode: number, token: string): Promise<void> {
+  const gateway = c.deps.gateways?.(gatewayCode);
+  try {
+    if (!gateway) throw new Error(`gateway ${gatewayCode} is not configured`);
+    await gateway.deleteToken(token);
+  } catch (e) {
+    // a token the gateway no longer knows is forgotten already
+    if (e instanceof TokenRefused) return;
+    c.deps.log?.error({ err: e instanceof Error ? e.message : String(e), paymentMethodId, gatewayCode, token }, 'the token of a dropped adult\'s saved method is left at its gateway');
+  }
 }
 
 async function dropStatus(c: Ctx, adultId: number) {

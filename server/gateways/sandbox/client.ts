@@ -17,7 +17,7 @@ import {
   type SettlementRunAnswer,
   type TokenAnswer,
 } from '../../../sandbox-gateway/protocol';
-import { GatewayUnavailable, type PaymentGateway } from '../adapter';
+import { GatewayUnavailable, TokenRefused, type PaymentGateway } from '../adapter';
 import { errorMessage, isRecord } from '../../json';
 
 export interface SandboxGatewayConfig {
@@ -70,6 +70,8 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): SandboxPaymentGateway
       throw new GatewayUnavailable(`gateway ${cfg.code} did not answer: ${errorMessage(e)}`);
     }
     const text = await res.text();
+    // a token call answered 404: the gateway does not know the token (an outage is not a 404)
+    if (res.status === 404 && path.startsWith('/api/tokens/')) throw new TokenRefused(`gateway ${cfg.code} does not know the token: ${text.slice(0, 200)}`);
     if (!res.ok) throw new GatewayUnavailable(`gateway ${cfg.code} answered ${res.status}: ${text.slice(0, 200)}`);
     return JSON.parse(text) as T;
   }

@@ -19,7 +19,7 @@ import type {
   TokenAnswer,
   UpdateTokenRequest,
 } from '../../../sandbox-gateway/protocol';
-import { GatewayUnavailable, type PaymentGateway, type VerifiedNotification } from '../adapter';
+import { GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../adapter';
 
 export interface StripeGatewayConfig {
   code: number;
@@ -113,13 +113,8 @@ const TOKEN = /^(cus_[A-Za-z0-9]{1,250})\/(pm_[A-Za-z0-9]{1,250})$/;
 
 export const tokenOf = (customer: string, paymentMethod: string) => `${customer}/${paymentMethod}`;
 
-/** A token this adapter cannot act on: malformed, unknown at Stripe, not a card, or not its Customer's. */
-export class TokenRefused extends GatewayUnavailable {
-  constructor(message: string) {
-    super(message);
-    this.name = 'TokenRefused';
-  }
-}
+// a token this adapter cannot act on (malformed, unknown at Stripe, not a card, not its Customer's) is TokenRefused
+export { TokenRefused };
 
 const SAVED_BRANDS: Record<string, string> = { visa: 'VISA', mastercard: 'MASTERCARD', amex: 'AMEX', discover: 'DISCOVER' };
 
