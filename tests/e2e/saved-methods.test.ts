@@ -176,7 +176,9 @@ describe('saved payment methods', () => {
           return account.textContent();
         }, { timeout: 30_000 })
         .toContain(t('en', 'saved.notUsableBadge'));
-      expect(await account.textContent()).toContain(t('en', 'saved.invalidNote', { code: 'R02' }));
+      // the bank's reason in words, from the return code
+      const note = t('en', 'saved.invalidNote', { code: 'R02' }).replace('$t(methods:returns.R02)', text('en', 'methods', 'returns.R02'));
+      expect(await account.textContent()).toContain(note);
       expect(await account.locator('[data-action=chooseBank]').count()).toBe(0);
       await expectNoAxeViolations(page, 'a returned saved bank account');
       await shot(page, 'saved-bank-returned-375-en');
