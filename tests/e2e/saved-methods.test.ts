@@ -204,6 +204,17 @@ describe('saved payment methods', () => {
         expect(await saved.locator('[data-action=removeSaved]').count()).toBe(0);
         await expectNoAxeViolations(page, `autopay-only saved methods (${width} px, ${lang})`);
         await shot(page, `saved-autopay-only-${width}-${lang}`);
+        if (width === 1280) {
+          // the demo's autopay card was never saved at the gateway (no token): paying with it is
+          // refused in words on the payer page, nothing charged
+          await saved.locator('article').filter({ hasText: '4242' }).locator('[data-action=chooseCard]').click();
+          await page.waitForSelector('section[data-section=payerOnFile] dl');
+          await page.click('[data-action=paySaved]');
+          await page.getByText(text(lang, 'methods', 'errors.notChargeable')).waitFor();
+          expect(new URL(page.url()).pathname).toBe('/parentportal/payerinformation');
+          await expectNoAxeViolations(page, `a saved card that cannot be charged (${width} px, ${lang})`);
+          await shot(page, `saved-not-chargeable-${width}-${lang}`);
+        }
       } finally {
         await ctx.close();
       }
