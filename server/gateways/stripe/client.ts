@@ -335,7 +335,9 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
    */
   async function chargeToken(req: Omit<ChargeTokenRequest, 'merchant'>): Promise<GatewayTransaction> {
     const { customer, pm, attached } = await ownedCard(req.token, 'charge');
-    if (!pm || !attached) throw new TokenRefused(`gateway ${cfg.code} (stripe) charge: the card was removed`);
+    if (!pm) throw new TokenRefused(`gateway ${cfg.code} (stripe) charge: the card was removed`);
+    // a card detached since is still asked with the key: Stripe answers a charge made with it before
+    // (its answer lost) again, and refuses a new one
     const saved = savedMethodOf(customer, pm);
     const base = {
       checkoutId: '',
@@ -366,6 +368,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
         { idempotencyKey: req.idempotencyKey },
       );
     } catch (e) {
+      if (!attached && e instanceof Stripe.errors.StripeInvalidRequestError) throw new TokenRefused(`gateway ${cfg.code} (stripe) charge: the card was removed`);
       if (!(e instanceof Stripe.errors.StripeCardError)) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe) charge: ${messageOf(e)}`);
       const failed = e.payment_intent;
       return {
