@@ -386,6 +386,10 @@ export interface BillingPaymentOptionsResponse {
     | 'OTP_APEA_SPM'
     | 'OTP_APM'
     | 'OTP_APMA';
+  /**
+   * the fee charged when the bank returns a bank debit, in dollars (the provider's bankReturnFeeCents; 0: none): told before paying by bank account
+   */
+  bankReturnFee: number;
 }
 
 /** Billing.configuration: response */

@@ -155,6 +155,7 @@ export async function paymentOptions(deps: AppDeps, s: SessionInfo, lang: string
     maxPaymentAmount: amountOfCents(settings.maxPaymentCents),
     maxPaymentText: moneyText(settings.maxPaymentCents, lang, provider.countryCode),
     formCustomID: settings.autopayForm,
+    bankReturnFee: amountOfCents(settings.bankReturnFeeCents),
   };
 }
 

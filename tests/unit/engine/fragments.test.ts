@@ -103,6 +103,7 @@ describe('fragments', () => {
       ['bankDays', 'payment.flowIsBank'],
       ['payer', 'payment.flowIsNew'],
       ['secure', 'payment.flowIsNew'],
+      ['bankReturnFee', 'payment.flowBankReturnFee'],
       ['payingWith', 'payment.flowIsSaved'],
       ['payerOnFile', 'payment.flowIsSaved'],
       ['onFileNote', 'payment.flowIsSaved'],
