@@ -13,6 +13,7 @@ import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/
 import { MERCHANT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, type CreateCheckoutRequest, type GatewayNotification, type GatewayTransaction } from '../../sandbox-gateway/protocol';
 import { sandboxGateway, type SandboxPaymentGateway } from '../../server/gateways/sandbox/client';
 import { settlementDue } from '../../sandbox-gateway/outcomes';
+import { TokenRefused } from '../../server/gateways/adapter';
 
 const SECRETS = { northridge: 'northridge-sandbox-secret', lakeside: 'lakeside-sandbox-secret' };
 const PUBLIC_URL = 'https://pay.sandbox.test';
@@ -213,10 +214,10 @@ describe('sandbox gateway: saved methods and bank settlement', () => {
   it("refuses another merchant's token, an unknown one and a malformed request", async () => {
     const { savedMethod } = await payOnPage(card('4111111111111111'), { save: true });
     const token = savedMethod!.token;
-    await expect(charge(lakeside, token)).rejects.toThrow(/404/);
-    await expect(lakeside.updateToken({ token, expiry: '01/36' })).rejects.toThrow(/404/);
-    await expect(lakeside.deleteToken(token)).rejects.toThrow(/404/);
-    await expect(charge(northridge, 'tok_doesnotexist')).rejects.toThrow(/404/);
+    await expect(charge(lakeside, token)).rejects.toBeInstanceOf(TokenRefused);
+    await expect(lakeside.updateToken({ token, expiry: '01/36' })).rejects.toBeInstanceOf(TokenRefused);
+    await expect(lakeside.deleteToken(token)).rejects.toBeInstanceOf(TokenRefused);
+    await expect(charge(northridge, 'tok_doesnotexist')).rejects.toBeInstanceOf(TokenRefused);
     // lakeside's attempts changed nothing
     expect((await charge(northridge, token)).status).toBe('APPROVED');
     expect(gw.store.getToken(token)!.savedMethod).toMatchObject({ expiry: '12/35', status: 'ACTIVE' });
@@ -270,8 +271,8 @@ describe('sandbox gateway: saved methods and bank settlement', () => {
     const deleted = await northridge.deleteToken(token);
     expect(deleted.savedMethod).toEqual({ ...savedMethod, status: 'INVALID' });
     expect(await northridge.deleteToken(token)).toEqual(deleted);
-    await expect(charge(northridge, token)).rejects.toThrow(/404/);
-    await expect(northridge.updateToken({ token, expiry: '01/36' })).rejects.toThrow(/404/);
+    await expect(charge(northridge, token)).rejects.toBeInstanceOf(TokenRefused);
+    await expect(northridge.updateToken({ token, expiry: '01/36' })).rejects.toBeInstanceOf(TokenRefused);
   });
 
   it('accepts a bank debit PENDING and settles it 3 business days later, with a signed notification', async () => {
