@@ -518,6 +518,26 @@ export interface BillingReceiptResponse {
   balanceAfter: number;
   organisation: string;
   emailSent: boolean;
+  /**
+   * PENDING: a bank payment the banks have not settled yet (3 to 5 business days); SETTLED: paid (a card payment at once); RETURNED: the bank sent it back
+   */
+  settlement: 'PENDING' | 'SETTLED' | 'RETURNED';
+  /**
+   * the bank's return code (R01...) when returned, else ''
+   */
+  returnCode: string;
+  /**
+   * the return code whose words say why (methods.returns.<code>), OTHER for a code without words of its own; '' when not returned
+   */
+  returnReason: string;
+  /**
+   * the day the return was applied (the balance raised back), null when not returned
+   */
+  returnDate: string | null;
+  /**
+   * what the return added back to the balance, 0 when not returned
+   */
+  amountReversed: number;
 }
 
 /** Billing.receiptPdf: query */

@@ -1,6 +1,7 @@
 // Billing PDFs in the request's language (spec 7.1 /report/receipt, /report/invoice). The receipt:
 // who was paid, the account, the date, the amount, the processing fee and total, the method (never
-// more than its last four digits), the approval code, the payer and the balance after the payment.
+// more than its last four digits), the approval code, the payer, its status (paid; a bank payment
+// pending, settled or returned: when, why and what went back on the balance) and the balance now.
 // The invoice: its service period, its charges, what payments and credits covered and what is left.
 import PDFDocument from 'pdfkit';
 import { and, asc, eq } from 'drizzle-orm';
@@ -41,12 +42,23 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
     doc.moveDown(0.3);
     doc.font('bold').fontSize(20).fillColor('#000000').text(t('payment.receipt.title'));
     doc.moveDown(0.2);
-    doc.font('body').fontSize(11).fillColor('#333333').text(t('payment.receipt.thanks'));
+    // a payment the bank sent back was not received after all: no thanks
+    if (r.settlement !== 'RETURNED') doc.font('body').fontSize(11).fillColor('#333333').text(t('payment.receipt.thanks'));
     doc.moveDown(0.8);
     doc.moveTo(left, doc.y).lineTo(left + width, doc.y).strokeColor('#888888').lineWidth(0.75).stroke();
     doc.moveDown(0.6);
 
     const method = r.paymentMethodCode === 'ECH' ? t('payment.method.ECH') : t('payment.method.CCD');
+    const bank = r.paymentMethodCode === 'ECH' || r.paymentMethodCode === 'ECR';
+    // a returned bank payment: when, why in words (and the bank's code), and what went back on the balance
+    const returned: [string, string][] =
+      r.settlement === 'RETURNED'
+        ? [
+            [t('payment.receipt.returnedOn'), r.returnDate ? dateInLanguage(r.returnDate, input.lang) : ''],
+            [t('payment.receipt.returnReason'), `${t(`methods.returns.${r.returnReason || 'OTHER'}`)} (${r.returnCode})`],
+            [t('payment.receipt.amountReversed'), money(r.amountReversedCents)],
+          ]
+        : [];
     const fee: [string, string][] = r.processingFeeCents > 0 ? [[t('payment.receipt.fee'), money(r.processingFeeCents)]] : [];
     const rows: [string, string, boolean?][] = [
       [t('payment.receipt.number'), String(r.accountPaymentID)],
@@ -58,6 +70,8 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
       [t('payment.receipt.method'), `${method} · ${r.brand} •••• ${r.last4Digits}`],
       [t('payment.receipt.authCode'), r.authCode],
       [t('payment.receipt.payer'), r.payerName],
+      [t('payment.receipt.status'), t(r.settlement === 'PENDING' ? 'payment.receipt.statusPending' : r.settlement === 'RETURNED' ? 'payment.receipt.statusReturned' : bank ? 'payment.receipt.statusSettled' : 'payment.receipt.statusPaid'), r.settlement === 'RETURNED'],
+      ...returned,
       [t('payment.receipt.balance'), money(r.balanceAfterCents)],
     ];
     const labelW = width * 0.4;
@@ -70,7 +84,9 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
       doc.y = y + Math.max(h1, doc.y - y) + 6;
     }
     doc.moveDown(0.6);
-    if (r.paymentMethodCode === 'ECH') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.bankDays'), left, doc.y, { width });
+    // a bank payment not settled yet says it takes days; one the bank sent back says what that did
+    if (r.settlement === 'PENDING') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.bankDays'), left, doc.y, { width });
+    if (r.settlement === 'RETURNED') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.returnedPdf', { amount: money(r.amountReversedCents) }), left, doc.y, { width });
     doc.moveDown(1.2);
     doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left, doc.y, { width });
     doc.end();

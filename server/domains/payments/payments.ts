@@ -397,8 +397,15 @@ export async function paymentResult(deps: AppDeps, session: SessionInfo, body: B
 
 /** A payment's receipt of the account, in dollars. */
 export async function receiptAnswer(deps: AppDeps, s: SessionInfo, paymentId: number, lang: string): Promise<BillingReceiptResponse> {
-  const { amountCents, processingFeeCents, balanceAfterCents, ...r } = await receiptOf(deps, s, paymentId, lang);
-  return { ...r, amount: amountOfCents(amountCents), processingFee: amountOfCents(processingFeeCents), total: amountOfCents(amountCents + processingFeeCents), balanceAfter: amountOfCents(balanceAfterCents) };
+  const { amountCents, processingFeeCents, balanceAfterCents, amountReversedCents, ...r } = await receiptOf(deps, s, paymentId, lang);
+  return {
+    ...r,
+    amount: amountOfCents(amountCents),
+    processingFee: amountOfCents(processingFeeCents),
+    total: amountOfCents(amountCents + processingFeeCents),
+    balanceAfter: amountOfCents(balanceAfterCents),
+    amountReversed: amountOfCents(amountReversedCents),
+  };
 }
 
 type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
@@ -800,6 +807,8 @@ export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number
   const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
   const mails = row.pay.receiptMails.length ? await deps.db.select({ sentAt: outbox.sentAt, attempts: outbox.attempts }).from(outbox).where(inArray(outbox.id, row.pay.receiptMails)) : [];
   const p = row.pay;
+  // a bank debit the bank sent back: the day its RETURN entry raised the balance again, and by how much
+  const [returned] = p.settlement === 'RETURNED' ? await deps.db.select({ entryDate: ledgerEntries.entryDate, amountCents: ledgerEntries.amountCents }).from(ledgerEntries).where(and(eq(ledgerEntries.paymentId, p.id), eq(ledgerEntries.kind, 'RETURN'))) : [];
   return {
     accountPaymentID: p.id,
     accountNo: row.accountNo,
@@ -816,7 +825,21 @@ export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number
     organisation: row.organisation,
     // spec 8.2: a receipt e-mail that could not be sent (every try failed) says so
     emailSent: !mails.some((m) => !m.sentAt && m.attempts >= 5),
+    /** PENDING (a bank debit not settled yet) | SETTLED | RETURNED (the bank sent it back) */
+    settlement: settlementOf(p.settlement),
+    returnCode: returned ? p.returnCode : '',
+    /** the code whose words say why (methods.returns.<code>), OTHER for a code without words of its own; '' when not returned */
+    returnReason: returned ? (RETURN_REASON_CODES.has(p.returnCode) ? p.returnCode : 'OTHER') : '',
+    returnDate: returned?.entryDate ?? null,
+    amountReversedCents: returned?.amountCents ?? 0,
   };
+}
+
+/** The return codes with words of their own (methods.returns.<code>), as the return e-mail has them. */
+const RETURN_REASON_CODES = new Set(['R01', 'R02', 'R03', 'R04', 'R05', 'R07', 'R08', 'R09', 'R10', 'R16', 'R20', 'R29']);
+
+function settlementOf(s: string): 'PENDING' | 'SETTLED' | 'RETURNED' {
+  return s === 'PENDING' || s === 'RETURNED' ? s : 'SETTLED';
 }
 
 /**
