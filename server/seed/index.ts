@@ -352,7 +352,8 @@ async function seedBrightpath(ctx: Ctx) {
   await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amountCents: 245_00 });
   const autopay = await one(db.insert(t.autopayRegistrations).values({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: d(-120) }).returning());
   // the card on file of the autopay: a gateway token is made only by paying on the gateway's page, so
-  // the demo's has none (shown, not charged); a method saved for later comes from the page
+  // the demo's has none: Pay now shows it as kept for the autopay only (ON_FILE_ONLY), not offered to
+  // pay on the spot; a method saved for later comes from the page
   await db.insert(t.paymentMethods).values([
     { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'VISA', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/29', savedOn: d(-120), usedForAutoPay: true },
   ]);

@@ -72,14 +72,15 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     return { key: key as string, confirmation: res.json() };
   }
 
-  async function pay(key: string) {
-    const started = await api('Billing.startPayment', { body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD' } });
+  /** Opens the hosted page for an application's fees; `saveCard`: "save for later" ticked on the payer page. */
+  async function pay(key: string, saveCard = false) {
+    const started = await api('Billing.startPayment', { body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD', ...(saveCard ? { saveCard } : {}) } });
     expect(started.statusCode, started.body).toBe(200);
     return started.json().checkoutUrl as string;
   }
 
-  async function onPage(checkoutUrl: string, number = '4111111111111111') {
-    const res = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Amara Mensah', number, expiry: '12/30', cvv: '123' }), redirect: 'manual' });
+  async function onPage(checkoutUrl: string, number = '4111111111111111', saveMethod = false) {
+    const res = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Amara Mensah', number, expiry: '12/30', cvv: '123', ...(saveMethod ? { saveMethod: '1' } : {}) }), redirect: 'manual' });
     expect(res.status).toBe(303);
     const back = new URL(res.headers.get('location')!);
     expect(back.pathname).toBe('/parentapplication/bluepayresponse');
@@ -109,9 +110,13 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
     const read = (await api('ParentApplication.confirmation', { query: { key } })).json();
     expect(read.payment.paymentStatus).toBe('LATER');
     expect(read.children[0].status).toBe('REGISTERED');
-    const result = await onPage(await pay(key));
+    // paid with "save for later" ticked on the payer page and on the hosted page
+    expect((await api('Billing.savedMethods')).json()).toEqual([]);
+    const result = await onPage(await pay(key, true), '4111111111111111', true);
     expect(result).toMatchObject({ status: 'APPROVED', purpose: 'APPLICATION', referrer: `/confirmation?key=${key}` });
     expect((await api('ParentApplication.confirmation', { query: { key } })).json().payment.paymentStatus).toBe('PAID');
+    // the card is kept for later, as a payment from Pay now keeps it, chargeable on the spot
+    expect((await api('Billing.savedMethods')).json()).toMatchObject([{ paymentMethodCode: 'CCR', type: 'VISA', last4Digits: '1111', firstName: 'Amara', lastName: 'Mensah', status: 'ACTIVE', statusReason: '', usedForAutoPay: false }]);
     // the checkout took what the account owed, never more: the $40 credit went to the registration
     expect(await balance()).toBe(0);
     // paid once: a second payment is refused

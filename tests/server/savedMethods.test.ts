@@ -253,8 +253,11 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
     const closed = await pay(bank.paymentMethodID);
     expect(closed.statusCode).toBe(409);
     expect(closed.json().key).toBe('methods.errors.invalid');
-    // the demo's autopay card has no token: shown, not charged
+    // the demo's autopay cards were never kept by the gateway (no token): answered as on file for the
+    // autopay only, so Pay now does not offer them; a charge asked anyway is refused
     const demo = (await list()).find((x) => x.last4Digits === '4242')!;
+    expect(demo).toMatchObject({ status: 'ACTIVE', statusReason: 'ON_FILE_ONLY', usedForAutoPay: true });
+    expect((await list()).find((x) => x.last4Digits === '5100')).toMatchObject({ status: 'ACTIVE', statusReason: 'ON_FILE_ONLY' });
     expect((await pay(demo.paymentMethodID)).json().key).toBe('methods.errors.notChargeable');
   });
 

@@ -56,6 +56,17 @@ function statusOf(m: MethodRow, today: Date): SavedMethodAnswer['status'] {
   return m.paymentMethodCode === 'CCR' && cardExpired(m.expiry, today) ? 'EXPIRED' : 'ACTIVE';
 }
 
+/**
+ * Why a method is not usable: the bank's return code or TOKEN_REFUSED for an INVALID or BLOCKED one;
+ * ON_FILE_ONLY for one the gateway never kept (no token: a card put on file for the autopay without
+ * paying on the gateway's page, as the demo's), which is shown but cannot pay on the spot.
+ */
+export const ON_FILE_ONLY = 'ON_FILE_ONLY';
+function reasonOf(m: MethodRow): string {
+  if (m.status === 'INVALID' || m.status === 'BLOCKED') return m.statusReason;
+  return m.token && m.gatewayCode ? m.statusReason : ON_FILE_ONLY;
+}
+
 function answerOfMethod(m: MethodRow, today: Date): SavedMethodAnswer {
   return {
     paymentMethodID: m.id,
@@ -70,7 +81,7 @@ function answerOfMethod(m: MethodRow, today: Date): SavedMethodAnswer {
     savedOn: isoToMdy(m.savedOn),
     usedForAutoPay: m.usedForAutoPay,
     status: statusOf(m, today),
-    statusReason: m.statusReason,
+    statusReason: reasonOf(m),
   };
 }
 

@@ -15,10 +15,13 @@ import { CURRENT_PRODUCT } from '../routing/screens';
 import { GATEWAY_OF_ROUTE } from './gatewayRoutes.gen';
 import { PaymentLateView, PaymentLoaderView, PaymentReturnProblemView } from './PaymentLoader';
 
-/** The reasons the error page has words for; any other shows the general decline. */
+/** The reasons the error page has words for (payment.failedReasonKnown lists the same); any other shows the general decline. */
 export const KNOWN_REASONS = new Set([
   'DECLINED', 'CVV', 'EXPIRY', 'AVS', 'TIMEOUT', 'ERROR', 'FRAUD_AMOUNT', 'FRAUD_VELOCITY', 'FRAUD_EMAIL', 'FRAUD_IP', 'FRAUD_ADDRESS',
-  'BANK_R01', 'BANK_R02', 'BANK_R03', 'BANK_R04', 'BANK_R16', 'BANK_A01', 'BANK_S01', 'BANK_U01', 'BANK_X01',
+  'BANK_R01', 'BANK_R02', 'BANK_R03', 'BANK_R04', 'BANK_R05', 'BANK_R07', 'BANK_R09', 'BANK_R10', 'BANK_R16', 'BANK_R29',
+  'BANK_A01', 'BANK_S01', 'BANK_U01', 'BANK_X01',
+  // a saved card or account the gateway no longer keeps (its token refused)
+  'TOKEN_REFUSED',
 ]);
 
 const PENDING_RETRY_MS = 2000;
