@@ -1,7 +1,7 @@
 // Replays a reproduction of each defect an attack from outside found against a running server and says,
 // per defect, whether the server now refuses it (4xx, or the route is not reachable) and stays up.
 //
-//   npx tsx tests/replay/defects.ts http://127.0.0.1:8080
+//   npx tsx tests/replay/defects.ts http://127.0.0.1:8080 [--no-limits]
 //
 // It signs in as the demo parents Maria Garcia and Karen Johnson (brightpath), so the server needs the
 // demo data; the contacts it creates to reach the limit are dropped again. tests/e2e/replay.test.ts
@@ -10,6 +10,7 @@ import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { multipart, pngBomb } from '../fixtures/images/index';
 import { replayPaymentDefects } from './paymentDefects';
+import { replayLimitDefects } from './limitDefects';
 
 export interface DefectResult {
   defect: number;
@@ -52,7 +53,15 @@ const json = (body: unknown, token?: string) => ({
 
 const MARIA = { appName: 'brightpath', email: 'maria.garcia@example.com', password: 'Sunshine#2026' };
 
-export async function replayDefects(base: string): Promise<DefectResult[]> {
+export interface ReplayOptions {
+  /**
+   * Also the per-address limits (defect 21): it spends this address's allowance of checkouts,
+   * keyelements, results and notifications for a minute, so it runs last, and only when asked.
+   */
+  limits?: boolean;
+}
+
+export async function replayDefects(base: string, opts: ReplayOptions = {}): Promise<DefectResult[]> {
   const results: DefectResult[] = [];
   const up = async () => (await send(base, 'GET', '/api/Customer/version?sourceApp=parentportal').catch(() => null))?.status === 200;
   const is4xx = (s: number) => s >= 400 && s < 500;
@@ -198,13 +207,14 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
     return { ok: is4xx(inMarias.status) && is4xx(inNone.status), detail: `karen's keyelement in maria's browser: ${say(inMarias)}; in a signed-out browser: ${say(inNone)}` };
   });
 
-  await check(13, 'a lone surrogate in a payer name, a street or a message is bad input', async () => {
+  await check(13, 'a lone surrogate in a payer name, a street, a city or a message is bad input', async () => {
     const payer = { paidByFamilyMemberID: -1, firstName: 'Ana\ud800', lastName: 'Garcia', streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' };
     const pay = await send(base, 'POST', '/api/Billing/payment/checkout', json({ ...payer, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '1.00', idempotencyKey: 'f'.repeat(32) }, token));
     const street = await send(base, 'POST', '/api/Billing/payment/checkout', json({ ...payer, firstName: 'Ana', streetAddress: '\udc00 Oak', paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '1.00', idempotencyKey: 'e'.repeat(32) }, token));
+    const city = await send(base, 'POST', '/api/Billing/payment/checkout', json({ ...payer, firstName: 'Ana', city: 'Spring\ud800field', paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '1.00', idempotencyKey: 'd'.repeat(32) }, token));
     const mail = await send(base, 'POST', '/api/Communication/sendmail', json({ subjectID: '1', message: 'Hello \ud83d' }, token));
-    const all = [pay, street, mail];
-    return { ok: all.every((a) => a.status === 400), detail: `payer name ${pay.status}, street ${street.status}, message ${mail.status} (${mail.json().key ?? ''})` };
+    const all = [pay, street, city, mail];
+    return { ok: all.every((a) => a.status === 400), detail: `payer name ${pay.status}, street ${street.status}, city ${city.status}, message ${mail.status} (${mail.json().key ?? ''})` };
   });
 
   await check(14, '"Infinity", "1e999" and 9999999999999 as an id are bad input', async () => {
@@ -240,12 +250,15 @@ export async function replayDefects(base: string): Promise<DefectResult[]> {
   // the money defects: a charge without a posting, a debt charged twice
   await replayPaymentDefects(base, check, 17);
 
+  if (opts.limits) await replayLimitDefects(base, check, 21, token);
+
   return results;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  const base = process.argv[2] ?? 'http://127.0.0.1:8080';
-  const results = await replayDefects(base);
+  const base = process.argv.slice(2).find((a) => !a.startsWith('--')) ?? 'http://127.0.0.1:8080';
+  // the command line replays every defect, the limits last (the allowance spent is this address's)
+  const results = await replayDefects(base, { limits: !process.argv.includes('--no-limits') });
   for (const r of results) console.log(`${r.ok ? 'fixed ' : 'OPEN  '} ${String(r.defect).padStart(2)}. ${r.title}: ${r.detail}`);
   const open = results.filter((r) => !r.ok).length;
   console.log(open ? `${open} defect(s) reproduce` : `all ${results.length} defects refused; the server still answers`);
