@@ -43,6 +43,22 @@ async function limitHoldsAcross(apps: App[], ip: () => string) {
   expect((await send(ip())).statusCode).not.toBe(429);
 }
 
+/**
+ * A guesser at one address trying a wrong password for one e-mail after another (no e-mail's own
+ * count ever comes into play), over the instances in turn: how many were checked (401) before the
+ * address was refused (429 on every instance from then on).
+ */
+async function triesFromOneAddress(over: App[], ip: string, tries: number): Promise<number> {
+  const tag = randomBytes(4).toString('hex');
+  const codes: number[] = [];
+  for (let i = 0; i < tries; i++) codes.push((await login(over[i % over.length], 'brightpath', `guess-${tag}-${i}@example.com`, `Wrong#Guess${i}x`, ip)).statusCode);
+  const checked = codes.indexOf(429) < 0 ? codes.length : codes.indexOf(429);
+  expect(codes).toEqual([...Array<number>(checked).fill(401), ...Array<number>(tries - checked).fill(429)]);
+  return checked;
+}
+
+const SIGNIN_LIMIT = ops.get('Authentication.login')!.rateLimit!.max;
+
 /** generous: building and seeding several instances takes a while on a busy machine */
 const SLOW = { timeout: 240_000 };
 
@@ -99,6 +115,13 @@ describe.each(BACKENDS)('instances over one database on %s', (backend: Backend) 
     // five tries, then the login is locked: even the right password is refused
     expect(alone).toEqual([401, 401, 401, 401, 423, 423, 423, 423]);
     expect(spread).toEqual(alone);
+  });
+
+  it('a guesser at one address trying e-mail after e-mail over three instances gets the sign-in limit, as against one', SLOW, async () => {
+    const alone = await triesFromOneAddress([apps[0]], freshIp(), SIGNIN_LIMIT + 5);
+    const spread = await triesFromOneAddress(apps, freshIp(), SIGNIN_LIMIT + 5);
+    expect(alone).toBe(SIGNIN_LIMIT);
+    expect(spread).toBe(alone);
   });
 
   it('guesses sent at once to three instances are counted one by one: the lock still comes after five', SLOW, async () => {
@@ -173,23 +196,39 @@ const redisUp = await redisAnswers();
 if (!redisUp) console.warn('instances.test.ts: no Redis answers on 127.0.0.1:6379, so the limits counted in Redis are not tested');
 
 describe.skipIf(!redisUp)('instances counting their limits in Redis (redis://127.0.0.1:6379; skipped when none answers)', () => {
-  let two: Awaited<ReturnType<typeof createInstances>>;
+  let three: Awaited<ReturnType<typeof createInstances>>;
   beforeAll(async () => {
-    two = await createInstances('pglite', 2, { redisUrl: `redis://${REDIS.host}:${REDIS.port}` });
+    three = await createInstances('pglite', 3, { redisUrl: `redis://${REDIS.host}:${REDIS.port}` });
   }, SLOW.timeout);
-  afterAll(async () => two?.close());
+  afterAll(async () => three?.close());
+  // Redis outlives the test: addresses no earlier run used
+  const ip = () => `10.${randomBytes(3).join('.')}`;
 
   it(`a limit of ${LIMIT} a minute holds across two instances`, SLOW, async () => {
-    // Redis outlives the test: addresses no earlier run used
-    const ip = () => `10.${randomBytes(3).join('.')}`;
-    await limitHoldsAcross(two.apps, ip);
+    await limitHoldsAcross(three.apps.slice(0, 2), ip);
     // counted in Redis, not in the database
-    expect(await two.apps[0].deps.db.select().from(requestCounts)).toEqual([]);
+    expect(await three.apps[0].deps.db.select().from(requestCounts)).toEqual([]);
+  });
+
+  it('a sign-in guesser spread over three instances gets no more tries than against one', SLOW, async () => {
+    // from one address, e-mail after e-mail: the sign-in limit, counted in Redis
+    const alone = await triesFromOneAddress([three.apps[0]], ip(), SIGNIN_LIMIT + 5);
+    expect(alone).toBe(SIGNIN_LIMIT);
+    expect(await triesFromOneAddress(three.apps, ip(), SIGNIN_LIMIT + 5)).toBe(alone);
+    // one login from address after address: five tries, then locked (even the right password)
+    const wrong = async (over: App[], who: readonly [string, string, string]) => {
+      const codes: number[] = [];
+      for (let i = 0; i < 7; i++) codes.push((await login(over[i % over.length], who[0], who[1], `Wrong#Guess${i}x`, ip())).statusCode);
+      codes.push((await login(over[7 % over.length], who[0], who[1], who[2], ip())).statusCode);
+      return codes;
+    };
+    expect(await wrong([three.apps[0]], MARIA)).toEqual([401, 401, 401, 401, 423, 423, 423, 423]);
+    expect(await wrong(three.apps, DAVID)).toEqual([401, 401, 401, 401, 423, 423, 423, 423]);
   });
 
   it('/ready asks Redis too', async () => {
-    two.apps[1].jobs.start();
-    const res = await two.apps[1].inject({ method: 'GET', url: '/ready' });
+    three.apps[1].jobs.start();
+    const res = await three.apps[1].inject({ method: 'GET', url: '/ready' });
     expect(res.statusCode).toBe(200);
     expect(res.json().checks.redis).toBe('ok');
   });
