@@ -202,21 +202,22 @@ export async function setChildren(deps: AppDeps, s: SessionInfo, key: string, ch
     .from(children)
     .where(and(eq(children.providerId, s.providerId), eq(children.accountId, s.accountId), inArray(children.id, ids)));
   if (kids.length !== ids.length) fail({ deps, lang }, 404, 'application.errors.notFound');
+  // each id is one of the account's children (all were found above)
+  const kid = (id: number) => kids.find((c) => c.id === id) ?? fail({ deps, lang }, 404, 'application.errors.notFound');
   const regs = await deps.db
     .select()
     .from(registrations)
     .where(and(eq(registrations.providerId, s.providerId), eq(registrations.programPeriodId, pp.id), inArray(registrations.childId, ids)));
   const already = regs.find((r) => IN_PROGRAM.includes(r.status));
   if (already) {
-    const k = kids.find((c) => c.id === already.childId)!;
-    fail({ deps, lang }, 409, 'application.errors.alreadyIn', { name: k.firstName });
+    fail({ deps, lang }, 409, 'application.errors.alreadyIn', { name: kid(already.childId).firstName });
   }
   // a child outside the program's ages or grades (rules/eligibility.rules.json) is refused with the reason
   if (pp.eligibility) {
     const rules = await eligibilityRules(deps, s.providerId, lang);
     const grades = await gradeListOf(deps, s.providerId);
     for (const id of ids) {
-      const k = kids.find((c) => c.id === id)!;
+      const k = kid(id);
       const reason = ineligibility(rules, pp, k, grades);
       if (reason) fail({ deps, lang }, 409, reason === 'age' ? 'application.errors.notEligibleAge' : 'application.errors.notEligibleGrade', { name: k.firstName, ...reasonParams(eligibilityView(pp, grades, lang)) });
     }
@@ -227,7 +228,7 @@ export async function setChildren(deps: AppDeps, s: SessionInfo, key: string, ch
   const rows: ChildChoice[] = ids.map((id) => {
     const kept = data.children?.find((c) => c.prChildID === id);
     if (kept) return kept;
-    const k = kids.find((c) => c.id === id)!;
+    const k = kid(id);
     // the child's registered (home) site when the program is offered there
     const site = k.homeSiteId && programSites.includes(k.homeSiteId) ? k.homeSiteId : (programSites[0] ?? 0);
     return { prChildID: id, childName: `${k.firstName} ${k.lastName}`, siteID: site, selections: [] };
@@ -430,7 +431,8 @@ export async function confirmationOf(deps: AppDeps, s: SessionInfo, key: string,
   await releaseExpiredHolds(deps, { draftId: d.id });
   // still submitted: a submitted draft keeps its result
   const now = await draftOf(deps, s, key, lang);
-  return { ...publicConfirmation(await withPositions(deps, now.result!)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
+  if (!now.result) fail({ deps, lang }, 404, 'application.errors.notFound');
+  return { ...publicConfirmation(await withPositions(deps, now.result)), charged: await chargesOf(deps, s, now, pp, lang), payment: paymentOf(now, deps.clock()) };
 }
 
 /** Current waitlist places (they move up as others leave the list); without `count`, none (null). */

@@ -22,11 +22,8 @@ import { entryPositions } from './seats';
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Owner = { providerId: number; accountId: number };
 
-/** The draft's choices that got a seat (the others are waitlisted or refused: not charged). */
-export function seatedData(d: DraftRow): DraftData {
-  // only submitted drafts are asked, and a submitted draft has its result
-  const conf = d.result!;
-  const data = d.data;
+/** A submitted draft's choices (`data`) that got a seat in its result (the others are waitlisted or refused: not charged). */
+export function seatedData(data: DraftData, conf: NonNullable<DraftRow['result']>): DraftData {
   const got = (childId: number, activityID: number, weekStart: string | null) =>
     conf.children.find((c) => c.prChildID === childId)?.activities.some((a) => a.activityID === activityID && (a.weekStart ?? null) === (weekStart ?? null) && a.state === 'A') ?? false;
   return {
@@ -62,7 +59,7 @@ export async function applicationFees(deps: Pick<AppDeps, 'db' | 't' | 'today'>,
 /** The charges of a submitted application, as posted to the ledger (none while pending, or once its seats were released). */
 export async function chargesOf(deps: Pick<AppDeps, 'db' | 't' | 'today'>, s: Owner, d: DraftRow, pp: ProgramRow, lang: string) {
   if (!d.result || isPending(d) || d.paymentStatus === 'EXPIRED' || d.paymentStatus === 'REFUNDED') return { rows: [], total: 0 };
-  const fees = await applicationFees(deps, s, seatedData(d), pp, lang);
+  const fees = await applicationFees(deps, s, seatedData(d.data, d.result), pp, lang);
   const rows = fees.rows.filter((r) => r.status === 'CHARGED' && r.regularFee > 0).map((r) => ({ prChildID: r.prChildID, firstName: r.firstName, feeName: r.feeName, amount: r.regularFee }));
   return { rows, total: rows.reduce((n, r) => n + r.amount, 0) };
 }

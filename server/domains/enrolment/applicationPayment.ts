@@ -41,7 +41,7 @@ export async function settleSubmitted(deps: AppDeps, s: Pick<SessionInfo, 'provi
   if (d.status !== 'submitted' || !d.result || d.paymentStatus !== null) return d;
   const pending = isPending(d);
   // only what got a seat is charged (a waitlisted child pays nothing yet)
-  const fees = await applicationFees(deps, s, seatedData(d), pp, lang);
+  const fees = await applicationFees(deps, s, seatedData(d.data, d.result), pp, lang);
   // the confirmation e-mail, itemised with these charges and the waitlist places, goes with them
   const mail = await confirmationMail(deps, d, pp, fees, { email: s.email, firstName: s.firstName, lastName: s.lastName, lang });
   let queued = false;

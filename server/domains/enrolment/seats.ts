@@ -93,7 +93,8 @@ export async function accountWaitlistPlaces(deps: AppDeps, s: SessionInfo): Prom
   const out = new Map<string, number>();
   for (const r of rows) {
     const k = `${r.pp}/${r.childId}`;
-    if (!out.has(k) || r.place < out.get(k)!) out.set(k, r.place);
+    const best = out.get(k);
+    if (best === undefined || r.place < best) out.set(k, r.place);
   }
   return out;
 }
