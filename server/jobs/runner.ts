@@ -174,15 +174,15 @@ export class JobRunner {
     let ran = 0;
     try {
       // one lane per kind: each claims and runs its own due jobs until none is due
-      const lanes = [...this.kinds.keys()].map(async (name) => {
+      const lanes = [...this.kinds.values()].map(async (kind) => {
         while (!this.stopping) {
-          const claimed = await claimJobs(this.db, this.clock(), this.id, [name], this.leaseMs, this.batch);
+          const claimed = await claimJobs(this.db, this.clock(), this.id, [kind.name], this.leaseMs, this.batch);
           if (!claimed.length) break;
           for (const job of claimed) this.waiting.add(job.id);
           for (const job of claimed) {
             if (this.stopping) break;
             this.waiting.delete(job.id);
-            await this.runOne(job);
+            await this.runOne(job, kind);
             ran++;
           }
         }
@@ -212,8 +212,8 @@ export class JobRunner {
     }
   }
 
-  private async runOne(job: JobRow): Promise<void> {
-    const kind = this.kinds.get(job.name)!;
+  /** Runs a job its kind's lane claimed. */
+  private async runOne(job: JobRow, kind: JobKind): Promise<void> {
     const maxAttempts = kind.maxAttempts ?? 5;
     // a job whose runners died with it every time: its attempts are used up without a result
     if (job.attempts > maxAttempts) {
