@@ -73,7 +73,10 @@ class CompressedCache {
   }
   set(key: string, value: Buffer) {
     this.entries.set(key, value);
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value!);
+    if (this.entries.size <= this.max) return;
+    // the entry used longest ago goes (a Map keeps its keys in the order set; get sets a hit again)
+    const oldest = this.entries.keys().next();
+    if (!oldest.done) this.entries.delete(oldest.value);
   }
 }
 
