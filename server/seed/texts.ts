@@ -254,7 +254,7 @@ export function texts(fields: Record<string, string>): ProviderTexts {
  * on a page in that language; a word that reads the same, such as Diabetes in Spanish, is left out).
  */
 export function englishTextsNotIn(lang: 'es' | 'pt' | 'vi'): string[] {
-  return ROWS.filter(([en]) => BY_ENGLISH.get(en)![lang] !== en).map(([en]) => en);
+  return [...BY_ENGLISH].filter(([en, t]) => t[lang] !== en).map(([en]) => en);
 }
 
 /**
@@ -264,10 +264,10 @@ export function englishTextsNotIn(lang: 'es' | 'pt' | 'vi'): string[] {
 export function englishPiecesNotIn(lang: 'es' | 'pt' | 'vi'): string[] {
   const pieces = (html: string) => html.split(/<[^>]*>/).map((p) => p.trim()).filter((p) => /\p{L}/u.test(p));
   const out = new Set<string>();
-  for (const [en] of ROWS) {
+  for (const [en, translations] of BY_ENGLISH) {
     // 'English' is also the language switch's own name for English, shown in every language
     if (en === 'English') continue;
-    const t = BY_ENGLISH.get(en)![lang];
+    const t = translations[lang];
     if (t === en) continue;
     const kept = new Set(pieces(t));
     for (const p of pieces(en)) if (!kept.has(p)) out.add(p);
