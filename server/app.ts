@@ -165,6 +165,21 @@ export const CSP = [
  * server listens at and prints (http://<HOST>:<PORT>); never the request's Host header (a forged host
  * would receive the token). Production without a public address has none (main.ts refuses to start).
  */
+/** The Redis the limits are counted in, connected, and quit when the app closes. */
+async function connectRedis(app: FastifyInstance, url: string): Promise<Redis> {
+  const redis = new Redis(url, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true });
+  redis.on('error', (err) => app.log.error({ err: err.message }, 'redis'));
+  // a start without its Redis stops with where it looked (never the URL: it may hold a password)
+  await redis.connect().catch((err: Error) => {
+    redis.disconnect();
+    throw new Error(`REDIS_URL: no Redis answers at ${new URL(url).host} (${err.message})`);
+  });
+  app.addHook('onClose', async () => {
+    await redis.quit().catch(() => redis.disconnect());
+  });
+  return redis;
+}
+
 function linkBase(opts: BuildAppOptions, production: boolean): string | null {
   const configured = (opts.publicUrl ?? process.env.PUBLIC_URL ?? '').replace(/\/+$/, '');
   if (configured) return configured;
@@ -313,18 +328,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   });
 
   // the limits are counted where every instance counts: Redis when given, the database otherwise
-  const redis = opts.redisUrl ? new Redis(opts.redisUrl, { connectTimeout: 2000, maxRetriesPerRequest: 1, lazyConnect: true }) : null;
-  if (redis) {
-    redis.on('error', (err) => app.log.error({ err: err.message }, 'redis'));
-    // a start without its Redis stops with where it looked (never the URL: it may hold a password)
-    await redis.connect().catch((err: Error) => {
-      redis.disconnect();
-      throw new Error(`REDIS_URL: no Redis answers at ${new URL(opts.redisUrl!).host} (${err.message})`);
-    });
-    app.addHook('onClose', async () => {
-      await redis.quit().catch(() => redis.disconnect());
-    });
-  }
+  const redis = opts.redisUrl ? await connectRedis(app, opts.redisUrl) : null;
   await app.register(rateLimit, {
     global: false,
     ...(redis
