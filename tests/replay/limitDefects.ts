@@ -8,6 +8,9 @@
 
 type Result = { ok: boolean; detail: string };
 
+/** an answer of the overload guard (503 server.errors.overloaded) */
+const BUSY = -1;
+
 interface Limited {
   title: string;
   path: string;
@@ -35,6 +38,7 @@ export async function replayLimitDefects(base: string, check: (defect: number, t
       const headers: Record<string, string> = { 'content-type': 'application/json', ...(op.signedIn ? { authorization: `Bearer ${token}` } : {}) };
       let limitedAt = 0;
       const serverErrors: number[] = [];
+      let busy = 0;
       // the limit the answers say they are counted against (x-ratelimit-limit)
       let countedAgainst = 0;
       // the probe's 30 of 30 were all accepted: past the limit by one must be refused, or by the limit
@@ -45,12 +49,14 @@ export async function replayLimitDefects(base: string, check: (defect: number, t
         const answers = await Promise.all(
           Array.from({ length: Math.min(batch, 2 * op.max + 1 - sent) }, async () => {
             const res = await fetch(`${base}${op.path}`, { method: 'POST', headers, body: '{}' });
-            await res.arrayBuffer();
+            const text = await res.text();
             countedAgainst = Math.max(countedAgainst, Number(res.headers.get('x-ratelimit-limit')) || 0);
-            return res.status;
+            // a server too busy to answer in time says so (503, overloaded): a refusal, not an error
+            return res.status === 503 && text.includes('server.errors.overloaded') ? BUSY : res.status;
           }),
         );
-        serverErrors.push(...answers.filter((st) => st >= 500));
+        busy += answers.filter((st) => st === BUSY).length;
+        serverErrors.push(...answers.filter((st) => st >= 500 && st !== BUSY));
         const over = answers.indexOf(429);
         if (over >= 0) limitedAt = sent + over + 1;
       }
@@ -59,7 +65,7 @@ export async function replayLimitDefects(base: string, check: (defect: number, t
       // it: the answers still say they are counted against it
       const slow = !limitedAt && countedAgainst === op.max && (2 * op.max + 1) / seconds < (op.max / 60) * 2;
       if ((!limitedAt && !slow) || serverErrors.length) ok = false;
-      const errors = serverErrors.length ? `, server errors ${[...new Set(serverErrors)].join('/')} x ${serverErrors.length}` : '';
+      const errors = `${serverErrors.length ? `, server errors ${[...new Set(serverErrors)].join('/')} x ${serverErrors.length}` : ''}${busy ? `, ${busy} answered busy (503)` : ''}`;
       seen.push(
         `${op.title}: ${limitedAt ? `429 at request ${limitedAt} (limit ${op.max})` : slow ? `counted against ${countedAgainst} a minute, not reached at ${Math.round(((2 * op.max + 1) / seconds) * 60)} a minute here` : `no 429 in ${2 * op.max + 1} (counted against ${countedAgainst || 'no limit'})`}${errors}`,
       );
