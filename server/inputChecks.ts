@@ -69,8 +69,8 @@ const wellFormed = (s: string): boolean => s.isWellFormed();
  */
 export function findIllFormedText(value: unknown): string | null {
   const stack: Array<[unknown, string]> = [[value, '']];
-  while (stack.length) {
-    const [v, at] = stack.pop()!;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, at] = top;
     if (typeof v === 'string') {
       if (!wellFormed(v)) return at;
     } else if (Array.isArray(v)) {
@@ -93,8 +93,8 @@ export function findIllFormedText(value: unknown): string | null {
  */
 export function findNonFiniteNumber(value: unknown): string | null {
   const stack: Array<[unknown, string]> = [[value, '']];
-  while (stack.length) {
-    const [v, at] = stack.pop()!;
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const [v, at] = top;
     if (typeof v === 'number') {
       if (!Number.isFinite(v)) return at;
     } else if (Array.isArray(v)) {
