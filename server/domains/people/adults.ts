@@ -166,7 +166,7 @@ export async function adultDetails(c: Ctx, id: number): Promise<DemographicsAdul
     firstName: a.firstName,
     middleInitial: a.middleInitial,
     lastName: a.lastName,
-    genderCode: a.genderCode as Gender,
+    genderCode: a.genderCode,
     streetAddress: a.streetAddress,
     apartmentNo: a.apartmentNo,
     city: a.city,
@@ -193,7 +193,7 @@ export async function adultDetails(c: Ctx, id: number): Promise<DemographicsAdul
     transportation: a.transportation,
     ...(a.householdSize !== null ? { householdSize: a.householdSize } : {}),
     districtEmployee: a.isDistrictEmployee,
-    doNotRelease: dnr as 0 | 1,
+    doNotRelease: dnr,
     relationships: kids.map((k) => {
       const l = links.find((x) => x.childId === k.id);
       return {
