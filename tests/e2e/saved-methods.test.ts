@@ -2,12 +2,15 @@
 // hosted page, then paid with again on the spot (no hosted page), its expiry updated and the card
 // removed through the list and its confirmation; a saved bank account whose debit the bank returned
 // shows as not usable with the return code; an account whose only saved methods pay its autopay is
-// told they cannot be removed. At 375 and 1280 px, in English and Spanish, axe on every state.
+// told they cannot be removed, and its autopay cards, never kept by the gateway, are not offered to pay
+// on the spot. Removing one of two methods keeps the list open with the other. The application's payer
+// page offers save for later too, and the card saved there is listed on Pay now. At 375 and 1280 px,
+// in English and Spanish, axe on every state.
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
-import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang, type Parent } from './kit';
+import { escapeRegExp, expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang, type Parent } from './kit';
 
 // the sandbox may settle bank debits as of a later date, so a return comes back without waiting days
 const e2e = withServerAndBrowser({ SANDBOX_GATEWAY_SETTLE_AHEAD: '1' });
@@ -114,10 +117,22 @@ async function savedMethodsJourney(who: Parent, payer: string, width: number, la
     await update.waitFor({ state: 'detached' });
     await expect.poll(() => savedCard(page, '1111').textContent()).toContain('03/32');
 
-    // removing it: the list of removable methods, then the confirmation
+    // a bank account saved for later too: two methods can be removed
+    await payNow(page, '15.00');
+    await payWithNewAndSave(page, lang, `${tag}-bank`, payer, 'ECH', async () => {
+      await page.fill('input[name=routing]', '021000021');
+      await page.fill('input[name=account]', '000123456789');
+      await page.check('input[name=accountType][value=checking]');
+    });
+    await payNow(page, '5.00');
+    await savedCard(page, '6789').waitFor();
+
+    // removing the card: the list of removable methods, then the confirmation; the list stays open
+    // with the bank account, and closes once the last one is removed
     await page.click('section[data-section=saved] [data-action=removeSaved]');
     const list = page.locator('[data-modal=removeSaved]');
     await list.locator('article').filter({ hasText: '1111' }).waitFor();
+    expect(await list.locator('article').count()).toBe(2);
     await expectNoAxeViolations(page, `saved methods to remove (${tag})`);
     await shot(page, `saved-remove-list-${tag}`);
     await list.locator('article').filter({ hasText: '1111' }).locator('[data-action=remove]').click();
@@ -126,9 +141,21 @@ async function savedMethodsJourney(who: Parent, payer: string, width: number, la
     expect(await confirm.textContent()).toContain(t(lang, 'saved.confirmText', { type: 'VISA', last4: '1111' }));
     await expectNoAxeViolations(page, `confirm removal (${tag})`);
     await shot(page, `saved-remove-confirm-${tag}`);
-    await confirm.locator('[data-action=confirmDelete]').click();
+    await confirm.locator('[data-action=delete]').click();
+    await confirm.waitFor({ state: 'detached' });
+    await list.locator('article').filter({ hasText: '6789' }).waitFor();
+    expect(await list.locator('article').filter({ hasText: '1111' }).count()).toBe(0);
+    expect(await list.locator('article').count()).toBe(1);
+    // the page behind has reloaded its saved methods too
+    await expect.poll(() => page.locator('section[data-section=saved] article').filter({ hasText: '1111' }).count()).toBe(0);
+    await expectNoAxeViolations(page, `the list after a removal (${tag})`);
+    await shot(page, `saved-remove-list-after-${tag}`);
+    await list.locator('article').filter({ hasText: '6789' }).locator('[data-action=remove]').click();
+    await confirm.waitFor();
+    await confirm.locator('[data-action=delete]').click();
     await confirm.waitFor({ state: 'detached' });
     await page.locator('section[data-section=saved]').waitFor({ state: 'detached' });
+    expect(await list.count()).toBe(0);
     expect(await page.textContent('section[data-section=methods]')).not.toContain(t(lang, 'tile.new'));
   } finally {
     await ctx.close();
@@ -138,11 +165,11 @@ async function savedMethodsJourney(who: Parent, payer: string, width: number, la
 describe('saved payment methods', () => {
   it('saves a new card, pays with it on the spot, updates and removes it (375 px, English)', async () => {
     await savedMethodsJourney('karen', 'Karen Johnson', 375, 'en');
-  });
+  }, 240_000);
 
   it('the same in Spanish at 1280 px', async () => {
     await savedMethodsJourney('priya', 'Priya Patel', 1280, 'es');
-  });
+  }, 240_000);
 
   it('a saved bank account the bank returned as closed shows as not usable, with the return code (375 px, English)', async () => {
     const ctx = await newContext(e2e.browser, 375);
@@ -204,20 +231,96 @@ describe('saved payment methods', () => {
         expect(await saved.locator('[data-action=removeSaved]').count()).toBe(0);
         await expectNoAxeViolations(page, `autopay-only saved methods (${width} px, ${lang})`);
         await shot(page, `saved-autopay-only-${width}-${lang}`);
-        if (width === 1280) {
-          // the demo's autopay card was never saved at the gateway (no token): paying with it is
-          // refused in words on the payer page, nothing charged
-          await saved.locator('article').filter({ hasText: '4242' }).locator('[data-action=chooseCard]').click();
-          await page.waitForSelector('section[data-section=payerOnFile] dl');
-          await page.click('[data-action=paySaved]');
-          await page.getByText(text(lang, 'methods', 'errors.notChargeable')).waitFor();
-          expect(new URL(page.url()).pathname).toBe('/parentportal/payerinformation');
-          await expectNoAxeViolations(page, `a saved card that cannot be charged (${width} px, ${lang})`);
-          await shot(page, `saved-not-chargeable-${width}-${lang}`);
+        // the demo's autopay cards were never kept by the gateway (no token): listed as kept for the
+        // autopay only, not offered to pay now
+        for (const last4 of ['4242', '5100']) {
+          const card = saved.locator('article').filter({ hasText: last4 });
+          expect(await card.textContent()).toContain(t(lang, 'saved.onFileOnlyNote'));
+          expect(await card.locator('[data-action=chooseCard]').count()).toBe(0);
+          expect(await card.textContent()).not.toContain(t(lang, 'saved.notUsableBadge'));
         }
       } finally {
         await ctx.close();
       }
     });
   }
+
+  for (const [width, lang, child, number, cvv] of [
+    [375, 'en', 'Ada Mensah', '5555 5555 5555 4444', '123'],
+    [1280, 'es', 'Ben Mensah', '3782 822463 10005', '1234'],
+  ] as const) {
+    it(`the application's payer page offers save for later, and the card saved there is on Pay now (${width} px, ${lang})`, async () => {
+      const ctx = await newContext(e2e.browser, width, lang === 'es' ? 'es-ES' : 'en-US');
+      const page = await ctx.newPage();
+      try {
+        await signIn(page, e2e.server, 'amara');
+        await applyFor(page, lang, child);
+        await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
+        await page.waitForSelector('section[data-section=methods] [data-action=choose]', { timeout: 30_000 });
+        await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t(lang, 'tile.CCD') }).first().locator('[data-action=choose]').click();
+        await page.waitForURL(/\/parentapplication\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
+        await page.waitForSelector('section[data-section=payment] dl');
+        await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
+        await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Amara Mensah' });
+        await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+        // Bright Path's autopay form variant (OTP_SPM) offers save for later, as on Pay now's payer page;
+        // it declares no returned-payment fee, so none is told
+        await page.waitForSelector('#payer_saveCard');
+        expect(await page.locator('section[data-section=bankReturnFee]').count()).toBe(0);
+        await page.check('#payer_saveCard');
+        await expectNoAxeViolations(page, `application payer page with save for later (${width} px, ${lang})`);
+        await shot(page, `saved-application-payer-${width}-${lang}`);
+        await page.click('[data-action=pay]');
+        await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
+        await page.fill('input[name=number]', number);
+        await page.fill('input[name=expiry]', '11/31');
+        await page.fill('input[name=cvv]', cvv);
+        await page.check('input[name=saveMethod]');
+        await page.click('button[type=submit]');
+        await page.waitForURL(/\/parentapplication\/confirmation\?key=/);
+        await expect.poll(() => page.textContent('main'), { timeout: 20_000, message: `paid at ${page.url()}` }).toContain(text(lang, 'application', 'payment.paid'));
+        // the card the application paid with is saved, and payable on the spot from Pay now
+        await payNow(page, '5.00');
+        const card = page.locator('section[data-section=saved] article').filter({ hasText: number.slice(-4) });
+        await card.waitFor();
+        expect(await card.textContent()).toContain('11/31');
+        expect(await card.locator('[data-action=chooseCard]').count()).toBe(1);
+        await expectNoAxeViolations(page, `Pay now with the card saved by an application (${width} px, ${lang})`);
+        await shot(page, `saved-from-application-${width}-${lang}`);
+      } finally {
+        await ctx.close();
+      }
+    }, 240_000);
+  }
 });
+
+/** Registers `child` for Little Sprouts Preschool from the programs page and submits the application. */
+async function applyFor(page: Page, lang: Lang, child: string) {
+  await page.goto(e2e.portal('/programlist'));
+  const card = page.locator('section[data-section=programs] article').filter({ has: page.getByRole('heading', { name: /Little Sprouts/ }) });
+  await card.waitFor({ timeout: 30_000 });
+  await card.getByRole('button', { name: new RegExp(`^(${escapeRegExp(text(lang, 'programs', 'button.register'))}|${escapeRegExp(text(lang, 'programs', 'button.addChild'))})$`) }).click();
+  const rollup = page.getByRole('alertdialog', { name: text(lang, 'programs', 'rollup.title') });
+  const save = rollup.getByRole('button', { name: text(lang, 'programs', 'rollup.continue') });
+  const deadline = Date.now() + 90_000;
+  while (!/\/parentapplication\//.test(page.url())) {
+    if (Date.now() > deadline) throw new Error(`Register did not reach the parent application (at ${page.url()})`);
+    if ((await rollup.isVisible()) && (await save.isEnabled())) await save.click({ timeout: 5_000 }).catch(() => undefined);
+    await page.waitForURL(/\/parentapplication\//, { timeout: 3_000 }).catch(() => undefined);
+  }
+  await page.waitForURL(/\/parentapplication\/children\?key=/, { timeout: 60_000 });
+  const next = page.getByRole('button', { name: text(lang, 'application', 'continue'), exact: true });
+  await page.getByRole('checkbox', { name: child }).check();
+  await next.click();
+  await page.waitForURL(/\/parentapplication\/enrollment/);
+  const picker = page.locator('[data-testid^=activity-picker-]').first();
+  await picker.waitFor();
+  await picker.getByRole('checkbox', { name: lang === 'es' ? 'Preescolar de día completo' : 'Preschool Full Day' }).first().check();
+  await page.getByRole('radio', { name: text(lang, 'application', 'enrollment.optionY') }).check();
+  await next.click();
+  await page.waitForURL(/\/parentapplication\/fee/);
+  await page.getByRole('heading', { level: 1, name: text(lang, 'application', 'fee.title') }).waitFor();
+  await next.click();
+  await page.waitForURL(/\/parentapplication\/review/);
+  await page.getByRole('button', { name: text(lang, 'application', 'review.submit') }).click();
+}
