@@ -212,8 +212,12 @@ function request(url: string, method: string, headers: Record<string, string>, b
 class Tally {
   latencies: number[] = [];
   c5xx = 0;
+  /** the 5xx by status; a 503 is a busy instance's refusal (its JSON body) or the balancer's (no instance ready) */
+  byStatus = new Map<string, number>();
   noAnswer = 0;
   retried = 0;
+  /** requests still without an answer below 500 after the last tap: the parent gave up */
+  gaveUp = 0;
   /** the request's answer; a 5xx or no answer is repeated (up to TAPS times), the last kept */
   async send(url: string, method: string, headers: Record<string, string>, body?: string): Promise<Answer | null> {
     for (let tap = 1; ; tap++) {
@@ -225,8 +229,16 @@ class Tally {
         this.noAnswer++;
       }
       this.latencies.push(performance.now() - t0);
-      if (answer && answer.status >= 500) this.c5xx++;
-      if ((answer && answer.status < 500) || tap === TAPS) return answer;
+      if (answer && answer.status >= 500) {
+        this.c5xx++;
+        const by = answer.status === 503 && !answer.body.startsWith('{') ? '503 from the balancer' : String(answer.status);
+        this.byStatus.set(by, (this.byStatus.get(by) ?? 0) + 1);
+      }
+      if (answer && answer.status < 500) return answer;
+      if (tap === TAPS) {
+        this.gaveUp++;
+        return answer;
+      }
       this.retried++;
       // a busy portal says when to come back (503, Retry-After); a lost answer is tried again soon
       const wait = answer?.retryAfter ? Math.min(answer.retryAfter, 10) * 1000 * (0.5 + Math.random()) : 250 * tap;
@@ -473,12 +485,13 @@ async function run(instances: number, checkouts: number, kill: boolean): Promise
 }
 
 const ms = (n: number) => `${Math.round(n)} ms`;
+const statuses = (t: Tally) => (t.byStatus.size ? ` (${[...t.byStatus].sort(([a], [b]) => a.localeCompare(b)).map(([code, n]) => `${code}: ${n}`).join(', ')})` : '');
 function print(r: RunResult) {
   console.log(`\n${r.instances} instance${r.instances > 1 ? 's' : ''}${r.killed ? ', one killed with SIGKILL halfway' : ''}: ${PARENTS} parents submit for ${SEATS} seats${r.checkout ? ` while ${CHECKOUTS} parents pay by card` : ''} (${r.seconds.toFixed(1)} s)`);
   console.log(`  seats taken ${r.taken}, waitlisted ${r.waitlisted}, overbooked ${r.overbooked}`);
-  console.log(`  submit: 5xx ${r.rush.c5xx}, no answer ${r.rush.noAnswer}, tapped again ${r.rush.retried}, p50 ${ms(pct(r.rush.latencies, 50))}, p99 ${ms(pct(r.rush.latencies, 99))}`);
+  console.log(`  submit: 5xx ${r.rush.c5xx}${statuses(r.rush)}, no answer ${r.rush.noAnswer}, tapped again ${r.rush.retried}, given up after ${TAPS} taps ${r.rush.gaveUp}, p50 ${ms(pct(r.rush.latencies, 50))}, p99 ${ms(pct(r.rush.latencies, 99))}`);
   if (r.checkout) {
-    console.log(`  checkout: 5xx ${r.checkout.c5xx}, no answer ${r.checkout.noAnswer}, tapped again ${r.checkout.retried}, p50 ${ms(pct(r.checkout.latencies, 50))}, p99 ${ms(pct(r.checkout.latencies, 99))}`);
+    console.log(`  checkout: 5xx ${r.checkout.c5xx}${statuses(r.checkout)}, no answer ${r.checkout.noAnswer}, tapped again ${r.checkout.retried}, given up after ${TAPS} taps ${r.checkout.gaveUp}, p50 ${ms(pct(r.checkout.latencies, 50))}, p99 ${ms(pct(r.checkout.latencies, 99))}`);
     console.log(`  payments taken by the gateway ${r.gatewayTaken}, posted ${r.posted}, double charges ${r.double}, charged-not-posted ${r.chargedNotPosted}`);
   }
   console.log(`  e-mails queued ${r.mailQueued}, sent ${r.mailSent}, received ${r.mailReceived}, duplicates ${r.mailDuplicates} (the last sent ${r.mailWait.toFixed(0)} s after the last answer)`);
