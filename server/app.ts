@@ -24,7 +24,7 @@ import { registerContract } from './registrar';
 import { checkLinkedScreens, DEFAULT_HOST, defaultPublicUrl } from './links';
 import { handlers as defaultHandlers } from './handlers/index';
 import type { AppDeps, Handlers } from './context';
-import { HttpError, errorBody } from './errors';
+import { HttpError, KeyedError, errorBody } from './errors';
 import { readProviderRecords, syncProviders } from './providers';
 import { formatProviderRecordError, providerRecordErrors, type ProviderRecord } from './providerRecord';
 import { createOutboxSender, type OutboxSender } from './outbox';
@@ -307,6 +307,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
 
   app.setErrorHandler((err: FastifyError | HttpError, req, reply) => {
     const lang = pickLang(req.headers['accept-language']);
+    if (err instanceof KeyedError) return reply.status(err.statusCode).send(errorBody(err.statusCode, deps.t(lang, err.key, err.params), err.extra));
     if (err instanceof HttpError) return reply.status(err.statusCode).send(errorBody(err.statusCode, err.message, err.extra));
     const fe = err;
     if (fe.validation) {
@@ -390,7 +391,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     // the browser tests see a 15-minute hold end without waiting for it
     app.post<{ Body: { key?: string; secondsLeft?: number } }>('/api/dev/application-hold', { schema: { hide: true } }, async (req) => {
       const { key, secondsLeft } = req.body ?? {};
-      if (typeof key !== 'string' || typeof secondsLeft !== 'number') throw new HttpError(400, 'key and secondsLeft');
+      if (typeof key !== 'string' || typeof secondsLeft !== 'number') throw new KeyedError(400, 'server.errors.badRequest');
       await opts.db
         .update(applicationDrafts)
         .set({ holdUntil: new Date(deps.clock().getTime() + secondsLeft * 1000) })
@@ -405,7 +406,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   app.get<{ Params: { appName: string; file: string } }>('/parentportal/validators/:appName/:file', { schema: { hide: true } }, async (req, reply) => {
     const m = /^([A-Za-z0-9_-]+)\.js$/.exec(req.params.file);
     const code = m ? declarations.validatorModule(req.params.appName, m[1]) : undefined;
-    if (!code) throw new HttpError(404, 'Not Found');
+    if (!code) throw new KeyedError(404, 'server.errors.notFound');
     return reply
       .header('content-type', 'text/javascript; charset=utf-8')
       .header('cache-control', 'public, max-age=31536000, immutable')
@@ -415,7 +416,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   // the footer's app QR code (spec 2.5), an SVG image, so the sign-in page loads no QR encoder
   app.get<{ Querystring: { text?: string } }>('/parentportal/qr.svg', { schema: { hide: true } }, async (req, reply) => {
     const text = typeof req.query.text === 'string' ? req.query.text : '';
-    if (!/^https:\/\/[^\s]{1,500}$/.test(text)) throw new HttpError(400, 'Bad Request');
+    if (!/^https:\/\/[^\s]{1,500}$/.test(text)) throw new KeyedError(400, 'server.errors.badRequest');
     const svg = await QRCode.toString(text, { type: 'svg', margin: 1, errorCorrectionLevel: 'M', color: { dark: '#000000', light: '#ffffff' } });
     return reply.header('content-type', 'image/svg+xml; charset=utf-8').header('cache-control', 'public, max-age=86400').send(svg);
   });

@@ -34,6 +34,20 @@ export function httpError(c: ErrorScope, status: number, key: string, params?: R
   return new HttpError(status, c.deps.t(c.lang, key, params), { key, ...extra });
 }
 
+/**
+ * An error raised where no request is at hand (a domain function): it carries only its key and
+ * parameters, and the error handler tells it in the request's language.
+ */
+export class KeyedError extends HttpError {
+  constructor(
+    statusCode: number,
+    public key: string,
+    public params?: Record<string, unknown>,
+  ) {
+    super(statusCode, key, { key });
+  }
+}
+
 /** httpError, thrown. */
 export function fail(c: ErrorScope, status: number, key: string, params?: Record<string, unknown>, extra?: { errors?: FieldErrorBody[] }): never {
   throw httpError(c, status, key, params, extra);

@@ -3,7 +3,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import { accounts, invoices, payments } from '../../db/schema';
 import type { Db } from '../../db/index';
-import { HttpError } from '../../errors';
+import { KeyedError } from '../../errors';
 import { prepared } from '../../db/prepared';
 import { accountMoney, accountMoneyOf, type LedgerRow } from './ledger';
 import { amountOfCents } from '../../../src/engine/money';
@@ -27,7 +27,7 @@ export async function accountSummary(db: Db, providerId: number, accountId: numb
       .where(and(eq(acc.id, sql.placeholder('accountId')), eq(acc.providerId, sql.placeholder('providerId'))))
       .prepare('account_summary');
   }).execute({ providerId, accountId });
-  if (!a) throw new HttpError(404, 'Not Found');
+  if (!a) throw new KeyedError(404, 'server.errors.notFound');
   const money = accountMoneyOf(a.ledger, today);
   const { account, last } = a;
   return {

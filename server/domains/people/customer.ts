@@ -15,7 +15,7 @@ import type {
   CustomerProvidersResponse,
 } from '../../../src/engine/contract.gen';
 import { providers, logins, adults, accounts, errorLog, absenceReasons } from '../../db/schema';
-import { HttpError, httpError } from '../../errors';
+import { KeyedError, httpError } from '../../errors';
 import { prepared } from '../../db/prepared';
 import { inLanguage } from '../../providerTexts';
 import { programConfig, providerByAppName, providerOf } from '../provider/provider';
@@ -109,7 +109,7 @@ export async function parentOf(db: Db, s: SessionInfo): Promise<CustomerParentRe
       .where(and(eq(adults.id, sql.placeholder('adultId')), eq(adults.providerId, sql.placeholder('providerId')), eq(adults.accountId, sql.placeholder('accountId'))))
       .prepare('customer_parent'),
   ).execute({ loginId: s.loginId, adultId: s.adultId, providerId: s.providerId, accountId: s.accountId });
-  if (!row) throw new HttpError(404, 'Not Found');
+  if (!row) throw new KeyedError(404, 'server.errors.notFound');
   return {
     adultID: row.id,
     accountID: row.accountId,

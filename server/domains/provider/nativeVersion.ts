@@ -4,7 +4,7 @@
 import type { Db } from '../../db/index';
 import type { SessionInfo } from '../../auth';
 import type { CustomerNativeVersionResponse } from '../../../src/engine/contract.gen';
-import { HttpError } from '../../errors';
+import { KeyedError } from '../../errors';
 import { compareVersions } from '../../providerRecord';
 import { providerByAppName, providerOf } from './provider';
 
@@ -25,7 +25,7 @@ export async function nativeVersionCheck(
   os: 'android' | 'ios',
   current: string,
 ): Promise<CustomerNativeVersionResponse> {
-  if (!session && !appName) throw new HttpError(400, 'appName is required without a session');
+  if (!session && !appName) throw new KeyedError(400, 'server.errors.appNameRequired');
   const p = session ? await providerOf(db, session) : await providerByAppName(db, appName ?? '');
   const app = p.countryCode === 'US' ? p.nativeApps?.[os] : undefined;
   if (!app) return { updateRequired: false, required: false, latestVersion: current, storeUrl: '' };
