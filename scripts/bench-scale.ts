@@ -93,7 +93,11 @@ async function startBalancer(port: number, backends: string[], readyPath: string
       '  balance roundrobin',
       `  option httpchk GET ${readyPath}`,
       '  http-check expect status 200',
-      '  default-server inter 500ms fall 2 rise 2',
+      // a busy instance answers /ready late, not never: without a check timeout HAProxy gives the answer
+      // only the check interval and, on a starved machine, takes every instance out and refuses everyone
+      // (its own 503s); a killed one refuses the connection at once and is out after `fall` checks
+      '  timeout check 3s',
+      '  default-server inter 1s fall 3 rise 2',
       ...backends.map((b, i) => `  server portal${i + 1} ${new URL(b).host} check`),
       '',
     ].join('\n'),
