@@ -583,7 +583,7 @@ export type BillingSavedMethodsResponse = {
   usedForAutoPay: boolean;
   status: 'ACTIVE' | 'EXPIRED' | 'INVALID' | 'BLOCKED';
   /**
-   * the bank's return code that made it INVALID or BLOCKED, else empty
+   * why the method cannot pay now: for an INVALID or BLOCKED one, the bank's return code that made it so (R02, R03, R04 INVALID; R05, R07, R10, R29 BLOCKED) or TOKEN_REFUSED (the payment processor no longer keeps it); ON_FILE_ONLY for one without a gateway token, kept for automatic payments only and not offered to pay now; else empty
    */
   statusReason: string;
 }[];
@@ -631,7 +631,7 @@ export interface BillingUpdateSavedMethodResponse {
   usedForAutoPay: boolean;
   status: 'ACTIVE' | 'EXPIRED' | 'INVALID' | 'BLOCKED';
   /**
-   * the bank's return code that made it INVALID or BLOCKED, else empty
+   * why the method cannot pay now: for an INVALID or BLOCKED one, the bank's return code that made it so (R02, R03, R04 INVALID; R05, R07, R10, R29 BLOCKED) or TOKEN_REFUSED (the payment processor no longer keeps it); ON_FILE_ONLY for one without a gateway token, kept for automatic payments only and not offered to pay now; else empty
    */
   statusReason: string;
 }
