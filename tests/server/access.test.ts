@@ -191,7 +191,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     t = await createTestApp(backend, {
       gradeRollup: { brightpath: { from: '01-01', to: '12-31' } },
       gateways: { 1: sandboxGateway({ code: 1, url: `http://127.0.0.1:${gwPort}`, merchant: '1', secret: 'access-matrix-secret-1' }) },
-      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 } } } },
+      // the payer page offers save for later (the autopay form variant OTP_SPM), so the owner can keep a card
+      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 }, autopayForm: 'OTP_SPM' } } },
     });
     // a payment of the other account, so its id can be tried
     const [johnson] = await t.db.handle.db.select().from(s.adults).where(eq(s.adults.email, KAREN[1]));

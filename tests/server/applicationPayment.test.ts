@@ -34,7 +34,8 @@ describe.each(BACKENDS)('registration paid in one go on %s', (backend) => {
       clock: time.clock,
       publicUrl: `http://127.0.0.1:${port}`,
       gateways: { 1: sandboxGateway({ code: 1, url: gwUrl, merchant: '1', secret: SECRET, clock: time.clock }) },
-      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 }, seatHoldMinutes: 15 } } },
+      // Brightpath's payer page offers save for later (its autopay form variant OTP_SPM)
+      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 }, seatHoldMinutes: 15, autopayForm: 'OTP_SPM' } } },
     });
     await t.app.listen({ port, host: '127.0.0.1' });
     amara = await tokenFor(t.app, ...AMARA);

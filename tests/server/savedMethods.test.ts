@@ -15,7 +15,7 @@ import { GatewayUnavailable, TokenRefused, type PaymentGateway } from '../../ser
 import type { CreateCheckoutRequest } from '../../sandbox-gateway/protocol';
 import { reconcilePayments } from '../../server/domains/payments/payments';
 import type { BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
-import { apiClient, BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
+import { apiClient, BACKENDS, KAREN, LINH, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
 
 const brightpath = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../providers/brightpath/provider.json'), 'utf8')).payments;
 const SECRETS = { '1': 'saved-methods-secret-one-012345', '2': 'saved-methods-secret-two-012345' };
@@ -118,6 +118,28 @@ describe.each(BACKENDS)('saved payment methods on %s', (backend) => {
     // the demo's autopay cards (no token) are listed too, and the autopay filter finds them alone
     expect((await api('Billing.savedMethods', { token: maria, query: { IsAutoPay: true } })).json().map((x: { last4Digits: string }) => x.last4Digits)).toEqual(['4242', '5100']);
     expect((await api('Billing.savedMethods', { token: maria, query: { IsAutoPay: false } })).json().map((x: { last4Digits: string }) => x.last4Digits)).toEqual(['1111']);
+  });
+
+  it('save for later counts only where the payer page offers it: a flag sent under a variant without it is dropped', async () => {
+    // Brightpath's variant (OTP_SPM) offers it: the hosted page was asked to offer saving
+    expect(checkouts[0].offerSave).toBe(true);
+    // Northridge's (OTP, one-time payments only) does not: the flag is dropped, the hosted page offers
+    // no saving, and a ticked box posted to it anyway keeps nothing
+    const linh = await tokenFor(t.app, ...LINH);
+    const before = await list(linh);
+    const k = key();
+    const linhPayer = { paidByFamilyMemberID: -1, firstName: 'Linh', lastName: 'Nguyen', streetAddress: '77 Maple Avenue', apartmentNo: '', city: 'Toronto', stateCode: 'ON', zip: 'M4B 1B3', homecellphone: '(416)555-0150', email: 'linh.nguyen@example.ca' };
+    const started = await api('Billing.startPayment', { token: linh, body: { ...linhPayer, idempotencyKey: k, paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '10.00', saveCard: true } as StartPayment });
+    expect(started.statusCode, started.body).toBe(200);
+    expect(checkouts[0].reference).toBe((await attemptOf(k)).publicId);
+    expect(checkouts[0].offerSave).toBeUndefined();
+    expect((await attemptOf(k)).saveMethod).toBe(false);
+    const res = await fetch(started.json().checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Linh Nguyen', number: CARD, expiry: '12/30', cvv: '123', saveMethod: '1' }), redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const q = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
+    const result = await api('Billing.paymentResult', { token: linh, body: { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status as 'APPROVED', sig: q.sig } });
+    expect(result.json().status).toBe('APPROVED');
+    expect(await list(linh)).toEqual(before);
   });
 
   it('pays with a saved card without leaving the portal, posted once despite a double request', async () => {

@@ -19,6 +19,7 @@ import { ruleContextOf, safeHtml } from '../provider/provider';
 import { accountMoney } from '../billing/ledger';
 import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/money';
 import { dateInLanguage } from '../../../src/engine/formats';
+import { isTrue } from '../../../src/engine/index';
 import { METHOD_KINDS, processingFeeCents, type PaymentSettings } from '../../paymentSettings';
 import { GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../../gateways/adapter';
 import { RETURN_ROUTES } from '../../gateways/registry';
@@ -212,9 +213,28 @@ export async function payerFacts(deps: AppDeps, s: SessionInfo, paidByFamilyMemb
   return { firstName: payer.firstName, lastName: payer.lastName };
 }
 
-/** What the payer form's rules read as `$data`: the provider's payment settings. */
+/**
+ * What the payer form's rules read as `$data`: the provider's payment settings, and its autopay form
+ * variant as Billing.paymentOptions answers it to the payer page (payment.showAutopay, showSaveCard).
+ */
 export async function payerRuleData(deps: AppDeps, s: SessionInfo): Promise<Record<string, unknown>> {
-  return { paymentOptions: (await settingsOfSession(deps, s)).settings };
+  const { settings } = await settingsOfSession(deps, s);
+  return { paymentOptions: settings, autopayForm: autopayFormData(settings) };
+}
+
+function autopayFormData(settings: PaymentSettings): { formCustomID: PaymentSettings['autopayForm'] } {
+  return { formCustomID: settings.autopayForm };
+}
+
+/**
+ * Spec 4: "save for later" counts only where the payer page offers it, by the declared rule the page
+ * shows its box with (payment.showSaveCard: an SPM autopay form variant, a new card or bank account,
+ * autopay not chosen). A flag sent otherwise is dropped, as the payer form drops a hidden field's value.
+ */
+function saveOffered(deps: AppDeps, appName: string, settings: PaymentSettings, method: string, values: BillingStartPaymentBody): boolean {
+  const decl = deps.declarations.get(appName);
+  if (!decl) return false;
+  return isTrue(decl.set.rules, 'payment.showSaveCard', { form: values, data: { autopayForm: autopayFormData(settings) }, flow: { data: { paymentMethodCode: method } } });
 }
 
 /**
@@ -285,7 +305,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       feeCents,
       paymentMethodCode: method,
       gatewayCode,
-      saveMethod: body.saveCard === true,
+      saveMethod: body.saveCard === true && saveOffered(deps, provider.appName, settings, method, values),
       payer,
       referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
       locale: lang,
