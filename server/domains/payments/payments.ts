@@ -28,7 +28,7 @@ import type { DraftRow } from '../enrolment/application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
 import { payerText, type AttemptPayer } from '../billing/model';
 import { joinLicence } from '../people/shared';
-import { applySettlementNotice } from './settlement';
+import { applySettlementNotice, returnReasonOf } from './settlement';
 import type {
   BillingConfigurationResponse,
   BillingPayersResponse,
@@ -849,14 +849,11 @@ export async function receiptOf(deps: AppDeps, s: SessionInfo, paymentId: number
     settlement: settlementOf(p.settlement),
     returnCode: returned ? p.returnCode : '',
     /** the code whose words say why (methods.returns.<code>), OTHER for a code without words of its own; '' when not returned */
-    returnReason: returned ? (RETURN_REASON_CODES.has(p.returnCode) ? p.returnCode : 'OTHER') : '',
+    returnReason: returned ? returnReasonOf(p.returnCode) : '',
     returnDate: returned?.entryDate ?? null,
     amountReversedCents: returned?.amountCents ?? 0,
   };
 }
-
-/** The return codes with words of their own (methods.returns.<code>), as the return e-mail has them. */
-const RETURN_REASON_CODES = new Set(['R01', 'R02', 'R03', 'R04', 'R05', 'R07', 'R08', 'R09', 'R10', 'R16', 'R20', 'R29']);
 
 function settlementOf(s: string): 'PENDING' | 'SETTLED' | 'RETURNED' {
   return s === 'PENDING' || s === 'RETURNED' ? s : 'SETTLED';

@@ -27,8 +27,16 @@ export function methodStatusAfterReturn(code: string): MethodStatus | null {
   return null;
 }
 
-/** The return codes with a reason of their own in the mail (methods.returns.<code>); others read as OTHER. */
-const RETURN_REASONS = new Set(['R01', 'R02', 'R03', 'R04', 'R05', 'R07', 'R08', 'R09', 'R10', 'R16', 'R20', 'R29']);
+/**
+ * The return codes with words of their own (methods.returns.<code>), as the return e-mail, the
+ * receipt page and its PDF say them; others read as OTHER.
+ */
+const RETURN_REASONS: ReadonlySet<string> = new Set(['R01', 'R02', 'R03', 'R04', 'R05', 'R07', 'R08', 'R09', 'R10', 'R16', 'R20', 'R29']);
+
+/** The code whose words say why a bank payment came back: the code itself, or OTHER for one without words of its own. */
+export function returnReasonOf(code: string): string {
+  return RETURN_REASONS.has(code) ? code : 'OTHER';
+}
 
 /** The ledger's text of the fee (provider data, like the ledger's other descriptions). */
 export const RETURN_FEE_TEXT = 'Returned payment fee';
@@ -146,7 +154,7 @@ async function returnMails(deps: AppDeps, t: Tx, p: typeof providers.$inferSelec
   const money = await accountMoney(t, payment.providerId, payment.accountId, isoDay(deps.today()));
   const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
   const amount = fmt(payment.amountCents);
-  const reasonKey = RETURN_REASONS.has(code) ? code : 'OTHER';
+  const reasonKey = returnReasonOf(code);
   const next = status === 'INVALID' ? 'nextInvalid' : status === 'BLOCKED' ? 'nextBlocked' : 'nextRetry';
   const lines = [
     deps.t(lang, 'methods.mail.return.intro', { organisation: p.organisation, amount, date: dateInLanguage(payment.paymentDate, lang) }),
