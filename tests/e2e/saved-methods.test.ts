@@ -207,6 +207,8 @@ describe('saved payment methods', () => {
       const note = t('en', 'saved.invalidNote', { code: 'R02' }).replace('$t(methods:returns.R02)', text('en', 'methods', 'returns.R02'));
       expect(await account.textContent()).toContain(note);
       expect(await account.locator('[data-action=chooseBank]').count()).toBe(0);
+      // the only saved account no longer pays: the bank account tile is not labelled new
+      expect(await page.locator('section[data-section=methods] [data-index]').filter({ hasText: t('en', 'tile.ECH') }).textContent()).not.toContain(t('en', 'tile.new'));
       await expectNoAxeViolations(page, 'a returned saved bank account');
       await shot(page, 'saved-bank-returned-375-en');
     } finally {
