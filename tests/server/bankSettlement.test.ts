@@ -6,6 +6,7 @@
 // ends on the provider's list of payments that need a person.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
@@ -110,6 +111,23 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
   const balance = async (token: Promise<string>) => (await api('Billing.accountSummary', { token: await token })).json().currentBalance as number;
   const statusShown = async (token: Promise<string>, id: number) => (await api('Billing.paymentsReceived', { token: await token })).json().find((p: { accountPaymentID: number }) => p.accountPaymentID === id)?.status;
 
+  /** The receipt's settlement fields, as the receipt page reads them. */
+  const receiptOf = async (token: Promise<string>, id: number) => {
+    const r = (await api('Billing.receipt', { token: await token, params: { accountpaymentid: id } })).json();
+    return { settlement: r.settlement, returnCode: r.returnCode, returnReason: r.returnReason, returnDate: r.returnDate, amountReversed: r.amountReversed, balanceAfter: r.balanceAfter as number };
+  };
+  /** The receipt PDF's text (English), on one line. */
+  async function receiptPdfText(token: Promise<string>, id: number): Promise<string> {
+    const res = await api('Billing.receiptPdf', { token: await token, query: { AccountPaymentID: id } });
+    expect(res.statusCode).toBe(200);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'receipt-')), `${id}.pdf`);
+    fs.writeFileSync(file, res.rawPayload);
+    return execFileSync('pdftotext', ['-layout', file, '-']).toString().replace(/\s+/g, ' ');
+  }
+  const en = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../locales/en/payment.json'), 'utf8')).receipt as Record<string, string>;
+  /** The closing sentence of a returned payment's PDF (what follows the amount added back). */
+  const closing = (key: 'returnedPdf' | 'returnedPdfNoneDue') => en[key].split('. ').slice(1).join('. ');
+
   /** Posts a notification the gateway sent again, freshly signed (a repeated delivery). */
   async function deliverAgain(n: { raw: string; gateway: string }, status = 200) {
     const merchant = n.gateway;
@@ -123,9 +141,12 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     const payment = await payByBank(maria(), mariaPayer, '000123456789', '12.00');
     expect(payment.settlement).toBe('PENDING');
     expect(await statusShown(maria(), payment.id)).toBe('PENDING');
+    // the receipt says pending, nothing returned
+    expect(await receiptOf(maria(), payment.id)).toMatchObject({ settlement: 'PENDING', returnCode: '', returnReason: '', returnDate: null, amountReversed: 0 });
     await settleAtGateway();
     expect((await settledAs(payment.id, 'SETTLED')).settlement).toBe('SETTLED');
     expect(await statusShown(maria(), payment.id)).toBe('APPROVED');
+    expect(await receiptOf(maria(), payment.id)).toMatchObject({ settlement: 'SETTLED', returnCode: '', returnReason: '', returnDate: null, amountReversed: 0 });
     // the payment stays on the ledger once, no return
     const entries = await db().select().from(s.ledgerEntries).where(eq(s.ledgerEntries.paymentId, payment.id));
     expect(entries.map((e) => e.kind)).toEqual(['PAYMENT']);
@@ -156,6 +177,15 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     // the balance is back up by the payment, plus the fee
     expect(await balance(maria())).toBeCloseTo(before + FEE_CENTS / 100, 2);
     expect(await statusShown(maria(), payment.id)).toBe('RETURNED');
+    // the receipt says returned: the code, its reason, the day the balance went back up and by how much
+    const receipt = await receiptOf(maria(), payment.id);
+    expect(receipt).toMatchObject({ settlement: 'RETURNED', returnCode: 'R01', returnReason: 'R01', amountReversed: 20 });
+    expect(receipt.returnDate).toBe(entries.find((e) => e.kind === 'RETURN')!.entryDate);
+    // a balance is due again: the PDF asks for it
+    expect(receipt.balanceAfter).toBeGreaterThan(0);
+    const pdf = await receiptPdfText(maria(), payment.id);
+    expect(pdf).toContain(closing('returnedPdf'));
+    expect(pdf).not.toContain(closing('returnedPdfNoneDue'));
     // Maria's account is Spanish: the reason, the amount and what to do, to the payer (the primary holder)
     const mails = await db().select().from(s.outbox).where(eq(s.outbox.kind, 'payment-returned'));
     expect(mails).toHaveLength(1);
@@ -200,6 +230,25 @@ describe.each(BACKENDS)('bank settlement on %s', (backend) => {
     const entries = await db().select().from(s.ledgerEntries).where(eq(s.ledgerEntries.paymentId, payment.id));
     expect(entries.map((e) => e.kind).sort()).toEqual(['PAYMENT', 'RETURN']);
     expect(await balance(linh())).toBeCloseTo(before, 2);
+    // the receipt PDF asks for the balance while one is due
+    const receipt = await receiptOf(linh(), payment.id);
+    expect(receipt).toMatchObject({ settlement: 'RETURNED', returnCode: 'R01', returnReason: 'R01', amountReversed: 10 });
+    expect(receipt.balanceAfter).toBeGreaterThan(0);
+    expect(await receiptPdfText(linh(), payment.id)).toContain(closing('returnedPdf'));
+    // an account in credit (a credit larger than what it owed) is not asked to pay anything
+    const returnEntry = entries.find((e) => e.kind === 'RETURN')!;
+    const [credit] = await db()
+      .insert(s.ledgerEntries)
+      .values({ providerId: returnEntry.providerId, accountId: returnEntry.accountId, kind: 'CREDIT', amountCents: Math.round(receipt.balanceAfter * 100) + 50_00, entryDate: returnEntry.entryDate, description: 'Credit', createdAt: time.clock() })
+      .returning();
+    try {
+      expect((await receiptOf(linh(), payment.id)).balanceAfter).toBeCloseTo(-50, 2);
+      const inCredit = await receiptPdfText(linh(), payment.id);
+      expect(inCredit).toContain(closing('returnedPdfNoneDue'));
+      expect(inCredit).not.toContain(closing('returnedPdf'));
+    } finally {
+      await db().delete(s.ledgerEntries).where(eq(s.ledgerEntries.id, credit.id));
+    }
     const mail = (await db().select().from(s.outbox).where(eq(s.outbox.toAddress, 'linh.nguyen@example.ca'))).find((m) => m.kind === 'payment-returned')!;
     expect(mail.textBody).toContain('tài khoản không đủ tiền');
   });

@@ -86,7 +86,9 @@ export function receiptPdf(input: ReceiptPdfInput): Promise<Uint8Array> {
     doc.moveDown(0.6);
     // a bank payment not settled yet says it takes days; one the bank sent back says what that did
     if (r.settlement === 'PENDING') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.bankDays'), left, doc.y, { width });
-    if (r.settlement === 'RETURNED') doc.font('body').fontSize(10).fillColor('#333333').text(t('payment.receipt.returnedPdf', { amount: money(r.amountReversedCents) }), left, doc.y, { width });
+    // and asks for the balance only when one is due: an account still in credit has nothing to pay
+    const returnedText = r.balanceAfterCents > 0 ? 'payment.receipt.returnedPdf' : 'payment.receipt.returnedPdfNoneDue';
+    if (r.settlement === 'RETURNED') doc.font('body').fontSize(10).fillColor('#333333').text(t(returnedText, { amount: money(r.amountReversedCents) }), left, doc.y, { width });
     doc.moveDown(1.2);
     doc.font('body').fontSize(9).fillColor('#555555').text(t('payment.receipt.generated', { date: dateInLanguage(input.generatedOn.toISOString().slice(0, 10), input.lang) }), left, doc.y, { width });
     doc.end();
