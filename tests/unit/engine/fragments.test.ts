@@ -109,7 +109,8 @@ describe('fragments', () => {
       ['onFileNote', 'payment.flowIsSaved'],
     ]);
     expect(sections('payerinformation').find((s) => s.id === 'payer')?.initial).toBe('$flow.data.payer');
-    expect(sections('parentapplication-payerinformation').map((s) => s.show)).toEqual([undefined, 'application.payMethodIsBank', undefined, undefined]);
+    // the application's: its bank note by the method in the address, and the return fee as on Pay now's
+    expect(sections('parentapplication-payerinformation').map((s) => s.show)).toEqual([undefined, 'application.payMethodIsBank', undefined, undefined, 'payment.flowBankReturnFee']);
   });
 
   it("a provider's overlay on a fragment changes every screen that includes it, and the screen overlays apply after", () => {
