@@ -336,6 +336,51 @@ export interface ProviderRecord {
       | 'OTP_APM'
       | 'OTP_APMA';
   };
+  /**
+   * the portal's billing of tuition (spec 2.12, 3 service period and invoice detail; server/billingSettings.ts, src/engine/billing.ts): from which day it invoices, when invoices are made and fall due, proration, late fee grace, autopay discounts and the holidays no day is charged or scheduled on; left out: the portal invoices nothing (the provider bills elsewhere)
+   */
+  billing?: {
+    /**
+     * the first day the portal invoices: service periods starting before it are the provider's own books
+     */
+    from: string;
+    /**
+     * a period's invoice is made this many days before the period starts (default 0: on its first day)
+     */
+    invoiceDaysBefore?: number;
+    /**
+     * an invoice falls due this many days after its invoice date (default 10)
+     */
+    dueDays?: number;
+    /**
+     * a per-period fee is prorated by enrolled days for an enrolment that starts, ends or changes inside the period (default true; false: the whole fee)
+     */
+    prorate?: boolean;
+    /**
+     * days after the due date before an open invoice gets the account's late fee (default 0)
+     */
+    lateFeeGraceDays?: number;
+    /**
+     * the autopay discount per frequency (W weekly, T twice a month, M monthly), a percent of the invoice's tuition (default none)
+     */
+    autopayDiscountPercent?: {
+      W?: number;
+      T?: number;
+      M?: number;
+    };
+    /**
+     * days the provider is closed: not charged per day, not counted in proration, not scheduled
+     *
+     * @maxItems 400
+     */
+    holidays?: {
+      date: string;
+      /**
+       * the holiday's name per portal language
+       */
+      name: TextByLanguage;
+    }[];
+  };
 }
 /**
  * an https address per portal language; one in the provider's default language is required, the other languages fall back to it
@@ -386,4 +431,13 @@ export interface ProcessingFee {
    * the least fee in cents (when a fee applies)
    */
   minimumCents?: number;
+}
+/**
+ * a text per portal language; English required
+ */
+export interface TextByLanguage {
+  en: string;
+  es?: string;
+  pt?: string;
+  vi?: string;
 }

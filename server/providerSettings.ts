@@ -9,6 +9,7 @@ import { absenceNotices, adults, communications, providers } from './db/schema';
 import { httpError, type HttpError } from './errors';
 import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './paymentSettings';
 import type { ProviderRecord } from './providerRecord';
+import { billingOf, type BillingSettings } from './billingSettings';
 
 export interface SignInSettings {
   /**
@@ -32,20 +33,24 @@ export interface ProviderSettings {
   signIn: SignInSettings;
   limits: AccountLimits;
   payments: PaymentSettings;
+  /** null: the provider does not bill through the portal */
+  billing: BillingSettings | null;
 }
 
 export const DEFAULT_SETTINGS: ProviderSettings = {
   signIn: { temporaryLockMinutes: 0 },
   limits: { contactsPerAccount: 30, absenceNoticesPerHour: 20, messagesPerHour: 10 },
   payments: DEFAULT_PAYMENTS,
+  billing: null,
 };
 
-/** The settings of a checked provider record (its `signIn`, `limits` and `payments`), defaults filled in. */
-export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments'>): ProviderSettings {
+/** The settings of a checked provider record (its `signIn`, `limits`, `payments` and `billing`), defaults filled in. */
+export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments' | 'billing'>): ProviderSettings {
   return {
     signIn: { ...DEFAULT_SETTINGS.signIn, ...rec.signIn },
     limits: { ...DEFAULT_SETTINGS.limits, ...rec.limits },
     payments: paymentsOf(rec.payments),
+    billing: billingOf(rec.billing),
   };
 }
 

@@ -488,6 +488,12 @@ export const programPeriods = pgTable('program_periods', {
   eligibility: jsonb('eligibility').$type<ProgramEligibility>(),
   /** the programs list shows the seats left (or Full / Waitlist only) on the program's card */
   showSeatsLeft: boolean('show_seats_left').notNull().default(false),
+  /**
+   * the service periods the portal invoices the program's tuition by (W weekly, T twice a month, M
+   * monthly; spec 4, 9), when the provider bills through the portal (provider.json billing); null:
+   * tuition is charged by the application only (a camp paid by the week)
+   */
+  billingCycle: text('billing_cycle'),
 });
 
 export type ProgramEligibility = { by: 'age'; minAge: number; maxAge: number; ageOn?: string } | { by: 'grade'; minGrade: string; maxGrade: string };
@@ -518,6 +524,8 @@ export const activities = pgTable('activities', {
   /** PER_SP per service period, PER_DAY per day */
   feeType: text('fee_type').notNull().default('PER_SP'),
   siblingFeeCents: cents('sibling_fee_cents').notNull().default(0),
+  /** isDifferentFeePerSP: the fee of a service period (by its start date) where it differs from feeCents */
+  feesBySP: jsonb('fees_by_sp').$type<Record<string, number>>(),
   capacity: integer('capacity').notNull().default(30),
 });
 
@@ -581,18 +589,71 @@ export const enrollmentDates = pgTable(
   (t) => [index('enrollment_dates_account').on(t.providerId, t.accountId), uniqueIndex('enrollment_dates_child_activity_day_kind').on(t.childId, t.activityId, t.date, t.kind)],
 );
 
-export const invoices = pgTable('invoices', {
-  id: serial('id').primaryKey(),
-  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
-  accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
-  servicePeriodDetailID: integer('service_period_detail_id').notNull(),
-  servicePeriod: text('service_period').notNull(),
-  invoiceDate: day('invoice_date').notNull(),
-  paymentDueDate: day('payment_due_date').notNull(),
-  /** what the invoice billed; what is left of it is derived from the ledger (server/domains/billing/ledger.ts) */
-  amountCents: cents('amount_cents').notNull(),
-  autoPayDiscountValueCents: cents('auto_pay_discount_value_cents').notNull().default(0),
-});
+/**
+ * A program's service period (spec 3 servicePeriodDetailID): the dates its tuition is invoiced for,
+ * made from the program's dates and billing cycle (src/engine/billing.ts servicePeriodsOf) with the
+ * invoice and due dates of the provider's billing settings.
+ */
+export const servicePeriods = pgTable(
+  'service_periods',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    /** W weekly, T twice a month, M monthly */
+    periodType: text('period_type').notNull(),
+    startDate: day('start_date').notNull(),
+    endDate: day('end_date').notNull(),
+    invoiceDate: day('invoice_date').notNull(),
+    dueDate: day('due_date').notNull(),
+    /** when the billing job last invoiced the period in full (the daily run takes the periods without) */
+    invoicedAt: ts('invoiced_at'),
+  },
+  (t) => [uniqueIndex('service_periods_program_start').on(t.programPeriodId, t.startDate), index('service_periods_invoice_date').on(t.providerId, t.invoiceDate)],
+);
+
+export const invoices = pgTable(
+  'invoices',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    /** the service period (service_periods.id for an invoice the billing job made) */
+    servicePeriodDetailID: integer('service_period_detail_id').notNull(),
+    servicePeriod: text('service_period').notNull(),
+    invoiceDate: day('invoice_date').notNull(),
+    paymentDueDate: day('payment_due_date').notNull(),
+    /** what the invoice billed; what is left of it is derived from the ledger (server/domains/billing/ledger.ts) */
+    amountCents: cents('amount_cents').notNull(),
+    autoPayDiscountValueCents: cents('auto_pay_discount_value_cents').notNull().default(0),
+  },
+  // one invoice per account and service period: the billing job run twice posts once
+  (t) => [uniqueIndex('invoices_account_period').on(t.providerId, t.accountId, t.servicePeriodDetailID)],
+);
+
+/** One charge of an invoice: an enrolment's tuition for the period, posted to the ledger as one CHARGE. */
+export const invoiceLines = pgTable(
+  'invoice_lines',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    invoiceId: integer('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    enrollmentId: integer('enrollment_id').notNull().references(() => enrollments.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    activityId: integer('activity_id').notNull().references(() => activities.id, { onDelete: 'cascade' }),
+    /** TUITION | SIBLING (the sibling fee) */
+    kind: text('kind').notNull(),
+    feeType: text('fee_type').notNull(),
+    rateCents: cents('rate_cents').notNull(),
+    days: integer('days').notNull(),
+    scheduledDays: integer('scheduled_days').notNull(),
+    prorated: boolean('prorated').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+  },
+  // an enrolment is billed once per invoice (so once per account, child and period)
+  (t) => [uniqueIndex('invoice_lines_invoice_enrollment').on(t.invoiceId, t.enrollmentId)],
+);
 
 export const payments = pgTable('payments', {
   id: serial('id').primaryKey(),
@@ -1041,9 +1102,19 @@ export const ledgerEntries = pgTable(
     /** the refund of a payment attempt (one refund entry per gateway refund) */
     refundId: text('refund_id').unique(),
     description: text('description').notNull().default(''),
+    /** the child a charge is for (an invoice line's), for statements and year-end documents */
+    childId: integer('child_id').references(() => children.id, { onDelete: 'set null' }),
+    /** the invoice line a CHARGE posts */
+    invoiceLineId: integer('invoice_line_id').references(() => invoiceLines.id, { onDelete: 'set null' }),
     createdAt: ts('created_at').notNull(),
   },
-  (t) => [index('ledger_entries_account').on(t.providerId, t.accountId), uniqueIndex('ledger_entries_payment_kind').on(t.paymentId, t.kind)],
+  (t) => [
+    index('ledger_entries_account').on(t.providerId, t.accountId),
+    uniqueIndex('ledger_entries_payment_kind').on(t.paymentId, t.kind),
+    // an invoice gets one late fee at most, an invoice line one charge
+    uniqueIndex('ledger_entries_invoice_late_fee').on(t.invoiceId).where(sql`${t.kind} = 'LATE_FEE'`),
+    uniqueIndex('ledger_entries_invoice_line').on(t.invoiceLineId),
+  ],
 );
 
 /**

@@ -7,6 +7,7 @@ import { reconcilePayments } from '../domains/payments/payments';
 import { REFUND_RETRY_JOB, REFUND_RETRY_MS, REFUND_RETRY_TRIES, sweepHolds } from '../domains/enrolment/applicationPayment';
 import { retryRefund } from '../domains/payments/unresolved';
 import { sendExpiryNotices } from '../domains/payments/expiryNotices';
+import { runBillingForAll } from '../domains/billing/invoicing';
 import { JobRunner, type JobRunnerOptions } from './runner';
 import { pruneJobs } from './queue';
 
@@ -47,6 +48,8 @@ export function portalJobs(deps: AppDeps, opts: PortalJobsOptions): JobRunner {
   runner.register<{ attemptId: number }>({ name: REFUND_RETRY_JOB, maxAttempts: REFUND_RETRY_TRIES, backoffMs: REFUND_RETRY_MS, run: (p, ctx) => retryRefund(deps, p.attemptId, ctx.job.attempts) });
   // saved cards' holders are told 30 days before the card expires (every morning, US time)
   runner.register({ name: 'methods.expiryNotices', schedule: { cron: '0 14 * * *' }, maxAttempts: 1, run: async () => void (await sendExpiryNotices(deps)) });
+  // tuition invoices of the service periods due and late fees, for providers that bill through the portal (every morning)
+  runner.register({ name: 'billing.run', schedule: { cron: '0 11 * * *' }, maxAttempts: 1, run: async () => void (await runBillingForAll(deps)) });
   runner.register({
     name: 'jobs.prune',
     schedule: { every: 60 * 60_000 },

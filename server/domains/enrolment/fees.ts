@@ -5,7 +5,9 @@
 //   fee is the highest of its chosen activities' fees for its place;
 // - tuition per chosen activity: PER_SP is the fee per service period (a week of a weekly program),
 //   PER_DAY is the fee times the days chosen (one day for a single-date activity); from the second
-//   child on, an activity's sibling fee replaces its fee when it has one;
+//   child on, an activity's sibling fee replaces its fee when it has one; a program the portal
+//   invoices by service period (a billing cycle) charges no tuition here: its invoices do
+//   (server/domains/billing/invoicing.ts), so no period is billed twice;
 // - optional miscellaneous fees once per application; the credit applied is the smaller of the total
 //   and the account's credit, and the applied flag clears when nothing is applied;
 // - a choice whose seat is full now is listed but not charged (spec 4: no fee for a waitlisted
@@ -39,7 +41,7 @@ type FeeRow = { prChildID: number; firstName: string; feeName: string; kind: 're
 
 
 export function feesOf(o: {
-  program: Pick<typeof programPeriods.$inferSelect, 'capacityCheck' | 'servicePeriodDefined' | 'discountsNeedReview'>;
+  program: Pick<typeof programPeriods.$inferSelect, 'capacityCheck' | 'servicePeriodDefined' | 'discountsNeedReview' | 'billingCycle'>;
   lang: string;
   t: Translator;
   data: DraftData;
@@ -71,7 +73,7 @@ export function feesOf(o: {
       const reg = Math.max(...chosen.filter((_, i) => statuses[i] === 'CHARGED').map(({ a }) => [a.firstChildRegFee, a.secondChildRegFee, a.thirdChildRegFee][place]));
       if (reg > 0) rows.push({ prChildID: child.prChildID, firstName, feeName: o.t(o.lang, 'application.fee.rows.registration'), kind: 'registration', regularFee: reg, miscChargeID: null, isSelected: true, status: 'CHARGED' });
     }
-    if (o.program.servicePeriodDefined) {
+    if (o.program.servicePeriodDefined && !o.program.billingCycle) {
       chosen.forEach(({ s, a }, i) => {
         const name = s.weekStart ? o.t(o.lang, 'application.fee.rows.week', { activity: a.activity, date: dateInLanguage(s.weekStart, o.lang) }) : a.activity;
         if (statuses[i] !== 'CHARGED') {

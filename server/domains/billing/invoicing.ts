@@ -1,0 +1,278 @@
+// The billing job (spec 2.12 bills, 3 service period and invoice detail): a program's service periods
+// from its dates and billing cycle, and per service period one invoice per account with one line per
+// enrolment, each line posted once to the ledger as a CHARGE for its child; then late fees on invoices
+// left open past their due date. The amounts come from src/engine/billing.ts and the provider's
+// declared billing rules; this file gathers the facts and writes them.
+//
+// Run twice, or on two instances at once, it posts once: an invoice is unique per account and
+// period, a line per invoice and enrolment, a charge per line and a late fee per invoice, and each is
+// inserted with ON CONFLICT DO NOTHING, its ledger entry only when the line itself was new.
+import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
+import type { Db, Tx } from '../../db/index';
+import { accounts, activities, autopayRegistrations, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, servicePeriods } from '../../db/schema';
+import { autopayDiscountCents, addDays, invoiceLines as linesOf, servicePeriodsOf, withChildOrder, type BillableEnrolment, type PeriodType } from '../../../src/engine/billing';
+import { isTrue, type RuleSet } from '../../../src/engine/logic';
+import type { BillingSettings } from '../../billingSettings';
+import type { AppDeps } from '../../context';
+import { isoDay } from '../../clock';
+import { accountMoney } from './ledger';
+
+export interface BillingContext {
+  db: Db;
+  providerId: number;
+  billing: BillingSettings;
+  /** the provider's effective rules (base and overlays) */
+  rules: RuleSet;
+  /** the business day (yyyy-mm-dd) */
+  today: string;
+  now: Date;
+}
+
+const PERIOD_TYPES: ReadonlySet<string> = new Set(['W', 'T', 'M']);
+
+/** The service periods of the provider's billed programs, made once (invoice and due dates by its settings). */
+export async function ensureServicePeriods(c: Pick<BillingContext, 'db' | 'providerId' | 'billing'>): Promise<number> {
+  const programs = await c.db
+    .select({ id: programPeriods.id, startDate: programPeriods.startDate, endDate: programPeriods.endDate, cycle: programPeriods.billingCycle })
+    .from(programPeriods)
+    .where(and(eq(programPeriods.providerId, c.providerId), isNotNull(programPeriods.billingCycle)));
+  const rows = programs.flatMap((p) => {
+    if (!p.cycle || !PERIOD_TYPES.has(p.cycle)) return [];
+    return servicePeriodsOf(p.startDate, p.endDate, p.cycle as PeriodType).map((sp) => {
+      const invoiceDate = addDays(sp.start, -c.billing.invoiceDaysBefore);
+      return { providerId: c.providerId, programPeriodId: p.id, periodType: p.cycle as string, startDate: sp.start, endDate: sp.end, invoiceDate, dueDate: addDays(invoiceDate, c.billing.dueDays) };
+    });
+  });
+  if (!rows.length) return 0;
+  const made = await c.db.insert(servicePeriods).values(rows).onConflictDoNothing({ target: [servicePeriods.programPeriodId, servicePeriods.startDate] }).returning({ id: servicePeriods.id });
+  return made.length;
+}
+
+type PeriodRow = typeof servicePeriods.$inferSelect;
+
+export interface InvoiceRunResult {
+  periods: number;
+  invoices: number;
+  lines: number;
+  postedCents: number;
+}
+
+/** The invoice text of a period: its program and dates (the documents write it in the reader's language from the dates). */
+function periodLabel(program: string, p: PeriodRow): string {
+  return `${program} ${p.startDate} – ${p.endDate}`;
+}
+
+/**
+ * Invoices one service period: every account with an enrolment in its program on one of its days
+ * gets its invoice and lines; lines already there are kept as they are (a rerun adds only
+ * enrolments that are new to the period).
+ */
+export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promise<InvoiceRunResult> {
+  const [program] = await c.db.select({ name: programPeriods.programPeriod }).from(programPeriods).where(eq(programPeriods.id, period.programPeriodId));
+  const rows = await c.db
+    .select({
+      enrollmentId: enrollments.id,
+      accountId: enrollments.accountId,
+      childId: enrollments.childId,
+      activityId: enrollments.activityId,
+      enrollmentDate: enrollments.enrollmentDate,
+      deEnrollDate: enrollments.deEnrollDate,
+      daysOfWeek: enrollments.daysOfWeek,
+      birth: children.dateOfBirth,
+      activity: {
+        feeType: activities.feeType,
+        feeCents: activities.feeCents,
+        siblingFeeCents: activities.siblingFeeCents,
+        feesBySP: activities.feesBySP,
+        startDate: activities.startDate,
+        endDate: activities.endDate,
+        daysOfWeek: activities.daysOfWeek,
+        isOneTime: activities.isOneTime,
+      },
+    })
+    .from(enrollments)
+    .innerJoin(activities, eq(activities.id, enrollments.activityId))
+    .innerJoin(children, eq(children.id, enrollments.childId))
+    .where(
+      and(
+        eq(enrollments.providerId, c.providerId),
+        eq(activities.programPeriodId, period.programPeriodId),
+        eq(enrollments.status, 'A'),
+        lte(enrollments.enrollmentDate, period.endDate),
+        or(isNull(enrollments.deEnrollDate), gte(enrollments.deEnrollDate, period.startDate)),
+      ),
+    )
+    .orderBy(asc(enrollments.accountId), asc(enrollments.id));
+  const byAccount = new Map<number, typeof rows>();
+  for (const r of rows) {
+    // a single-date activity is charged when its date is chosen, never by the period
+    if (r.activity.isOneTime) continue;
+    byAccount.set(r.accountId, [...(byAccount.get(r.accountId) ?? []), r]);
+  }
+  const holidays = new Set(c.billing.holidays.map((h) => h.date));
+  const result: InvoiceRunResult = { periods: 1, invoices: 0, lines: 0, postedCents: 0 };
+  for (const [accountId, list] of byAccount) {
+    const ordered = withChildOrder(
+      list.map((r) => ({ enrollmentId: r.enrollmentId, childId: r.childId, activityId: r.activityId, enrollmentDate: r.enrollmentDate, deEnrollDate: r.deEnrollDate, daysOfWeek: r.daysOfWeek, activity: r.activity })),
+      new Map(list.map((r) => [r.childId, r.birth])),
+    );
+    const lines = linesOf(c.rules, { start: period.startDate, end: period.endDate }, ordered satisfies BillableEnrolment[], holidays, { prorate: c.billing.prorate });
+    if (!lines.length) continue;
+    const made = await c.db.transaction((tx) => postInvoice(tx, c, period, accountId, periodLabel(program?.name ?? '', period), lines));
+    result.invoices += made.newInvoice ? 1 : 0;
+    result.lines += made.lines;
+    result.postedCents += made.postedCents;
+  }
+  await c.db.update(servicePeriods).set({ invoicedAt: c.now }).where(eq(servicePeriods.id, period.id));
+  return result;
+}
+
+async function postInvoice(tx: Tx, c: BillingContext, period: PeriodRow, accountId: number, label: string, lines: ReturnType<typeof linesOf>) {
+  const inserted = await tx
+    .insert(invoices)
+    .values({ providerId: c.providerId, accountId, servicePeriodDetailID: period.id, servicePeriod: label, invoiceDate: period.invoiceDate, paymentDueDate: period.dueDate, amountCents: 0 })
+    .onConflictDoNothing({ target: [invoices.providerId, invoices.accountId, invoices.servicePeriodDetailID] })
+    .returning({ id: invoices.id });
+  const [invoice] = inserted.length
+    ? inserted
+    : await tx
+        .select({ id: invoices.id })
+        .from(invoices)
+        .where(and(eq(invoices.providerId, c.providerId), eq(invoices.accountId, accountId), eq(invoices.servicePeriodDetailID, period.id)));
+  let posted = 0;
+  let newLines = 0;
+  for (const l of lines) {
+    const [line] = await tx
+      .insert(invoiceLines)
+      .values({ providerId: c.providerId, accountId, invoiceId: invoice.id, enrollmentId: l.enrollmentId, childId: l.childId, activityId: l.activityId, kind: l.kind, feeType: l.feeType, rateCents: l.rateCents, days: l.days, scheduledDays: l.scheduledDays, prorated: l.prorated, amountCents: l.amountCents })
+      .onConflictDoNothing({ target: [invoiceLines.invoiceId, invoiceLines.enrollmentId] })
+      .returning({ id: invoiceLines.id });
+    if (!line) continue;
+    newLines++;
+    posted += l.amountCents;
+    await tx.insert(ledgerEntries).values({
+      providerId: c.providerId,
+      accountId,
+      kind: 'CHARGE',
+      amountCents: l.amountCents,
+      entryDate: period.invoiceDate,
+      dueDate: period.dueDate,
+      invoiceId: invoice.id,
+      childId: l.childId,
+      invoiceLineId: line.id,
+      description: label,
+      createdAt: c.now,
+    });
+  }
+  // the invoice's total and its autopay discount, from all its lines (old and new)
+  const [{ total }] = await tx
+    .select({ total: sql<number>`coalesce(sum(${invoiceLines.amountCents}), 0)::int` })
+    .from(invoiceLines)
+    .where(eq(invoiceLines.invoiceId, invoice.id));
+  const [autopay] = await tx
+    .select({ frequency: autopayRegistrations.frequency })
+    .from(autopayRegistrations)
+    .where(and(eq(autopayRegistrations.providerId, c.providerId), eq(autopayRegistrations.accountId, accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
+    .limit(1);
+  const discount = autopayDiscountCents(c.rules, {
+    account: { isAutoPay: Boolean(autopay), frequency: autopay?.frequency ?? null },
+    invoice: { tuitionCents: total },
+    provider: { autopayDiscountPercent: c.billing.autopayDiscountPercent },
+  });
+  await tx.update(invoices).set({ amountCents: total, autoPayDiscountValueCents: discount }).where(eq(invoices.id, invoice.id));
+  return { newInvoice: inserted.length > 0, lines: newLines, postedCents: posted };
+}
+
+/** The periods due for invoicing on `today`: invoice date reached, starting on or after the provider's billing start, not invoiced yet. */
+export async function duePeriods(c: Pick<BillingContext, 'db' | 'providerId' | 'billing' | 'today'>): Promise<PeriodRow[]> {
+  return c.db
+    .select()
+    .from(servicePeriods)
+    .where(and(eq(servicePeriods.providerId, c.providerId), lte(servicePeriods.invoiceDate, c.today), gte(servicePeriods.startDate, c.billing.from), isNull(servicePeriods.invoicedAt)))
+    .orderBy(asc(servicePeriods.startDate), asc(servicePeriods.id));
+}
+
+/** The daily run for one provider: its periods made, the due ones invoiced, then late fees. */
+export async function runBilling(c: BillingContext): Promise<InvoiceRunResult & { lateFees: number }> {
+  await ensureServicePeriods(c);
+  const total: InvoiceRunResult = { periods: 0, invoices: 0, lines: 0, postedCents: 0 };
+  for (const p of await duePeriods(c)) {
+    const r = await invoicePeriod(c, p);
+    total.periods += 1;
+    total.invoices += r.invoices;
+    total.lines += r.lines;
+    total.postedCents += r.postedCents;
+  }
+  const lateFees = await postLateFees(c);
+  return { ...total, lateFees };
+}
+
+/**
+ * A late fee (the account's lateFeeAfterDueDate) on each invoice the job made that is still open
+ * after its due date and the provider's grace days, by the rule billing.lateFeeApplies; once per invoice.
+ */
+export async function postLateFees(c: BillingContext): Promise<number> {
+  const candidates = await c.db
+    .selectDistinct({
+      invoiceId: invoices.id,
+      accountId: invoices.accountId,
+      dueDate: invoices.paymentDueDate,
+      servicePeriod: invoices.servicePeriod,
+      lateFeeCents: accounts.lateFeeAfterDueDateCents,
+      applyLatePayment: accounts.applyLatePayment,
+      doNotApplyLateFee: accounts.doNotApplyLateFee,
+    })
+    .from(invoices)
+    .innerJoin(accounts, eq(accounts.id, invoices.accountId))
+    .innerJoin(invoiceLines, eq(invoiceLines.invoiceId, invoices.id))
+    .where(
+      and(
+        eq(invoices.providerId, c.providerId),
+        sql`${invoices.paymentDueDate} < ${c.today}`,
+        sql`not exists (select 1 from ${ledgerEntries} l where l.invoice_id = ${invoices.id} and l.kind = 'LATE_FEE')`,
+      ),
+    );
+  const accountsSeen = new Map<number, Awaited<ReturnType<typeof accountMoney>>>();
+  let posted = 0;
+  for (const inv of candidates) {
+    const money = accountsSeen.get(inv.accountId) ?? (await accountMoney(c.db, c.providerId, inv.accountId, c.today));
+    accountsSeen.set(inv.accountId, money);
+    const facts = {
+      account: { lateFeeAfterDueDateCents: inv.lateFeeCents, applyLatePayment: inv.applyLatePayment, doNotApplyLateFee: inv.doNotApplyLateFee },
+      invoice: { openCents: money.invoiceOpenCents.get(inv.invoiceId) ?? 0, daysPastDue: daysBetween(inv.dueDate, c.today) },
+      provider: { lateFeeGraceDays: c.billing.lateFeeGraceDays },
+    };
+    if (!isTrue(c.rules, 'billing.lateFeeApplies', facts)) continue;
+    const made = await c.db
+      .insert(ledgerEntries)
+      .values({ providerId: c.providerId, accountId: inv.accountId, kind: 'LATE_FEE', amountCents: inv.lateFeeCents, entryDate: c.today, dueDate: c.today, invoiceId: inv.invoiceId, description: inv.servicePeriod, createdAt: c.now })
+      .onConflictDoNothing()
+      .returning({ id: ledgerEntries.id });
+    posted += made.length;
+  }
+  return posted;
+}
+
+function daysBetween(from: string, to: string): number {
+  return Math.round((Date.parse(`${to}T00:00:00Z`) - Date.parse(`${from}T00:00:00Z`)) / 86_400_000);
+}
+
+/** The providers (id, appName) of the given appNames, or all. */
+export async function providerIds(db: Db, appNames?: string[]): Promise<{ id: number; appName: string }[]> {
+  const q = db.select({ id: providers.id, appName: providers.appName }).from(providers);
+  return appNames?.length ? q.where(inArray(providers.appName, appNames)) : q;
+}
+
+/** The daily run for every provider that bills through the portal, with its effective rules. */
+export async function runBillingForAll(deps: AppDeps): Promise<void> {
+  for (const p of await providerIds(deps.db)) {
+    const billing = deps.settings(p.appName).billing;
+    if (!billing) continue;
+    const decl = deps.declarations.get(p.appName);
+    if (!decl) {
+      deps.log?.warn({ appName: p.appName }, 'billing: the provider\'s declarations are not loaded; its billing waits for the next run');
+      continue;
+    }
+    await runBilling({ db: deps.db, providerId: p.id, billing, rules: decl.set.rules, today: isoDay(deps.today()), now: deps.clock() });
+  }
+}

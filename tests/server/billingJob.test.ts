@@ -1,0 +1,206 @@
+// The billing job (server/domains/billing/invoicing.ts) on a program billed monthly through the
+// portal: its service periods; an invoice per account and period with a line per enrolment, posted
+// once however often (and however concurrently) the job runs; proration of a child who started
+// mid-month, PER_DAY with a holiday, the sibling fee; late fees on and off; the autopay discount;
+// each account's invoices its own in the API.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq, inArray } from 'drizzle-orm';
+import * as s from '../../server/db/schema';
+import { ensureServicePeriods, invoicePeriod, postLateFees, runBilling, type BillingContext } from '../../server/domains/billing/invoicing';
+import { accountMoney } from '../../server/domains/billing/ledger';
+import type { BillingSettings } from '../../server/billingSettings';
+import { feesOf } from '../../server/domains/enrolment/fees';
+import { BACKENDS, KAREN, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
+
+const BILLING: BillingSettings = {
+  from: '2026-09-01',
+  invoiceDaysBefore: 0,
+  dueDays: 10,
+  prorate: true,
+  lateFeeGraceDays: 2,
+  autopayDiscountPercent: { M: 2 },
+  holidays: [{ date: '2026-11-26', name: { en: 'Thanksgiving' } }],
+};
+
+describe('an application to a program invoiced by service period', () => {
+  it('charges its registration fee but no tuition: the invoices do', () => {
+    const fees = (billingCycle: string | null) =>
+      feesOf({
+        program: { capacityCheck: 'C', servicePeriodDefined: true, discountsNeedReview: false, billingCycle },
+        lang: 'en',
+        t: (_lang: string | undefined, key: string) => key,
+        data: { children: [{ prPersonID: 0, prChildID: 7, childName: 'Sofia Garcia', selections: [{ activityID: 1, daysOfWeek: ['M', 'W'] }] }] } as never,
+        activities: [{ activityID: 1, activity: 'After Care', activityTypeID: 2, feeType: 'PER_SP', fee: 300_00, firstChildRegFee: 40_00, secondChildRegFee: 30_00, thirdChildRegFee: 20_00, siblingFee: 0 }],
+        misc: [],
+        credit: 0,
+        isFull: () => false,
+      });
+    expect(fees(null).rows.map((r) => [r.kind, r.regularFee])).toEqual([
+      ['registration', 40_00],
+      ['tuition', 300_00],
+    ]);
+    expect(fees('M').rows.map((r) => [r.kind, r.regularFee])).toEqual([['registration', 40_00]]);
+  });
+});
+
+describe.each(BACKENDS)('the billing job on %s', (backend) => {
+  let t: TestApp;
+  let c: BillingContext;
+  let program: number;
+  let garcia: number;
+  let johnson: number;
+  const db = () => t.db.handle.db;
+  const ctx = (today: string): BillingContext => ({ ...c, today, now: new Date(`${today}T11:00:00Z`) });
+  const november = async () => {
+    const [p] = await db()
+      .select()
+      .from(s.servicePeriods)
+      .where(and(eq(s.servicePeriods.programPeriodId, program), eq(s.servicePeriods.startDate, '2026-11-01')));
+    return p;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    const [bp] = await db().select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
+    const kids = await db().select().from(s.children).where(eq(s.children.providerId, bp.id));
+    const sofia = kids.find((k) => k.firstName === 'Sofia')!;
+    const lucas = kids.find((k) => k.firstName === 'Lucas')!;
+    const tyler = kids.find((k) => k.firstName === 'Tyler')!;
+    garcia = sofia.accountId;
+    johnson = tyler.accountId;
+    const [pp] = await db()
+      .insert(s.programPeriods)
+      .values({ providerId: bp.id, programPeriod: 'Billed School Year', category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: '2026-09-01', endDate: '2027-06-30', billingCycle: 'M' })
+      .returning();
+    program = pp.id;
+    const [care, dropIn] = await db()
+      .insert(s.activities)
+      .values([
+        { providerId: bp.id, programPeriodId: pp.id, siteId: sofia.homeSiteId!, activity: 'Billed After Care', startDate: '2026-09-01', endDate: '2027-06-30', feeCents: 300_00, siblingFeeCents: 250_00, feeType: 'PER_SP' },
+        { providerId: bp.id, programPeriodId: pp.id, siteId: sofia.homeSiteId!, activity: 'Billed Drop-in', startDate: '2026-09-01', endDate: '2027-06-30', feeCents: 20_00, feeType: 'PER_DAY', daysOfWeek: 'T,TH' },
+      ])
+      .returning();
+    await db()
+      .insert(s.enrollments)
+      .values([
+        { providerId: bp.id, accountId: garcia, childId: sofia.id, activityId: care.id, enrollmentDate: '2026-09-01', daysOfWeek: 'M,T,W,TH,F' },
+        // Lucas from Monday 16 November: 11 of November's 21 weekdays (Thanksgiving, Thursday 26, is a holiday: 10 of 20)
+        { providerId: bp.id, accountId: garcia, childId: lucas.id, activityId: care.id, enrollmentDate: '2026-11-16', daysOfWeek: 'M,T,W,TH,F' },
+        { providerId: bp.id, accountId: garcia, childId: sofia.id, activityId: dropIn.id, enrollmentDate: '2026-09-01', daysOfWeek: 'T,TH' },
+        { providerId: bp.id, accountId: johnson, childId: tyler.id, activityId: care.id, enrollmentDate: '2026-10-01', daysOfWeek: 'M,T,W,TH,F' },
+      ]);
+    // Maria's account pays by autopay monthly (the demo's registration); Karen's has a late fee and Maria's says not to apply one
+    await db().update(s.accounts).set({ lateFeeAfterDueDateCents: 25_00, applyLatePayment: true, doNotApplyLateFee: false }).where(eq(s.accounts.id, johnson));
+    await db().update(s.accounts).set({ doNotApplyLateFee: true }).where(eq(s.accounts.id, garcia));
+    const rules = t.app.deps.declarations.get('brightpath')!.set.rules;
+    c = { db: db(), providerId: bp.id, billing: BILLING, rules, today: '2026-11-01', now: new Date('2026-11-01T11:00:00Z') };
+  }, 120_000);
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('runs every morning', () => {
+    expect(t.app.jobs.recurring()).toContain('billing.run');
+  });
+
+  it('makes the program\'s monthly service periods once, due ten days after the invoice date', async () => {
+    expect(await ensureServicePeriods(c)).toBe(10);
+    expect(await ensureServicePeriods(c)).toBe(0);
+    const nov = await november();
+    expect(nov).toMatchObject({ periodType: 'M', endDate: '2026-11-30', invoiceDate: '2026-11-01', dueDate: '2026-11-11' });
+  });
+
+  it('invoices a period once, run twice at once and again', async () => {
+    const nov = await november();
+    const both = await Promise.all([invoicePeriod(c, nov), invoicePeriod(c, nov)]);
+    const first = { invoices: both[0].invoices + both[1].invoices, lines: both[0].lines + both[1].lines, postedCents: both[0].postedCents + both[1].postedCents };
+    expect(first).toMatchObject({ invoices: 2, lines: 4 });
+    expect(await invoicePeriod(c, nov)).toMatchObject({ invoices: 0, lines: 0, postedCents: 0 });
+    const inv = await db().select().from(s.invoices).where(eq(s.invoices.servicePeriodDetailID, nov.id));
+    expect(inv.map((i) => i.accountId).sort()).toEqual([garcia, johnson].sort());
+    const lines = await db().select().from(s.invoiceLines).where(inArray(s.invoiceLines.invoiceId, inv.map((i) => i.id)));
+    expect(lines).toHaveLength(4);
+    const posted = await db().select().from(s.ledgerEntries).where(inArray(s.ledgerEntries.invoiceId, inv.map((i) => i.id)));
+    expect(posted).toHaveLength(4);
+    expect(posted.every((e) => e.kind === 'CHARGE' && e.dueDate === '2026-11-11' && e.childId !== null)).toBe(true);
+    expect(first.postedCents).toBe(posted.reduce((n, e) => n + e.amountCents, 0));
+  });
+
+  it('prorates a child who started mid-month, charges PER_DAY days less the holiday, and the second child the sibling fee', async () => {
+    const nov = await november();
+    const [inv] = await db().select().from(s.invoices).where(and(eq(s.invoices.servicePeriodDetailID, nov.id), eq(s.invoices.accountId, garcia)));
+    const lines = await db().select().from(s.invoiceLines).where(eq(s.invoiceLines.invoiceId, inv.id));
+    const kids = await db().select().from(s.children).where(eq(s.children.accountId, garcia));
+    const of = (name: string, feeType: string) => lines.find((l) => l.childId === kids.find((k) => k.firstName === name)!.id && l.feeType === feeType)!;
+    // Sofia, the older: the whole month's fee
+    expect(of('Sofia', 'PER_SP')).toMatchObject({ kind: 'TUITION', amountCents: 300_00, prorated: false, days: 20, scheduledDays: 20 });
+    // Lucas: the sibling fee for 10 of 20 days (the holiday counts in neither)
+    expect(of('Lucas', 'PER_SP')).toMatchObject({ kind: 'SIBLING', rateCents: 250_00, prorated: true, days: 10, scheduledDays: 20, amountCents: 125_00 });
+    // Sofia's drop-in: 8 Tuesdays and Thursdays less Thanksgiving
+    expect(of('Sofia', 'PER_DAY')).toMatchObject({ days: 7, amountCents: 140_00 });
+    expect(inv.amountCents).toBe(300_00 + 125_00 + 140_00);
+    // Maria's account pays by autopay monthly: 2% off the invoice's tuition
+    expect(inv.autoPayDiscountValueCents).toBe(11_30);
+  });
+
+  it('adds an enrolment new to an invoiced period on a rerun, nothing else', async () => {
+    const nov = await november();
+    const [bp] = await db().select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
+    const [emma] = await db().select().from(s.children).where(and(eq(s.children.accountId, garcia), eq(s.children.firstName, 'Emma')));
+    const [dropIn] = await db().select().from(s.activities).where(eq(s.activities.activity, 'Billed Drop-in'));
+    await db().insert(s.enrollments).values({ providerId: bp.id, accountId: garcia, childId: emma.id, activityId: dropIn.id, enrollmentDate: '2026-11-24', deEnrollDate: '2026-11-30', daysOfWeek: 'T,TH' });
+    const r = await invoicePeriod(c, nov);
+    // Tuesday 24 only (Thursday 26 is the holiday): one day
+    expect(r).toMatchObject({ invoices: 0, lines: 1, postedCents: 20_00 });
+    const [inv] = await db().select().from(s.invoices).where(and(eq(s.invoices.servicePeriodDetailID, nov.id), eq(s.invoices.accountId, garcia)));
+    expect(inv.amountCents).toBe(300_00 + 125_00 + 140_00 + 20_00);
+  });
+
+  it('posts a late fee once on an open invoice after its due date and grace days, never where it is switched off', async () => {
+    // due 11 November, two grace days: the 13th is not late yet, the 14th is
+    expect(await postLateFees(ctx('2026-11-13'))).toBe(0);
+    expect(await postLateFees(ctx('2026-11-14'))).toBe(1);
+    expect(await postLateFees(ctx('2026-11-20'))).toBe(0);
+    const fees = await db().select().from(s.ledgerEntries).where(eq(s.ledgerEntries.kind, 'LATE_FEE'));
+    const mine = fees.filter((f) => f.accountId === johnson && f.invoiceId !== null);
+    expect(mine).toHaveLength(1);
+    expect(mine[0].amountCents).toBe(25_00);
+    // Maria's account: doNotApplyLateFee
+    expect(fees.filter((f) => f.accountId === garcia && f.entryDate >= '2026-11-14')).toHaveLength(0);
+  });
+
+  it('posts no late fee on an invoice paid in full', async () => {
+    const today = '2026-12-20';
+    const r = await runBilling(ctx('2026-12-01'));
+    expect(r.periods).toBeGreaterThanOrEqual(1);
+    // Karen pays her whole balance before December's invoice falls due
+    const owed = (await accountMoney(db(), c.providerId, johnson, '2026-12-05')).balanceCents;
+    const [bp] = await db().select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
+    await db().insert(s.ledgerEntries).values({ providerId: bp.id, accountId: johnson, kind: 'PAYMENT', amountCents: owed, entryDate: '2026-12-05', createdAt: new Date('2026-12-05T12:00:00Z') });
+    const before = (await db().select().from(s.ledgerEntries).where(and(eq(s.ledgerEntries.accountId, johnson), eq(s.ledgerEntries.kind, 'LATE_FEE')))).length;
+    await postLateFees(ctx(today));
+    const after = (await db().select().from(s.ledgerEntries).where(and(eq(s.ledgerEntries.accountId, johnson), eq(s.ledgerEntries.kind, 'LATE_FEE')))).length;
+    expect(after).toBe(before);
+  });
+
+  it('the daily run takes only the periods due and from the provider\'s billing start; a second run posts nothing', async () => {
+    const r = await runBilling(ctx('2026-12-01'));
+    expect(r).toMatchObject({ periods: 0, invoices: 0, lines: 0, postedCents: 0 });
+    const invoiced = await db().select().from(s.servicePeriods).where(eq(s.servicePeriods.programPeriodId, program));
+    // September to December are invoiced (September and October by the first run, November by hand, December on its day); January is not due
+    expect(invoiced.filter((p) => p.invoicedAt).map((p) => p.startDate)).toEqual(['2026-09-01', '2026-10-01', '2026-11-01', '2026-12-01']);
+  });
+
+  it('each account sees its own invoices in the API, with the open rest from the ledger', async () => {
+    const maria = apiClient(t.app, { token: await tokenFor(t.app, ...MARIA) });
+    const karen = apiClient(t.app, { token: await tokenFor(t.app, ...KAREN) });
+    const nov = await november();
+    const mine = (await maria('Billing.invoices')).json<{ invoiceID: number; servicePeriodDetailID: number; amount: number; balance: number }[]>();
+    const theirs = (await karen('Billing.invoices')).json<{ invoiceID: number; servicePeriodDetailID: number }[]>();
+    const marias = mine.find((i) => i.servicePeriodDetailID === nov.id);
+    expect(marias?.amount).toBe(585);
+    const ids = new Set(mine.map((i) => i.invoiceID));
+    expect(theirs.some((i) => ids.has(i.invoiceID))).toBe(false);
+    expect(theirs.some((i) => i.servicePeriodDetailID === nov.id)).toBe(true);
+  });
+});
