@@ -267,7 +267,16 @@ async function run(backend: 'pglite' | 'postgres'): Promise<Result> {
     };
 
     // ── a parent's requests: a 5xx or no answer is tapped again with the same body ──
-    const version = ((await (await fetch(`${api}/api/Customer/version?sourceApp=parentportal`)).json()) as { releaseVersion: string }).releaseVersion;
+    // the release every call names (asked until the portal answers it: a 503 while it starts has none)
+    const version = await (async () => {
+      for (let tap = 0; tap < 120; tap++) {
+        const res = await fetch(`${api}/api/Customer/version?sourceApp=parentportal`).catch(() => null);
+        const body = res?.ok ? ((await res.json()) as { releaseVersion?: unknown }) : null;
+        if (typeof body?.releaseVersion === 'string') return body.releaseVersion;
+        await sleep(500);
+      }
+      throw new Error('the portal never answered its release version');
+    })();
     async function send(method: string, url: string, headers: Record<string, string>, body?: string): Promise<{ status: number; json: Record<string, any> }> {
       const until = Date.now() + TAP_FOR_MS;
       for (let tap = 1; ; tap++) {
