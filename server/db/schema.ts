@@ -631,6 +631,26 @@ export const invoices = pgTable(
   (t) => [uniqueIndex('invoices_account_period').on(t.providerId, t.accountId, t.servicePeriodDetailID)],
 );
 
+/**
+ * A child whose charges two accounts share (spec 3 split-child record): each charge of the child is
+ * posted to both accounts when it is posted, the primary account's share `splitPercentage` percent
+ * (shown as X/(100-X)), the split account the rest; fixed then, whatever either account pays later.
+ */
+export const splitChildren = pgTable(
+  'split_children',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    /** the child's own account (children.account_id) */
+    primaryAccountId: integer('primary_account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    splitAccountId: integer('split_account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    /** the primary account's share, 1 to 99 */
+    splitPercentage: integer('split_percentage').notNull(),
+  },
+  (t) => [uniqueIndex('split_children_child').on(t.childId), check('split_children_percentage', sql`${t.splitPercentage} between 1 and 99 and ${t.primaryAccountId} <> ${t.splitAccountId}`)],
+);
+
 /** One charge of an invoice: an enrolment's tuition for the period, posted to the ledger as one CHARGE. */
 export const invoiceLines = pgTable(
   'invoice_lines',
@@ -649,6 +669,9 @@ export const invoiceLines = pgTable(
     days: integer('days').notNull(),
     scheduledDays: integer('scheduled_days').notNull(),
     prorated: boolean('prorated').notNull(),
+    /** this account's share of the line in percent (100; a split child's: the split record's) */
+    sharePercent: integer('share_percent').notNull().default(100),
+    /** this account's part of the line (the whole line's amount times its share, the primary's rounded, the other the rest) */
     amountCents: cents('amount_cents').notNull(),
   },
   // an enrolment is billed once per invoice (so once per account, child and period)

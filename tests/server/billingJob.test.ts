@@ -203,4 +203,36 @@ describe.each(BACKENDS)('the billing job on %s', (backend) => {
     expect(theirs.some((i) => ids.has(i.invoiceID))).toBe(false);
     expect(theirs.some((i) => i.servicePeriodDetailID === nov.id)).toBe(true);
   });
+
+  it("posts a split child's charges to both accounts by share, fixed when posted whatever one parent pays", async () => {
+    const [tyler] = await db().select().from(s.children).where(and(eq(s.children.accountId, johnson), eq(s.children.firstName, 'Tyler')));
+    // Tyler's charges: 60 to his own account (Karen's), 40 to Maria's
+    await db().insert(s.splitChildren).values({ providerId: c.providerId, childId: tyler.id, primaryAccountId: johnson, splitAccountId: garcia, splitPercentage: 60 });
+    const [jan] = await db()
+      .select()
+      .from(s.servicePeriods)
+      .where(and(eq(s.servicePeriods.programPeriodId, program), eq(s.servicePeriods.startDate, '2027-01-01')));
+    await invoicePeriod(ctx('2027-01-01'), jan);
+    const lines = await db().select().from(s.invoiceLines).where(eq(s.invoiceLines.childId, tyler.id));
+    const janLines = lines.filter((l) => l.rateCents === 300_00 && l.days === 21);
+    expect(janLines.map((l) => [l.accountId, l.sharePercent, l.amountCents]).sort((a, b) => a[0] - b[0])).toEqual(
+      [
+        [johnson, 60, 180_00],
+        [garcia, 40, 120_00],
+      ].sort((a, b) => a[0] - b[0]),
+    );
+    const mariaBefore = (await accountMoney(db(), c.providerId, garcia, '2027-01-05')).balanceCents;
+    // Karen pays her whole balance: Maria's share of Tyler stays what it was
+    const karenOwes = (await accountMoney(db(), c.providerId, johnson, '2027-01-05')).balanceCents;
+    await db().insert(s.ledgerEntries).values({ providerId: c.providerId, accountId: johnson, kind: 'PAYMENT', amountCents: karenOwes, entryDate: '2027-01-05', createdAt: new Date('2027-01-05T12:00:00Z') });
+    expect((await accountMoney(db(), c.providerId, garcia, '2027-01-05')).balanceCents).toBe(mariaBefore);
+    expect((await accountMoney(db(), c.providerId, johnson, '2027-01-05')).balanceCents).toBe(0);
+    // a rerun posts neither share again
+    expect(await invoicePeriod(ctx('2027-01-02'), jan)).toMatchObject({ lines: 0, postedCents: 0 });
+    // each account's invoice holds its own share only
+    const maria = apiClient(t.app, { token: await tokenFor(t.app, ...MARIA) });
+    const invoicesOfMaria = (await maria('Billing.invoices')).json<{ servicePeriodDetailID: number; amount: number }[]>();
+    const mariaJan = (await db().select().from(s.invoices).where(and(eq(s.invoices.servicePeriodDetailID, jan.id), eq(s.invoices.accountId, garcia))))[0];
+    expect(invoicesOfMaria.find((i) => i.servicePeriodDetailID === jan.id)?.amount).toBe(mariaJan.amountCents / 100);
+  });
 });

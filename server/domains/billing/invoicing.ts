@@ -4,13 +4,17 @@
 // left open past their due date. The amounts come from src/engine/billing.ts and the provider's
 // declared billing rules; this file gathers the facts and writes them.
 //
+// A child split between two accounts (split_children) has each line posted to both, the primary
+// account's share by the split percentage (half a cent up), the other account the rest, fixed when
+// posted: what one parent pays later never moves the other's share.
+//
 // Run twice, or on two instances at once, it posts once: an invoice is unique per account and
 // period, a line per invoice and enrolment, a charge per line and a late fee per invoice, and each is
 // inserted with ON CONFLICT DO NOTHING, its ledger entry only when the line itself was new.
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index';
-import { accounts, activities, autopayRegistrations, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, servicePeriods } from '../../db/schema';
-import { autopayDiscountCents, addDays, invoiceLines as linesOf, servicePeriodsOf, withChildOrder, type BillableEnrolment, type PeriodType } from '../../../src/engine/billing';
+import { accounts, activities, autopayRegistrations, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, servicePeriods, splitChildren } from '../../db/schema';
+import { autopayDiscountCents, addDays, invoiceLines as linesOf, prorate, servicePeriodsOf, withChildOrder, type BillableEnrolment, type InvoiceLine, type PeriodType } from '../../../src/engine/billing';
 import { isTrue, type RuleSet } from '../../../src/engine/logic';
 import type { BillingSettings } from '../../billingSettings';
 import type { AppDeps } from '../../context';
@@ -110,14 +114,31 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
     byAccount.set(r.accountId, [...(byAccount.get(r.accountId) ?? []), r]);
   }
   const holidays = new Set(c.billing.holidays.map((h) => h.date));
-  const result: InvoiceRunResult = { periods: 1, invoices: 0, lines: 0, postedCents: 0 };
+  // a split child's lines go to both accounts by share (spec 3 split-child record), fixed as posted
+  const splits = new Map(
+    (await c.db.select().from(splitChildren).where(eq(splitChildren.providerId, c.providerId))).map((r) => [r.childId, r]),
+  );
+  const perAccount = new Map<number, ShareLine[]>();
+  const add = (accountId: number, line: ShareLine) => perAccount.set(accountId, [...(perAccount.get(accountId) ?? []), line]);
   for (const [accountId, list] of byAccount) {
     const ordered = withChildOrder(
       list.map((r) => ({ enrollmentId: r.enrollmentId, childId: r.childId, activityId: r.activityId, enrollmentDate: r.enrollmentDate, deEnrollDate: r.deEnrollDate, daysOfWeek: r.daysOfWeek, activity: r.activity })),
       new Map(list.map((r) => [r.childId, r.birth])),
     );
-    const lines = linesOf(c.rules, { start: period.startDate, end: period.endDate }, ordered satisfies BillableEnrolment[], holidays, { prorate: c.billing.prorate });
-    if (!lines.length) continue;
+    for (const line of linesOf(c.rules, { start: period.startDate, end: period.endDate }, ordered satisfies BillableEnrolment[], holidays, { prorate: c.billing.prorate })) {
+      const split = splits.get(line.childId);
+      if (!split || split.primaryAccountId !== accountId) {
+        add(accountId, { ...line, sharePercent: 100 });
+        continue;
+      }
+      const primary = prorate(line.amountCents, split.splitPercentage, 100);
+      if (primary > 0) add(accountId, { ...line, amountCents: primary, sharePercent: split.splitPercentage });
+      if (line.amountCents - primary > 0) add(split.splitAccountId, { ...line, amountCents: line.amountCents - primary, sharePercent: 100 - split.splitPercentage });
+    }
+  }
+  const result: InvoiceRunResult = { periods: 1, invoices: 0, lines: 0, postedCents: 0 };
+  for (const accountId of [...perAccount.keys()].sort((a, b) => a - b)) {
+    const lines = perAccount.get(accountId) ?? [];
     const made = await c.db.transaction((tx) => postInvoice(tx, c, period, accountId, periodLabel(program?.name ?? '', period), lines));
     result.invoices += made.newInvoice ? 1 : 0;
     result.lines += made.lines;
@@ -127,7 +148,10 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
   return result;
 }
 
-async function postInvoice(tx: Tx, c: BillingContext, period: PeriodRow, accountId: number, label: string, lines: ReturnType<typeof linesOf>) {
+/** An invoice line as one account's share of it. */
+type ShareLine = InvoiceLine & { sharePercent: number };
+
+async function postInvoice(tx: Tx, c: BillingContext, period: PeriodRow, accountId: number, label: string, lines: ShareLine[]) {
   const inserted = await tx
     .insert(invoices)
     .values({ providerId: c.providerId, accountId, servicePeriodDetailID: period.id, servicePeriod: label, invoiceDate: period.invoiceDate, paymentDueDate: period.dueDate, amountCents: 0 })
@@ -144,7 +168,7 @@ async function postInvoice(tx: Tx, c: BillingContext, period: PeriodRow, account
   for (const l of lines) {
     const [line] = await tx
       .insert(invoiceLines)
-      .values({ providerId: c.providerId, accountId, invoiceId: invoice.id, enrollmentId: l.enrollmentId, childId: l.childId, activityId: l.activityId, kind: l.kind, feeType: l.feeType, rateCents: l.rateCents, days: l.days, scheduledDays: l.scheduledDays, prorated: l.prorated, amountCents: l.amountCents })
+      .values({ providerId: c.providerId, accountId, invoiceId: invoice.id, enrollmentId: l.enrollmentId, childId: l.childId, activityId: l.activityId, kind: l.kind, feeType: l.feeType, rateCents: l.rateCents, days: l.days, scheduledDays: l.scheduledDays, prorated: l.prorated, sharePercent: l.sharePercent, amountCents: l.amountCents })
       .onConflictDoNothing({ target: [invoiceLines.invoiceId, invoiceLines.enrollmentId] })
       .returning({ id: invoiceLines.id });
     if (!line) continue;
