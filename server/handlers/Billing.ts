@@ -1,11 +1,12 @@
-// Billing service: the account's summary, invoices and payments (billing domain), paying now and
-// the receipts (payments domain).
+// Billing service: the account's summary, invoices, payments and statements (billing domain),
+// paying now and the receipts (payments domain).
 import type { ServiceHandlers } from '../context';
 import type { OperationId } from '../../src/engine/contract.gen';
 import { isoDay } from '../clock';
 import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
+import { paymentHistoryFile, statementFile, statementPeriod } from '../domains/billing/statements';
 import { removeSavedMethod, restApiPayment, savedCardFacts, savedMethodList, savedMethodPayer, updateSavedMethod } from '../domains/payments/savedMethods';
 
 type BillingOp = Extract<OperationId, `Billing.${string}`>;
@@ -48,6 +49,15 @@ export const billingHandlers = {
   },
   'Billing.invoicePdf': {
     handler: ({ deps, session, query, lang }) => invoicePdfFile(deps, session, query.ServicePeriodDetailID, lang),
+  },
+  'Billing.statementPeriod': {
+    handler: async ({ deps }) => statementPeriod(deps),
+  },
+  'Billing.statementPdf': {
+    handler: ({ deps, session, query, lang }) => statementFile(deps, session, query, lang),
+  },
+  'Billing.paymentHistoryPdf': {
+    handler: ({ deps, session, query, lang }) => paymentHistoryFile(deps, session, query, lang),
   },
   'Billing.savedMethods': {
     handler: ({ deps, session, query }) => savedMethodList(deps, session, query.IsAutoPay),

@@ -551,6 +551,28 @@ export interface BillingInvoicePdfQuery {
   ServicePeriodDetailID: number;
 }
 
+/** Billing.statementPeriod: response */
+export interface BillingStatementPeriodResponse {
+  startDate: string;
+  endDate: string;
+  paymentsFrom: string;
+  paymentsTo: string;
+}
+
+/** Billing.statementPdf: query */
+export interface BillingStatementPdfQuery {
+  StartDate?: string;
+  EndDate?: string;
+  AdultID?: number;
+  format?: 'pdf' | 'csv';
+}
+
+/** Billing.paymentHistoryPdf: query */
+export interface BillingPaymentHistoryPdfQuery {
+  StartDate?: string;
+  EndDate?: string;
+}
+
 /** Billing.savedMethods: query */
 export interface BillingSavedMethodsQuery {
   /**
@@ -2717,6 +2739,9 @@ export interface Operations {
   'Billing.receipt': { method: 'GET'; path: '/payment/receipt/:accountpaymentid'; auth: 'session'; form: undefined; query: undefined; params: BillingReceiptParams; body: undefined; response: BillingReceiptResponse };
   'Billing.receiptPdf': { method: 'GET'; path: '/report/receipt'; auth: 'session'; form: undefined; query: BillingReceiptPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Billing.invoicePdf': { method: 'GET'; path: '/report/invoice'; auth: 'session'; form: undefined; query: BillingInvoicePdfQuery; params: undefined; body: undefined; response: FileResponse };
+  'Billing.statementPeriod': { method: 'GET'; path: '/statement-period'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingStatementPeriodResponse };
+  'Billing.statementPdf': { method: 'GET'; path: '/report/statement'; auth: 'session'; form: undefined; query: BillingStatementPdfQuery; params: undefined; body: undefined; response: FileResponse };
+  'Billing.paymentHistoryPdf': { method: 'GET'; path: '/report/payment'; auth: 'session'; form: undefined; query: BillingPaymentHistoryPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Billing.savedMethods': { method: 'GET'; path: '/payment/saved-payment-methods'; auth: 'session'; form: undefined; query: BillingSavedMethodsQuery; params: undefined; body: undefined; response: BillingSavedMethodsResponse };
   'Billing.removeSavedMethod': { method: 'POST'; path: '/payment/saved-payment-methods/remove'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingRemoveSavedMethodBody; response: BillingRemoveSavedMethodResponse };
   'Billing.updateSavedMethod': { method: 'POST'; path: '/payment/saved-payment-methods/update'; auth: 'session'; form: 'savedCard'; query: undefined; params: undefined; body: BillingUpdateSavedMethodBody; response: BillingUpdateSavedMethodResponse };
@@ -2863,6 +2888,9 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.receipt': { service: 'Billing', method: 'GET', path: '/payment/receipt/:accountpaymentid', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.receiptPdf': { service: 'Billing', method: 'GET', path: '/report/receipt', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Billing.invoicePdf': { service: 'Billing', method: 'GET', path: '/report/invoice', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
+  'Billing.statementPeriod': { service: 'Billing', method: 'GET', path: '/statement-period', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.statementPdf': { service: 'Billing', method: 'GET', path: '/report/statement', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
+  'Billing.paymentHistoryPdf': { service: 'Billing', method: 'GET', path: '/report/payment', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Billing.savedMethods': { service: 'Billing', method: 'GET', path: '/payment/saved-payment-methods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.removeSavedMethod': { service: 'Billing', method: 'POST', path: '/payment/saved-payment-methods/remove', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.updateSavedMethod': { service: 'Billing', method: 'POST', path: '/payment/saved-payment-methods/update', auth: 'session', file: false, form: 'savedCard', applicationHeaders: true, paymentOnly: true },
