@@ -8,6 +8,7 @@ import { and, eq, inArray } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { ensureServicePeriods, invoicePeriod, postLateFees, runBilling, type BillingContext } from '../../server/domains/billing/invoicing';
 import { accountMoney } from '../../server/domains/billing/ledger';
+import { projectedPayment } from '../../server/domains/billing/projectedPayment';
 import type { BillingSettings } from '../../server/billingSettings';
 import { feesOf } from '../../server/domains/enrolment/fees';
 import { BACKENDS, KAREN, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
@@ -234,5 +235,26 @@ describe.each(BACKENDS)('the billing job on %s', (backend) => {
     const invoicesOfMaria = (await maria('Billing.invoices')).json<{ servicePeriodDetailID: number; amount: number }[]>();
     const mariaJan = (await db().select().from(s.invoices).where(and(eq(s.invoices.servicePeriodDetailID, jan.id), eq(s.invoices.accountId, garcia))))[0];
     expect(invoicesOfMaria.find((i) => i.servicePeriodDetailID === jan.id)?.amount).toBe(mariaJan.amountCents / 100);
+  });
+
+  it('projects the next autopay from the latest invoice: closing balance, its fees, what was posted since, less the discount', async () => {
+    const [jan] = await db()
+      .select()
+      .from(s.invoices)
+      .where(and(eq(s.invoices.accountId, garcia), eq(s.invoices.invoiceDate, '2027-01-01')));
+    await db().insert(s.ledgerEntries).values({ providerId: c.providerId, accountId: garcia, kind: 'PAYMENT', amountCents: 50_00, entryDate: '2027-01-04', description: 'Payment', createdAt: new Date('2027-01-04T12:00:00Z') });
+    const p = await projectedPayment(db(), c.providerId, garcia, '2027-01-06', 'en');
+    expect(p).toMatchObject({ invoiceID: jan.id, invoiceDate: '2027-01-01', balanceDueDate: '2027-01-11', isAutoPay: true, discountAmountCents: jan.autoPayDiscountValueCents });
+    expect(p.discountAmountCents).toBeGreaterThan(0);
+    // Tyler's share on Maria's invoice: 40%
+    expect(p.feeDetails.find((f) => f.childName.startsWith('Tyler'))).toMatchObject({ sharePercent: 40, amountCents: 120_00 });
+    expect(p.transactionsPosted).toEqual([{ date: '2027-01-04', kind: 'PAYMENT', description: 'Payment', amountCents: -50_00 }]);
+    const balance = (await accountMoney(db(), c.providerId, garcia, '2027-01-06')).balanceCents;
+    expect(p.invoiceClosingBalanceCents).toBe(balance + 50_00);
+    expect(p.projectedAmountDueCents).toBe(balance - p.discountAmountCents);
+    // Karen's account is another account: her projection holds nothing of Maria's
+    const k = await projectedPayment(db(), c.providerId, johnson, '2027-01-06', 'en');
+    expect(k.feeDetails.every((f) => f.sharePercent === 60 || f.sharePercent === 100)).toBe(true);
+    expect(k.transactionsPosted.some((x) => x.amountCents === -50_00 && x.date === '2027-01-04')).toBe(false);
   });
 });
