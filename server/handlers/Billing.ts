@@ -4,6 +4,9 @@ import type { ServiceHandlers } from '../context';
 import type { OperationId } from '../../src/engine/contract.gen';
 import { isoDay } from '../clock';
 import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
+import { accountServicePeriods } from '../domains/billing/invoicing';
+import { projectedPayment } from '../domains/billing/projectedPayment';
+import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
 import { paymentHistoryFile, statementFile, statementPeriod } from '../domains/billing/statements';
@@ -17,6 +20,29 @@ export const billingHandlers = {
   },
   'Billing.invoices': {
     handler: ({ deps, session }) => invoicesOf(deps.db, session.providerId, session.accountId, isoDay(deps.today())),
+  },
+  'Billing.servicePeriods': {
+    handler: ({ deps, session, query, lang }) => accountServicePeriods(deps.db, session.providerId, session.accountId, isoDay(deps.today()), query.IsCurrent === true, lang),
+  },
+  'Billing.projectedPayment': {
+    handler: async ({ deps, session, lang }) => {
+      const p = await projectedPayment(deps.db, session.providerId, session.accountId, isoDay(deps.today()), lang);
+      // dollars at the API's edge (spec 7, 9)
+      return {
+        accountNo: p.accountNo,
+        isAutoPay: p.isAutoPay,
+        invoiceID: p.invoiceID,
+        servicePeriod: p.servicePeriod,
+        invoiceDate: p.invoiceDate,
+        invoiceClosingBalance: amountOfCents(p.invoiceClosingBalanceCents),
+        feeDetails: p.feeDetails.map(({ rateCents, amountCents, ...f }) => ({ ...f, kind: f.kind === 'SIBLING' ? ('SIBLING' as const) : ('TUITION' as const), rate: amountOfCents(rateCents), amount: amountOfCents(amountCents) })),
+        transactionsPosted: p.transactionsPosted.map(({ amountCents, ...x }) => ({ ...x, amount: amountOfCents(amountCents) })),
+        balanceDueDate: p.balanceDueDate,
+        discountAmount: amountOfCents(p.discountAmountCents),
+        projectedAmountDue: amountOfCents(p.projectedAmountDueCents),
+        autopayDate: p.autopayDate,
+      };
+    },
   },
   'Billing.paymentsReceived': {
     handler: ({ deps, session }) => paymentsReceived(deps.db, session.providerId, session.accountId),

@@ -339,6 +339,56 @@ export type BillingInvoicesResponse = {
   autoPayDiscountValue: number;
 }[];
 
+/** Billing.servicePeriods: query */
+export interface BillingServicePeriodsQuery {
+  IsCurrent?: boolean;
+}
+
+/** Billing.servicePeriods: response */
+export type BillingServicePeriodsResponse = {
+  servicePeriodDetailID: number;
+  programPeriodID: number;
+  programPeriod: string;
+  periodType: 'W' | 'T' | 'M';
+  startDate: string;
+  endDate: string;
+  invoiceDate: string;
+  dueDate: string;
+  isCurrent: boolean;
+}[];
+
+/** Billing.projectedPayment: response */
+export interface BillingProjectedPaymentResponse {
+  accountNo: string;
+  isAutoPay: boolean;
+  invoiceID: number | null;
+  servicePeriod: string | null;
+  invoiceDate: string | null;
+  invoiceClosingBalance: number;
+  feeDetails: {
+    childName: string;
+    activity: string;
+    kind: 'TUITION' | 'SIBLING';
+    feeType: string;
+    rate: number;
+    days: number;
+    scheduledDays: number;
+    prorated: boolean;
+    sharePercent: number;
+    amount: number;
+  }[];
+  transactionsPosted: {
+    date: string;
+    kind: string;
+    description: string;
+    amount: number;
+  }[];
+  balanceDueDate: string | null;
+  discountAmount: number;
+  projectedAmountDue: number;
+  autopayDate: string | null;
+}
+
 /** Billing.paymentsReceived: response */
 export type BillingPaymentsReceivedResponse = {
   accountPaymentID: number;
@@ -2729,6 +2779,8 @@ export interface Operations {
   'Authentication.socialLink': { method: 'POST'; path: '/social/link'; auth: 'public'; form: 'socialLink'; query: undefined; params: undefined; body: AuthenticationSocialLinkBody; response: AuthenticationSocialLinkResponse };
   'Billing.accountSummary': { method: 'GET'; path: '/account-summary'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingAccountSummaryResponse };
   'Billing.invoices': { method: 'GET'; path: '/invoices'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingInvoicesResponse };
+  'Billing.servicePeriods': { method: 'GET'; path: '/serviceperiods'; auth: 'session'; form: undefined; query: BillingServicePeriodsQuery; params: undefined; body: undefined; response: BillingServicePeriodsResponse };
+  'Billing.projectedPayment': { method: 'GET'; path: '/projected-payment'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingProjectedPaymentResponse };
   'Billing.paymentsReceived': { method: 'GET'; path: '/payments-received'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentsReceivedResponse };
   'Billing.paymentOptions': { method: 'GET'; path: '/payment-options'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentOptionsResponse };
   'Billing.configuration': { method: 'GET'; path: '/configuration'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingConfigurationResponse };
@@ -2878,6 +2930,8 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Authentication.socialLink': { service: 'Authentication', method: 'POST', path: '/social/link', auth: 'public', file: false, form: 'socialLink' },
   'Billing.accountSummary': { service: 'Billing', method: 'GET', path: '/account-summary', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.servicePeriods': { service: 'Billing', method: 'GET', path: '/serviceperiods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.projectedPayment': { service: 'Billing', method: 'GET', path: '/projected-payment', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentOptions': { service: 'Billing', method: 'GET', path: '/payment-options', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.configuration': { service: 'Billing', method: 'GET', path: '/configuration', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },

@@ -11,7 +11,7 @@ import { accountMoney } from '../../server/domains/billing/ledger';
 import { projectedPayment } from '../../server/domains/billing/projectedPayment';
 import type { BillingSettings } from '../../server/billingSettings';
 import { feesOf } from '../../server/domains/enrolment/fees';
-import { BACKENDS, KAREN, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
+import { BACKENDS, KAREN, LINH, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
 
 const BILLING: BillingSettings = {
   from: '2026-09-01',
@@ -256,5 +256,24 @@ describe.each(BACKENDS)('the billing job on %s', (backend) => {
     const k = await projectedPayment(db(), c.providerId, johnson, '2027-01-06', 'en');
     expect(k.feeDetails.every((f) => f.sharePercent === 60 || f.sharePercent === 100)).toBe(true);
     expect(k.transactionsPosted.some((x) => x.amountCents === -50_00 && x.date === '2027-01-04')).toBe(false);
+  });
+
+  it('answers the projected payment and the service periods through the API, in dollars, for the signed-in account', async () => {
+    const maria = apiClient(t.app, { token: await tokenFor(t.app, ...MARIA) });
+    const karen = apiClient(t.app, { token: await tokenFor(t.app, ...KAREN) });
+    const p = (await maria('Billing.projectedPayment')).json<{ accountNo: string; projectedAmountDue: number; discountAmount: number; feeDetails: { childName: string }[] }>();
+    const mine = await projectedPayment(db(), c.providerId, garcia, '2026-11-23', 'en');
+    expect(p.accountNo).toBe(mine.accountNo);
+    expect(p.projectedAmountDue).toBe(mine.projectedAmountDueCents / 100);
+    expect(p.discountAmount).toBe(mine.discountAmountCents / 100);
+    const all = (await maria('Billing.servicePeriods')).json<{ servicePeriodDetailID: number; programPeriodID: number; isCurrent: boolean; startDate: string }[]>();
+    expect(all.filter((x) => x.programPeriodID === program)).toHaveLength(10);
+    // the business day of the tests is 23 November 2026
+    const current = (await maria('Billing.servicePeriods', { query: { IsCurrent: true } })).json<{ programPeriodID: number; startDate: string; isCurrent: boolean }[]>();
+    expect(current.filter((x) => x.programPeriodID === program)).toEqual([expect.objectContaining({ startDate: '2026-11-01', isCurrent: true })]);
+    // Karen sees the billed program through Tyler; an account without a billed enrolment sees none of it
+    expect((await karen('Billing.servicePeriods')).json<{ programPeriodID: number }[]>().some((x) => x.programPeriodID === program)).toBe(true);
+    const linh = apiClient(t.app, { token: await tokenFor(t.app, ...LINH) });
+    expect((await linh('Billing.servicePeriods')).json<{ programPeriodID: number }[]>().some((x) => x.programPeriodID === program)).toBe(false);
   });
 });

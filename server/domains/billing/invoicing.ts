@@ -20,6 +20,7 @@ import type { BillingSettings } from '../../billingSettings';
 import type { AppDeps } from '../../context';
 import { isoDay } from '../../clock';
 import { accountMoney } from './ledger';
+import { textIn } from '../../providerTexts';
 
 export interface BillingContext {
   db: Db;
@@ -299,4 +300,34 @@ export async function runBillingForAll(deps: AppDeps): Promise<void> {
     }
     await runBilling({ db: deps.db, providerId: p.id, billing, rules: decl.set.rules, today: isoDay(deps.today()), now: deps.clock() });
   }
+}
+
+/**
+ * The service periods of the billed programs the account's enrolments are in (its own children's, and a
+ * child it shares by a split record), oldest first; `currentOnly`: the periods holding `today`.
+ */
+export async function accountServicePeriods(db: Db, providerId: number, accountId: number, today: string, currentOnly: boolean, lang: string) {
+  const shared = db.select({ childId: splitChildren.childId }).from(splitChildren).where(and(eq(splitChildren.providerId, providerId), eq(splitChildren.splitAccountId, accountId)));
+  const programs = db
+    .selectDistinct({ id: activities.programPeriodId })
+    .from(enrollments)
+    .innerJoin(activities, eq(activities.id, enrollments.activityId))
+    .where(and(eq(enrollments.providerId, providerId), eq(enrollments.status, 'A'), or(eq(enrollments.accountId, accountId), inArray(enrollments.childId, shared))));
+  const rows = await db
+    .select({ sp: servicePeriods, programPeriod: programPeriods.programPeriod, translations: programPeriods.translations })
+    .from(servicePeriods)
+    .innerJoin(programPeriods, eq(programPeriods.id, servicePeriods.programPeriodId))
+    .where(and(eq(servicePeriods.providerId, providerId), inArray(servicePeriods.programPeriodId, programs), ...(currentOnly ? [lte(servicePeriods.startDate, today), gte(servicePeriods.endDate, today)] : [])))
+    .orderBy(asc(servicePeriods.startDate), asc(servicePeriods.programPeriodId));
+  return rows.map(({ sp, programPeriod, translations }) => ({
+    servicePeriodDetailID: sp.id,
+    programPeriodID: sp.programPeriodId,
+    programPeriod: textIn({ programPeriod, translations }, 'programPeriod', lang),
+    periodType: sp.periodType as PeriodType,
+    startDate: sp.startDate,
+    endDate: sp.endDate,
+    invoiceDate: sp.invoiceDate,
+    dueDate: sp.dueDate,
+    isCurrent: sp.startDate <= today && today <= sp.endDate,
+  }));
 }
