@@ -19,7 +19,7 @@ export const billingHandlers = {
     handler: ({ deps, session }) => accountSummary(deps.db, session.providerId, session.accountId, isoDay(deps.today())),
   },
   'Billing.invoices': {
-    handler: ({ deps, session }) => invoicesOf(deps.db, session.providerId, session.accountId, isoDay(deps.today())),
+    handler: ({ deps, session, lang }) => invoicesOf(deps.db, session.providerId, session.accountId, isoDay(deps.today()), lang),
   },
   'Billing.servicePeriods': {
     handler: ({ deps, session, query, lang }) => accountServicePeriods(deps.db, session.providerId, session.accountId, isoDay(deps.today()), query.IsCurrent === true, lang),

@@ -6,6 +6,7 @@ import type { Db } from '../../db/index';
 import { KeyedError } from '../../errors';
 import { prepared } from '../../db/prepared';
 import { accountMoney, accountMoneyOf, type LedgerRow } from './ledger';
+import { invoicePeriodTexts } from './invoicing';
 import { amountOfCents } from '../../../src/engine/money';
 import { alias } from 'drizzle-orm/pg-core';
 import type { BillingAccountSummaryResponse, BillingInvoicesResponse, BillingPaymentsReceivedResponse } from '../../../src/engine/contract.gen';
@@ -56,18 +57,19 @@ export async function accountSummary(db: Db, providerId: number, accountId: numb
   };
 }
 
-/** The account's invoices, newest first, each with its open rest from the ledger on `today`. */
-export async function invoicesOf(db: Db, providerId: number, accountId: number, today: string): Promise<BillingInvoicesResponse> {
+/** The account's invoices, newest first, each with its open rest from the ledger on `today` and its period in `lang`. */
+export async function invoicesOf(db: Db, providerId: number, accountId: number, today: string, lang: string): Promise<BillingInvoicesResponse> {
   const money = await accountMoney(db, providerId, accountId, today);
   const rows = await db
     .select()
     .from(invoices)
     .where(and(eq(invoices.providerId, providerId), eq(invoices.accountId, accountId)))
     .orderBy(desc(invoices.invoiceDate), desc(invoices.id));
+  const periodTexts = await invoicePeriodTexts(db, providerId, rows, lang);
   return rows.map((r) => ({
     invoiceID: r.id,
     servicePeriodDetailID: r.servicePeriodDetailID,
-    servicePeriod: r.servicePeriod,
+    servicePeriod: periodTexts.get(r.id) ?? r.servicePeriod,
     invoiceDate: r.invoiceDate,
     paymentDueDate: r.paymentDueDate,
     amount: amountOfCents(r.amountCents),

@@ -16,6 +16,7 @@ import type { Db, Tx } from '../../db/index';
 import { accounts, activities, autopayRegistrations, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, servicePeriods, splitChildren } from '../../db/schema';
 import { autopayDiscountCents, addDays, invoiceLines as linesOf, prorate, servicePeriodsOf, withChildOrder, type BillableEnrolment, type InvoiceLine, type PeriodType } from '../../../src/engine/billing';
 import { isTrue, type RuleSet } from '../../../src/engine/logic';
+import { dateInLanguage } from '../../../src/engine/formats';
 import type { BillingSettings } from '../../billingSettings';
 import type { AppDeps } from '../../context';
 import { isoDay } from '../../clock';
@@ -330,4 +331,29 @@ export async function accountServicePeriods(db: Db, providerId: number, accountI
     dueDate: sp.dueDate,
     isCurrent: sp.startDate <= today && today <= sp.endDate,
   }));
+}
+
+/**
+ * The text of the service period an invoice bills, in `lang` (its program's name and dates): an invoice
+ * the job made has lines and its servicePeriodDetailID is a service period; any other keeps its own text.
+ */
+export async function invoicePeriodTexts(db: Db, providerId: number, rows: { id: number; servicePeriodDetailID: number; servicePeriod: string }[], lang: string): Promise<Map<number, string>> {
+  const out = new Map(rows.map((r) => [r.id, r.servicePeriod]));
+  if (!rows.length) return out;
+  const made = await db
+    .selectDistinct({ invoiceId: invoiceLines.invoiceId })
+    .from(invoiceLines)
+    .where(and(eq(invoiceLines.providerId, providerId), inArray(invoiceLines.invoiceId, rows.map((r) => r.id))));
+  const byJob = rows.filter((r) => made.some((m) => m.invoiceId === r.id));
+  if (!byJob.length) return out;
+  const periods = await db
+    .select({ id: servicePeriods.id, startDate: servicePeriods.startDate, endDate: servicePeriods.endDate, programPeriod: programPeriods.programPeriod, translations: programPeriods.translations })
+    .from(servicePeriods)
+    .innerJoin(programPeriods, eq(programPeriods.id, servicePeriods.programPeriodId))
+    .where(and(eq(servicePeriods.providerId, providerId), inArray(servicePeriods.id, byJob.map((r) => r.servicePeriodDetailID))));
+  for (const r of byJob) {
+    const p = periods.find((x) => x.id === r.servicePeriodDetailID);
+    if (p) out.set(r.id, `${textIn({ programPeriod: p.programPeriod, translations: p.translations }, 'programPeriod', lang)}: ${dateInLanguage(p.startDate, lang)} – ${dateInLanguage(p.endDate, lang)}`);
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import { accounts, activities, autopayRegistrations, children, invoiceLines, inv
 import { KeyedError } from '../../errors';
 import { accountMoneyOf, ledgerRows } from './ledger';
 import { textIn } from '../../providerTexts';
+import { invoicePeriodTexts } from './invoicing';
 
 export interface ProjectedFee {
   childName: string;
@@ -100,11 +101,12 @@ export async function projectedPayment(db: Db, providerId: number, accountId: nu
         .orderBy(asc(ledgerEntries.entryDate), asc(ledgerEntries.id))
     : [];
   const discount = invoice && autopay ? invoice.autoPayDiscountValueCents : 0;
+  const periodText = invoice ? (await invoicePeriodTexts(db, providerId, [invoice], lang)).get(invoice.id) : null;
   return {
     accountNo: account.accountNo,
     isAutoPay: Boolean(autopay),
     invoiceID: invoice?.id ?? null,
-    servicePeriod: invoice?.servicePeriod ?? null,
+    servicePeriod: periodText ?? null,
     invoiceDate: invoice?.invoiceDate ?? null,
     invoiceClosingBalanceCents: closing,
     feeDetails: feeDetails.map((f) => ({ childName: `${f.firstName} ${f.lastName}`, activity: textIn({ activity: f.activity, translations: f.translations }, 'activity', lang), kind: f.kind, feeType: f.feeType, rateCents: f.rateCents, days: f.days, scheduledDays: f.scheduledDays, prorated: f.prorated, sharePercent: f.sharePercent, amountCents: f.amountCents })),
