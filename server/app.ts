@@ -101,7 +101,7 @@ export interface BuildAppOptions {
   /** the portal's public address for links in e-mails (PUBLIC_URL) */
   publicUrl?: string;
   /** tests: a provider's settings over its provider.json */
-  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits>; payments?: ProviderRecord['payments']; billing?: ProviderRecord['billing'] }>;
+  providerSettings?: Record<string, { signIn?: Partial<SignInSettings>; limits?: Partial<AccountLimits>; payments?: ProviderRecord['payments']; billing?: ProviderRecord['billing']; taxDocuments?: ProviderRecord['taxDocuments']; stateCode?: string }>;
   /** tests: a provider's year-end grade roll-up window over its provider.json (null: none) */
   gradeRollup?: Record<string, import('./gradeRollup').RollupWindow | null>;
   /** where the server listens: without a public address links go to http://<host>:<port> (127.0.0.1, 8080) */
@@ -227,7 +227,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const settingsByApp = new Map<string, ProviderSettings>();
   for (const rec of records) {
     const over = opts.providerSettings?.[rec.appName];
-    const merged = { ...rec, signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits }, payments: over?.payments ?? rec.payments, billing: over?.billing ?? rec.billing };
+    const merged = { ...rec, signIn: { ...rec.signIn, ...over?.signIn }, limits: { ...rec.limits, ...over?.limits }, payments: over?.payments ?? rec.payments, billing: over?.billing ?? rec.billing, taxDocuments: over?.taxDocuments ?? rec.taxDocuments, stateCode: over?.stateCode ?? rec.stateCode };
     // the tests' overrides are checked by the file's schema
     const errors = over ? providerRecordErrors(rec.appName, merged) : [];
     if (errors.length) throw new Error(errors.map(formatProviderRecordError).join('\n'));

@@ -381,6 +381,50 @@ export interface ProviderRecord {
       name: TextByLanguage;
     }[];
   };
+  /**
+   * what the year-end tax documents say of the provider (server/taxSettings.ts, server/domains/billing/taxDocuments.ts): its address, its tax numbers and who signs; a provider in the US needs an EIN or taxExempt, one in Canada a business number, one in Québec its Québec identification number too (checked on start); left out: no tax documents are offered
+   */
+  taxDocuments?: {
+    /**
+     * the name the tax authorities know the provider by (default: organisation)
+     */
+    legalName?: string;
+    /**
+     * the street address, with the city and state or province of the record
+     */
+    street: string;
+    /**
+     * the ZIP or postal code
+     */
+    postalCode: string;
+    /**
+     * the telephone number printed on the documents (default: supportPhone)
+     */
+    phone?: string;
+    /**
+     * US: the employer identification number (Form 2441 Part I column c)
+     */
+    ein?: string;
+    /**
+     * US: the provider is a tax-exempt organisation; the documents say Tax-Exempt where the number goes
+     */
+    taxExempt?: boolean;
+    /**
+     * Canada: the CRA business number printed on the receipts
+     */
+    businessNumber?: string;
+    /**
+     * Québec: the provider's identification number at Revenu Québec (RL-24 slips)
+     */
+    quebecId?: string;
+    /**
+     * the person who signs the documents
+     */
+    signatory: {
+      name: string;
+      title: string;
+    };
+  };
 }
 /**
  * an https address per portal language; one in the provider's default language is required, the other languages fall back to it

@@ -10,6 +10,7 @@ import { httpError, type HttpError } from './errors';
 import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './paymentSettings';
 import type { ProviderRecord } from './providerRecord';
 import { billingOf, type BillingSettings } from './billingSettings';
+import { taxSettingsOf, type TaxSettings } from './taxSettings';
 
 export interface SignInSettings {
   /**
@@ -35,6 +36,8 @@ export interface ProviderSettings {
   payments: PaymentSettings;
   /** null: the provider does not bill through the portal */
   billing: BillingSettings | null;
+  /** null: the provider offers no year-end tax documents */
+  taxDocuments: TaxSettings | null;
 }
 
 export const DEFAULT_SETTINGS: ProviderSettings = {
@@ -42,15 +45,17 @@ export const DEFAULT_SETTINGS: ProviderSettings = {
   limits: { contactsPerAccount: 30, absenceNoticesPerHour: 20, messagesPerHour: 10 },
   payments: DEFAULT_PAYMENTS,
   billing: null,
+  taxDocuments: null,
 };
 
 /** The settings of a checked provider record (its `signIn`, `limits`, `payments` and `billing`), defaults filled in. */
-export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments' | 'billing'>): ProviderSettings {
+export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments' | 'billing'> & Partial<Parameters<typeof taxSettingsOf>[0]>): ProviderSettings {
   return {
     signIn: { ...DEFAULT_SETTINGS.signIn, ...rec.signIn },
     limits: { ...DEFAULT_SETTINGS.limits, ...rec.limits },
     payments: paymentsOf(rec.payments),
     billing: billingOf(rec.billing),
+    taxDocuments: rec.organisation ? taxSettingsOf(rec as Parameters<typeof taxSettingsOf>[0]) : null,
   };
 }
 

@@ -527,6 +527,8 @@ export const activities = pgTable('activities', {
   /** isDifferentFeePerSP: the fee of a service period (by its start date) where it differs from feeCents */
   feesBySP: jsonb('fees_by_sp').$type<Record<string, number>>(),
   capacity: integer('capacity').notNull().default(30),
+  /** false: not care (a field trip, a T-shirt): left out of the year-end tax documents' care amounts */
+  isCare: boolean('is_care').notNull().default(true),
 });
 
 /** A child's registration in a program period (the application). */
@@ -1091,6 +1093,8 @@ export const miscCharges = pgTable('misc_charges', {
   translations: translations(),
   /** integer cents */
   amountCents: integer('amount_cents').notNull(),
+  /** false: not care (a field trip, a T-shirt): left out of the year-end tax documents' care amounts */
+  isCare: boolean('is_care').notNull().default(true),
 });
 
 /** The financial assistance agencies a program accepts (spec 3 Financial assistance). */
