@@ -185,6 +185,9 @@ describe.each(BACKENDS)('tax documents on %s', (backend) => {
     expect(text).toMatch(/Box C: childcare expenses paid \$440\.00/);
     expect(text).toMatch(/Box D: expenses not qualifying or reimbursed \$40\.00/);
     expect(text).toMatch(/Box E: qualifying childcare expenses \$400\.00/);
+    const amended = pdfText(await taxDocumentPdf(t.app.deps, linh, 2026, 'en', 'CA', 'A'));
+    expect(amended).toMatch(/Slip code A \(amended\)/);
+    expect(amended).toMatch(/Box E: qualifying childcare expenses \$400\.00/);
     fs.writeFileSync(path.join(os.tmpdir(), `tax-ca-${backend}.pdf`), await taxDocumentPdf(t.app.deps, linh, 2026, 'vi', 'CA'));
     fs.writeFileSync(path.join(os.tmpdir(), `tax-us-${backend}.pdf`), await taxDocumentPdf(t.app.deps, maria, 2026, 'en', 'US'));
   });

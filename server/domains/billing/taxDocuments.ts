@@ -406,7 +406,7 @@ function serviceDates(t: T, lang: string, c: ChildYear): string {
 }
 
 /** Pure: the year's documents as one PDF: a page per payer and child (US statement or Canadian receipt), and per payer an RL-24 page for a provider in Québec. */
-export function taxPdfOf(y: TaxYear, t: T, lang: string, country: 'US' | 'CA', generatedOn: Date): Promise<Uint8Array> {
+export function taxPdfOf(y: TaxYear, t: T, lang: string, country: 'US' | 'CA', generatedOn: Date, slipCode: Rl24Slip['code'] = 'R'): Promise<Uint8Array> {
   const money = (cents: number) => moneyText(cents, lang, country);
   const title = t(country === 'US' ? 'payment.tax.usTitle' : 'payment.tax.caTitle', { year: y.year });
   const d = newDoc(title, y.provider.legalName, generatedOn);
@@ -445,7 +445,7 @@ export function taxPdfOf(y: TaxYear, t: T, lang: string, country: 'US' | 'CA', g
       signature(d, t, y, lang, generatedOn);
     }
     if (quebec) {
-      const slip = rl24Of(y.year, p);
+      const slip = rl24Of(y.year, p, slipCode);
       page();
       heading(d, t('payment.tax.rl24Title', { year: y.year }), t('payment.tax.rl24Subtitle'));
       providerBlock(d, t, y);
@@ -469,10 +469,13 @@ export function taxPdfOf(y: TaxYear, t: T, lang: string, country: 'US' | 'CA', g
   return d.done;
 }
 
-/** The year's tax documents of the signed-in account as a PDF in the language; `country` must be the provider's. */
-export async function taxDocumentPdf(deps: AppDeps, s: SessionInfo, year: number, lang: string, country?: string): Promise<Uint8Array> {
+/**
+ * The year's tax documents of the signed-in account as a PDF in the language; `country` must be the
+ * provider's. `slipCode` marks a Québec RL-24 slip given again as amended (A) or cancelled (D).
+ */
+export async function taxDocumentPdf(deps: AppDeps, s: SessionInfo, year: number, lang: string, country?: string, slipCode: Rl24Slip['code'] = 'R'): Promise<Uint8Array> {
   if (!Number.isInteger(year) || year < 2000 || year > 9999) throw new KeyedError(400, 'payment.tax.badYear');
   const y = await taxYear(deps, s, year);
   if (country && country !== y.provider.country) throw new KeyedError(400, 'payment.tax.badCountry');
-  return taxPdfOf(y, (k, p) => deps.t(lang, k, p), lang, y.provider.country, deps.today());
+  return taxPdfOf(y, (k, p) => deps.t(lang, k, p), lang, y.provider.country, deps.today(), slipCode);
 }
