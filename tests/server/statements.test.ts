@@ -191,6 +191,10 @@ describe.each(BACKENDS)('statements on %s', (backend) => {
     expect(es).toContain('Estado de cuenta');
     expect(es).toContain('Saldo inicial');
     expect(es).toContain('23/11/2026');
+    // Vietnamese in the report fonts, not lost to a font without its letters
+    const vi = await pdfText(await api('Billing.statementPdf', { token: maria, lang: 'vi', query: { StartDate: start, EndDate: '2026-11-23' } }), 'maria-vi');
+    expect(vi).toContain('Sao kê tài khoản');
+    expect(vi).toContain('Số dư đầu kỳ');
     // no dates: the last 90 days up to today
     const recent = await api('Billing.statementPdf', { token: maria, lang: 'en' });
     expect(recent.statusCode).toBe(200);
