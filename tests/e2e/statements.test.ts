@@ -131,6 +131,8 @@ describe('view statement', () => {
         expect(phText).not.toMatch(/\b\d{13,19}\b/);
 
         await expectNoAxeViolations(page, `view statement after the downloads (${tag})`);
+        // the full-page shot from the top, so the sticky header sits where it belongs
+        await page.evaluate(() => window.scrollTo(0, 0));
         await shot(page, `viewstatement-after-${tag}`);
       } finally {
         await ctx.close();
