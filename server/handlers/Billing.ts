@@ -6,6 +6,7 @@ import { isoDay } from '../clock';
 import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
 import { accountServicePeriods } from '../domains/billing/invoicing';
 import { projectedPayment } from '../domains/billing/projectedPayment';
+import { taxDocumentPdf, taxYearSummary } from '../domains/billing/taxDocuments';
 import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
@@ -43,6 +44,16 @@ export const billingHandlers = {
         autopayDate: p.autopayDate,
       };
     },
+  },
+  'Billing.tax': {
+    handler: async ({ deps, session, query }) => {
+      const y = await taxYearSummary(deps, session, query.Year);
+      // dollars at the API's edge (spec 7, 9)
+      return { ...y, country: y.country === 'CA' ? ('CA' as const) : ('US' as const), payers: y.payers.map((p) => ({ ...p, children: p.children.map(({ careCents, ...c }) => ({ ...c, paidForCare: amountOfCents(careCents) })) })) };
+    },
+  },
+  'Billing.taxPdf': {
+    handler: async ({ deps, session, query, lang }) => ({ file: await taxDocumentPdf(deps, session, query.Year, lang), contentType: 'application/pdf', fileName: `tax-${query.Year}.pdf` }),
   },
   'Billing.paymentsReceived': {
     handler: ({ deps, session }) => paymentsReceived(deps.db, session.providerId, session.accountId),

@@ -389,6 +389,35 @@ export interface BillingProjectedPaymentResponse {
   autopayDate: string | null;
 }
 
+/** Billing.tax: query */
+export interface BillingTaxQuery {
+  Year: number;
+}
+
+/** Billing.tax: response */
+export interface BillingTaxResponse {
+  year: number;
+  years: number[];
+  country: 'US' | 'CA';
+  quebec: boolean;
+  payers: {
+    payerName: string;
+    children: {
+      childName: string;
+      from: string | null;
+      to: string | null;
+      days: number;
+      paidForCare: number;
+      receiptNumber: string;
+    }[];
+  }[];
+}
+
+/** Billing.taxPdf: query */
+export interface BillingTaxPdfQuery {
+  Year: number;
+}
+
 /** Billing.paymentsReceived: response */
 export type BillingPaymentsReceivedResponse = {
   accountPaymentID: number;
@@ -2781,6 +2810,8 @@ export interface Operations {
   'Billing.invoices': { method: 'GET'; path: '/invoices'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingInvoicesResponse };
   'Billing.servicePeriods': { method: 'GET'; path: '/serviceperiods'; auth: 'session'; form: undefined; query: BillingServicePeriodsQuery; params: undefined; body: undefined; response: BillingServicePeriodsResponse };
   'Billing.projectedPayment': { method: 'GET'; path: '/projected-payment'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingProjectedPaymentResponse };
+  'Billing.tax': { method: 'GET'; path: '/tax'; auth: 'session'; form: undefined; query: BillingTaxQuery; params: undefined; body: undefined; response: BillingTaxResponse };
+  'Billing.taxPdf': { method: 'GET'; path: '/report/tax'; auth: 'session'; form: undefined; query: BillingTaxPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Billing.paymentsReceived': { method: 'GET'; path: '/payments-received'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentsReceivedResponse };
   'Billing.paymentOptions': { method: 'GET'; path: '/payment-options'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentOptionsResponse };
   'Billing.configuration': { method: 'GET'; path: '/configuration'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingConfigurationResponse };
@@ -2932,6 +2963,8 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.servicePeriods': { service: 'Billing', method: 'GET', path: '/serviceperiods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.projectedPayment': { service: 'Billing', method: 'GET', path: '/projected-payment', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.tax': { service: 'Billing', method: 'GET', path: '/tax', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.taxPdf': { service: 'Billing', method: 'GET', path: '/report/tax', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentOptions': { service: 'Billing', method: 'GET', path: '/payment-options', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.configuration': { service: 'Billing', method: 'GET', path: '/configuration', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },

@@ -15,7 +15,7 @@ import { taxDocumentPdf, taxYearSummary } from '../../server/domains/billing/tax
 import type { BillingSettings } from '../../server/billingSettings';
 import type { SessionInfo } from '../../server/auth';
 import { taxSettingsErrors } from '../../server/taxSettings';
-import { BACKENDS, createTestApp, type TestApp } from './helpers';
+import { BACKENDS, KAREN, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
 
 const BILLING: BillingSettings = { from: '2026-09-01', invoiceDaysBefore: 0, dueDays: 10, prorate: true, lateFeeGraceDays: 2, autopayDiscountPercent: {}, holidays: [] };
 
@@ -165,6 +165,26 @@ describe.each(BACKENDS)('tax documents on %s', (backend) => {
     const k = await taxYearSummary(t.app.deps, karen, 2026);
     expect(amounts(k)).toEqual({ [`Karen Johnson/${k.payers[0]?.children[0]?.childName}`]: 777_00 });
     expect(JSON.stringify(k)).not.toContain('Sofia');
+  });
+
+  it('answers /tax and /report/tax through the API for the signed-in account only, in dollars', async () => {
+    const api = apiClient(t.app, { token: await tokenFor(t.app, ...MARIA) });
+    const direct = await taxYearSummary(t.app.deps, maria, 2026);
+    const res = await api('Billing.tax', { query: { Year: 2026 } });
+    expect(res.statusCode).toBe(200);
+    const body = res.json<{ years: number[]; country: string; payers: { payerName: string; children: { childName: string; paidForCare: number }[] }[] }>();
+    expect(body.country).toBe('US');
+    expect(body.years).toEqual(direct.years);
+    expect(body.payers.flatMap((p) => p.children.map((c) => c.paidForCare))).toEqual(direct.payers.flatMap((p) => p.children.map((c) => c.careCents / 100)));
+    const pdf = await api('Billing.taxPdf', { query: { Year: 2026 } });
+    expect(pdf.statusCode).toBe(200);
+    expect(pdf.headers['content-type']).toContain('application/pdf');
+    expect(pdf.rawPayload.subarray(0, 5).toString()).toBe('%PDF-');
+    // a year out of range is refused by the contract
+    expect((await api('Billing.tax', { query: { Year: 1999 } })).statusCode).toBe(400);
+    // Karen's answer holds nothing of Maria's
+    const karenApi = apiClient(t.app, { token: await tokenFor(t.app, ...KAREN) });
+    expect(JSON.stringify((await karenApi('Billing.tax', { query: { Year: 2026 } })).json())).not.toContain('Sofia');
   });
 
   it('writes the Canadian receipt and the RL-24 slip of a provider in Québec', async () => {
