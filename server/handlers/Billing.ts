@@ -6,7 +6,7 @@ import { isoDay } from '../clock';
 import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
 import { accountServicePeriods } from '../domains/billing/invoicing';
 import { projectedPayment } from '../domains/billing/projectedPayment';
-import { taxDocumentPdf, taxYearSummary } from '../domains/billing/taxDocuments';
+import { taxDocumentPdf, taxYearSummary, taxYearsOf } from '../domains/billing/taxDocuments';
 import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
@@ -51,6 +51,9 @@ export const billingHandlers = {
       // dollars at the API's edge (spec 7, 9)
       return { ...y, country: y.country === 'CA' ? ('CA' as const) : ('US' as const), payers: y.payers.map((p) => ({ ...p, children: p.children.map(({ careCents, ...c }) => ({ ...c, paidForCare: amountOfCents(careCents) })) })) };
     },
+  },
+  'Billing.taxYears': {
+    handler: ({ deps, session }) => taxYearsOf(deps, session),
   },
   'Billing.taxPdf': {
     handler: async ({ deps, session, query, lang }) => ({ file: await taxDocumentPdf(deps, session, query.Year, lang), contentType: 'application/pdf', fileName: `tax-${query.Year}.pdf` }),

@@ -413,6 +413,11 @@ export interface BillingTaxResponse {
   }[];
 }
 
+/** Billing.taxYears: response */
+export type BillingTaxYearsResponse = {
+  year: number;
+}[];
+
 /** Billing.taxPdf: query */
 export interface BillingTaxPdfQuery {
   Year: number;
@@ -2811,6 +2816,7 @@ export interface Operations {
   'Billing.servicePeriods': { method: 'GET'; path: '/serviceperiods'; auth: 'session'; form: undefined; query: BillingServicePeriodsQuery; params: undefined; body: undefined; response: BillingServicePeriodsResponse };
   'Billing.projectedPayment': { method: 'GET'; path: '/projected-payment'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingProjectedPaymentResponse };
   'Billing.tax': { method: 'GET'; path: '/tax'; auth: 'session'; form: undefined; query: BillingTaxQuery; params: undefined; body: undefined; response: BillingTaxResponse };
+  'Billing.taxYears': { method: 'GET'; path: '/tax/years'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingTaxYearsResponse };
   'Billing.taxPdf': { method: 'GET'; path: '/report/tax'; auth: 'session'; form: undefined; query: BillingTaxPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Billing.paymentsReceived': { method: 'GET'; path: '/payments-received'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentsReceivedResponse };
   'Billing.paymentOptions': { method: 'GET'; path: '/payment-options'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingPaymentOptionsResponse };
@@ -2964,6 +2970,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.servicePeriods': { service: 'Billing', method: 'GET', path: '/serviceperiods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.projectedPayment': { service: 'Billing', method: 'GET', path: '/projected-payment', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.tax': { service: 'Billing', method: 'GET', path: '/tax', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.taxYears': { service: 'Billing', method: 'GET', path: '/tax/years', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.taxPdf': { service: 'Billing', method: 'GET', path: '/report/tax', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentsReceived': { service: 'Billing', method: 'GET', path: '/payments-received', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.paymentOptions': { service: 'Billing', method: 'GET', path: '/payment-options', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },

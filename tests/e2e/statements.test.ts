@@ -130,6 +130,15 @@ describe('view statement', () => {
         // never more of a card or an account than its last four digits
         expect(phText).not.toMatch(/\b\d{13,19}\b/);
 
+        // the tax statement of the year (Bright Path: a US provider with an EIN), the newest year with payments first
+        const taxYear = page.locator('#tax_year');
+        await expect.poll(() => taxYear.inputValue()).toBe(today().slice(0, 4));
+        const tx = await download(page, () => page.locator('[data-action=taxPdf]').click(), tag);
+        expect(tx.name).toBe(`tax-${today().slice(0, 4)}.pdf`);
+        const txText = pdfText(tx.file);
+        expect(txText).toContain(t(lang, 'tax.usTitle', { year: today().slice(0, 4) }));
+        expect(txText).toContain('37-1829456');
+
         await expectNoAxeViolations(page, `view statement after the downloads (${tag})`);
         // the full-page shot from the top, so the sticky header sits where it belongs
         await page.evaluate(() => window.scrollTo(0, 0));

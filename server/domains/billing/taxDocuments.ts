@@ -31,7 +31,7 @@ import { isoDay } from '../../clock';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { TaxSettings } from '../../taxSettings';
-import { dateInLanguage } from '../../../src/engine/index';
+import { dateInLanguage, displayPhone } from '../../../src/engine/index';
 import { moneyText } from '../../../src/engine/money';
 import { registerReportFonts } from '../attendance/attendanceReport';
 
@@ -364,7 +364,7 @@ function providerBlock(d: Doc, t: T, y: TaxYear) {
   doc.font('bold').fontSize(12).fillColor('#000000').text(p.legalName, d.left, doc.y, { width: d.width });
   doc.font('body').fontSize(10.5).text(p.street);
   doc.text(`${p.city}, ${p.stateCode} ${p.postalCode}`);
-  if (p.phone) doc.text(p.phone);
+  if (p.phone) doc.text(displayPhone(p.phone));
   if (p.country === 'US') doc.text(`${t('payment.tax.ein')}: ${p.taxExempt ? t('payment.tax.taxExempt') : p.ein}`);
   else doc.text(`${t('payment.tax.businessNumber')}: ${p.businessNumber}`);
   if (p.country === 'CA' && p.quebecId) doc.text(`${t('payment.tax.quebecId')}: ${p.quebecId}`);
@@ -478,4 +478,12 @@ export async function taxDocumentPdf(deps: AppDeps, s: SessionInfo, year: number
   const y = await taxYear(deps, s, year);
   if (country && country !== y.provider.country) throw new KeyedError(400, 'payment.tax.badCountry');
   return taxPdfOf(y, (k, p) => deps.t(lang, k, p), lang, y.provider.country, deps.today(), slipCode);
+}
+
+/** The years with year-end documents for the signed-in account, newest first; none when the provider gives no tax documents. */
+export async function taxYearsOf(deps: AppDeps, s: SessionInfo): Promise<{ year: number }[]> {
+  const [p] = await deps.db.select({ appName: providers.appName }).from(providers).where(eq(providers.id, s.providerId));
+  if (!p || !deps.settings(p.appName).taxDocuments) return [];
+  const y = await taxYear(deps, s, Number(isoDay(deps.today()).slice(0, 4)));
+  return y.years.map((year) => ({ year }));
 }
