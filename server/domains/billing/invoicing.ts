@@ -85,6 +85,8 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
       deEnrollDate: enrollments.deEnrollDate,
       daysOfWeek: enrollments.daysOfWeek,
       birth: children.dateOfBirth,
+      childName: sql<string>`${children.firstName} || ' ' || ${children.lastName}`,
+      activityName: activities.activity,
       activity: {
         feeType: activities.feeType,
         feeCents: activities.feeCents,
@@ -128,14 +130,17 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
       new Map(list.map((r) => [r.childId, r.birth])),
     );
     for (const line of linesOf(c.rules, { start: period.startDate, end: period.endDate }, ordered satisfies BillableEnrolment[], holidays, { prorate: c.billing.prorate })) {
+      const row = list.find((r) => r.enrollmentId === line.enrollmentId);
+      // the ledger line names the child and the activity (statements, the invoice PDF, year-end documents)
+      const text = row ? `${row.childName}: ${row.activityName}` : '';
       const split = splits.get(line.childId);
       if (!split || split.primaryAccountId !== accountId) {
-        add(accountId, { ...line, sharePercent: 100 });
+        add(accountId, { ...line, sharePercent: 100, text });
         continue;
       }
       const primary = prorate(line.amountCents, split.splitPercentage, 100);
-      if (primary > 0) add(accountId, { ...line, amountCents: primary, sharePercent: split.splitPercentage });
-      if (line.amountCents - primary > 0) add(split.splitAccountId, { ...line, amountCents: line.amountCents - primary, sharePercent: 100 - split.splitPercentage });
+      if (primary > 0) add(accountId, { ...line, amountCents: primary, sharePercent: split.splitPercentage, text });
+      if (line.amountCents - primary > 0) add(split.splitAccountId, { ...line, amountCents: line.amountCents - primary, sharePercent: 100 - split.splitPercentage, text });
     }
   }
   const result: InvoiceRunResult = { periods: 1, invoices: 0, lines: 0, postedCents: 0 };
@@ -151,7 +156,7 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
 }
 
 /** An invoice line as one account's share of it. */
-type ShareLine = InvoiceLine & { sharePercent: number };
+type ShareLine = InvoiceLine & { sharePercent: number; text: string };
 
 async function postInvoice(tx: Tx, c: BillingContext, period: PeriodRow, accountId: number, label: string, lines: ShareLine[]) {
   const inserted = await tx
@@ -186,7 +191,7 @@ async function postInvoice(tx: Tx, c: BillingContext, period: PeriodRow, account
       invoiceId: invoice.id,
       childId: l.childId,
       invoiceLineId: line.id,
-      description: label,
+      description: l.text || label,
       createdAt: c.now,
     });
   }
