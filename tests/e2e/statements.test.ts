@@ -148,4 +148,29 @@ describe('view statement', () => {
       }
     });
   }
+
+  it('gives a Canadian provider\'s parent her child care receipts for the year, in Vietnamese (375 px)', async () => {
+    const lang = 'vi';
+    const ctx = await newContext(e2e.browser, 375, LOCALES[lang]);
+    const page = await ctx.newPage();
+    try {
+      await signIn(page, e2e.server, 'linh');
+      await page.locator('a[href$="/viewstatement"]').first().click();
+      await page.waitForURL(/\/viewstatement$/);
+      const year = today().slice(0, 4);
+      await expect.poll(() => page.locator('#tax_year').inputValue()).toBe(year);
+      const tx = await download(page, () => page.locator('[data-action=taxPdf]').click(), 'linh-375-vi');
+      expect(tx.name).toBe(`tax-${year}.pdf`);
+      const txText = pdfText(tx.file);
+      // a receipt per child for line 21400, with Northridge's business number and a receipt number
+      expect(txText).toContain(t(lang, 'tax.caTitle', { year }));
+      expect(txText).toContain('874512396RT0001');
+      expect(txText).toContain(t(lang, 'tax.receiptNumber'));
+      await expectNoAxeViolations(page, 'view statement, Canadian provider (375, vi)');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await shot(page, 'viewstatement-linh-375-vi');
+    } finally {
+      await ctx.close();
+    }
+  });
 });
