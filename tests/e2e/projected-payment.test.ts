@@ -1,10 +1,12 @@
 // Bills in a real browser at 375 and 1280 px with axe: the provider bills a program monthly through
 // the portal (a billed program, Tyler Johnson's charges split 60/40 between his mother Karen's account
 // and Maria Garcia's), `npm run billing -- invoice` invoices this month, and each parent's projected
-// payment (spec 2.12) shows her own invoice's fee lines, Tyler's at her share only, and never the
-// other account's lines.
+// payment (spec 2.12) and her invoice PDF show her own invoice's lines, Tyler's at her share only,
+// and never the other account's lines.
 import { describe, expect, it } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
 import { join } from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { openDb } from '../../server/db/index';
@@ -97,6 +99,19 @@ describe('the projected payment of a billed program', () => {
         expect(summary).toContain(`Extended Care (billed monthly): ${day(1)} – ${day(last)}`);
         await expectNoAxeViolations(page, `projected payment (${who}, ${width}, ${lang})`);
         await shot(page, `projected-payment-${who}-${width}-${lang}`);
+
+        // the invoice of the billed month, from View statement: a line per child and activity, this account's only
+        await page.getByRole('link', { name: text(lang, 'payment', 'projected.statements') }).click();
+        await page.waitForURL(/\/viewstatement$/);
+        const card = page.locator('section[data-section=invoices] article').filter({ hasText: 'Extended Care (billed monthly)' });
+        await card.waitFor();
+        const [d] = await Promise.all([page.waitForEvent('download'), card.locator('[data-action=invoicePdf]').click()]);
+        const file = `${fs.mkdtempSync(`${os.tmpdir()}/invoice-`)}/${d.suggestedFilename()}`;
+        await d.saveAs(file);
+        const pdf = execFileSync('pdftotext', ['-layout', file, '-']).toString().replace(/\s+/g, ' ');
+        expect(pdf).toContain('Tyler Johnson: Extended Care');
+        if (who === 'maria') expect(pdf).toContain('Sofia Garcia: Extended Care');
+        else expect(pdf).not.toContain('Sofia');
       } catch (err) {
         await shot(page, `projected-payment-failed-${who}-${width}-${lang}`);
         throw err;
