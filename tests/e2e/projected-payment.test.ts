@@ -109,6 +109,7 @@ describe('the projected payment of a billed program', () => {
         const file = `${fs.mkdtempSync(`${os.tmpdir()}/invoice-`)}/${d.suggestedFilename()}`;
         await d.saveAs(file);
         const pdf = execFileSync('pdftotext', ['-layout', file, '-']).toString().replace(/\s+/g, ' ');
+        expect(pdf).toContain(`Extended Care (billed monthly): ${day(1)} – ${day(last)}`);
         expect(pdf).toContain('Tyler Johnson: Extended Care');
         if (who === 'maria') expect(pdf).toContain('Sofia Garcia: Extended Care');
         else expect(pdf).not.toContain('Sofia');

@@ -9,6 +9,7 @@ import { accounts, invoices, ledgerEntries, providers } from '../../db/schema';
 import { httpError } from '../../errors';
 import { isoDay } from '../../clock';
 import { accountMoney } from '../billing/ledger';
+import { invoicePeriodTexts } from '../billing/invoicing';
 import type { AppDeps, FileResult } from '../../context';
 import type { SessionInfo } from '../../auth';
 import { dateInLanguage } from '../../../src/engine/index';
@@ -191,16 +192,18 @@ export async function invoicePdfFile(deps: AppDeps, s: SessionInfo, servicePerio
     .orderBy(asc(ledgerEntries.entryDate), asc(ledgerEntries.id));
   const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
   const amountCents = charges.reduce((n, c) => n + c.amountCents, 0);
+  // the period in the reader's language (an invoice the billing job made names its program and dates)
+  const period = (await invoicePeriodTexts(deps.db, s.providerId, [inv], lang)).get(inv.id) ?? inv.servicePeriod;
   const file = await invoicePdf({
     t: (k, prm) => deps.t(lang, k, prm),
     lang,
     country: p.countryCode,
     organisation: p.organisation,
     accountNo: acc.accountNo,
-    servicePeriod: inv.servicePeriod,
+    servicePeriod: period,
     invoiceDate: inv.invoiceDate,
     paymentDueDate: inv.paymentDueDate,
-    charges: charges.map((c) => ({ date: c.entryDate, description: c.description || inv.servicePeriod, cents: c.amountCents })),
+    charges: charges.map((c) => ({ date: c.entryDate, description: c.description || period, cents: c.amountCents })),
     amountCents,
     openCents: money.invoiceOpenCents.get(inv.id) ?? 0,
     balanceCents: money.balanceCents,
