@@ -10,6 +10,27 @@ const FONT_DIR = process.env.PDF_FONT_DIR ?? '/usr/share/fonts/truetype/dejavu';
 const UNICODE_FONTS = { body: `${FONT_DIR}/DejaVuSans.ttf`, bold: `${FONT_DIR}/DejaVuSans-Bold.ttf` };
 const hasUnicodeFonts = () => existsSync(UNICODE_FONTS.body) && existsSync(UNICODE_FONTS.bold);
 
+/** A report PDF being written: the document, its text column and its bytes once ended. */
+export interface ReportDoc {
+  doc: PDFKit.PDFDocument;
+  left: number;
+  width: number;
+  done: Promise<Uint8Array>;
+}
+
+/** A new letter-size report PDF in the report fonts (statements, tax documents), collected into bytes as it is written. */
+export function newReportDoc(title: string, author: string, generatedOn: Date): ReportDoc {
+  const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: title, Author: author, CreationDate: generatedOn } });
+  const chunks: Buffer[] = [];
+  const done = new Promise<Uint8Array>((resolve, reject) => {
+    doc.on('data', (c: Buffer) => chunks.push(c));
+    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
+    doc.on('error', reject);
+  });
+  registerReportFonts(doc);
+  return { doc, done, left: doc.page.margins.left, width: doc.page.width - doc.page.margins.left - doc.page.margins.right };
+}
+
 /** The reports' 'body' and 'bold' fonts: DejaVu when installed (Vietnamese needs more than the PDF standard fonts). */
 export function registerReportFonts(doc: PDFKit.PDFDocument): void {
   if (hasUnicodeFonts()) {

@@ -3,7 +3,6 @@
 // before the first day, each entry as a debit or a credit with the running balance, and the closing
 // balance; as a PDF or a CSV. And the payment history between two days as a PDF. Everything is read
 // for the signed-in account of the signed-in provider only.
-import PDFDocument from 'pdfkit';
 import { and, asc, eq, gte, lte } from 'drizzle-orm';
 import { accounts, adults, invoices, ledgerEntries, payments } from '../../db/schema';
 import { KeyedError } from '../../errors';
@@ -12,7 +11,7 @@ import type { AppDeps, FileResult } from '../../context';
 import type { SessionInfo } from '../../auth';
 import { dateInLanguage, parseIsoDay } from '../../../src/engine/index';
 import { moneyText } from '../../../src/engine/money';
-import { registerReportFonts } from '../attendance/attendanceReport';
+import { newReportDoc, type ReportDoc } from '../attendance/attendanceReport';
 import { providerOf } from '../provider/provider';
 import type { BillingStatementPeriodResponse } from '../../../src/engine/contract.gen';
 
@@ -187,24 +186,8 @@ export function statementCsv(st: Statement, t: T): string {
   return lines.join('\r\n') + '\r\n';
 }
 
-interface Doc {
-  doc: PDFKit.PDFDocument;
-  left: number;
-  width: number;
-  done: Promise<Uint8Array>;
-}
-
-function newDoc(title: string, author: string, generatedOn: Date): Doc {
-  const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: title, Author: author, CreationDate: generatedOn } });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Uint8Array>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
-  });
-  registerReportFonts(doc);
-  return { doc, done, left: doc.page.margins.left, width: doc.page.width - doc.page.margins.left - doc.page.margins.right };
-}
+type Doc = ReportDoc;
+const newDoc = newReportDoc;
 
 /** The heading every statement PDF starts with: provider, title, account, period. */
 function heading(d: Doc, t: T, lang: string, h: { organisation: string; title: string; accountNo: string; adultName: string; start: string; end: string }) {

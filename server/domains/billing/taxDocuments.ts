@@ -23,7 +23,6 @@
 // - Amounts paid by a credit (CREDIT: the provider's own) are nobody's payment and count nowhere.
 // - The payer is the adult who made the payment (payments.adult_id, else its payer name); a payment
 //   on the ledger without a payment record is the account holder's.
-import PDFDocument from 'pdfkit';
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { accounts, activities, adults, children, invoiceLines, invoices, ledgerEntries, miscCharges, payments, providers, servicePeriods } from '../../db/schema';
 import { KeyedError } from '../../errors';
@@ -33,7 +32,7 @@ import type { SessionInfo } from '../../auth';
 import type { TaxSettings } from '../../taxSettings';
 import { dateInLanguage, displayPhone } from '../../../src/engine/index';
 import { moneyText } from '../../../src/engine/money';
-import { registerReportFonts } from '../attendance/attendanceReport';
+import { newReportDoc, type ReportDoc } from '../attendance/attendanceReport';
 
 type T = (key: string, params?: Record<string, unknown>) => string;
 /** what a cent paid went to: care for a child (or none attributed), something not care, or a fee left out */
@@ -344,19 +343,8 @@ export function rl24Of(year: number, p: PayerYear, code: 'R' | 'A' | 'D' = 'R'):
 // ---------------------------------------------------------------------------------------------
 // PDFs
 
-function newDoc(title: string, author: string, generatedOn: Date) {
-  const doc = new PDFDocument({ size: 'LETTER', margin: 56, info: { Title: title, Author: author, CreationDate: generatedOn } });
-  const chunks: Buffer[] = [];
-  const done = new Promise<Uint8Array>((resolve, reject) => {
-    doc.on('data', (c: Buffer) => chunks.push(c));
-    doc.on('end', () => resolve(new Uint8Array(Buffer.concat(chunks))));
-    doc.on('error', reject);
-  });
-  registerReportFonts(doc);
-  return { doc, done, left: doc.page.margins.left, width: doc.page.width - doc.page.margins.left - doc.page.margins.right };
-}
-
-type Doc = ReturnType<typeof newDoc>;
+const newDoc = newReportDoc;
+type Doc = ReportDoc;
 
 function providerBlock(d: Doc, t: T, y: TaxYear) {
   const p = y.provider;
