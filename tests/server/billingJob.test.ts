@@ -11,6 +11,7 @@ import { accountMoney } from '../../server/domains/billing/ledger';
 import { projectedPayment } from '../../server/domains/billing/projectedPayment';
 import type { BillingSettings } from '../../server/billingSettings';
 import { feesOf } from '../../server/domains/enrolment/fees';
+import { isoDay } from '../../server/clock';
 import { BACKENDS, KAREN, LINH, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
 
 const BILLING: BillingSettings = {
@@ -262,15 +263,18 @@ describe.each(BACKENDS)('the billing job on %s', (backend) => {
     const maria = apiClient(t.app, { token: await tokenFor(t.app, ...MARIA) });
     const karen = apiClient(t.app, { token: await tokenFor(t.app, ...KAREN) });
     const p = (await maria('Billing.projectedPayment')).json<{ accountNo: string; projectedAmountDue: number; discountAmount: number; feeDetails: { childName: string }[] }>();
-    const mine = await projectedPayment(db(), c.providerId, garcia, '2026-11-23', 'en');
+    // the API answers on the app's business day
+    const mine = await projectedPayment(db(), c.providerId, garcia, isoDay(t.app.deps.today()), 'en');
     expect(p.accountNo).toBe(mine.accountNo);
     expect(p.projectedAmountDue).toBe(mine.projectedAmountDueCents / 100);
     expect(p.discountAmount).toBe(mine.discountAmountCents / 100);
     const all = (await maria('Billing.servicePeriods')).json<{ servicePeriodDetailID: number; programPeriodID: number; isCurrent: boolean; startDate: string }[]>();
     expect(all.filter((x) => x.programPeriodID === program)).toHaveLength(10);
-    // the business day of the tests is 23 November 2026
+    // the current period is the month of the app's business day (the program runs September 2026 to June 2027)
+    const day = isoDay(t.app.deps.today());
     const current = (await maria('Billing.servicePeriods', { query: { IsCurrent: true } })).json<{ programPeriodID: number; startDate: string; isCurrent: boolean }[]>();
-    expect(current.filter((x) => x.programPeriodID === program)).toEqual([expect.objectContaining({ startDate: '2026-11-01', isCurrent: true })]);
+    const inProgram = day >= '2026-09-01' && day <= '2027-06-30';
+    expect(current.filter((x) => x.programPeriodID === program)).toEqual(inProgram ? [expect.objectContaining({ startDate: `${day.slice(0, 7)}-01`, isCurrent: true })] : []);
     // Karen sees the billed program through Tyler; an account without a billed enrolment sees none of it
     expect((await karen('Billing.servicePeriods')).json<{ programPeriodID: number }[]>().some((x) => x.programPeriodID === program)).toBe(true);
     const linh = apiClient(t.app, { token: await tokenFor(t.app, ...LINH) });
