@@ -723,7 +723,115 @@ export const autopayRegistrations = pgTable('autopay_registrations', {
   isPaymentOnFile: boolean('is_payment_on_file').notNull().default(true),
   active: boolean('active').notNull().default(true),
   startDate: day('start_date').notNull(),
+  /** the parent's maximum per autopay charge (null: none); what is above it stays due and she is told */
+  maxChargeCents: cents('max_charge_cents'),
 });
+
+/**
+ * One charge of the autopay run (server/domains/payments/autopay.ts): an account's invoice of a
+ * service period presented to its autopay method, one row per try. (account, service period, attempt)
+ * is unique, so a rerun of the run, or two instances running it at once, insert the row once and only
+ * the one that inserted it opens its payment attempt; the charge goes through that attempt (its key
+ * is the gateway's idempotency key), so the payment is posted once. A failed try carries the retry
+ * schedule: the day of the next try (next_try_date) or final (no more tries; the provider is told).
+ */
+export const autopayCharges = pgTable(
+  'autopay_charges',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    automaticPaymentRegistrationId: integer('automatic_payment_registration_id').notNull().references(() => autopayRegistrations.id, { onDelete: 'cascade' }),
+    invoiceId: integer('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    servicePeriodDetailID: integer('service_period_detail_id').notNull(),
+    /** 1 the first presentation, then each retry of a soft decline or re-presentation of a bank return */
+    attempt: integer('attempt').notNull(),
+    /** the day this try is made */
+    chargeDate: day('charge_date').notNull(),
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    /** CCR saved card, ECR saved bank account */
+    paymentMethodCode: text('payment_method_code').notNull(),
+    /** what was due on the day, the autopay discount taken off */
+    amountDueCents: cents('amount_due_cents').notNull(),
+    /** the invoice's autopay discount, credited when the charge is approved */
+    discountCents: cents('discount_cents').notNull().default(0),
+    /** what is charged: the amount due, at most the parent's maximum */
+    amountCents: cents('amount_cents').notNull(),
+    paymentAttemptId: integer('payment_attempt_id').unique().references(() => paymentAttempts.id, { onDelete: 'set null' }),
+    paymentId: integer('payment_id').references(() => payments.id, { onDelete: 'set null' }),
+    /** PENDING (asked, no answer yet) | APPROVED | DECLINED | RETURNED (a bank debit the bank returned) */
+    status: text('status').notNull().default('PENDING'),
+    /** the gateway's reason (INSUFFICIENT_FUNDS, STOLEN...) or the bank's return code (R01...) */
+    reasonCode: text('reason_code').notNull().default(''),
+    /** SOFT | HARD (card declines, rules autopay.declineClass) | RETURN (bank returns) */
+    declineClass: text('decline_class').notNull().default(''),
+    /** the retry schedule: the day of the next try of a failed charge (null: none) */
+    nextTryDate: day('next_try_date'),
+    /** no more tries of this invoice: the parent and the provider were told */
+    final: boolean('final').notNull().default(false),
+    /** the parent was told of this try's failure (or, approved, of what above her maximum stays due) */
+    parentToldAt: ts('parent_told_at'),
+    createdAt: ts('created_at').notNull(),
+    completedAt: ts('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('autopay_charges_account_period_attempt').on(t.providerId, t.accountId, t.servicePeriodDetailID, t.attempt),
+    index('autopay_charges_retry').on(t.providerId, t.nextTryDate).where(sql`${t.nextTryDate} IS NOT NULL`),
+    index('autopay_charges_open').on(t.providerId, t.status),
+  ],
+);
+
+/** The e-mail telling the parent of an autopay charge ahead (amount, date, method): one per account and service period. */
+export const autopayNotices = pgTable(
+  'autopay_notices',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    invoiceId: integer('invoice_id').notNull().references(() => invoices.id, { onDelete: 'cascade' }),
+    servicePeriodDetailID: integer('service_period_detail_id').notNull(),
+    /** the day the charge will be made */
+    chargeDate: day('charge_date').notNull(),
+    amountCents: cents('amount_cents').notNull(),
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    paymentMethodCode: text('payment_method_code').notNull(),
+    /** how many days ahead it was due (the provider's notice days, or the bank's when the amount changed) */
+    daysAhead: integer('days_ahead').notNull(),
+    outboxId: integer('outbox_id'),
+    sentAt: ts('sent_at').notNull(),
+  },
+  (t) => [uniqueIndex('autopay_notices_account_period').on(t.providerId, t.accountId, t.servicePeriodDetailID)],
+);
+
+/**
+ * Spec 3 autopay errors: an autopay charge that failed (transactionStatusCode PAYMENT FAILED, or
+ * SCHEDULING FAILED when it could not be made at all), shown as spec 2.12's alert on Home and /paynow
+ * until what was paid since (amount) reaches what failed (paymentAmount). One per failed try.
+ */
+export const autopayErrors = pgTable(
+  'autopay_errors',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    autopayChargeId: integer('autopay_charge_id').notNull().unique().references(() => autopayCharges.id, { onDelete: 'cascade' }),
+    /** PAYMENT FAILED | SCHEDULING FAILED */
+    transactionStatusCode: text('transaction_status_code').notNull(),
+    /** what failed to be charged */
+    paymentAmountCents: cents('payment_amount_cents').notNull(),
+    transactionDate: day('transaction_date').notNull(),
+    /** CCR | ECR */
+    paymentMethodCode: text('payment_method_code').notNull(),
+    /** the card's brand or the bank account's kind */
+    paymentMethod: text('payment_method').notNull().default(''),
+    /** the last four digits of the card or bank account */
+    bankAccountDetails: text('bank_account_details').notNull().default(''),
+    reasonCode: text('reason_code').notNull().default(''),
+    /** a later try of the same invoice was approved */
+    resolvedAt: ts('resolved_at'),
+  },
+  (t) => [index('autopay_errors_account').on(t.providerId, t.accountId)],
+);
 
 /**
  * A payment method the gateway keeps for later payments (spec 2.12, 4): the portal holds its token and
