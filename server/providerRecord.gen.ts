@@ -382,6 +382,31 @@ export interface ProviderRecord {
     }[];
   };
   /**
+   * the policy of a parent's change of schedule (spec 2.11 change-schedule request; server/changeScheduleSettings.ts, src/engine/changeSchedule.ts, rules/changeSchedule.rules.json, which a provider may overlay): the notice before a change takes effect, the days it may take effect on, the changes that are free and the fee after them; whether a change applies itself is the program option canParentChangeEnrollment (otherwise it waits for the provider); left out: no notice, any day, every change free
+   */
+  changeSchedule?: {
+    /**
+     * days from the day a change is asked for to its effective date, at least (default 0: from today)
+     */
+    minimumNoticeDays?: number;
+    /**
+     * the days a change may take effect on: any day, a Monday, or the first of a month (default anyDay)
+     */
+    effectiveDates?: 'anyDay' | 'nextMonday' | 'firstOfMonth';
+    /**
+     * changes an account makes free per period (freeChangesPer); the change fee applies to each one after them (default: every change free)
+     */
+    freeChanges?: number;
+    /**
+     * the period free changes are counted in: the program period, or the service period the change takes effect in (a calendar month for a program not billed through the portal); default programPeriod
+     */
+    freeChangesPer?: 'programPeriod' | 'servicePeriod';
+    /**
+     * the fee of a change beyond the free ones, in cents (default 0)
+     */
+    changeFeeCents?: number;
+  };
+  /**
    * what the year-end tax documents say of the provider (server/taxSettings.ts, server/domains/billing/taxDocuments.ts): its address, its tax numbers and who signs; a provider in the US needs an EIN or taxExempt, one in Canada a business number, one in Québec its Québec identification number too (checked on start); left out: no tax documents are offered
    */
   taxDocuments?: {

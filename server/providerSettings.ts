@@ -11,6 +11,8 @@ import { DEFAULT_PAYMENTS, paymentsOf, type PaymentSettings } from './paymentSet
 import type { ProviderRecord } from './providerRecord';
 import { billingOf, type BillingSettings } from './billingSettings';
 import { taxSettingsOf, type TaxSettings } from './taxSettings';
+import { changePolicyOf } from './changeScheduleSettings';
+import { DEFAULT_CHANGE_POLICY, type ChangePolicy } from '../src/engine/changeSchedule';
 
 export interface SignInSettings {
   /**
@@ -38,6 +40,8 @@ export interface ProviderSettings {
   billing: BillingSettings | null;
   /** null: the provider offers no year-end tax documents */
   taxDocuments: TaxSettings | null;
+  /** a parent's change of schedule: notice, effective days, free changes and the change fee */
+  changeSchedule: ChangePolicy;
 }
 
 export const DEFAULT_SETTINGS: ProviderSettings = {
@@ -46,16 +50,18 @@ export const DEFAULT_SETTINGS: ProviderSettings = {
   payments: DEFAULT_PAYMENTS,
   billing: null,
   taxDocuments: null,
+  changeSchedule: DEFAULT_CHANGE_POLICY,
 };
 
-/** The settings of a checked provider record (its `signIn`, `limits`, `payments` and `billing`), defaults filled in. */
-export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments' | 'billing'> & Partial<Parameters<typeof taxSettingsOf>[0]>): ProviderSettings {
+/** The settings of a checked provider record (its `signIn`, `limits`, `payments`, `billing` and `changeSchedule`), defaults filled in. */
+export function settingsOf(rec: Pick<ProviderRecord, 'signIn' | 'limits' | 'payments' | 'billing' | 'changeSchedule'> & Partial<Parameters<typeof taxSettingsOf>[0]>): ProviderSettings {
   return {
     signIn: { ...DEFAULT_SETTINGS.signIn, ...rec.signIn },
     limits: { ...DEFAULT_SETTINGS.limits, ...rec.limits },
     payments: paymentsOf(rec.payments),
     billing: billingOf(rec.billing),
     taxDocuments: rec.organisation ? taxSettingsOf(rec as Parameters<typeof taxSettingsOf>[0]) : null,
+    changeSchedule: changePolicyOf(rec.changeSchedule),
   };
 }
 
