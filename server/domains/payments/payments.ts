@@ -215,7 +215,7 @@ export async function payerFacts(deps: AppDeps, s: SessionInfo, paidByFamilyMemb
 
 /**
  * What the payer form's rules read as `$data`: the provider's payment settings, and its autopay form
- * variant as Billing.paymentOptions answers it to the payer page (payment.showAutopay, showSaveCard).
+ * variant as Billing.paymentOptions answers it to the payer page (autopay.showCheckbox, payment.showSaveCard).
  */
 export async function payerRuleData(deps: AppDeps, s: SessionInfo): Promise<Record<string, unknown>> {
   const { settings } = await settingsOfSession(deps, s);
@@ -229,12 +229,12 @@ function autopayFormData(settings: PaymentSettings): { formCustomID: PaymentSett
 /**
  * Spec 4: "save for later" counts only where the payer page offers it, by the declared rule the page
  * shows its box with (payment.showSaveCard: an SPM autopay form variant, a new card or bank account,
- * autopay not chosen). A flag sent otherwise is dropped, as the payer form drops a hidden field's value.
+ * autopay not chosen, autopay.chosen reading the same payment options). A flag sent otherwise is dropped, as the payer form drops a hidden field's value.
  */
 function saveOffered(deps: AppDeps, appName: string, settings: PaymentSettings, method: string, values: BillingStartPaymentBody): boolean {
   const decl = deps.declarations.get(appName);
   if (!decl) return false;
-  return isTrue(decl.set.rules, 'payment.showSaveCard', { form: values, data: { autopayForm: autopayFormData(settings) }, flow: { data: { paymentMethodCode: method } } });
+  return isTrue(decl.set.rules, 'payment.showSaveCard', { form: values, data: { paymentOptions: settings, autopayForm: autopayFormData(settings) }, flow: { data: { paymentMethodCode: method } } });
 }
 
 /**

@@ -232,18 +232,24 @@ describe('payer and autopay (spec 2.12, 4, 5.6)', () => {
     expect(us.fieldStates('payer', { form: { paidByFamilyMemberID: 0 } })['/firstName'].enabled).toBe(true);
   });
   it('frequency variant: autopay needs terms and a frequency (own message), except from change-autopay', () => {
-    const data = { autopayForm: { formCustomID: 'APEA' } };
-    expect(keys(us.validate('payer', { ...payer, autopay: true }, { data }))).toEqual([
+    const data = { autopayForm: { formCustomID: 'APEA' }, paymentOptions: { autoPaymentForCCEnabled: true } };
+    const flow = { data: { paymentMethodCode: 'CCD' } };
+    expect(keys(us.validate('payer', { ...payer, autopay: true }, { data, flow }))).toEqual([
       '/frequency errors.payment.frequency',
       '/termsAccepted errors.payment.terms',
     ]);
-    expect(keys(us.validate('payer', { ...payer, autopay: true, termsAccepted: true }, { data, query: { fromPage: 'changeautopay' } }))).toEqual([]);
-    const off = us.validate('payer', { ...payer, autopay: false, frequency: 'W' }, { data });
+    expect(keys(us.validate('payer', { ...payer, autopay: true, termsAccepted: true }, { data, flow, query: { fromPage: 'changeautopay' } }))).toEqual([]);
+    const off = us.validate('payer', { ...payer, autopay: false, frequency: 'W' }, { data, flow });
     expect(off.valid).toBe(true);
     expect(off.data).not.toHaveProperty('frequency');
+    // the provider takes no card autopay: no checkbox, nothing asked, the values dropped
+    const noCard = us.validate('payer', { ...payer, autopay: true, frequency: 'W' }, { data: { ...data, paymentOptions: { autoPaymentForCCEnabled: false } }, flow });
+    expect(noCard.valid).toBe(true);
+    expect(noCard.data).not.toHaveProperty('autopay');
+    expect(noCard.data).not.toHaveProperty('frequency');
   });
   it('save-card shows for new methods in SPM variants and hides when autopay is chosen', () => {
-    const ctx = { data: { autopayForm: { formCustomID: 'OTP_APE_SPM' } }, flow: { data: { paymentMethodCode: 'CCD' } } };
+    const ctx = { data: { autopayForm: { formCustomID: 'OTP_APE_SPM' }, paymentOptions: { autoPaymentForCCEnabled: true } }, flow: { data: { paymentMethodCode: 'CCD' } } };
     expect(us.fieldStates('payer', { ...ctx, form: {} })['/saveCard'].shown).toBe(true);
     expect(us.fieldStates('payer', { ...ctx, form: { autopay: true } })['/saveCard'].shown).toBe(false);
     expect(us.fieldStates('payer', { ...ctx, flow: { data: { paymentMethodCode: 'CCR' } }, form: {} })['/saveCard'].shown).toBe(false);
