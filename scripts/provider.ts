@@ -9,6 +9,9 @@
 //   applications reject ID --provider APP                  release its seats; the child is REMOVED
 //   payments unresolved [--provider APP] [--lang LANG]     refunds refused or still owed, money taken
 //                                                          but not posted, payments the bank returned
+//   payments failed [--provider APP] [--lang LANG]         autopay charges that failed for good (a hard
+//                                                          decline, the last retry, a bank return not
+//                                                          presented again) and are still unpaid
 import { join } from 'node:path';
 import { openDb } from '../server/db/index';
 import { ROOT } from '../server/app';
@@ -16,13 +19,15 @@ import { businessClock, systemClock } from '../server/clock';
 import { createTranslator } from '../server/i18n';
 import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/domains/enrolment/approvals';
 import { unresolvedPayments } from '../server/domains/payments/unresolved';
+import { failedAutopays } from '../server/domains/payments/autopay';
 import { moneyText } from '../src/engine/money';
 
 const USAGE = `Usage:
   npm run provider -- applications list [--provider APP]
   npm run provider -- applications approve REGISTRATION_ID --provider APP [--no-discount]
   npm run provider -- applications reject REGISTRATION_ID --provider APP
-  npm run provider -- payments unresolved [--provider APP] [--lang en|es|pt|vi]`;
+  npm run provider -- payments unresolved [--provider APP] [--lang en|es|pt|vi]
+  npm run provider -- payments failed [--provider APP] [--lang en|es|pt|vi]`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -32,20 +37,29 @@ function option(args: string[], name: string): string | undefined {
 const args = process.argv.slice(2);
 const [area, command, idArg] = args;
 const unresolved = area === 'payments' && command === 'unresolved';
-if (!unresolved && (area !== 'applications' || !['list', 'approve', 'reject'].includes(command ?? ''))) {
+const failed = area === 'payments' && command === 'failed';
+if (!unresolved && !failed && (area !== 'applications' || !['list', 'approve', 'reject'].includes(command ?? ''))) {
   console.error(USAGE);
   process.exit(2);
 }
 const provider = option(args, '--provider');
 const id = Number(idArg);
-if (!unresolved && command !== 'list' && (!Number.isInteger(id) || id < 1 || !provider)) {
+if (!unresolved && !failed && command !== 'list' && (!Number.isInteger(id) || id < 1 || !provider)) {
   console.error(USAGE);
   process.exit(2);
 }
 
 const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite') });
 try {
-  if (unresolved) {
+  if (failed) {
+    const t = createTranslator(ROOT);
+    const lang = option(args, '--lang') ?? 'en';
+    const rows = await failedAutopays(handle.db, provider);
+    if (!rows.length) console.log(t(lang, 'methods.autopay.failed.none'));
+    for (const r of rows) {
+      console.log([r.provider, r.accountNo, `period ${r.servicePeriodDetailID}`, `${r.tries} tr${r.tries === 1 ? 'y' : 'ies'}`, r.chargeDate, moneyText(r.amountCents, lang, r.countryCode), t(lang, `methods.autopay.failed.classes.${r.declineClass || 'HARD'}`), r.reasonCode].join('\t'));
+    }
+  } else if (unresolved) {
     const t = createTranslator(ROOT);
     const lang = option(args, '--lang') ?? 'en';
     const rows = await unresolvedPayments(handle.db, systemClock(), provider);

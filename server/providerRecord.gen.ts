@@ -369,6 +369,34 @@ export interface ProviderRecord {
       M?: number;
     };
     /**
+     * the autopay run (server/domains/payments/autopay.ts, npm run autopay): when an enrolled account's method is charged, how a failed charge is tried again and when the parent is told ahead; every member has a default
+     */
+    autopay?: {
+      /**
+       * the charge is made this many business days before the invoice's due date, weekends and the holidays skipped (default 2)
+       */
+      businessDaysBefore?: number;
+      /**
+       * a card charge declined for a reason the issuer may lift (insufficient funds, issuer unavailable, try again later) is tried again these many days after the first try, in increasing order (default [1, 3, 5]; [] never)
+       *
+       * @minItems 0
+       * @maxItems 3
+       */
+      retryDays?: number[];
+      /**
+       * at most this many tries of one card charge, the first included (default 4, the most the card networks' retry rules leave)
+       */
+      maxTries?: number;
+      /**
+       * the parent is e-mailed the amount, date and method this many days before each charge (default 3)
+       */
+      noticeDays?: number;
+      /**
+       * the days ahead of a bank debit whose amount differs from the last one (default 10, as the bank rules ask)
+       */
+      bankNoticeDays?: number;
+    };
+    /**
      * days the provider is closed: not charged per day, not counted in proration, not scheduled
      *
      * @maxItems 400

@@ -8,6 +8,7 @@ import { REFUND_RETRY_JOB, REFUND_RETRY_MS, REFUND_RETRY_TRIES, sweepHolds } fro
 import { retryRefund } from '../domains/payments/unresolved';
 import { sendExpiryNotices } from '../domains/payments/expiryNotices';
 import { runBillingForAll } from '../domains/billing/invoicing';
+import { runAutopayForAll } from '../domains/payments/autopay';
 import { JobRunner, type JobRunnerOptions } from './runner';
 import { pruneJobs } from './queue';
 
@@ -50,6 +51,8 @@ export function portalJobs(deps: AppDeps, opts: PortalJobsOptions): JobRunner {
   runner.register({ name: 'methods.expiryNotices', schedule: { cron: '0 14 * * *' }, maxAttempts: 1, run: async () => void (await sendExpiryNotices(deps)) });
   // tuition invoices of the service periods due and late fees, for providers that bill through the portal (every morning)
   runner.register({ name: 'billing.run', schedule: { cron: '0 11 * * *' }, maxAttempts: 1, run: async () => void (await runBillingForAll(deps)) });
+  // the autopay run: notices of charges ahead, the charges of the day, retries; after the invoices of the morning
+  runner.register({ name: 'autopay.run', schedule: { cron: '0 12 * * *' }, maxAttempts: 1, run: async () => void (await runAutopayForAll(deps)) });
   runner.register({
     name: 'jobs.prune',
     schedule: { every: 60 * 60_000 },

@@ -196,3 +196,30 @@ export function autopayDiscountCents(rules: RuleSet, facts: { account: { isAutoP
   const v = Number(evaluateRule(rules, 'billing.autopayDiscountCents', facts));
   return Number.isFinite(v) && v > 0 ? Math.min(Math.round(v), facts.invoice.tuitionCents) : 0;
 }
+
+/** Whether `day` (yyyy-mm-dd) is a business day: neither a Saturday nor a Sunday, nor one of the provider's holidays. */
+export function isBusinessDay(day: string, holidays: ReadonlySet<string>): boolean {
+  const dow = dowOf(day);
+  return dow !== 'SA' && dow !== 'S' && !holidays.has(day);
+}
+
+/**
+ * The day `n` business days before `day`: with n = 0 `day` itself when it is a business day, else
+ * the last business day before it (the autopay run's charge day for a due date).
+ */
+export function businessDaysBefore(day: string, n: number, holidays: ReadonlySet<string>): string {
+  let d = day;
+  while (!isBusinessDay(d, holidays)) d = addDays(d, -1);
+  for (let left = n; left > 0; left--) {
+    d = addDays(d, -1);
+    while (!isBusinessDay(d, holidays)) d = addDays(d, -1);
+  }
+  return d;
+}
+
+/** The first business day after `day`. */
+export function nextBusinessDay(day: string, holidays: ReadonlySet<string>): string {
+  let d = addDays(day, 1);
+  while (!isBusinessDay(d, holidays)) d = addDays(d, 1);
+  return d;
+}

@@ -9,7 +9,7 @@ import * as s from '../../server/db/schema';
 import { ensureServicePeriods, invoicePeriod, postLateFees, runBilling, type BillingContext } from '../../server/domains/billing/invoicing';
 import { accountMoney } from '../../server/domains/billing/ledger';
 import { projectedPayment } from '../../server/domains/billing/projectedPayment';
-import type { BillingSettings } from '../../server/billingSettings';
+import { AUTOPAY_DEFAULTS, type BillingSettings } from '../../server/billingSettings';
 import { feesOf } from '../../server/domains/enrolment/fees';
 import { isoDay } from '../../server/clock';
 import { BACKENDS, KAREN, LINH, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
@@ -22,6 +22,7 @@ const BILLING: BillingSettings = {
   lateFeeGraceDays: 2,
   autopayDiscountPercent: { M: 2 },
   holidays: [{ date: '2026-11-26', name: { en: 'Thanksgiving' } }],
+  autopay: AUTOPAY_DEFAULTS,
 };
 
 describe('an application to a program invoiced by service period', () => {

@@ -12,12 +12,12 @@ import { and, eq, inArray } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
 import { postLateFees, runBilling, type BillingContext } from '../../server/domains/billing/invoicing';
 import { taxDocumentPdf, taxYearSummary } from '../../server/domains/billing/taxDocuments';
-import type { BillingSettings } from '../../server/billingSettings';
+import { AUTOPAY_DEFAULTS, type BillingSettings } from '../../server/billingSettings';
 import type { SessionInfo } from '../../server/auth';
 import { taxSettingsErrors } from '../../server/taxSettings';
 import { BACKENDS, KAREN, MARIA, apiClient, createTestApp, tokenFor, type TestApp } from './helpers';
 
-const BILLING: BillingSettings = { from: '2026-09-01', invoiceDaysBefore: 0, dueDays: 10, prorate: true, lateFeeGraceDays: 2, autopayDiscountPercent: {}, holidays: [] };
+const BILLING: BillingSettings = { from: '2026-09-01', invoiceDaysBefore: 0, dueDays: 10, prorate: true, lateFeeGraceDays: 2, autopayDiscountPercent: {}, holidays: [], autopay: AUTOPAY_DEFAULTS };
 
 function pdfText(file: Uint8Array): string {
   const at = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'tax-')), 'doc.pdf');
