@@ -7,6 +7,10 @@
 //                                                          financial assistance covers registration and
 //                                                          tuition, or not); the parent is e-mailed
 //   applications reject ID --provider APP                  release its seats; the child is REMOVED
+//   changes list [--provider APP]                          schedule changes waiting for the provider
+//   changes approve ID --provider APP                      schedule it (applied at once when its
+//                                                          effective date has come)
+//   changes reject ID --provider APP                       release its seats; undo its charges
 //   payments unresolved [--provider APP] [--lang LANG]     refunds refused or still owed, money taken
 //                                                          but not posted, payments the bank returned
 //   payments failed [--provider APP] [--lang LANG]         autopay charges that failed for good (a hard
@@ -20,12 +24,16 @@ import { createTranslator } from '../server/i18n';
 import { ApprovalError, approveApplication, pendingApplications, rejectApplication } from '../server/domains/enrolment/approvals';
 import { unresolvedPayments } from '../server/domains/payments/unresolved';
 import { failedAutopays } from '../server/domains/payments/autopay';
+import { approveChange, ChangeDecisionError, pendingChanges, rejectChange } from '../server/domains/enrolment/changeSchedule';
 import { moneyText } from '../src/engine/money';
 
 const USAGE = `Usage:
   npm run provider -- applications list [--provider APP]
   npm run provider -- applications approve REGISTRATION_ID --provider APP [--no-discount]
   npm run provider -- applications reject REGISTRATION_ID --provider APP
+  npm run provider -- changes list [--provider APP]
+  npm run provider -- changes approve CHANGE_ID --provider APP
+  npm run provider -- changes reject CHANGE_ID --provider APP
   npm run provider -- payments unresolved [--provider APP] [--lang en|es|pt|vi]
   npm run provider -- payments failed [--provider APP] [--lang en|es|pt|vi]`;
 
@@ -38,7 +46,7 @@ const args = process.argv.slice(2);
 const [area, command, idArg] = args;
 const unresolved = area === 'payments' && command === 'unresolved';
 const failed = area === 'payments' && command === 'failed';
-if (!unresolved && !failed && (area !== 'applications' || !['list', 'approve', 'reject'].includes(command ?? ''))) {
+if (!unresolved && !failed && ((area !== 'applications' && area !== 'changes') || !['list', 'approve', 'reject'].includes(command ?? ''))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -68,6 +76,22 @@ try {
       const amount = r.amountCents ? moneyText(r.amountCents, lang, r.countryCode) : '';
       console.log([t(lang, `methods.unresolved.kinds.${r.kind}`), r.provider, r.accountNo, r.reference, r.transactionId, amount, r.at, r.detail].join('\t'));
     }
+  } else if (area === 'changes') {
+    const deps = { db: handle.db, clock: systemClock, today: businessClock(systemClock) };
+    if (command === 'list') {
+      const rows = await pendingChanges(handle.db, provider);
+      if (!rows.length) console.log('No schedule changes are waiting for the provider.');
+      for (const r of rows) {
+        const kids = r.children.map((c) => `${c.name}: ${c.change}`).join(' | ');
+        console.log(`${r.id}\t${r.provider}\t${r.programPeriod}\tfrom ${r.effectiveDate ?? ''}\t${kids}`);
+      }
+    } else if (command === 'approve') {
+      const a = await approveChange(deps, provider!, id);
+      console.log(`Change ${id} approved: ${a.applied ? 'applied' : `it applies on ${a.effectiveDate ?? ''}`}.`);
+    } else {
+      const r = await rejectChange(deps, provider!, id);
+      console.log(`Change ${id} rejected: ${r.released} seat(s) released${r.creditedCents ? `, ${(r.creditedCents / 100).toFixed(2)} credited back` : ''}.`);
+    }
   } else if (command === 'list') {
     const rows = await pendingApplications(handle.db, provider);
     if (!rows.length) console.log('No applications are pending approval.');
@@ -88,7 +112,7 @@ try {
     console.log(`Application ${id} rejected: ${released} seat(s) released.`);
   }
 } catch (err) {
-  if (!(err instanceof ApprovalError)) throw err;
+  if (!(err instanceof ApprovalError) && !(err instanceof ChangeDecisionError)) throw err;
   console.error(err.message);
   process.exitCode = 1;
 } finally {

@@ -1188,9 +1188,55 @@ export const seatTakes = pgTable(
     registrationId: integer('registration_id').notNull().references(() => registrations.id, { onDelete: 'cascade' }),
     /** held | released */
     status: text('status').notNull().default('held'),
+    /** the change of schedule that took it (null: the application) */
+    changeRequestId: integer('change_request_id'),
   },
   (t) => [index('seat_takes_registration').on(t.registrationId)],
 );
+
+/**
+ * A parent's change of schedule (spec 2.1 /changeschedule, 2.11, 9 application type 4): a draft kept
+ * on the server under its random hex key (the parent continues on any device), then a request that
+ * took the new schedule's seats and waits for the provider (waiting) or for its effective date
+ * (scheduled), and is applied on that date (applied) or rejected by the provider (rejected). The
+ * key names the request; it is never a credential (every call also needs the account's session).
+ */
+export const changeRequests = pgTable(
+  'change_requests',
+  {
+    id: serial('id').primaryKey(),
+    key: text('key').notNull().unique(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    /** open | waiting | scheduled | applied | rejected | discarded */
+    status: text('status').notNull().default('open'),
+    data: jsonb('data').$type<ChangeData>().notNull().default({}),
+    effectiveDate: day('effective_date'),
+    /** what the change cost when submitted (src/engine/changeSchedule.ts ChangeCost, per child and together) */
+    cost: jsonb('cost').$type<Record<string, unknown>>(),
+    changeFeeCents: integer('change_fee_cents').notNull().default(0),
+    /** what the submit put on the ledger: charges, and credits (a cheaper schedule in an invoiced period) */
+    chargedCents: integer('charged_cents').notNull().default(0),
+    creditedCents: integer('credited_cents').notNull().default(0),
+    /** what the parent pays now (the charges less the account's credit) */
+    amountDueCents: integer('amount_due_cents').notNull().default(0),
+    /** the change applies itself on its effective date (canParentChangeEnrollment) or waited for the provider */
+    appliesItself: boolean('applies_itself').notNull().default(true),
+    createdAt: ts('created_at').notNull(),
+    updatedAt: ts('updated_at').notNull(),
+    submittedAt: ts('submitted_at'),
+    decidedAt: ts('decided_at'),
+    appliedAt: ts('applied_at'),
+  },
+  (t) => [index('change_requests_account').on(t.providerId, t.accountId, t.programPeriodId), index('change_requests_due').on(t.status, t.effectiveDate)],
+);
+
+/** What a change request holds: per child a new schedule (at a site) or no change, and the effective date. */
+export interface ChangeData {
+  children?: { prChildID: number; noChange: boolean; siteID: number | null; selections: { activityID: number; daysOfWeek: string[] }[] }[];
+  effectiveDate?: string | null;
+}
 
 /** Optional miscellaneous fees of a program the parent may add to an application (spec 2.11). */
 export const miscCharges = pgTable('misc_charges', {

@@ -9,6 +9,7 @@ import { retryRefund } from '../domains/payments/unresolved';
 import { sendExpiryNotices } from '../domains/payments/expiryNotices';
 import { runBillingForAll } from '../domains/billing/invoicing';
 import { runAutopayForAll } from '../domains/payments/autopay';
+import { applyDueChanges } from '../domains/enrolment/changeSchedule';
 import { JobRunner, type JobRunnerOptions } from './runner';
 import { pruneJobs } from './queue';
 
@@ -53,6 +54,8 @@ export function portalJobs(deps: AppDeps, opts: PortalJobsOptions): JobRunner {
   runner.register({ name: 'billing.run', schedule: { cron: '0 11 * * *' }, maxAttempts: 1, run: async () => void (await runBillingForAll(deps)) });
   // the autopay run: notices of charges ahead, the charges of the day, retries; after the invoices of the morning
   runner.register({ name: 'autopay.run', schedule: { cron: '0 12 * * *' }, maxAttempts: 1, run: async () => void (await runAutopayForAll(deps)) });
+  // schedule changes whose effective date has come (each applied once, by a conditional UPDATE)
+  runner.register({ name: 'changes.apply', schedule: { every: 15 * 60_000 }, maxAttempts: 1, run: async () => void (await applyDueChanges(deps)) });
   runner.register({
     name: 'jobs.prune',
     schedule: { every: 60 * 60_000 },
