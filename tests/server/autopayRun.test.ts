@@ -318,4 +318,46 @@ describe.each(BACKENDS)('the autopay run on %s', (backend) => {
     const charges = await db().select().from(s.autopayCharges).where(inArray(s.autopayCharges.accountId, [a.account]));
     expect(charges.map((c) => [c.status, c.final])).toEqual([['DECLINED', true]]);
   });
+  it('tells the parent once, three days before a card charge, with the amount, day and method', async () => {
+    const a = await enrolled('Liam', { dueDate: '2026-12-16' });
+    const sentOn: string[] = [];
+    for (let day = '2026-12-01'; day <= '2026-12-13'; day = addDays(day, 1)) {
+      const runs = await Promise.all([runAutopay(ctx(day)), runAutopay(ctx(day))]);
+      if (runs[0].notices + runs[1].notices) sentOn.push(day);
+    }
+    // charged Monday 14 December: told Friday 11
+    expect(sentOn).toEqual(['2026-12-11']);
+    const notices = (await mailsTo('liam@example.com')).filter((m) => m.kind === 'autopay-notice');
+    expect(notices).toHaveLength(1);
+    expect(notices[0].textBody).toContain('On 12/14/2026');
+    expect(notices[0].textBody).toContain('$490.00');
+    expect(notices[0].textBody).toContain('VISA ending in 4242');
+    const rows = await db().select().from(s.autopayNotices).where(eq(s.autopayNotices.accountId, a.account));
+    expect(rows.map((r) => [r.chargeDate, r.amountCents, r.daysAhead])).toEqual([['2026-12-14', 490_00, 3]]);
+    await month('2026-12-14', '2026-12-20');
+    expect((await mailsTo('liam@example.com')).filter((m) => m.kind === 'autopay-notice')).toHaveLength(1);
+  });
+
+  it('tells the parent ten days before a bank debit of a new amount (from the invoice\'s day when it came later), three for the same amount', async () => {
+    const a = await enrolled('Lucas', { bank: true, dueDate: '2026-12-16', lang: 'vi' });
+    await month('2026-12-01', '2026-12-14');
+    let rows = await db().select().from(s.autopayNotices).where(eq(s.autopayNotices.accountId, a.account));
+    // the first debit: ten days; its invoice of 6 December came eight days before the charge
+    expect(rows.map((r) => [r.chargeDate, r.daysAhead, r.sentAt !== null])).toEqual([['2026-12-14', 10, true]]);
+    const first = (await mailsTo('lucas@example.com')).filter((m) => m.kind === 'autopay-notice');
+    expect(first).toHaveLength(1);
+    expect(first[0].subject).toContain('thanh toán tự động');
+    // January, the same amount: three days before its charge (due Wednesday 13, charged Monday 11, told Friday 8)
+    const [jan] = await db().insert(s.invoices).values({ providerId, accountId: a.account, servicePeriodDetailID: ++spd, servicePeriod: 'January', invoiceDate: '2027-01-01', paymentDueDate: '2027-01-13', amountCents: 500_00, autoPayDiscountValueCents: 10_00 }).returning();
+    await db().insert(s.ledgerEntries).values({ providerId, accountId: a.account, kind: 'CHARGE', amountCents: 500_00, entryDate: '2027-01-01', dueDate: '2027-01-13', invoiceId: jan.id, description: 'Tuition', createdAt: new Date() });
+    const told = await month('2027-01-01', '2027-01-10');
+    expect([...told].filter(([, r]) => r.notices > 0).map(([d]) => d)).toEqual(['2027-01-08']);
+    // February, another amount: ten days (due Wednesday 10 February, charged Monday 8, told Friday 29 January)
+    const [feb] = await db().insert(s.invoices).values({ providerId, accountId: a.account, servicePeriodDetailID: ++spd, servicePeriod: 'February', invoiceDate: '2027-01-25', paymentDueDate: '2027-02-10', amountCents: 600_00, autoPayDiscountValueCents: 10_00 }).returning();
+    await db().insert(s.ledgerEntries).values({ providerId, accountId: a.account, kind: 'CHARGE', amountCents: 600_00, entryDate: '2027-01-25', dueDate: '2027-02-10', invoiceId: feb.id, description: 'Tuition', createdAt: new Date() });
+    const toldFeb = await month('2027-01-12', '2027-02-07');
+    expect([...toldFeb].filter(([, r]) => r.notices > 0).map(([d]) => d)).toEqual(['2027-01-29']);
+    rows = await db().select().from(s.autopayNotices).where(eq(s.autopayNotices.accountId, a.account));
+    expect(rows.map((r) => r.daysAhead)).toEqual([10, 3, 10]);
+  });
 });

@@ -18,7 +18,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { Tx } from '../../db/index';
-import { accounts, adults, autopayCharges, autopayErrors, autopayRegistrations, invoices, ledgerEntries, logins, paymentAttempts, paymentMethods, payments, providers } from '../../db/schema';
+import { accounts, adults, autopayCharges, autopayErrors, autopayNotices, autopayRegistrations, invoices, ledgerEntries, logins, paymentAttempts, paymentMethods, payments, providers } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
@@ -114,14 +114,17 @@ function chargeable(m: Method | undefined, today: string): m is Method {
   return !!m && !!m.token && m.gatewayCode !== null && m.status === 'ACTIVE' && !(m.paymentMethodCode === 'CCR' && cardExpired(m.expiry, new Date(`${today}T12:00:00Z`)));
 }
 
-/** What the run would charge an account for an invoice on the day: the balance less the discount, at most the maximum. */
+/** What the run would charge an account for an invoice: what is owed up to its due date less its discount, at most the maximum. */
 async function amountsOf(c: AutopayContext, reg: Registration, invoice: typeof invoices.$inferSelect, withDiscount: boolean) {
-  const money = await accountMoney(c.deps.db, c.providerId, invoice.accountId, c.today);
+  // what is owed up to the invoice's due date (its own rest and anything older), payments applied
+  // oldest first: a later invoice already posted waits for its own charge
+  const money = await accountMoney(c.deps.db, c.providerId, invoice.accountId, addDays(invoice.paymentDueDate, 1));
   const open = money.invoiceOpenCents.get(invoice.id) ?? 0;
-  const discountCents = withDiscount ? Math.max(0, Math.min(invoice.autoPayDiscountValueCents, money.balanceCents)) : 0;
-  const amountDueCents = Math.max(0, money.balanceCents - discountCents);
+  const dueCents = Math.max(0, money.pastDueCents);
+  const discountCents = withDiscount ? Math.max(0, Math.min(invoice.autoPayDiscountValueCents, dueCents)) : 0;
+  const amountDueCents = dueCents - discountCents;
   const amountCents = reg.maxChargeCents !== null && reg.maxChargeCents >= 0 ? Math.min(amountDueCents, reg.maxChargeCents) : amountDueCents;
-  return { open, balanceCents: money.balanceCents, discountCents, amountDueCents, amountCents };
+  return { open, discountCents, amountDueCents, amountCents };
 }
 
 interface Presentation {
@@ -543,8 +546,96 @@ export async function runAutopay(c: AutopayContext): Promise<AutopayRunResult> {
  * bank notice days ahead), once per account and service period (autopay_notices, unique).
  */
 export async function sendNotices(c: AutopayContext): Promise<number> {
-  void c;
-  return 0;
+  const { deps } = c;
+  const { noticeDays, bankNoticeDays } = c.billing.autopay;
+  const farthest = Math.max(noticeDays, bankNoticeDays);
+  // invoices of enrolled accounts with no try and no notice yet, due within the longest notice (and the charge's business days) from today
+  const rows = await deps.db
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(autopayRegistrations, and(eq(autopayRegistrations.providerId, invoices.providerId), eq(autopayRegistrations.accountId, invoices.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
+    .where(
+      and(
+        eq(invoices.providerId, c.providerId),
+        gte(invoices.paymentDueDate, c.today),
+        lte(invoices.invoiceDate, c.today),
+        sql`NOT EXISTS (SELECT 1 FROM ${autopayCharges} WHERE ${autopayCharges.providerId} = ${invoices.providerId} AND ${autopayCharges.accountId} = ${invoices.accountId} AND ${autopayCharges.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})`,
+        sql`NOT EXISTS (SELECT 1 FROM ${autopayNotices} WHERE ${autopayNotices.providerId} = ${invoices.providerId} AND ${autopayNotices.accountId} = ${invoices.accountId} AND ${autopayNotices.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})`,
+      ),
+    )
+    .orderBy(asc(invoices.paymentDueDate), asc(invoices.id));
+  let sent = 0;
+  for (const { invoice } of rows) {
+    const chargeDate = chargeDateOf(c, invoice.paymentDueDate);
+    const ahead = daysBetween(c.today, chargeDate);
+    // the charge is today or past (the run charges it now), or too far off for any notice
+    if (ahead <= 0 || ahead > farthest) continue;
+    const reg = await registrationOf(c, invoice.accountId);
+    if (!reg || reg.startDate > chargeDate) continue;
+    const method = await methodOf(c, reg);
+    if (!chargeable(method, chargeDate)) continue;
+    const amounts = await amountsOf(c, reg, invoice, true);
+    if (amounts.open <= 0 || amounts.amountCents <= 0) continue;
+    // a bank debit whose amount differs from the account's last autopay is told its bank notice days ahead
+    const [last] = await deps.db
+      .select({ amountCents: autopayCharges.amountCents })
+      .from(autopayCharges)
+      .where(and(eq(autopayCharges.providerId, c.providerId), eq(autopayCharges.accountId, invoice.accountId), inArray(autopayCharges.status, ['APPROVED', 'RETURNED'])))
+      .orderBy(sql`${autopayCharges.chargeDate} desc`, sql`${autopayCharges.id} desc`)
+      .limit(1);
+    const changed = !!last && last.amountCents !== amounts.amountCents;
+    const daysAhead = method.paymentMethodCode === 'ECR' && (changed || !last) ? bankNoticeDays : noticeDays;
+    // told as soon as the invoice is there when it came later than the notice's days
+    if (ahead > daysAhead) continue;
+    const done = await deps.db.transaction(async (t) => {
+      const [claimed] = await t
+        .insert(autopayNotices)
+        .values({
+          providerId: c.providerId,
+          accountId: invoice.accountId,
+          invoiceId: invoice.id,
+          servicePeriodDetailID: invoice.servicePeriodDetailID,
+          chargeDate,
+          amountCents: amounts.amountCents,
+          paymentMethodId: method.id,
+          paymentMethodCode: method.paymentMethodCode,
+          daysAhead,
+          sentAt: deps.clock(),
+        })
+        .onConflictDoNothing()
+        .returning();
+      if (!claimed) return false;
+      const [p] = await t.select().from(providers).where(eq(providers.id, c.providerId));
+      const lang = await accountLanguage(t, p, invoice.accountId);
+      const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
+      const k = (key: string, params: Record<string, unknown> = {}) => deps.t(lang, `methods.autopay.mail.${key}`, { organisation: p.organisation, ...params });
+      const amount = fmt(amounts.amountCents);
+      const date = dateInLanguage(chargeDate, lang);
+      const subject = k('notice.subject', { amount, date });
+      const text = [
+        k('notice.intro', { amount, date, method: k('method', { brand: method.type, last4: method.last4Digits }) }),
+        ...(changed && last ? [k('notice.changed', { last: fmt(last.amountCents) })] : []),
+        ...(amounts.amountCents < amounts.amountDueCents ? [k('notice.aboveMax', { rest: fmt(amounts.amountDueCents - amounts.amountCents) })] : []),
+        '',
+        k('notice.change', { link: payNowLink(deps, p.appName) }),
+        '',
+        k('footer'),
+      ].join('\n');
+      const from = `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`;
+      const to = await addressesOf(t, invoice.accountId, method.adultId);
+      let first: number | null = null;
+      for (const address of to) {
+        const id = await enqueueMail(t, deps.clock, { providerId: c.providerId, kind: 'autopay-notice', to: address, from, subject, text });
+        first ??= id;
+      }
+      if (to.length) await recordInHistory(t, deps.today(), { providerId: c.providerId, accountId: invoice.accountId, subject, text, from: p.programName });
+      await t.update(autopayNotices).set({ outboxId: first }).where(eq(autopayNotices.id, claimed.id));
+      return true;
+    });
+    if (done) sent++;
+  }
+  if (sent) deps.mailQueued();
+  return sent;
 }
 
 /** The daily run for every provider that bills through the portal, with its effective rules. */
