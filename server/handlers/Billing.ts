@@ -6,6 +6,7 @@ import { isoDay } from '../clock';
 import { accountSummary, invoicesOf, paymentsReceived } from '../domains/billing/billing';
 import { accountServicePeriods } from '../domains/billing/invoicing';
 import { projectedPayment } from '../domains/billing/projectedPayment';
+import { autopayErrorsOf } from '../domains/payments/autopay';
 import { taxDocumentPdf, taxYearSummary, taxYearsOf } from '../domains/billing/taxDocuments';
 import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
@@ -24,6 +25,23 @@ export const billingHandlers = {
   },
   'Billing.servicePeriods': {
     handler: ({ deps, session, query, lang }) => accountServicePeriods(deps.db, session.providerId, session.accountId, isoDay(deps.today()), query.IsCurrent === true, lang),
+  },
+  'Billing.autopayErrors': {
+    handler: async ({ deps, session }) => {
+      const e = await autopayErrorsOf(deps.db, session.providerId, session.accountId);
+      // dollars at the API's edge (spec 7, 9)
+      return {
+        count: e.count,
+        transactionStatusCode: e.transactionStatusCode,
+        amount: amountOfCents(e.amountCents),
+        paymentAmount: amountOfCents(e.paymentAmountCents),
+        TransactionDate: e.transactionDate,
+        paymentMethodCode: e.paymentMethodCode,
+        paymentMethod: e.paymentMethod,
+        bankAccountDetails: e.bankAccountDetails,
+        reasonCode: e.reasonCode,
+      };
+    },
   },
   'Billing.projectedPayment': {
     handler: async ({ deps, session, lang }) => {

@@ -389,6 +389,28 @@ export interface BillingProjectedPaymentResponse {
   autopayDate: string | null;
 }
 
+/** Billing.autopayErrors: response */
+export interface BillingAutopayErrorsResponse {
+  count: number;
+  transactionStatusCode: string | null;
+  /**
+   * paid since the failure (the alert shows while it is below paymentAmount)
+   */
+  amount: number;
+  paymentAmount: number;
+  TransactionDate: string | null;
+  paymentMethodCode: string | null;
+  /**
+   * the card's brand or the bank account's kind
+   */
+  paymentMethod: string;
+  /**
+   * the last four digits of the card or bank account
+   */
+  bankAccountDetails: string;
+  reasonCode: string;
+}
+
 /** Billing.tax: query */
 export interface BillingTaxQuery {
   Year: number;
@@ -2815,6 +2837,7 @@ export interface Operations {
   'Billing.invoices': { method: 'GET'; path: '/invoices'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingInvoicesResponse };
   'Billing.servicePeriods': { method: 'GET'; path: '/serviceperiods'; auth: 'session'; form: undefined; query: BillingServicePeriodsQuery; params: undefined; body: undefined; response: BillingServicePeriodsResponse };
   'Billing.projectedPayment': { method: 'GET'; path: '/projected-payment'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingProjectedPaymentResponse };
+  'Billing.autopayErrors': { method: 'GET'; path: '/payment/autopay-errors'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingAutopayErrorsResponse };
   'Billing.tax': { method: 'GET'; path: '/tax'; auth: 'session'; form: undefined; query: BillingTaxQuery; params: undefined; body: undefined; response: BillingTaxResponse };
   'Billing.taxYears': { method: 'GET'; path: '/tax/years'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: BillingTaxYearsResponse };
   'Billing.taxPdf': { method: 'GET'; path: '/report/tax'; auth: 'session'; form: undefined; query: BillingTaxPdfQuery; params: undefined; body: undefined; response: FileResponse };
@@ -2969,6 +2992,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.invoices': { service: 'Billing', method: 'GET', path: '/invoices', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.servicePeriods': { service: 'Billing', method: 'GET', path: '/serviceperiods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.projectedPayment': { service: 'Billing', method: 'GET', path: '/projected-payment', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.autopayErrors': { service: 'Billing', method: 'GET', path: '/payment/autopay-errors', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.tax': { service: 'Billing', method: 'GET', path: '/tax', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.taxYears': { service: 'Billing', method: 'GET', path: '/tax/years', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.taxPdf': { service: 'Billing', method: 'GET', path: '/report/tax', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },

@@ -17,7 +17,8 @@ import { addDays } from '../../src/engine/billing';
 import type { PaymentGateway } from '../../server/gateways/adapter';
 import type { GatewayTransaction } from '../../sandbox-gateway/protocol';
 import type { App } from '../../server/app';
-import { BACKENDS, createInstances, createTestApp, type TestApp } from './helpers';
+import { isTrue } from '../../src/engine/logic';
+import { BACKENDS, KAREN, MARIA, apiClient, createInstances, createTestApp, tokenFor, type TestApp } from './helpers';
 
 const BILLING: BillingSettings = {
   from: '2026-09-01',
@@ -359,5 +360,36 @@ describe.each(BACKENDS)('the autopay run on %s', (backend) => {
     expect([...toldFeb].filter(([, r]) => r.notices > 0).map(([d]) => d)).toEqual(['2027-01-29']);
     rows = await db().select().from(s.autopayNotices).where(eq(s.autopayNotices.accountId, a.account));
     expect(rows.map((r) => r.daysAhead)).toEqual([10, 3, 10]);
+  });
+  it('answers the account\'s autopay errors for spec 2.12\'s alert on Home and Pay now, its own only, until what failed is paid', async () => {
+    const [maria] = await db().select().from(s.logins).where(eq(s.logins.email, MARIA[1]));
+    const [adult] = await db().select().from(s.adults).where(eq(s.adults.id, maria.adultId));
+    const garcia = adult.accountId;
+    const [reg] = await db().select().from(s.autopayRegistrations).where(eq(s.autopayRegistrations.accountId, garcia));
+    const [inv] = await db().select().from(s.invoices).where(eq(s.invoices.accountId, garcia)).orderBy(asc(s.invoices.id));
+    // the demo's autopay card has no token: its charge cannot be made
+    await db().update(s.autopayRegistrations).set({ active: true }).where(eq(s.autopayRegistrations.id, reg.id));
+    await db().update(s.invoices).set({ paymentDueDate: '2027-03-10' }).where(eq(s.invoices.id, inv.id));
+    await db().update(s.ledgerEntries).set({ dueDate: '2027-03-10' }).where(eq(s.ledgerEntries.invoiceId, inv.id));
+    try {
+      await runAutopay(ctx('2027-03-08'));
+      const api = apiClient(t.app, { token: await tokenFor(t.app, ...MARIA) });
+      const rules = t.app.deps.declarations.get('brightpath')!.set.rules;
+      const res = await api('Billing.autopayErrors');
+      expect(res.statusCode).toBe(200);
+      const errors = res.json();
+      expect(errors).toMatchObject({ count: 1, transactionStatusCode: 'SCHEDULING FAILED', amount: 0, paymentMethodCode: 'CCR', paymentMethod: 'VISA', bankAccountDetails: '4242', reasonCode: 'NO_CHARGEABLE_METHOD' });
+      expect(errors.paymentAmount).toBeGreaterThan(0);
+      expect(isTrue(rules, 'payment.showAutopayAlert', { data: { autopayErrors: errors } })).toBe(true);
+      // another account sees none of it
+      const karen = await apiClient(t.app, { token: await tokenFor(t.app, ...KAREN) })('Billing.autopayErrors');
+      expect(karen.json()).toMatchObject({ count: 0, transactionStatusCode: null });
+      // paid by hand: the alert goes
+      await db().insert(s.payments).values({ providerId, accountId: garcia, paymentDate: errors.TransactionDate, amountCents: Math.round(errors.paymentAmount * 100), paymentMethodCode: 'CCD' });
+      const after = (await api('Billing.autopayErrors')).json();
+      expect(isTrue(rules, 'payment.showAutopayAlert', { data: { autopayErrors: after } })).toBe(false);
+    } finally {
+      await db().update(s.autopayRegistrations).set({ active: false }).where(eq(s.autopayRegistrations.id, reg.id));
+    }
   });
 });

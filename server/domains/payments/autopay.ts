@@ -691,3 +691,46 @@ export async function failedAutopays(db: AppDeps['db'], appName?: string): Promi
     countryCode: r.countryCode,
   }));
 }
+
+export interface AutopayErrorsSummary {
+  count: number;
+  transactionStatusCode: string | null;
+  /** paid since the latest failure (bank payments returned since not counted) */
+  amountCents: number;
+  paymentAmountCents: number;
+  transactionDate: string | null;
+  paymentMethodCode: string | null;
+  paymentMethod: string;
+  bankAccountDetails: string;
+  reasonCode: string;
+}
+
+/**
+ * Spec 3's autopay errors of an account (spec 2.12's alert on Home and Pay now): the failures not made
+ * good by a later try, and the latest one with what was paid since it (the alert shows while that is
+ * below what failed).
+ */
+export async function autopayErrorsOf(db: AppDeps['db'], providerId: number, accountId: number): Promise<AutopayErrorsSummary> {
+  const open = await db
+    .select()
+    .from(autopayErrors)
+    .where(and(eq(autopayErrors.providerId, providerId), eq(autopayErrors.accountId, accountId), isNull(autopayErrors.resolvedAt)))
+    .orderBy(sql`${autopayErrors.transactionDate} desc`, sql`${autopayErrors.id} desc`);
+  const latest = open[0];
+  if (!latest) return { count: 0, transactionStatusCode: null, amountCents: 0, paymentAmountCents: 0, transactionDate: null, paymentMethodCode: null, paymentMethod: '', bankAccountDetails: '', reasonCode: '' };
+  const paid = await db
+    .select({ amountCents: payments.amountCents })
+    .from(payments)
+    .where(and(eq(payments.providerId, providerId), eq(payments.accountId, accountId), eq(payments.status, 'APPROVED'), ne(payments.settlement, 'RETURNED'), gte(payments.paymentDate, latest.transactionDate)));
+  return {
+    count: open.length,
+    transactionStatusCode: latest.transactionStatusCode,
+    amountCents: paid.reduce((n, p) => n + p.amountCents, 0),
+    paymentAmountCents: latest.paymentAmountCents,
+    transactionDate: latest.transactionDate,
+    paymentMethodCode: latest.paymentMethodCode,
+    paymentMethod: latest.paymentMethod,
+    bankAccountDetails: latest.bankAccountDetails,
+    reasonCode: latest.reasonCode,
+  };
+}
