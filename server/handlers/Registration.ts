@@ -6,6 +6,7 @@ import { childrenActivities, programPeriodList } from '../domains/enrolment/regi
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
+import { changeOf, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
 type RegistrationOps =
   | 'Registration.programPeriods'
@@ -15,9 +16,32 @@ type RegistrationOps =
   | 'Registration.programReport'
   | 'Registration.redirectionUrl'
   | 'Registration.applicationToken'
-  | 'Registration.applicationTokenRedeem';
+  | 'Registration.applicationTokenRedeem'
+  | 'Registration.changeStart'
+  | 'Registration.change'
+  | 'Registration.changeSave'
+  | 'Registration.changeSubmit'
+  | 'Registration.changeDiscard';
 
 export const registrationHandlers = {
+  'Registration.changeStart': {
+    handler: async ({ deps, session, body, lang }) => changeView(deps, session, await startChange(deps, session, body.programPeriodID, lang), lang),
+  },
+  'Registration.change': {
+    handler: async ({ deps, session, query, lang }) => changeView(deps, session, await changeOf(deps, session, query.key, lang), lang),
+  },
+  'Registration.changeSave': {
+    handler: async ({ deps, session, query, body, lang }) => changeView(deps, session, await saveChange(deps, session, query.key, body, lang), lang),
+  },
+  'Registration.changeSubmit': {
+    handler: async ({ deps, session, query, lang }) => changeView(deps, session, await submitChange(deps, session, query.key, lang), lang),
+  },
+  'Registration.changeDiscard': {
+    handler: async ({ deps, session, query, lang }) => {
+      await discardChange(deps, session, query.key, lang);
+      return { discarded: true };
+    },
+  },
   'Registration.programPeriods': {
     handler: async ({ deps, session, query, lang }) => programPeriodList(deps, session, lang, query),
   },

@@ -2815,6 +2815,275 @@ export interface RegistrationEnrolledDatesResponse {
   olderCount: number;
 }
 
+/** Registration.changeStart: body */
+export interface RegistrationChangeStartBody {
+  programPeriodID: number;
+}
+
+/** Registration.changeStart: response */
+export interface RegistrationChangeStartResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 4: change schedule (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  earliestEffectiveDate: string | null;
+  /**
+   * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
+   */
+  appliesItself: boolean;
+  /**
+   * the account's changes already counted for the free ones
+   */
+  changesInPeriod: number;
+  children: {
+    prChildID: number;
+    fullName: string;
+    noChange: boolean;
+    siteID: number | null;
+    selections: {
+      activityID: number;
+      daysOfWeek: string[];
+    }[];
+  }[];
+  /**
+   * what the change costs, in cents (src/engine/changeSchedule.ts): the new schedule per period from the effective date, the difference for the rest of its service period (settled now when the period is invoiced, else by its invoice), the change fee, the credit applied and what is due now; null until a child has a new schedule
+   */
+  cost: {
+    newPeriod: number;
+    restOld: number;
+    restNew: number;
+    difference: number;
+    changeFee: number;
+    total: number;
+    creditApplied: number;
+    amountDue: number;
+    creditBack: number;
+    differenceSettledNow: boolean;
+  } | null;
+  /**
+   * what the submitted change left due now, in cents (0 before it is sent)
+   */
+  amountDue: number;
+}
+
+/** Registration.change: query */
+export interface RegistrationChangeQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.change: response */
+export interface RegistrationChangeResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 4: change schedule (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  earliestEffectiveDate: string | null;
+  /**
+   * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
+   */
+  appliesItself: boolean;
+  /**
+   * the account's changes already counted for the free ones
+   */
+  changesInPeriod: number;
+  children: {
+    prChildID: number;
+    fullName: string;
+    noChange: boolean;
+    siteID: number | null;
+    selections: {
+      activityID: number;
+      daysOfWeek: string[];
+    }[];
+  }[];
+  /**
+   * what the change costs, in cents (src/engine/changeSchedule.ts): the new schedule per period from the effective date, the difference for the rest of its service period (settled now when the period is invoiced, else by its invoice), the change fee, the credit applied and what is due now; null until a child has a new schedule
+   */
+  cost: {
+    newPeriod: number;
+    restOld: number;
+    restNew: number;
+    difference: number;
+    changeFee: number;
+    total: number;
+    creditApplied: number;
+    amountDue: number;
+    creditBack: number;
+    differenceSettledNow: boolean;
+  } | null;
+  /**
+   * what the submitted change left due now, in cents (0 before it is sent)
+   */
+  amountDue: number;
+}
+
+/** Registration.changeSave: query */
+export interface RegistrationChangeSaveQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.changeSave: body */
+export interface RegistrationChangeSaveBody {
+  /**
+   * @maxItems 20
+   */
+  children?: {
+    prChildID: number;
+    noChange: boolean;
+    siteID: number | null;
+    /**
+     * @maxItems 20
+     */
+    selections: {
+      activityID: number;
+      /**
+       * @maxItems 7
+       */
+      daysOfWeek: ('S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA')[];
+    }[];
+  }[];
+  effectiveDate?: string | null;
+}
+
+/** Registration.changeSave: response */
+export interface RegistrationChangeSaveResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 4: change schedule (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  earliestEffectiveDate: string | null;
+  /**
+   * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
+   */
+  appliesItself: boolean;
+  /**
+   * the account's changes already counted for the free ones
+   */
+  changesInPeriod: number;
+  children: {
+    prChildID: number;
+    fullName: string;
+    noChange: boolean;
+    siteID: number | null;
+    selections: {
+      activityID: number;
+      daysOfWeek: string[];
+    }[];
+  }[];
+  /**
+   * what the change costs, in cents (src/engine/changeSchedule.ts): the new schedule per period from the effective date, the difference for the rest of its service period (settled now when the period is invoiced, else by its invoice), the change fee, the credit applied and what is due now; null until a child has a new schedule
+   */
+  cost: {
+    newPeriod: number;
+    restOld: number;
+    restNew: number;
+    difference: number;
+    changeFee: number;
+    total: number;
+    creditApplied: number;
+    amountDue: number;
+    creditBack: number;
+    differenceSettledNow: boolean;
+  } | null;
+  /**
+   * what the submitted change left due now, in cents (0 before it is sent)
+   */
+  amountDue: number;
+}
+
+/** Registration.changeSubmit: query */
+export interface RegistrationChangeSubmitQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.changeSubmit: response */
+export interface RegistrationChangeSubmitResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 4: change schedule (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  earliestEffectiveDate: string | null;
+  /**
+   * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
+   */
+  appliesItself: boolean;
+  /**
+   * the account's changes already counted for the free ones
+   */
+  changesInPeriod: number;
+  children: {
+    prChildID: number;
+    fullName: string;
+    noChange: boolean;
+    siteID: number | null;
+    selections: {
+      activityID: number;
+      daysOfWeek: string[];
+    }[];
+  }[];
+  /**
+   * what the change costs, in cents (src/engine/changeSchedule.ts): the new schedule per period from the effective date, the difference for the rest of its service period (settled now when the period is invoiced, else by its invoice), the change fee, the credit applied and what is due now; null until a child has a new schedule
+   */
+  cost: {
+    newPeriod: number;
+    restOld: number;
+    restNew: number;
+    difference: number;
+    changeFee: number;
+    total: number;
+    creditApplied: number;
+    amountDue: number;
+    creditBack: number;
+    differenceSettledNow: boolean;
+  } | null;
+  /**
+   * what the submitted change left due now, in cents (0 before it is sent)
+   */
+  amountDue: number;
+}
+
+/** Registration.changeDiscard: query */
+export interface RegistrationChangeDiscardQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.changeDiscard: response */
+export interface RegistrationChangeDiscardResponse {
+  discarded: boolean;
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -2950,6 +3219,11 @@ export interface Operations {
   'Registration.applicationTokenRedeem': { method: 'POST'; path: '/program/application-token/details'; auth: 'public'; form: undefined; query: undefined; params: undefined; body: RegistrationApplicationTokenRedeemBody; response: RegistrationApplicationTokenRedeemResponse };
   'Registration.activitiesByWeek': { method: 'GET'; path: '/children/activities-by-week'; auth: 'session'; form: undefined; query: RegistrationActivitiesByWeekQuery; params: undefined; body: undefined; response: RegistrationActivitiesByWeekResponse };
   'Registration.enrolledDates': { method: 'GET'; path: '/children/enrolled-dates'; auth: 'session'; form: undefined; query: RegistrationEnrolledDatesQuery; params: undefined; body: undefined; response: RegistrationEnrolledDatesResponse };
+  'Registration.changeStart': { method: 'POST'; path: '/changeschedule/start'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationChangeStartBody; response: RegistrationChangeStartResponse };
+  'Registration.change': { method: 'GET'; path: '/changeschedule'; auth: 'session'; form: undefined; query: RegistrationChangeQuery; params: undefined; body: undefined; response: RegistrationChangeResponse };
+  'Registration.changeSave': { method: 'PUT'; path: '/changeschedule'; auth: 'session'; form: undefined; query: RegistrationChangeSaveQuery; params: undefined; body: RegistrationChangeSaveBody; response: RegistrationChangeSaveResponse };
+  'Registration.changeSubmit': { method: 'POST'; path: '/changeschedule/submit'; auth: 'session'; form: undefined; query: RegistrationChangeSubmitQuery; params: undefined; body: undefined; response: RegistrationChangeSubmitResponse };
+  'Registration.changeDiscard': { method: 'POST'; path: '/changeschedule/discard'; auth: 'session'; form: undefined; query: RegistrationChangeDiscardQuery; params: undefined; body: undefined; response: RegistrationChangeDiscardResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -3105,4 +3379,9 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.applicationTokenRedeem': { service: 'Registration', method: 'POST', path: '/program/application-token/details', auth: 'public', file: false },
   'Registration.activitiesByWeek': { service: 'Registration', method: 'GET', path: '/children/activities-by-week', auth: 'session', file: false },
   'Registration.enrolledDates': { service: 'Registration', method: 'GET', path: '/children/enrolled-dates', auth: 'session', file: false },
+  'Registration.changeStart': { service: 'Registration', method: 'POST', path: '/changeschedule/start', auth: 'session', file: false },
+  'Registration.change': { service: 'Registration', method: 'GET', path: '/changeschedule', auth: 'session', file: false },
+  'Registration.changeSave': { service: 'Registration', method: 'PUT', path: '/changeschedule', auth: 'session', file: false },
+  'Registration.changeSubmit': { service: 'Registration', method: 'POST', path: '/changeschedule/submit', auth: 'session', file: false },
+  'Registration.changeDiscard': { service: 'Registration', method: 'POST', path: '/changeschedule/discard', auth: 'session', file: false },
 };

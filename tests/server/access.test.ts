@@ -16,11 +16,12 @@ import { changedTables, snapshotDb } from './snapshot';
 import { multipart } from '../fixtures/images/index';
 import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
+import { saveChange, startChange } from '../../server/domains/enrolment/changeSchedule';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'payment' | 'servicePeriod' | 'paymentMethod';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'payment', 'servicePeriod', 'paymentMethod']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -94,6 +95,8 @@ describe('the contract declares the kind of every id', () => {
       'ParentApplication.saveEnrollment body.children[].selections[].activityID',
       'ParentApplication.saveEnrollment body.children[].selections[].activityTypeID',
       'ParentApplication.saveEnrollment body.children[].siteID',
+      'Registration.changeSave body.children[].selections[].activityID',
+      'Registration.changeSave body.children[].siteID',
     ];
     expect(unmarked.filter((u) => !notRecords.includes(u))).toEqual([]);
     expect(OPS.length).toBeGreaterThanOrEqual(20);
@@ -131,6 +134,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       relationship: rel.relationshipId,
       medicalField: med.fieldNo,
       application: '',
+      changeRequest: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
       servicePeriod: (await first(s.invoices, eq(s.invoices.accountId, me.accountId))).servicePeriodDetailID,
       // the account's last saved method (the owner's is saved on the gateway's page below)
@@ -169,6 +173,29 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       });
       set.application = key;
     }
+  }
+
+  /**
+   * A new change-schedule request of each account in the school year (its children registered
+   * there), one child moving to Before Care: each change operation gets its own, since the owner's
+   * call may submit or discard it. Another provider's parent has none: a key nobody holds.
+   */
+  async function freshChangeRequests() {
+    const db = t.db.handle.db;
+    const deps = t.app.deps;
+    for (const who of ['maria', 'karen'] as const) {
+      const set = ids[who];
+      const [me] = await db.select().from(s.children).where(eq(s.children.id, set.child as number));
+      const owner = { providerId: me.providerId, accountId: me.accountId };
+      const [pp] = await db.select().from(s.programPeriods).where(and(eq(s.programPeriods.providerId, me.providerId), eq(s.programPeriods.programPeriod, 'School Year Before & After Care')));
+      await db.update(s.changeRequests).set({ status: 'discarded' }).where(and(eq(s.changeRequests.accountId, me.accountId), eq(s.changeRequests.status, 'open')));
+      const r = await startChange(deps, owner, pp.id, 'en');
+      const [before] = await db.select().from(s.activities).where(and(eq(s.activities.programPeriodId, pp.id), eq(s.activities.activity, 'Before Care')));
+      const children = (r.data.children ?? []).map((c, i) => (i === 0 ? { ...c, noChange: false, siteID: before.siteId, selections: [{ activityID: before.id, daysOfWeek: [] }] } : { ...c, noChange: true }));
+      await saveChange(deps, owner, r.key, { children }, 'en');
+      set.changeRequest = r.key;
+    }
+    ids.linh.changeRequest = randomBytes(16).toString('hex');
   }
 
   /** The owner's application submitted, its fees due now while its seats are held. */
@@ -264,6 +291,14 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         return { query: {}, body: { product: 'parentapplication', programPeriodID: m.programPeriod, accountID: m.account, ApplicationTokenString: JSON.stringify({ applicationName: 'brightpath', locale: 'en', menu: '/programlist' }) } };
       case 'Demographics.gradeRollupSave':
         return { query: {}, body: { programPeriodID: m.programPeriod, children: [{ childID: m.child, gradeLevelCode: '04' }] } };
+      case 'Registration.changeStart':
+        return { query: {}, body: { programPeriodID: m.programPeriod } };
+      case 'Registration.changeSave':
+        // the owner's child (every prChildID is set to the id set's child): no change required for her
+        return { query: {}, body: { children: [{ prChildID: m.child, noChange: true, siteID: null, selections: [] }], effectiveDate: null } };
+      case 'Registration.changeSubmit':
+      case 'Registration.changeDiscard':
+        return { query: {} };
       case 'ParentApplication.start':
         return { query: {}, body: { programPeriodID: m.programPeriod } };
       case 'ParentApplication.setChildren':
@@ -334,6 +369,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
 
   it.each(OPS.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
     if (op.id.startsWith('ParentApplication.') || idParams(op).some((p) => p.kind === 'application')) await freshApplications();
+    if (idParams(op).some((p) => p.kind === 'changeRequest')) await freshChangeRequests();
     const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : ids.maria;
     const base = await ownerRequest(op, owner);
     const before = await snapshotDb(t.db.handle.db);
@@ -349,7 +385,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

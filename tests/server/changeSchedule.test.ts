@@ -7,7 +7,7 @@
 // scheduled change is applied on its effective date by the job, the old seats released then.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import { BACKENDS, createTestApp, type TestApp } from './helpers';
+import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import type { ChangeRow } from '../../server/domains/enrolment/changeSchedule';
 import { isoDay } from '../../server/clock';
@@ -253,5 +253,42 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     } finally {
       await db.update(s.providers).set({ programOptions: p.programOptions }).where(eq(s.providers.id, pid));
     }
+  });
+
+  it('through the API: the parent starts, chooses, sees the cost and sends; another account\'s key is refused', async () => {
+    const api = apiClient(() => t.app);
+    const maria = await tokenFor(t.app, ...MARIA);
+    const karen = await tokenFor(t.app, ...KAREN);
+    const start = await api('Registration.changeStart', { token: maria, body: { programPeriodID: schoolYear } });
+    expect(start.statusCode, start.body).toBe(200);
+    const view = start.json();
+    expect(view).toMatchObject({ applicationTypeID: 4, status: 'open', appliesItself: true, cost: null });
+    expect(view.key).toMatch(/^[0-9a-f]{32}$/);
+    expect((await api('Registration.change', { token: karen, query: { key: view.key } })).statusCode).toBe(404);
+    expect((await api('Registration.changeSubmit', { token: karen, query: { key: view.key } })).statusCode).toBe(404);
+    const tooSoon = await api('Registration.changeSave', { token: maria, query: { key: view.key }, body: { children: [], effectiveDate: addDays(today, 1) } });
+    expect(tooSoon.statusCode).toBe(400);
+    const saved = await api('Registration.changeSave', {
+      token: maria,
+      query: { key: view.key },
+      body: {
+        children: [
+          { prChildID: kid.lucas, noChange: false, siteID: site.lincoln, selections: [{ activityID: act.afterCareLincoln, daysOfWeek: [] }] },
+          { prChildID: kid.sofia, noChange: true, siteID: null, selections: [] },
+        ],
+        effectiveDate: null,
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const cost = saved.json().cost;
+    expect(cost).not.toBeNull();
+    expect(cost.amountDue).toBe(cost.total - cost.creditApplied);
+    // from another device: the same request and choices
+    const again = (await api('Registration.change', { token: maria, query: { key: view.key } })).json();
+    expect(again.children.find((c: { prChildID: number }) => c.prChildID === kid.lucas).selections).toEqual([{ activityID: act.afterCareLincoln, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'] }]);
+    const sent = await api('Registration.changeSubmit', { token: maria, query: { key: view.key } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    expect(['scheduled', 'applied']).toContain(sent.json().status);
+    expect(sent.json().cost).toEqual(cost);
   });
 });

@@ -554,3 +554,50 @@ export async function rejectChange(deps: Pick<Deps, 'db' | 'clock' | 'today'>, a
   });
 }
 
+
+/** A change's cost in the API's shape (cents). */
+function costView(c: ChangeCost) {
+  return {
+    newPeriod: c.newPeriodCents,
+    restOld: c.restOldCents,
+    restNew: c.restNewCents,
+    difference: c.differenceCents,
+    differenceSettledNow: c.differenceSettledNow,
+    changeFee: c.changeFeeCents,
+    total: c.totalCents,
+    creditApplied: c.creditAppliedCents,
+    amountDue: c.amountDueCents,
+    creditBack: c.creditBackCents,
+  };
+}
+
+/**
+ * A request as the API answers it (Registration.change and the writes): its choices with the
+ * children's names, and its cost, computed now while open (null until a child has a new schedule)
+ * and as sent afterwards.
+ */
+export async function changeView(deps: Deps, s: Owner, r: ChangeRow, lang: string) {
+  const pp = await programOf(deps, s, r.programPeriodId, lang);
+  const kids = await registeredChildren(deps.db, s, pp.id);
+  const f = await providerFacts(deps, s.providerId, lang);
+  const hasChange = (r.data.children ?? []).some((c) => !c.noChange && c.selections.length);
+  const quote = r.status === 'open' ? (hasChange ? await quoteIn(deps.db, deps, s, r, r.data, lang) : null) : (r.cost as unknown as ChangeQuote | null);
+  const earliest = earliestEffectiveDate(f.rules, f.policy, isoDay(deps.today()), { start: pp.startDate, end: pp.endDate });
+  return {
+    key: r.key,
+    programPeriodID: pp.id,
+    programPeriod: textIn(pp, 'programPeriod', lang),
+    applicationTypeID: 4,
+    status: r.status as 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected',
+    effectiveDate: r.effectiveDate,
+    earliestEffectiveDate: earliest,
+    appliesItself: r.status === 'open' ? changeAppliesItself(f.rules, f.canParentChangeEnrollment) : r.appliesItself,
+    changesInPeriod: quote?.changesInPeriod ?? 0,
+    children: (r.data.children ?? []).map((c) => {
+      const k = kids.find((x) => x.id === c.prChildID);
+      return { prChildID: c.prChildID, fullName: k ? `${k.firstName} ${k.lastName}` : '', noChange: c.noChange, siteID: c.siteID, selections: c.selections };
+    }),
+    cost: quote ? costView(quote.total) : null,
+    amountDue: r.amountDueCents,
+  };
+}
