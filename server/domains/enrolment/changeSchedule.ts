@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { Db, DbOrTx, Tx } from '../../db/index';
-import { accounts, activities, changeRequests, children, enrollments, invoices, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, servicePeriods, sites, type ChangeData } from '../../db/schema';
+import { accounts, activities, changeRequests, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, servicePeriods, sites, type ChangeData } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { fail } from '../../errors';
 import { textIn } from '../../providerTexts';
@@ -436,7 +436,7 @@ async function releaseTakes(tx: Tx, takes: { id: number; seatId: number }[]): Pr
 /**
  * Applies a scheduled change whose effective date has come, once (a conditional UPDATE claims it):
  * each changed child's enrolments in the program end the day before the effective date (those
- * starting on or after it are removed), the new schedule's start on it, and the seats the child held
+ * starting on or after it are replaced), the new schedule's start on it, and the seats the child held
  * in activities it leaves are released.
  */
 export async function applyChange(deps: Pick<Deps, 'db' | 'clock' | 'today'>, id: number): Promise<boolean> {
@@ -456,8 +456,15 @@ export async function applyChange(deps: Pick<Deps, 'db' | 'clock' | 'today'>, id
       if (c.noChange || !c.selections.length) continue;
       const mine = current.filter((x) => x.e.childId === c.prChildID);
       for (const x of mine) {
-        if (x.e.enrollmentDate >= from) await tx.update(enrollments).set({ status: 'R' }).where(eq(enrollments.id, x.e.id));
-        else await tx.update(enrollments).set({ deEnrollDate: addDays(from, -1) }).where(eq(enrollments.id, x.e.id));
+        if (x.e.enrollmentDate < from) {
+          await tx.update(enrollments).set({ deEnrollDate: addDays(from, -1) }).where(eq(enrollments.id, x.e.id));
+          continue;
+        }
+        // an enrolment that would have started on or after the effective date is replaced: gone, or
+        // (when an invoice billed it already) ended before its first day, so it bills nothing more
+        const [billed] = await tx.select({ id: invoiceLines.id }).from(invoiceLines).where(eq(invoiceLines.enrollmentId, x.e.id)).limit(1);
+        if (billed) await tx.update(enrollments).set({ deEnrollDate: addDays(x.e.enrollmentDate, -1) }).where(eq(enrollments.id, x.e.id));
+        else await tx.delete(enrollments).where(eq(enrollments.id, x.e.id));
       }
       await tx.insert(enrollments).values(
         c.selections.map((sel) => ({ providerId: r.providerId, accountId: r.accountId, childId: c.prChildID, activityId: sel.activityID, enrollmentDate: from, daysOfWeek: sel.daysOfWeek.join(','), status: 'A' })),
