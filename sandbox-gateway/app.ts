@@ -48,7 +48,7 @@ import {
 import {
   authCodeFrom,
   bankReturnCode,
-  cardOutcome,
+  savedCardOutcome,
   checkBankForm,
   checkCardForm,
   decide,
@@ -976,7 +976,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       authCode: approved ? authCodeFrom(randomBytes(6)) : '',
       ...details,
       createdAt: now.toISOString(),
-      savedMethod: approved && wantsSave ? saveMethod(c, fingerprint, details, c.method === 'CARD' ? { card: cardOutcome(number.cardNumber ?? '') } : { returnCode }, now) : null,
+      savedMethod: approved && wantsSave ? saveMethod(c, fingerprint, details, c.method === 'CARD' ? { card: savedCardOutcome(number.cardNumber ?? '') } : { returnCode }, now) : null,
       ...(approved ? { settlement: c.method === 'BANK' ? ('PENDING' as const) : ('SETTLED' as const) } : {}),
     };
     const stored: StoredTransaction = {

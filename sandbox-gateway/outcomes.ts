@@ -13,6 +13,14 @@
 //   4000 0000 0000 0010    VISA         DECLINED  AVS        (address / ZIP code mismatch)
 //   4000 0000 0000 0408    VISA         ERROR     TIMEOUT    (the issuer did not answer in time)
 //   any other Luhn-valid 13–19 digit number                  APPROVED
+//   Saved for later, these approve on the page and decline when their token is charged (an autopay):
+//   4000 0000 0000 9995    VISA         DECLINED  INSUFFICIENT_FUNDS  (soft: may be tried again)
+//   4000 0000 0000 9961    VISA         DECLINED  ISSUER_UNAVAILABLE  (soft)
+//   4000 0000 0000 9953    VISA         DECLINED  TRY_AGAIN_LATER     (soft)
+//   4000 0000 0000 9979    VISA         DECLINED  STOLEN              (hard: never tried again)
+//   4000 0000 0000 9987    VISA         DECLINED  LOST                (hard)
+//   4000 0000 0000 9946    VISA         DECLINED  CLOSED              (hard)
+//   4000 0000 0000 9938    VISA         DECLINED  DO_NOT_HONOR        (hard)
 //   brand by prefix: 4 VISA; 51–55 and 2221–2720 MASTERCARD; 34, 37 AMEX; 6011, 65 DISCOVER; else OTHER
 //
 // ── Bank accounts (routing 021000021 or 011000015 for tests; any routing number with a valid ABA
@@ -323,6 +331,22 @@ export function fraudReason(input: DecisionInput): string | null {
 
 export function cardOutcome(digits: string): Outcome {
   return CARD_OUTCOMES[digits] ?? APPROVED;
+}
+
+/** Test cards that approve on the page and decline once saved, when their token is charged (an autopay). */
+export const SAVED_CARD_OUTCOMES: Readonly<Record<string, Outcome>> = {
+  '4000000000009995': declined('INSUFFICIENT_FUNDS'),
+  '4000000000009961': declined('ISSUER_UNAVAILABLE'),
+  '4000000000009953': declined('TRY_AGAIN_LATER'),
+  '4000000000009979': declined('STOLEN'),
+  '4000000000009987': declined('LOST'),
+  '4000000000009946': declined('CLOSED'),
+  '4000000000009938': declined('DO_NOT_HONOR'),
+};
+
+/** What a saved card's token charge answers: its own outcome when it has one, else its number's. */
+export function savedCardOutcome(digits: string): Outcome {
+  return SAVED_CARD_OUTCOMES[digits] ?? cardOutcome(digits);
 }
 
 /** Codes the account validation on first use answers at once; the others come back as returns. */

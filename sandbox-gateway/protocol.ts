@@ -71,7 +71,8 @@ export interface GatewayTransaction {
   amountCents: number;
   method: GatewayMethod;
   /**
-   * Why it was not approved: CVV, EXPIRY, AVS, DECLINED, BANK_<code> (bank return codes of the A, R,
+   * Why it was not approved: CVV, EXPIRY, AVS, DECLINED, a saved card's INSUFFICIENT_FUNDS,
+   * ISSUER_UNAVAILABLE, TRY_AGAIN_LATER, STOLEN, LOST, CLOSED or DO_NOT_HONOR, BANK_<code> (bank return codes of the A, R,
    * S, U and X families, e.g. BANK_R01), FRAUD_AMOUNT, FRAUD_VELOCITY, FRAUD_EMAIL, FRAUD_IP,
    * FRAUD_ADDRESS, TIMEOUT; empty when approved
    */

@@ -211,6 +211,23 @@ describe('sandbox gateway: saved methods and bank settlement', () => {
     expect((await charge(northridge, token)).transactionId).not.toBe(first.transactionId);
   });
 
+  it('approves the autopay test cards on the page and declines their tokens with the issuer\'s reason, soft or hard', async () => {
+    const cases: [string, string][] = [
+      ['4000000000009995', 'INSUFFICIENT_FUNDS'],
+      ['4000000000009961', 'ISSUER_UNAVAILABLE'],
+      ['4000000000009953', 'TRY_AGAIN_LATER'],
+      ['4000000000009979', 'STOLEN'],
+      ['4000000000009987', 'LOST'],
+      ['4000000000009946', 'CLOSED'],
+      ['4000000000009938', 'DO_NOT_HONOR'],
+    ];
+    for (const [number, reason] of cases) {
+      const paid = await payOnPage(card(number), { save: true });
+      expect(paid, number).toMatchObject({ status: 'APPROVED' });
+      expect(await charge(northridge, paid.savedMethod!.token), number).toMatchObject({ status: 'DECLINED', reasonCode: reason, authCode: '' });
+    }
+  });
+
   it("refuses another merchant's token, an unknown one and a malformed request", async () => {
     const { savedMethod } = await payOnPage(card('4111111111111111'), { save: true });
     const token = savedMethod!.token;

@@ -345,7 +345,7 @@ describe('saved cards through the Stripe adapter', () => {
 
   it("declines a saved card as Stripe's test cards do, with the sandbox's reasons, once per key", async () => {
     const cases: [string, string][] = [
-      ['9995', 'DECLINED'],
+      ['9995', 'INSUFFICIENT_FUNDS'],
       ['0341', 'DECLINED'],
       ['0069', 'EXPIRY'],
       ['0127', 'CVV'],

@@ -133,6 +133,20 @@ export function savedMethodOf(customer: string, pm: Stripe.PaymentMethod, status
   };
 }
 
+/** Stripe's decline codes and the portal's reasons for them. */
+const STRIPE_DECLINES: ReadonlyArray<[string, string]> = [
+  ['insufficient_funds', 'INSUFFICIENT_FUNDS'],
+  ['issuer_not_available', 'ISSUER_UNAVAILABLE'],
+  ['try_again_later', 'TRY_AGAIN_LATER'],
+  ['stolen_card', 'STOLEN'],
+  ['lost_card', 'LOST'],
+  ['pickup_card', 'LOST'],
+  ['invalid_account', 'CLOSED'],
+  ['incorrect_number', 'INVALID_NUMBER'],
+  ['invalid_number', 'INVALID_NUMBER'],
+  ['do_not_honor', 'DO_NOT_HONOR'],
+];
+
 /**
  * The portal's reason for a declined card (the sandbox's codes) from Stripe's error and decline codes;
  * an off-session charge the bank wants authenticated cannot be, so it is a decline too.
@@ -142,6 +156,8 @@ export function declineReasonOf(code: string | undefined, declineCode: string | 
   if (c.includes('expired_card')) return 'EXPIRY';
   if (c.includes('incorrect_cvc') || c.includes('invalid_cvc')) return 'CVV';
   if (c.includes('incorrect_zip')) return 'AVS';
+  // the issuers' reasons the autopay run tells apart (rules autopayRun.declineClass: soft or hard)
+  for (const [stripe, ours] of STRIPE_DECLINES) if (c.includes(stripe)) return ours;
   return 'DECLINED';
 }
 
