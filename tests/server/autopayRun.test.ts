@@ -14,7 +14,8 @@ import { chargeDateOf, failedAutopays, runAutopay, type AutopayContext, type Aut
 import { applySettlementNotice } from '../../server/domains/payments/settlement';
 import { accountMoney } from '../../server/domains/billing/ledger';
 import { addDays } from '../../src/engine/billing';
-import type { PaymentGateway } from '../../server/gateways/adapter';
+import { GatewayUnavailable, type PaymentGateway } from '../../server/gateways/adapter';
+import { reconcilePayments } from '../../server/domains/payments/payments';
 import type { GatewayTransaction } from '../../sandbox-gateway/protocol';
 import type { App } from '../../server/app';
 import { isTrue } from '../../src/engine/logic';
@@ -38,6 +39,8 @@ function planGateway(code: number) {
   const byKey = new Map<string, GatewayTransaction>();
   const tries = new Map<string, number>();
   let charges = 0;
+  /** when set, the next charge is made and its answer lost (the portal sees the gateway unavailable) */
+  const lose = { next: false };
   const gateway = {
     code,
     chargeToken: async (req: { idempotencyKey: string; token: string; amountCents: number; reference: string }) => {
@@ -66,10 +69,14 @@ function planGateway(code: number) {
         settlement: code === 2 && approved ? 'PENDING' : 'SETTLED',
       };
       byKey.set(req.idempotencyKey, tx);
+      if (lose.next) {
+        lose.next = false;
+        throw new GatewayUnavailable('the answer was lost');
+      }
       return tx;
     },
   } as unknown as PaymentGateway;
-  return { gateway, plans, charged: () => charges, triesOf: (token: string) => tries.get(token) ?? 0 };
+  return { gateway, plans, lose, charged: () => charges, triesOf: (token: string) => tries.get(token) ?? 0 };
 }
 
 describe('the charge day', () => {
@@ -391,5 +398,20 @@ describe.each(BACKENDS)('the autopay run on %s', (backend) => {
     } finally {
       await db().update(s.autopayRegistrations).set({ active: false }).where(eq(s.autopayRegistrations.id, reg.id));
     }
+  });
+  it('charges once when the gateway\'s answer is lost: the reconciler asks again with the same key, the next run settles it', async () => {
+    const a = await enrolled('Harper', { dueDate: '2026-12-16' });
+    const before = card.charged();
+    card.lose.next = true;
+    expect(await runAutopay(ctx('2026-12-14'))).toMatchObject({ charged: 1, pending: 1, approved: 0 });
+    expect((await chargesOf(a.account)).map((c) => c.status)).toEqual(['PENDING']);
+    // a rerun the same day neither charges again nor settles what it does not know yet
+    expect(await runAutopay(ctx('2026-12-14'))).toMatchObject({ charged: 0, pending: 1 });
+    await reconcilePayments(t.app.deps, { olderThanMs: 0 });
+    expect(await runAutopay(ctx('2026-12-15'))).toMatchObject({ charged: 0, approved: 1 });
+    expect(card.charged() - before).toBe(1);
+    expect((await chargesOf(a.account)).map((c) => c.status)).toEqual(['APPROVED']);
+    expect(await paymentsOf(a.account)).toHaveLength(1);
+    expect(await balance(a.account)).toBe(0);
   });
 });
