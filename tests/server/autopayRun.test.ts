@@ -414,4 +414,15 @@ describe.each(BACKENDS)('the autopay run on %s', (backend) => {
     expect(await paymentsOf(a.account)).toHaveLength(1);
     expect(await balance(a.account)).toBe(0);
   });
+  it('stops listing a charge that failed for good once the parent paid the invoice by hand', async () => {
+    const a = await enrolled('Ella', { dueDate: '2026-12-16' });
+    card.plans.set(a.token, ['STOLEN']);
+    await runAutopay(ctx('2026-12-14'));
+    const listed = async () => (await failedAutopays(db(), 'brightpath')).filter((f) => f.accountNo === `AP-Ella-${backend}`);
+    expect(await listed()).toHaveLength(1);
+    await db().insert(s.ledgerEntries).values({ providerId, accountId: a.account, kind: 'PAYMENT', amountCents: 500_00, entryDate: '2026-12-15', description: 'Paid at the desk', createdAt: new Date() });
+    await runAutopay(ctx('2026-12-15'));
+    expect(await listed()).toHaveLength(0);
+    expect((await errorsOf(a.account)).every((e) => e.resolvedAt !== null)).toBe(true);
+  });
 });

@@ -494,6 +494,20 @@ async function presentRetry(c: AutopayContext, prev: Charge, r: AutopayRunResult
   await present(c, { reg, invoice, attempt: prev.attempt + 1, method: await methodOf(c, reg), ...same, after: prev }, r);
 }
 
+/** The errors of failed-for-good charges whose invoice was paid since (by hand): resolved, so the provider no longer lists them. */
+async function resolvePaid(c: AutopayContext): Promise<void> {
+  const { deps } = c;
+  const rows = await deps.db
+    .select({ id: autopayErrors.id, accountId: autopayCharges.accountId, invoiceId: autopayCharges.invoiceId })
+    .from(autopayErrors)
+    .innerJoin(autopayCharges, eq(autopayCharges.id, autopayErrors.autopayChargeId))
+    .where(and(eq(autopayErrors.providerId, c.providerId), isNull(autopayErrors.resolvedAt), eq(autopayCharges.final, true)));
+  for (const e of rows) {
+    const money = await accountMoney(deps.db, c.providerId, e.accountId, c.today);
+    if ((money.invoiceOpenCents.get(e.invoiceId) ?? 0) <= 0) await deps.db.update(autopayErrors).set({ resolvedAt: deps.clock() }).where(and(eq(autopayErrors.id, e.id), isNull(autopayErrors.resolvedAt)));
+  }
+}
+
 /**
  * One run for a provider on the business day: first the tries whose answer came since (approved,
  * declined, returned by the bank) are settled; then the notices of charges ahead are sent; then every
@@ -510,6 +524,7 @@ export async function runAutopay(c: AutopayContext): Promise<AutopayRunResult> {
     .where(and(eq(autopayCharges.providerId, c.providerId), sql`(${autopayCharges.status} = 'PENDING' OR (${autopayCharges.status} = 'APPROVED' AND ${payments.settlement} = 'RETURNED'))`))
     .orderBy(asc(autopayCharges.id));
   for (const o of open) await settle(c, o.id, r);
+  await resolvePaid(c);
   r.notices = await sendNotices(c);
   // invoices of enrolled accounts still open, due from today on, with no try yet
   const candidates = await deps.db
