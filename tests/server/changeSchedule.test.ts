@@ -6,6 +6,10 @@
 // change waiting for the provider is approved or rejected (its seats back, its charges undone); a
 // scheduled change is applied on its effective date by the job, the old seats released then.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { and, eq } from 'drizzle-orm';
 import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
@@ -26,6 +30,13 @@ import {
   startChange,
   submitChange,
 } from '../../server/domains/enrolment/changeSchedule';
+
+/** The text of a PDF (poppler's pdftotext), its whitespace collapsed. */
+function pdfText(file: Uint8Array): string {
+  const at = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'change-')), 'report.pdf');
+  fs.writeFileSync(at, file);
+  return execFileSync('pdftotext', ['-layout', at, '-']).toString().replace(/\s+/g, ' ');
+}
 
 /** The first Monday at least `notice` days after `day`. */
 function mondayAfter(day: string, notice: number): string {
@@ -290,5 +301,17 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     expect(sent.statusCode, sent.body).toBe(200);
     expect(['scheduled', 'applied']).toContain(sent.json().status);
     expect(sent.json().cost).toEqual(cost);
+
+    // the program report of type ChangeSchedule lists the account's changes sent, in the reader's language
+    for (const [lang, heading, child] of [['en', 'Schedule changes', 'Lucas Garcia: After Care'], ['es', 'Cambios de horario', 'Lucas Garcia: Cuidado después de clases']] as const) {
+      const report = await api('Registration.programReport', { token: maria, lang, query: { programPeriodID: schoolYear, reportType: 'ChangeSchedule' } });
+      expect(report.statusCode, report.body.slice(0, 200)).toBe(200);
+      const text = pdfText(report.rawPayload);
+      expect(text).toContain(heading);
+      expect(text, text).toContain(child);
+    }
+    // another account's report has none of them
+    const theirs = await api('Registration.programReport', { token: karen, query: { programPeriodID: schoolYear, reportType: 'ChangeSchedule' } });
+    expect(pdfText(theirs.rawPayload)).not.toContain('Lucas Garcia');
   });
 });

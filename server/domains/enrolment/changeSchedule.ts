@@ -402,7 +402,8 @@ export async function submitChange(deps: Deps, s: Owner, key: string, lang: stri
         creditedCents: Math.max(0, -settled),
         amountDueCents: t.amountDueCents,
         appliesItself: quote.appliesItself,
-        submittedAt: now,
+        // the business day it was sent on (the report and the confirmation show it)
+        submittedAt: deps.today(),
         updatedAt: now,
       })
       .where(and(eq(changeRequests.id, again.id), eq(changeRequests.status, 'open')))

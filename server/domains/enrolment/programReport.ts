@@ -2,11 +2,12 @@
 // with pdfkit in the request's language: the program period, then the account's children with their
 // registration and their enrolments in that program.
 import PDFDocument from 'pdfkit';
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { AppDeps, FileResult } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { RegistrationProgramReportQuery } from '../../../src/engine/contract.gen';
-import { accounts, activities, children, enrollments, programPeriods, registrations, sites } from '../../db/schema';
+import { accounts, activities, changeRequests, children, enrollments, programPeriods, registrations, sites } from '../../db/schema';
+import { moneyText } from '../../../src/engine/money';
 import { httpError } from '../../errors';
 import { dateInLanguage } from '../../../src/engine/index';
 import { textIn } from '../../providerTexts';
@@ -33,6 +34,18 @@ export interface ProgramReportInput {
   program: { title: string; description: string; startDate: string; endDate: string; category: string; reportType: string };
   generatedOn: Date;
   children: ProgramReportChild[];
+  /** the account's schedule changes sent for the program (report type ChangeSchedule only) */
+  changes?: ProgramReportChange[];
+}
+
+export interface ProgramReportChange {
+  status: 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  sentOn: string | null;
+  /** amounts already written in the reader's money format */
+  fee: string | null;
+  due: string | null;
+  children: { name: string; lines: string[] | null }[];
 }
 
 const STATUS_KEYS: Record<string, string> = {
@@ -117,6 +130,23 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
       }
       doc.moveDown(1);
     }
+    if (input.changes) {
+      fits(60);
+      doc.font('bold').fontSize(14).fillColor('#000000').text(t('programs.report.changes.heading'), left);
+      doc.moveDown(0.3);
+      if (!input.changes.length) doc.font('body').fontSize(10.5).text(t('programs.report.changes.none'), left);
+      for (const ch of input.changes) {
+        fits(60);
+        const head = [ch.effectiveDate ? t('programs.report.changes.effective', { date: date(ch.effectiveDate) }) : '', t(`programs.report.changes.status.${ch.status}`)].filter(Boolean).join(' · ');
+        doc.font('bold').fontSize(11).text(head, left);
+        doc.font('body').fontSize(10);
+        if (ch.sentOn) doc.text(t('programs.report.changes.sent', { date: date(ch.sentOn) }));
+        for (const c of ch.children) doc.text(`${c.name}: ${c.lines ? c.lines.join('; ') : t('programs.report.changes.noChange')}`, { width });
+        if (ch.fee) doc.text(t('programs.report.changes.fee', { amount: ch.fee }));
+        if (ch.due) doc.text(t('programs.report.changes.due', { amount: ch.due }));
+        doc.moveDown(0.6);
+      }
+    }
     doc.moveDown();
     doc.font('body').fontSize(9).fillColor('#555555').text(t('programs.report.generated', { programName: input.programName, date: date(input.generatedOn.toISOString().slice(0, 10)) }), left);
     doc.end();
@@ -125,6 +155,38 @@ export function programReportPdf(input: ProgramReportInput): Promise<Uint8Array>
 
 /** ChangeSchedule for application type 4, otherwise the enrolment option uppercased (spec 7.3). */
 export const reportTypeOf = (applicationTypeID: number, enrollmentOption: string): string => (applicationTypeID === APPLICATION_TYPE.changeSchedule ? 'ChangeSchedule' : enrollmentOption.toUpperCase());
+
+/** The account's schedule changes sent for a program, for the report (ChangeSchedule), oldest first. */
+async function changesOf(deps: AppDeps, s: SessionInfo, programPeriodId: number, lang: string, country: string): Promise<ProgramReportChange[]> {
+  const rows = await deps.db
+    .select()
+    .from(changeRequests)
+    .where(and(eq(changeRequests.providerId, s.providerId), eq(changeRequests.accountId, s.accountId), eq(changeRequests.programPeriodId, programPeriodId), inArray(changeRequests.status, ['waiting', 'scheduled', 'applied', 'rejected'])))
+    .orderBy(asc(changeRequests.submittedAt), asc(changeRequests.id));
+  const kidIds = [...new Set(rows.flatMap((r) => (r.data.children ?? []).map((c) => c.prChildID)))];
+  const actIds = [...new Set(rows.flatMap((r) => (r.data.children ?? []).flatMap((c) => c.selections.map((x) => x.activityID))))];
+  const kids = kidIds.length ? await deps.db.select().from(children).where(and(eq(children.providerId, s.providerId), inArray(children.id, kidIds))) : [];
+  const acts = actIds.length
+    ? await deps.db.select({ a: activities, site: sites }).from(activities).innerJoin(sites, eq(sites.id, activities.siteId)).where(and(eq(activities.providerId, s.providerId), inArray(activities.id, actIds)))
+    : [];
+  return rows.map((r) => ({
+    status: r.status as ProgramReportChange['status'],
+    effectiveDate: r.effectiveDate,
+    sentOn: r.submittedAt ? r.submittedAt.toISOString().slice(0, 10) : null,
+    fee: r.changeFeeCents ? moneyText(r.changeFeeCents, lang, country) : null,
+    due: r.amountDueCents ? moneyText(r.amountDueCents, lang, country) : null,
+    children: (r.data.children ?? []).map((c) => {
+      const k = kids.find((x) => x.id === c.prChildID);
+      const lines = c.noChange
+        ? null
+        : c.selections.map((sel) => {
+            const a = acts.find((x) => x.a.id === sel.activityID);
+            return a ? `${textIn(a.a, 'activity', lang)} (${textIn(a.site, 'siteName', lang)}): ${sel.daysOfWeek.join(', ')}` : String(sel.activityID);
+          });
+      return { name: k ? `${k.firstName} ${k.lastName}` : '', lines };
+    }),
+  }));
+}
 
 /** The program report of a program period for the signed-in account, a PDF in the request's language. */
 export async function programReport(deps: AppDeps, s: SessionInfo, lang: string, query: RegistrationProgramReportQuery): Promise<FileResult> {
@@ -156,7 +218,9 @@ export async function programReport(deps: AppDeps, s: SessionInfo, lang: string,
     .orderBy(asc(enrollments.enrollmentDate), asc(activities.activity));
   const [acct] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(and(eq(accounts.id, s.accountId), eq(accounts.providerId, s.providerId)));
   const title = textIn(pp, 'programPeriod', lang);
+  const changes = query.reportType === 'ChangeSchedule' ? await changesOf(deps, s, pp.id, lang, provider.countryCode) : undefined;
   const file = await programReportPdf({
+    changes,
     t: (key, params) => deps.t(lang, key, params),
     lang,
     organisation: provider.organisation || provider.programName,
