@@ -6,7 +6,7 @@ import { childrenActivities, programPeriodList } from '../domains/enrolment/regi
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
-import { changeOf, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
+import { changeActivities, changeOf, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
 type RegistrationOps =
   | 'Registration.programPeriods'
@@ -21,7 +21,8 @@ type RegistrationOps =
   | 'Registration.change'
   | 'Registration.changeSave'
   | 'Registration.changeSubmit'
-  | 'Registration.changeDiscard';
+  | 'Registration.changeDiscard'
+  | 'Registration.changeActivities';
 
 export const registrationHandlers = {
   'Registration.changeStart': {
@@ -35,6 +36,9 @@ export const registrationHandlers = {
   },
   'Registration.changeSubmit': {
     handler: async ({ deps, session, query, lang }) => changeView(deps, session, await submitChange(deps, session, query.key, lang), lang),
+  },
+  'Registration.changeActivities': {
+    handler: async ({ deps, session, query, lang }) => changeActivities(deps, session, query.key, query.prChildID, lang),
   },
   'Registration.changeDiscard': {
     handler: async ({ deps, session, query, lang }) => {

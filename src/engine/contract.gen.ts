@@ -3084,6 +3084,56 @@ export interface RegistrationChangeDiscardResponse {
   discarded: boolean;
 }
 
+/** Registration.changeActivities: query */
+export interface RegistrationChangeActivitiesQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+  prChildID: number;
+}
+
+/** Registration.changeActivities: response */
+export interface RegistrationChangeActivitiesResponse {
+  sites: {
+    siteID: number;
+    siteName: string;
+  }[];
+  activities: {
+    activityID: number;
+    activity: string;
+    activityTypeID: number;
+    siteID: number;
+    siteName: string;
+    timing: string;
+    daysPerWeek: number;
+    daysOfWeek: string[];
+    timeOfferedCode: string;
+    startDate: string;
+    endDate: string;
+    feeType: string;
+    fee: number;
+    siblingFee: number;
+  }[];
+  seats: {
+    activityID: number;
+    total: number;
+    available: number;
+    isFull: boolean;
+  }[];
+  asOnDate: string | null;
+  current: {
+    activityID: number;
+    activity: string;
+    siteID: number;
+    siteName: string;
+    timing: string;
+    daysOfWeek: string[];
+    enrollmentDate: string;
+    deEnrollDate: string | null;
+  }[];
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -3224,6 +3274,7 @@ export interface Operations {
   'Registration.changeSave': { method: 'PUT'; path: '/changeschedule'; auth: 'session'; form: undefined; query: RegistrationChangeSaveQuery; params: undefined; body: RegistrationChangeSaveBody; response: RegistrationChangeSaveResponse };
   'Registration.changeSubmit': { method: 'POST'; path: '/changeschedule/submit'; auth: 'session'; form: undefined; query: RegistrationChangeSubmitQuery; params: undefined; body: undefined; response: RegistrationChangeSubmitResponse };
   'Registration.changeDiscard': { method: 'POST'; path: '/changeschedule/discard'; auth: 'session'; form: undefined; query: RegistrationChangeDiscardQuery; params: undefined; body: undefined; response: RegistrationChangeDiscardResponse };
+  'Registration.changeActivities': { method: 'GET'; path: '/programperiods/activities/eligible'; auth: 'session'; form: undefined; query: RegistrationChangeActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeActivitiesResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -3384,4 +3435,5 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.changeSave': { service: 'Registration', method: 'PUT', path: '/changeschedule', auth: 'session', file: false },
   'Registration.changeSubmit': { service: 'Registration', method: 'POST', path: '/changeschedule/submit', auth: 'session', file: false },
   'Registration.changeDiscard': { service: 'Registration', method: 'POST', path: '/changeschedule/discard', auth: 'session', file: false },
+  'Registration.changeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/eligible', auth: 'session', file: false },
 };

@@ -277,6 +277,17 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     expect(view.key).toMatch(/^[0-9a-f]{32}$/);
     expect((await api('Registration.change', { token: karen, query: { key: view.key } })).statusCode).toBe(404);
     expect((await api('Registration.changeSubmit', { token: karen, query: { key: view.key } })).statusCode).toBe(404);
+    // the activities Lucas may be scheduled in, at both sites with the seats left, and his schedule on the effective date
+    const eligible = await api('Registration.changeActivities', { token: maria, query: { key: view.key, prChildID: kid.lucas } });
+    expect(eligible.statusCode, eligible.body).toBe(200);
+    const e = eligible.json();
+    expect(e.sites.map((x: { siteID: number }) => x.siteID)).toEqual(expect.arrayContaining([site.lincoln, site.washington]));
+    expect(e.activities.map((x: { activityID: number }) => x.activityID)).toEqual(expect.arrayContaining([act.beforeCare, act.afterCareWashington]));
+    expect(e.seats.find((x: { activityID: number }) => x.activityID === act.afterCareWashington)).toMatchObject({ available: 0, isFull: true });
+    expect(e.asOnDate).toBe(view.effectiveDate);
+    expect(e.current.map((x: { activityID: number }) => x.activityID)).toContain(act.afterCareLincoln);
+    expect((await api('Registration.changeActivities', { token: maria, query: { key: view.key, prChildID: kid.tyler } })).statusCode).toBe(404);
+    expect((await api('Registration.changeActivities', { token: karen, query: { key: view.key, prChildID: kid.lucas } })).statusCode).toBe(404);
     const tooSoon = await api('Registration.changeSave', { token: maria, query: { key: view.key }, body: { children: [], effectiveDate: addDays(today, 1) } });
     expect(tooSoon.statusCode).toBe(400);
     const saved = await api('Registration.changeSave', {

@@ -35,6 +35,9 @@ import {
 import { dateInLanguage } from '../../../src/engine/formats';
 import { ACTIVITY_TYPE } from '../../../src/engine/programCodes';
 import { accountMoney } from '../billing/ledger';
+import { activitiesOf } from './applicationDraft';
+import { seatAvailability } from './seats';
+import type { SessionInfo } from '../../auth';
 import type { RuleSet } from '../../../src/engine/logic';
 
 export type ChangeRow = typeof changeRequests.$inferSelect;
@@ -607,5 +610,56 @@ export async function changeView(deps: Deps, s: Owner, r: ChangeRow, lang: strin
     }),
     cost: quote ? costView(quote.total) : null,
     amountDue: r.amountDueCents,
+  };
+}
+
+/**
+ * The activities a child of the request may be scheduled in (the program's activities by the period,
+ * per site, with fees and the seats left now) and the child's schedule in force on the request's
+ * effective date (spec 2.11 'view existing schedule'; empty: not enrolled there).
+ */
+export async function changeActivities(deps: AppDeps, s: SessionInfo, key: string, childId: number, lang: string) {
+  const r = await changeOf(deps, s, key, lang);
+  if (!(r.data.children ?? []).some((c) => c.prChildID === childId)) fail({ deps, lang }, 404, 'application.errors.change.notFound');
+  const pp = await programOf(deps, s, r.programPeriodId, lang);
+  const acts = (await activitiesOf(deps, s, pp, lang)).filter((a) => a.activityTypeID !== ACTIVITY_TYPE.singleDate);
+  const seatsLeft = await seatAvailability(deps, s, pp, acts, []);
+  const asOn = r.effectiveDate ?? isoDay(deps.today());
+  const current = (await enrolmentsFrom(deps.db, s, pp.id, asOn)).filter((x) => x.e.childId === childId && x.e.enrollmentDate <= asOn);
+  const siteRows = await deps.db.select().from(sites).where(and(eq(sites.providerId, s.providerId), inArray(sites.id, [...new Set([...acts.map((a) => a.siteID), ...current.map((x) => x.a.siteId)])].concat(0))));
+  const siteName = (id: number) => {
+    const row = siteRows.find((x) => x.id === id);
+    return row ? textIn(row, 'siteName', lang) : '';
+  };
+  return {
+    sites: [...new Map(acts.map((a) => [a.siteID, { siteID: a.siteID, siteName: a.siteName }])).values()],
+    activities: acts.map((a) => ({
+      activityID: a.activityID,
+      activity: a.activity,
+      activityTypeID: a.activityTypeID,
+      siteID: a.siteID,
+      siteName: a.siteName,
+      timing: a.timing,
+      daysPerWeek: a.daysPerWeek,
+      daysOfWeek: a.daysOfWeek,
+      timeOfferedCode: a.timeOfferedCode,
+      startDate: a.startDate,
+      endDate: a.endDate,
+      feeType: a.feeType,
+      fee: a.fee,
+      siblingFee: a.siblingFee,
+    })),
+    seats: seatsLeft.map((x) => ({ activityID: x.activityID, total: x.total, available: x.available, isFull: x.isFull })),
+    asOnDate: r.effectiveDate,
+    current: current.map((x) => ({
+      activityID: x.a.id,
+      activity: textIn(x.a, 'activity', lang),
+      siteID: x.a.siteId,
+      siteName: siteName(x.a.siteId),
+      timing: x.a.timing,
+      daysOfWeek: codes(x.e.daysOfWeek || x.a.daysOfWeek),
+      enrollmentDate: x.e.enrollmentDate,
+      deEnrollDate: x.e.deEnrollDate,
+    })),
   };
 }
