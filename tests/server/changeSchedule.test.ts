@@ -312,6 +312,13 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     expect(sent.statusCode, sent.body).toBe(200);
     expect(['scheduled', 'applied']).toContain(sent.json().status);
     expect(sent.json().cost).toEqual(cost);
+    // the confirmation e-mail, in the sender's language, and in the account's Emails/Texts history
+    const mails = await t.db.handle.db.select().from(s.outbox).where(and(eq(s.outbox.kind, 'change-submitted'), eq(s.outbox.toAddress, 'maria.garcia@example.com')));
+    const mail = mails.find((m) => m.textBody.includes('Lucas Garcia: After Care'));
+    expect(mail?.subject).toBe('Schedule change sent: School Year Before & After Care');
+    expect(mail?.textBody).toContain('Sofia Garcia: no change');
+    const history = await t.db.handle.db.select().from(s.communications).where(and(eq(s.communications.accountId, owner.garcia.accountId), eq(s.communications.subject, 'Schedule change sent: School Year Before & After Care')));
+    expect(history.length).toBeGreaterThan(0);
 
     // the program report of type ChangeSchedule lists the account's changes sent, in the reader's language
     for (const [lang, heading, child] of [['en', 'Schedule changes', 'Lucas Garcia: After Care'], ['es', 'Cambios de horario', 'Lucas Garcia: Cuidado después de clases']] as const) {

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { Db, DbOrTx, Tx } from '../../db/index';
-import { accounts, activities, changeRequests, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, servicePeriods, sites, type ChangeData } from '../../db/schema';
+import { accounts, activities, adults, changeRequests, children, logins, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, servicePeriods, sites, type ChangeData } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { fail } from '../../errors';
 import { textIn } from '../../providerTexts';
@@ -35,6 +35,9 @@ import {
 import { dateInLanguage } from '../../../src/engine/formats';
 import { ACTIVITY_TYPE } from '../../../src/engine/programCodes';
 import { accountMoney } from '../billing/ledger';
+import { enqueueMail } from '../../outbox';
+import { recordInHistory } from '../communication/history';
+import { moneyText } from '../../../src/engine/money';
 import { activitiesOf } from './applicationDraft';
 import { seatAvailability } from './seats';
 import type { SessionInfo } from '../../auth';
@@ -43,7 +46,7 @@ import type { RuleSet } from '../../../src/engine/logic';
 export type ChangeRow = typeof changeRequests.$inferSelect;
 type ProgramRow = typeof programPeriods.$inferSelect;
 type Owner = { providerId: number; accountId: number };
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'today' | 't' | 'settings' | 'declarations'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'today' | 't' | 'settings' | 'declarations'> & { mailQueued?: () => void };
 
 /** the seat of an activity that is not weekly (seats.week_start) */
 const NOT_WEEKLY = '1900-01-01';
@@ -359,6 +362,7 @@ export async function submitChange(deps: Deps, s: Owner, key: string, lang: stri
   if (!r.effectiveDate) return fail({ deps, lang }, 400, 'application.errors.change.outsideProgram');
   checkEffectiveDate(deps, lang, f.rules, f.policy, today, pp, r.effectiveDate);
   const effectiveDate = r.effectiveDate;
+  let mailed = false;
   const sent = await deps.db.transaction(async (tx) => {
     // the account's submits one after another: each counts the changes the one before made
     await tx.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, s.accountId)).for('update');
@@ -411,11 +415,68 @@ export async function submitChange(deps: Deps, s: Owner, key: string, lang: stri
       })
       .where(and(eq(changeRequests.id, again.id), eq(changeRequests.status, 'open')))
       .returning();
+    if (row) mailed = await confirmationMail(deps, tx, s, row, pp, lang);
     return row;
   });
+  if (mailed) deps.mailQueued?.();
   if (sent.status === 'scheduled' && sent.effectiveDate && sent.effectiveDate <= today) await applyChange(deps, sent.id);
   const [now] = await deps.db.select().from(changeRequests).where(eq(changeRequests.id, sent.id));
   return now;
+}
+
+/**
+ * The confirmation e-mail of a sent change (spec 2.11 confirmation, e-mail), in the sender's
+ * language, to the primary account holder's sign-in address and address on file, and in the
+ * account's Emails/Texts history, in the submit's transaction: each child's new schedule or no
+ * change, when it takes effect or that it waits for the provider, the fee and what is due now.
+ */
+async function confirmationMail(deps: Deps, tx: Tx, s: Owner, r: ChangeRow, pp: ProgramRow, lang: string): Promise<boolean> {
+  const [p] = await tx.select().from(providers).where(eq(providers.id, s.providerId));
+  const holders = await tx
+    .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, login: logins.email })
+    .from(adults)
+    .leftJoin(logins, eq(logins.adultId, adults.id))
+    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
+  const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+  if (!p || !to.length) return false;
+  const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `mail.changeSubmitted.${key}`, params);
+  const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
+  const kids = await registeredChildren(tx, s, pp.id);
+  const acts = await scheduleActivities(tx, s.providerId, pp.id);
+  const siteRows = await tx.select().from(sites).where(eq(sites.providerId, s.providerId));
+  const program = textIn(pp, 'programPeriod', lang);
+  const date = r.effectiveDate ? dateInLanguage(r.effectiveDate, lang) : '';
+  const holder = holders[0];
+  const lines = [
+    t('greeting', { name: holder ? `${holder.firstName} ${holder.lastName}` : '' }),
+    '',
+    t(r.status === 'waiting' ? 'waiting' : 'scheduled', { program, date }),
+    '',
+    ...(r.data.children ?? []).map((c) => {
+      const k = kids.find((x) => x.id === c.prChildID);
+      const child = k ? `${k.firstName} ${k.lastName}` : '';
+      if (c.noChange || !c.selections.length) return t('noChange', { child });
+      const schedule = c.selections
+        .map((sel) => {
+          const a = acts.find((x) => x.id === sel.activityID);
+          const site = siteRows.find((x) => x.id === a?.siteId);
+          return a ? `${textIn(a, 'activity', lang)}${site ? ` (${textIn(site, 'siteName', lang)})` : ''} ${sel.daysOfWeek.join(', ')}` : '';
+        })
+        .join('; ');
+      return t('child', { child, schedule });
+    }),
+    '',
+    ...(r.changeFeeCents > 0 ? [t('fee', { amount: fmt(r.changeFeeCents) })] : []),
+    r.amountDueCents > 0 ? t('due', { amount: fmt(r.amountDueCents) }) : t('nothingDue'),
+    '',
+    t('footer', { organisation: p.organisation }),
+  ];
+  const subject = t('subject', { program });
+  for (const address of to) {
+    await enqueueMail(tx, deps.clock, { providerId: s.providerId, kind: 'change-submitted', to: address, from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`, subject, text: lines.join('\n') });
+  }
+  await recordInHistory(tx, deps.today(), { providerId: s.providerId, accountId: s.accountId, subject, text: lines.join('\n'), from: p.programName });
+  return true;
 }
 
 /** Discards an open request (the exit bar's 'return'): its key is not found any more. */
