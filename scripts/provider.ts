@@ -77,7 +77,8 @@ try {
       console.log([t(lang, `methods.unresolved.kinds.${r.kind}`), r.provider, r.accountNo, r.reference, r.transactionId, amount, r.at, r.detail].join('\t'));
     }
   } else if (area === 'changes') {
-    const deps = { db: handle.db, clock: systemClock, today: businessClock(systemClock) };
+    // the server's clocks (PORTAL_TODAY) and texts; the server's outbox sender delivers the e-mail
+    const deps = { db: handle.db, clock: systemClock, today: businessClock(systemClock), t: createTranslator(ROOT) };
     if (command === 'list') {
       const rows = await pendingChanges(handle.db, provider);
       if (!rows.length) console.log('No schedule changes are waiting for the provider.');

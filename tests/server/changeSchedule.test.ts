@@ -246,6 +246,8 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
       expect((await seatOf(act.beforeCare)).taken).toBe(seatsBefore);
       expect(await net()).toBe(netBefore);
       await expect(rejectChange(deps(), 'brightpath', sent.id)).rejects.toThrow(/rejected, not waiting/);
+      const told = async (kind: string) => db.select().from(s.outbox).where(and(eq(s.outbox.kind, kind), eq(s.outbox.toAddress, 'karen.johnson@example.com')));
+      expect((await told('change-rejected')).map((m) => m.subject)).toEqual(['Schedule change not approved: School Year Before & After Care']);
 
       const again = await startChange(deps(), owner.johnson, schoolYear, 'en');
       await saveChange(deps(), owner.johnson, again.key, toBeforeCare, 'en');
@@ -254,6 +256,7 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
       // another provider's change is not this one's to decide
       await expect(approveChange(deps(), 'northridge', waiting.id)).rejects.toThrow(/not found/);
       const approved = await approveChange(deps(), 'brightpath', waiting.id);
+      expect((await told('change-approved'))[0]?.textBody).toContain('was approved');
       expect(approved).toEqual({ applied: waiting.effectiveDate! <= today, effectiveDate: waiting.effectiveDate });
       const job = { ...deps(), today: () => new Date(`${waiting.effectiveDate}T12:00:00Z`) };
       await applyDueChanges(job);

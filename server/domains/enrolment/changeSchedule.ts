@@ -600,19 +600,48 @@ async function waitingChange(tx: Tx, appName: string, id: number) {
   return r.r;
 }
 
-/** The provider approves a waiting change: it is scheduled, and applied at once when its effective date has come. */
-export async function approveChange(deps: Pick<Deps, 'db' | 'clock' | 'today'>, appName: string, id: number): Promise<{ applied: boolean; effectiveDate: string | null }> {
+/**
+ * The parent told of the provider's decision, in her language when the provider offers it (else the
+ * provider's first), at the primary account holder's addresses and in the Emails/Texts history.
+ */
+async function decisionMail(deps: DecisionDeps, tx: Tx, r: ChangeRow, approved: boolean): Promise<boolean> {
+  const [p] = await tx.select().from(providers).where(eq(providers.id, r.providerId));
+  const [pp] = await tx.select().from(programPeriods).where(eq(programPeriods.id, r.programPeriodId));
+  const holders = await tx
+    .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, primaryLanguage: adults.primaryLanguage, login: logins.email })
+    .from(adults)
+    .leftJoin(logins, eq(logins.adultId, adults.id))
+    .where(and(eq(adults.providerId, r.providerId), eq(adults.accountId, r.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
+  const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+  if (!p || !pp || !to.length) return false;
+  const offered = p.languages.map((l) => l.code);
+  const lang = holders[0] && offered.includes(holders[0].primaryLanguage) ? holders[0].primaryLanguage : (offered[0] ?? 'en');
+  const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `mail.changeDecided.${key}`, params);
+  const params = { program: textIn(pp, 'programPeriod', lang), date: r.effectiveDate ? dateInLanguage(r.effectiveDate, lang) : '' };
+  const holder = holders[0];
+  const text = [t('greeting', { name: holder ? `${holder.firstName} ${holder.lastName}` : '' }), '', t(approved ? 'approved' : 'rejected', params), '', t('footer', { organisation: p.organisation })].join('\n');
+  const subject = t(approved ? 'subjectApproved' : 'subjectRejected', params);
+  for (const address of to) await enqueueMail(tx, deps.clock, { providerId: r.providerId, kind: approved ? 'change-approved' : 'change-rejected', to: address, from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`, subject, text });
+  await recordInHistory(tx, deps.today(), { providerId: r.providerId, accountId: r.accountId, subject, text, from: p.programName });
+  return true;
+}
+
+type DecisionDeps = Pick<Deps, 'db' | 'clock' | 'today' | 't'>;
+
+/** The provider approves a waiting change: it is scheduled, and applied at once when its effective date has come; the parent is e-mailed. */
+export async function approveChange(deps: DecisionDeps, appName: string, id: number): Promise<{ applied: boolean; effectiveDate: string | null }> {
   const r = await deps.db.transaction(async (tx) => {
     const w = await waitingChange(tx, appName, id);
     await tx.update(changeRequests).set({ status: 'scheduled', decidedAt: deps.clock(), updatedAt: deps.clock() }).where(eq(changeRequests.id, w.id));
+    await decisionMail(deps, tx, w, true);
     return w;
   });
   const applied = await applyChange(deps, r.id);
   return { applied, effectiveDate: r.effectiveDate };
 }
 
-/** The provider rejects a waiting change: its seats go back and what it charged or credited is undone. */
-export async function rejectChange(deps: Pick<Deps, 'db' | 'clock' | 'today'>, appName: string, id: number): Promise<{ released: number; creditedCents: number }> {
+/** The provider rejects a waiting change: its seats go back and what it charged or credited is undone; the parent is e-mailed. */
+export async function rejectChange(deps: DecisionDeps, appName: string, id: number): Promise<{ released: number; creditedCents: number }> {
   return deps.db.transaction(async (tx) => {
     const w = await waitingChange(tx, appName, id);
     await tx.update(changeRequests).set({ status: 'rejected', decidedAt: deps.clock(), updatedAt: deps.clock() }).where(eq(changeRequests.id, w.id));
@@ -622,6 +651,7 @@ export async function rejectChange(deps: Pick<Deps, 'db' | 'clock' | 'today'>, a
     const now = deps.clock();
     if (w.chargedCents > 0) await tx.insert(ledgerEntries).values({ providerId: w.providerId, accountId: w.accountId, kind: 'CREDIT', amountCents: w.chargedCents, entryDate: today, description: 'Schedule change not approved', createdAt: now });
     if (w.creditedCents > 0) await tx.insert(ledgerEntries).values({ providerId: w.providerId, accountId: w.accountId, kind: 'CHARGE', amountCents: w.creditedCents, entryDate: today, dueDate: today, description: 'Schedule change not approved', createdAt: now });
+    await decisionMail(deps, tx, w, false);
     return { released, creditedCents: w.chargedCents };
   });
 }
