@@ -88,6 +88,11 @@ export interface HandlerDef<Op extends OperationId = OperationId> {
    * provider's list is empty): the server's own, never the client's.
    */
   ruleData?: (c: FactsContext<Op>) => Promise<Record<string, unknown>>;
+  /**
+   * What the form's rules read in `$flow` and `$query` on the server, as the page has them (the method
+   * chosen on the autopay pages, the page it came from): the server's own reading of the request.
+   */
+  ruleScreen?: (c: FactsContext<Op>) => Promise<{ flow?: Record<string, unknown>; query?: Record<string, unknown> }>;
   handler: (c: HandlerContext<Op>) => Promise<AnswerOf<Op>>;
 }
 

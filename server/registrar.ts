@@ -32,6 +32,7 @@ type EitherWay<C, R> = { call(c: C): R }['call'];
 interface RouteHandler {
   facts?: EitherWay<Omit<RouteContext, 'form'>, Promise<Record<string, unknown>>>;
   ruleData?: EitherWay<Omit<RouteContext, 'form'>, Promise<Record<string, unknown>>>;
+  ruleScreen?: EitherWay<Omit<RouteContext, 'form'>, Promise<{ flow?: Record<string, unknown>; query?: Record<string, unknown> }>>;
   handler: EitherWay<RouteContext, Promise<unknown>>;
 }
 
@@ -207,7 +208,15 @@ export function registerContract(app: FastifyInstance, ops: ContractOperation[],
           const facts = def.facts ? await def.facts(ctx) : {};
           const values = { ...(isRecord(body) ? body : {}), ...facts };
           const data = def.ruleData ? await def.ruleData(ctx) : undefined;
-          const result = decl.engine.validate(op.form, values, { session: rc.session, provider: rc.provider, today: todayMdy(deps.today), ...(data ? { data } : {}) });
+          const screen = def.ruleScreen ? await def.ruleScreen(ctx) : {};
+          const result = decl.engine.validate(op.form, values, {
+            ...(screen.flow !== undefined ? { flow: screen.flow } : {}),
+            ...(screen.query ? { query: screen.query } : {}),
+            session: rc.session,
+            provider: rc.provider,
+            today: todayMdy(deps.today),
+            ...(data ? { data } : {}),
+          });
           if (!result.valid) {
             fail({ deps, lang }, 400, 'server.errors.validation', undefined, { errors: result.errors.map((e) => ({ path: e.path, key: e.key, params: e.params })) });
           }

@@ -464,6 +464,8 @@ export const programPeriods = pgTable('program_periods', {
   canEnrollOnline: boolean('can_enroll_online').notNull().default(true),
   enableEnrollmentInParentForm: boolean('enable_enrollment_in_parent_form').notNull().default(true),
   enableAutomaticRegistration: boolean('enable_automatic_registration').notNull().default(false),
+  /** spec 4: autopay is mandatory for this program's families: only the provider discontinues it, a parent's cancel is refused */
+  autopayMandatory: boolean('autopay_mandatory').notNull().default(false),
   calendarProgramPeriodID: integer('calendar_program_period_id').notNull().default(0),
   startDate: day('start_date').notNull(),
   endDate: day('end_date').notNull(),
@@ -725,7 +727,49 @@ export const autopayRegistrations = pgTable('autopay_registrations', {
   startDate: day('start_date').notNull(),
   /** the parent's maximum per autopay charge (null: none); what is above it stays due and she is told */
   maxChargeCents: cents('max_charge_cents'),
+  /** when the parent (or the drop of its payer) cancelled it (spec 4 lifecycle: cancelled) */
+  cancelledAt: ts('cancelled_at'),
 });
+
+/**
+ * The automatic payment agreement a parent signed (spec 4, 7.1 /report/automatic-payment-agreement):
+ * one row per enrolment or change, kept after a cancel. It records who pays with what, when it was
+ * accepted, the terms' version and text as shown, how the amount is set and how to cancel.
+ */
+export const autopayAgreements = pgTable(
+  'autopay_agreements',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    automaticPaymentRegistrationId: integer('automatic_payment_registration_id').notNull().references(() => autopayRegistrations.id, { onDelete: 'cascade' }),
+    /** ENROL | CHANGE */
+    kind: text('kind').notNull(),
+    /** the payer (the method's adult) and the adult signed in who accepted */
+    payerAdultId: integer('payer_adult_id').notNull().references(() => adults.id),
+    signedByAdultId: integer('signed_by_adult_id').notNull().references(() => adults.id),
+    payerName: text('payer_name').notNull(),
+    payerEmail: text('payer_email').notNull().default(''),
+    paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
+    /** CCR | ECR, its brand or kind and last four digits as shown */
+    paymentMethodCode: text('payment_method_code').notNull(),
+    methodType: text('method_type').notNull(),
+    last4Digits: text('last4_digits').notNull(),
+    frequency: text('frequency').notNull(),
+    /** the first service period the frequency starts with */
+    startDate: day('start_date').notNull(),
+    maxChargeCents: cents('max_charge_cents'),
+    discountPercent: text('discount_percent').notNull().default('0'),
+    /** sha256 of the terms' sanitised text as shown, its first 16 hex digits */
+    termsVersion: text('terms_version').notNull(),
+    termsHtml: text('terms_html').notNull(),
+    locale: text('locale').notNull(),
+    signedAt: ts('signed_at').notNull(),
+    /** the outbox row of the e-mail that carried the PDF */
+    mailId: integer('mail_id'),
+  },
+  (t) => [index('autopay_agreements_account').on(t.providerId, t.accountId)],
+);
 
 /**
  * One charge of the autopay run (server/domains/payments/autopay.ts): an account's invoice of a
@@ -995,6 +1039,8 @@ export const outbox = pgTable('outbox', {
   subject: text('subject').notNull(),
   textBody: text('text_body').notNull(),
   htmlBody: text('html_body'),
+  /** files sent with the mail: name, content type and the bytes in base64 (an agreement's PDF) */
+  attachments: jsonb('attachments').$type<{ filename: string; contentType: string; base64: string }[]>(),
   createdAt: ts('created_at').notNull(),
   sentAt: ts('sent_at'),
   attempts: integer('attempts').notNull().default(0),
@@ -1328,6 +1374,8 @@ export const paymentAttempts = pgTable(
     paymentMethodId: integer('payment_method_id').references(() => paymentMethods.id, { onDelete: 'set null' }),
     /** the parent was offered to save the method on the hosted page */
     saveMethod: boolean('save_method').notNull().default(false),
+    /** spec 4 OTP variants: pay now and enrol in autopay with the method saved on the hosted page (the agreement accepted on the payer page) */
+    autopayRequest: jsonb('autopay_request').$type<{ frequency: string; maxChargeCents: number | null; termsVersion: string; termsHtml: string }>(),
     gatewayCode: integer('gateway_code').notNull(),
     checkoutId: text('checkout_id').unique(),
     checkoutUrl: text('checkout_url'),

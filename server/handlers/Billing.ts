@@ -12,6 +12,7 @@ import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
 import { paymentHistoryFile, statementFile, statementPeriod } from '../domains/billing/statements';
+import { autopayForm, autopayFrequencies, autopayPeriodType, autopayRegistration, autopayWriteContext, cancelAutopay, changeAutopay, enrolAutopay } from '../domains/payments/autopayEnrolment';
 import { removeSavedMethod, restApiPayment, savedCardFacts, savedMethodList, savedMethodPayer, updateSavedMethod } from '../domains/payments/savedMethods';
 
 type BillingOp = Extract<OperationId, `Billing.${string}`>;
@@ -133,5 +134,37 @@ export const billingHandlers = {
   },
   'Billing.restApiPayment': {
     handler: ({ deps, session, body, lang }) => restApiPayment(deps, session, body, lang),
+  },
+  'Billing.autopayForm': {
+    handler: ({ deps, session, query, lang }) => autopayForm(deps, session, query, lang),
+  },
+  'Billing.autopayFrequency': {
+    handler: ({ deps, session, query, lang }) => autopayFrequencies(deps, session, query, lang),
+  },
+  'Billing.autopayPeriodType': {
+    handler: ({ deps, session, query, lang }) => autopayPeriodType(deps, session, query.AutomaticPaymentRegistrationID, lang),
+  },
+  'Billing.autopayRegistration': {
+    handler: ({ deps, session, query, lang }) => autopayRegistration(deps, session, query.AutomaticPaymentRegistrationID, lang),
+  },
+  'Billing.autopayEnroll': {
+    // the page's variant, periods and the chosen method's kind, as the autopay page's rules read them
+    ruleData: async ({ deps, session, body, lang }) => (await autopayWriteContext(deps, session, lang, body.paymentMethodID, undefined, body.fromPage ?? '')).data,
+    ruleScreen: async ({ deps, session, body, lang }) => {
+      const c = await autopayWriteContext(deps, session, lang, body.paymentMethodID, undefined, body.fromPage ?? '');
+      return { flow: c.flow, query: c.query };
+    },
+    handler: ({ deps, session, body, form, lang }) => enrolAutopay(deps, session, body, form.data, lang),
+  },
+  'Billing.autopayChange': {
+    ruleData: async ({ deps, session, body, lang }) => (await autopayWriteContext(deps, session, lang, body.paymentMethodID, body.automaticPaymentRegistrationID, 'changeautopay')).data,
+    ruleScreen: async ({ deps, session, body, lang }) => {
+      const c = await autopayWriteContext(deps, session, lang, body.paymentMethodID, body.automaticPaymentRegistrationID, 'changeautopay');
+      return { flow: c.flow, query: c.query };
+    },
+    handler: ({ deps, session, body, form, lang }) => changeAutopay(deps, session, body, form.data, lang),
+  },
+  'Billing.cancelAutopay': {
+    handler: ({ deps, session, body, lang }) => cancelAutopay(deps, session, body, lang),
   },
 } satisfies ServiceHandlers<BillingOp>;

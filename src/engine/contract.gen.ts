@@ -806,6 +806,151 @@ export interface BillingRestApiPaymentResponse {
   purpose: 'BALANCE' | 'APPLICATION';
 }
 
+/** Billing.autopayForm: query */
+export interface BillingAutopayFormQuery {
+  paidByFamilyMemberId?: number;
+  paymentMethodCode?: 'CCD' | 'ECH' | 'CCR' | 'ECR';
+  IsFromAutoPayEnrollmentScreen?: boolean;
+}
+
+/** Billing.autopayForm: response */
+export interface BillingAutopayFormResponse {
+  formCustomID: string;
+  showFrequency: boolean;
+  autoPayServicePeriodDetails: {
+    /**
+     * the service period (0 when the billing job has not made it yet)
+     */
+    servicePeriodDetailID: number;
+    periodType: 'W' | 'T' | 'M';
+    /**
+     * MM/DD/YYYY
+     */
+    startDate: string;
+    /**
+     * MM/DD/YYYY
+     */
+    endDate: string;
+    period: string;
+    discountPercent: number;
+    /**
+     * spec 3: period type*start date*period*discount percent
+     */
+    servicePeriodDetailsText: string;
+  }[];
+  discounts: {
+    W: number;
+    T: number;
+    M: number;
+  };
+  currentFrequency: string;
+}
+
+/** Billing.autopayFrequency: query */
+export interface BillingAutopayFrequencyQuery {
+  paymentMethodCode?: 'CCD' | 'ECH' | 'CCR' | 'ECR';
+  FromPage?: string;
+}
+
+/** Billing.autopayFrequency: response */
+export type BillingAutopayFrequencyResponse = {
+  frequency: 'W' | 'T' | 'M';
+  label: string;
+  startDate: string;
+  period: string;
+  servicePeriodDetailID: number;
+  discountPercent: number;
+}[];
+
+/** Billing.autopayPeriodType: query */
+export interface BillingAutopayPeriodTypeQuery {
+  AutomaticPaymentRegistrationID: number;
+}
+
+/** Billing.autopayPeriodType: response */
+export interface BillingAutopayPeriodTypeResponse {
+  periodType: string;
+  label: string;
+}
+
+/** Billing.autopayRegistration: query */
+export interface BillingAutopayRegistrationQuery {
+  AutomaticPaymentRegistrationID?: number;
+  IsActive?: boolean;
+  PaymentOnFile?: boolean;
+}
+
+/** Billing.autopayRegistration: response */
+export interface BillingAutopayRegistrationResponse {
+  status: 'NOT_ENROLLED' | 'ENROLLED' | 'CANCELLED' | 'DECLINED';
+  automaticPaymentRegistrationID: number | null;
+  frequency: string;
+  frequencyLabel: string;
+  paymentMethodID: number | null;
+  paymentMethodCode: string;
+  methodType: string;
+  last4Digits: string;
+  payerName: string;
+  startDate: string;
+  /**
+   * the parent's maximum per charge, in dollars
+   */
+  maxCharge: number | null;
+  mandatory: boolean;
+  agreementID: number | null;
+  signedOn: string;
+}
+
+/** Billing.autopayEnroll: body */
+export interface BillingAutopayEnrollBody {
+  paymentMethodID: number;
+  autopay?: boolean;
+  frequency?: string;
+  termsAccepted?: boolean;
+  maxCharge?: string;
+  fromPage?: string;
+}
+
+/** Billing.autopayEnroll: response */
+export interface BillingAutopayEnrollResponse {
+  automaticPaymentRegistrationID: number;
+  agreementID: number;
+  status: 'ENROLLED';
+  frequency: string;
+}
+
+/** Billing.autopayChange: body */
+export interface BillingAutopayChangeBody {
+  automaticPaymentRegistrationID: number;
+  paymentMethodID?: number;
+  autopay?: boolean;
+  frequency?: string;
+  termsAccepted?: boolean;
+  maxCharge?: string;
+  fromPage?: string;
+}
+
+/** Billing.autopayChange: response */
+export interface BillingAutopayChangeResponse {
+  automaticPaymentRegistrationID: number;
+  agreementID: number;
+  status: 'ENROLLED';
+  frequency: string;
+}
+
+/** Billing.cancelAutopay: body */
+export interface BillingCancelAutopayBody {
+  accountID: number;
+  paymentOnFile?: boolean;
+  cancellationScreen?: string;
+  automaticPaymentRegistrationID: number;
+}
+
+/** Billing.cancelAutopay: response */
+export interface BillingCancelAutopayResponse {
+  cancelled: boolean;
+}
+
 /** Communication.alertsLogin: query */
 export interface CommunicationAlertsLoginQuery {
   appName: string;
@@ -3178,6 +3323,13 @@ export interface Operations {
   'Billing.updateSavedMethod': { method: 'POST'; path: '/payment/saved-payment-methods/update'; auth: 'session'; form: 'savedCard'; query: undefined; params: undefined; body: BillingUpdateSavedMethodBody; response: BillingUpdateSavedMethodResponse };
   'Billing.savedMethodPayer': { method: 'GET'; path: '/payment/saved-payment-method-adult'; auth: 'session'; form: undefined; query: BillingSavedMethodPayerQuery; params: undefined; body: undefined; response: BillingSavedMethodPayerResponse };
   'Billing.restApiPayment': { method: 'POST'; path: '/payment/rest-api-payment'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingRestApiPaymentBody; response: BillingRestApiPaymentResponse };
+  'Billing.autopayForm': { method: 'GET'; path: '/payment/form-autopay-periods'; auth: 'session'; form: undefined; query: BillingAutopayFormQuery; params: undefined; body: undefined; response: BillingAutopayFormResponse };
+  'Billing.autopayFrequency': { method: 'GET'; path: '/payment/autopay-frequency'; auth: 'session'; form: undefined; query: BillingAutopayFrequencyQuery; params: undefined; body: undefined; response: BillingAutopayFrequencyResponse };
+  'Billing.autopayPeriodType': { method: 'GET'; path: '/payment/autopay-account-periodtype'; auth: 'session'; form: undefined; query: BillingAutopayPeriodTypeQuery; params: undefined; body: undefined; response: BillingAutopayPeriodTypeResponse };
+  'Billing.autopayRegistration': { method: 'GET'; path: '/payment/autopay-registration-details'; auth: 'session'; form: undefined; query: BillingAutopayRegistrationQuery; params: undefined; body: undefined; response: BillingAutopayRegistrationResponse };
+  'Billing.autopayEnroll': { method: 'POST'; path: '/payment/autopay-enrollment'; auth: 'session'; form: 'autopay'; query: undefined; params: undefined; body: BillingAutopayEnrollBody; response: BillingAutopayEnrollResponse };
+  'Billing.autopayChange': { method: 'POST'; path: '/payment/change-autopay-frequency'; auth: 'session'; form: 'autopay'; query: undefined; params: undefined; body: BillingAutopayChangeBody; response: BillingAutopayChangeResponse };
+  'Billing.cancelAutopay': { method: 'PUT'; path: '/payment/cancel-autopay-onfile'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingCancelAutopayBody; response: BillingCancelAutopayResponse };
   'Communication.alertsLogin': { method: 'GET'; path: '/PARENT/alerts/login'; auth: 'public'; form: undefined; query: CommunicationAlertsLoginQuery; params: undefined; body: undefined; response: CommunicationAlertsLoginResponse };
   'Communication.alertsHome': { method: 'GET'; path: '/alerts/home'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationAlertsHomeResponse };
   'Communication.bulletins': { method: 'GET'; path: '/bulletin'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationBulletinsResponse };
@@ -3339,6 +3491,13 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.updateSavedMethod': { service: 'Billing', method: 'POST', path: '/payment/saved-payment-methods/update', auth: 'session', file: false, form: 'savedCard', applicationHeaders: true, paymentOnly: true },
   'Billing.savedMethodPayer': { service: 'Billing', method: 'GET', path: '/payment/saved-payment-method-adult', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
   'Billing.restApiPayment': { service: 'Billing', method: 'POST', path: '/payment/rest-api-payment', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.autopayForm': { service: 'Billing', method: 'GET', path: '/payment/form-autopay-periods', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.autopayFrequency': { service: 'Billing', method: 'GET', path: '/payment/autopay-frequency', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.autopayPeriodType': { service: 'Billing', method: 'GET', path: '/payment/autopay-account-periodtype', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.autopayRegistration': { service: 'Billing', method: 'GET', path: '/payment/autopay-registration-details', auth: 'session', file: false, applicationHeaders: true, paymentOnly: true },
+  'Billing.autopayEnroll': { service: 'Billing', method: 'POST', path: '/payment/autopay-enrollment', auth: 'session', file: false, form: 'autopay', applicationHeaders: true },
+  'Billing.autopayChange': { service: 'Billing', method: 'POST', path: '/payment/change-autopay-frequency', auth: 'session', file: false, form: 'autopay', applicationHeaders: true },
+  'Billing.cancelAutopay': { service: 'Billing', method: 'PUT', path: '/payment/cancel-autopay-onfile', auth: 'session', file: false, applicationHeaders: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
   'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false, paymentOnly: true },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },

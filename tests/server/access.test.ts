@@ -19,9 +19,9 @@ import { sandboxGateway } from '../../server/gateways/sandbox/client';
 import { saveChange, startChange } from '../../server/domains/enrolment/changeSchedule';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -63,7 +63,7 @@ const OPS = contractOperations(readContract(ROOT))
   // photo uploads first (the photo reads need one), the drop last (it removes the contact)
   .sort((a, b) => rank(a) - rank(b));
 function rank(op: ContractOperation): number {
-  return op.id.endsWith('PhotoUpload') ? 0 : op.id === 'Demographics.adultDelete' || op.id === 'Billing.removeSavedMethod' ? 2 : 1;
+  return op.id.endsWith('PhotoUpload') ? 0 : op.id === 'Demographics.adultDelete' || op.id === 'Billing.removeSavedMethod' || op.id === 'Billing.cancelAutopay' ? 2 : 1;
 }
 
 describe('the contract declares the kind of every id', () => {
@@ -139,6 +139,8 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       servicePeriod: (await first(s.invoices, eq(s.invoices.accountId, me.accountId))).servicePeriodDetailID,
       // the account's last saved method (the owner's is saved on the gateway's page below)
       paymentMethod: ((await db.select().from(s.paymentMethods).where(eq(s.paymentMethods.accountId, me.accountId)).orderBy(desc(s.paymentMethods.id)).limit(1))[0]?.id ?? 0) as number,
+      // the account's first autopay (the demo's, monthly), 0 when it has none
+      autopayRegistration: ((await db.select().from(s.autopayRegistrations).where(eq(s.autopayRegistrations.accountId, me.accountId)).orderBy(asc(s.autopayRegistrations.id)).limit(1))[0]?.id ?? 0) as number,
     };
   }
 
@@ -219,7 +221,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       gradeRollup: { brightpath: { from: '01-01', to: '12-31' } },
       gateways: { 1: sandboxGateway({ code: 1, url: `http://127.0.0.1:${gwPort}`, merchant: '1', secret: 'access-matrix-secret-1' }) },
       // the payer page offers save for later (the autopay form variant OTP_SPM), so the owner can keep a card
-      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 }, autopayForm: 'OTP_SPM' } } },
+      providerSettings: { brightpath: { payments: { gateways: { CCD: 1, ECH: 1 }, autopayForm: 'OTP_SPM', autoPaymentForCCEnabled: true } } },
     });
     // a payment of the other account, so its id can be tried
     const [johnson] = await t.db.handle.db.select().from(s.adults).where(eq(s.adults.email, KAREN[1]));
@@ -325,12 +327,20 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         await awaitingPayment(m.application as string);
         return { query: {}, body: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '5.00', paidByFamilyMemberID: m.adult, streetAddress: '412 Oak Street', city: 'Springfield', stateCode: 'IL', zip: '62704', homecellphone: '(217)555-0101', email: 'maria.garcia@example.com' } };
       case 'Billing.removeSavedMethod':
+        // the autopay enrolment above made it the autopay's method, which cannot be removed
+        await t.db.handle.db.update(s.paymentMethods).set({ usedForAutoPay: false }).where(eq(s.paymentMethods.id, m.paymentMethod as number));
         return { query: {}, body: { paymentMethodID: m.paymentMethod } };
       case 'Billing.updateSavedMethod':
         return { query: {}, body: { paymentMethodID: m.paymentMethod, expiryMonth: '11', expiryYear: '2031', firstName: 'Maria', lastName: 'Garcia' } };
       case 'Billing.restApiPayment':
         await awaitingPayment(m.application as string);
         return { query: {}, body: { idempotencyKey: randomBytes(16).toString('hex'), paymentMethodID: m.paymentMethod, amountChoice: 'other', otherAmount: '5.00' } };
+      case 'Billing.autopayEnroll':
+        return { query: {}, body: { paymentMethodID: m.paymentMethod, autopay: true, frequency: 'W', termsAccepted: true } };
+      case 'Billing.autopayChange':
+        return { query: {}, body: { automaticPaymentRegistrationID: m.autopayRegistration, frequency: 'W', termsAccepted: true } };
+      case 'Billing.cancelAutopay':
+        return { query: {}, body: { accountID: m.account, automaticPaymentRegistrationID: m.autopayRegistration } };
       case 'Communication.customText':
         return { query: { contenttype: 'AUTOMATIC_PAYMENT_TERMSANDCONDITIONS' } };
       case 'Demographics.adultPhotoUpload':
@@ -385,7 +395,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 
