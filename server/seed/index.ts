@@ -1,12 +1,16 @@
 // Demo data for the two demo providers, with dates relative to today so every screen shows current
 // content. seedDemo() resets the demo providers' data (their rows cascade) and writes it again.
-import { and, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import * as t from '../db/schema';
 import type { Passwords } from '../auth';
 import type { Clock } from '../clock';
 import { addDays, businessClock, isoDay } from '../clock';
 import { readProviderRecords, syncProviders } from '../providers';
+import { settingsOf } from '../providerSettings';
+import { duePeriods, ensureServicePeriods, invoicePeriod, type BillingContext } from '../domains/billing/invoicing';
+import { buildDeclarationSet } from '../../src/engine/index';
+import { readBaseDeclarations, readProviderOverlays } from '../../src/engine/node';
 import { makePdf, text } from './files';
 import { seedCommunication } from './communication';
 import { seedAuth } from './auth';
@@ -28,6 +32,8 @@ type Dow = 'S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA';
 
 interface Ctx {
   db: Db;
+  /** the project's root (provider records and declarations) */
+  root: string;
   today: Date;
   /** yyyy-mm-dd, offset in days from today */
   d: (offset: number) => string;
@@ -45,16 +51,29 @@ export async function isEmptyDatabase(db: Db): Promise<boolean> {
   return Number(r.n) === 0;
 }
 
-/** The demo accounts' ledgers: each invoice is a charge due on its due date, each payment a payment. */
-async function ledgerFromBilling(db: Db, now: Date): Promise<void> {
+/** The demo accounts' payments in their ledgers (the billing job posted their charges). */
+async function ledgerFromPayments(db: Db, now: Date): Promise<void> {
   const ids = (await db.select({ id: t.providers.id }).from(t.providers).where(inArray(t.providers.appName, [...DEMO_PROVIDERS]))).map((p) => p.id);
-  const invoiceRows = await db.select().from(t.invoices).where(inArray(t.invoices.providerId, ids));
   const paymentRows = await db.select().from(t.payments).where(inArray(t.payments.providerId, ids));
-  const rows = [
-    ...invoiceRows.map((i) => ({ providerId: i.providerId, accountId: i.accountId, kind: 'CHARGE', amountCents: i.amountCents, entryDate: i.invoiceDate, dueDate: i.paymentDueDate, invoiceId: i.id, description: i.servicePeriod, createdAt: now })),
-    ...paymentRows.map((p) => ({ providerId: p.providerId, accountId: p.accountId, kind: 'PAYMENT', amountCents: p.amountCents, entryDate: p.paymentDate, paymentId: p.id, createdAt: now })),
-  ];
+  const rows = paymentRows.map((p) => ({ providerId: p.providerId, accountId: p.accountId, kind: 'PAYMENT', amountCents: p.amountCents, entryDate: p.paymentDate, paymentId: p.id, createdAt: now }));
   if (rows.length) await db.insert(t.ledgerEntries).values(rows);
+}
+
+/**
+ * The demo's bills, made by the billing job itself (server/domains/billing/invoicing.ts) with the
+ * provider's own settings and rules: every service period of its billed programs that is due by
+ * today, so the months before today look as the portal makes them. Answers the invoices, oldest first.
+ */
+async function billDemo(ctx: Ctx, appName: string, providerId: number) {
+  const rec = readProviderRecords(ctx.root).find((r) => r.appName === appName);
+  const billing = rec && settingsOf(rec).billing;
+  if (!billing) throw new Error(`providers/${appName}/provider.json declares no billing`);
+  const built = buildDeclarationSet(readBaseDeclarations(ctx.root), readProviderOverlays(ctx.root, appName), { appName });
+  if (!built.ok) throw new Error(`${appName}: its declarations are refused`);
+  const c: BillingContext = { db: ctx.db, providerId, billing, rules: built.set.rules, today: isoDay(ctx.today), now: ctx.at(0, 6) };
+  await ensureServicePeriods(c);
+  for (const period of await duePeriods(c)) await invoicePeriod(c, period);
+  return ctx.db.select().from(t.invoices).where(eq(t.invoices.providerId, providerId)).orderBy(asc(t.invoices.invoiceDate), asc(t.invoices.id));
 }
 
 export async function seedDemo(db: Db, opts: { root: string; passwords: Passwords; clock: Clock }): Promise<void> {
@@ -63,6 +82,7 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
   const hashes = new Map<string, Promise<string>>();
   const ctx: Ctx = {
     db,
+    root: opts.root,
     today,
     d: (offset) => isoDay(addDays(today, offset)),
     at: (offset, hh, mm = 0) => {
@@ -86,7 +106,7 @@ export async function seedDemo(db: Db, opts: { root: string; passwords: Password
   await syncProviders(db, readProviderRecords(opts.root).filter((r) => DEMO_PROVIDERS.some((p) => p === r.appName)));
   await seedBrightpath(ctx);
   await seedNorthridge(ctx);
-  await ledgerFromBilling(db, today);
+  await ledgerFromPayments(db, today);
   await seedCommunication(db, ctx);
   await seedAuth(db, ctx.hash);
   await seedPeople(db, ctx);
@@ -121,6 +141,11 @@ async function providerId(db: Db, appName: string): Promise<number> {
   const [p] = await db.select({ id: t.providers.id }).from(t.providers).where(eq(t.providers.appName, appName));
   if (!p) throw new Error(`providers/${appName}/provider.json is missing`);
   return p.id;
+}
+
+/** The earlier of two yyyy-mm-dd days. */
+function earliest(a: string, b: string): string {
+  return a < b ? a : b;
 }
 
 /** Monday of this week (+ weeks): its offset in days from today. */
@@ -244,7 +269,7 @@ async function seedBrightpath(ctx: Ctx) {
   const pp = await db
     .insert(t.programPeriods)
     .values([
-      { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFeeCents: 50_00, showSeatsLeft: true },
+      { providerId: pid, programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.', translations: texts({ programPeriod: 'School Year Before & After Care', description: 'Safe, fun mornings and afternoons at your school: homework help, outdoor play and healthy snacks.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', capacityCheck: 'C', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFeeCents: 50_00, showSeatsLeft: true, billingCycle: 'M' },
       { providerId: pid, programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.', translations: texts({ programPeriod: 'Summer Adventure Camp', description: 'Ten weeks of field trips, swimming, science and art. Choose the weeks that fit your family.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(200), endDate: d(270), registrationStartAt: ctx.at(-10, 8), registrationFeeCents: 75_00, paymentOption: 'N', discountsNeedReview: true, showSeatsLeft: true },
       { providerId: pid, programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.', translations: texts({ programPeriod: 'Little Sprouts Preschool', description: 'Play-based preschool for ages 3 to 5 at our downtown center.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', capacityCheck: 'N', startDate: d(schoolStart), endDate: d(schoolStart + 280), registrationFeeCents: 40_00, paymentOption: 'O', eligibility: { by: 'age', minAge: 3, maxAge: 5 } },
       { providerId: pid, programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.', translations: texts({ programPeriod: 'Winter Break Holiday Care', description: 'Full-day care while schools are closed for winter break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(30), endDate: d(41), registrationStartAt: ctx.at(5, 9), registrationEndDate: d(25) },
@@ -329,27 +354,6 @@ async function seedBrightpath(ctx: Ctx) {
   await seedApplicationDemo(ctx, { pid, pw, summer: summer.id, adventure: adventure.id, swim: swim.id, downtown: downtown.id });
   await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 
-  // --- billing ---
-  const months = [-3, -2, -1, 0].map((m) => {
-    const first = new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1);
-    return { first, label: first.toLocaleDateString('en-US', { month: 'long', year: 'numeric' }) };
-  });
-  const monthly = 160_00 + 245_00 + 220_00 + 690_00;
-  await db.insert(t.invoices).values(
-    months.map((m, i) => ({
-      providerId: pid,
-      accountId: garcia.id,
-      servicePeriodDetailID: 9100 + i,
-      servicePeriod: m.label,
-      invoiceDate: isoDay(m.first),
-      // the open invoice falls due in ten days, so the demo account is current (not past due)
-      paymentDueDate: i === 3 ? d(10) : isoDay(addDays(m.first, 9)),
-      // the current month is open (the payments below leave 915.00 of it); earlier months are paid
-      amountCents: monthly,
-      autoPayDiscountValueCents: 13_15,
-    })),
-  );
-  await db.insert(t.invoices).values({ providerId: pid, accountId: johnson.id, servicePeriodDetailID: 9200, servicePeriod: months[3].label, invoiceDate: isoDay(months[3].first), paymentDueDate: isoDay(addDays(months[3].first, 9)), amountCents: 245_00 });
   const autopay = await one(db.insert(t.autopayRegistrations).values({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentMethodCode: 'CCD', frequency: 'M', startDate: d(-120) }).returning());
   // the card on file of the autopay: a gateway token is made only by paying on the gateway's page, so
   // the demo's has none: Pay now shows it as kept for the autopay only (ON_FILE_ONLY), not offered to
@@ -357,8 +361,15 @@ async function seedBrightpath(ctx: Ctx) {
   await db.insert(t.paymentMethods).values([
     { providerId: pid, accountId: garcia.id, adultId: david.id, automaticPaymentRegistrationId: autopay.id, paymentMethodCode: 'CCR', type: 'VISA', last4Digits: '4242', firstName: 'David', lastName: 'Garcia', expiry: '08/29', savedOn: d(-120), usedForAutoPay: true },
   ]);
+  // --- billing: the school year is billed monthly by the billing job (provider.json billing); the
+  // Garcias' autopay card paid every month but this one, of which Ana paid 400.00 two days ago, so
+  // 225.00 is open and not yet due; Tyler's and Arjun's accounts have paid nothing ---
+  const bills = await billDemo(ctx, 'brightpath', pid);
+  const current = (i: { invoiceDate: string; paymentDueDate: string }) => i.invoiceDate === bills.filter((b) => b.accountId === garcia.id).at(-1)?.invoiceDate;
+  const paidByCard = new Map<string, number>();
+  for (const b of bills) if (b.accountId === garcia.id && !current(b)) paidByCard.set(b.invoiceDate, (paidByCard.get(b.invoiceDate) ?? 0) + b.amountCents);
   await db.insert(t.payments).values([
-    ...months.slice(0, 3).map((m) => ({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentDate: isoDay(addDays(m.first, 8)), amountCents: monthly, paymentMethodCode: 'CCR', last4Digits: '4242', payerName: 'David Garcia' })),
+    ...[...paidByCard].map(([invoiceDate, amountCents]) => ({ providerId: pid, accountId: garcia.id, adultId: david.id, paymentDate: earliest(isoDay(addDays(new Date(`${invoiceDate}T12:00:00`), 8)), d(-1)), amountCents, paymentMethodCode: 'CCR', last4Digits: '4242', payerName: 'David Garcia' })),
     { providerId: pid, accountId: garcia.id, adultId: ana.id, paymentDate: d(-2), amountCents: 400_00, paymentMethodCode: 'CCD', last4Digits: '1881', payerName: 'Ana Silva' },
   ]);
 
@@ -489,7 +500,7 @@ async function seedNorthridge(ctx: Ctx) {
   const [extended, camp, readiness, springBreak, chess] = await db
     .insert(t.programPeriods)
     .values([
-      { providerId: pid, programPeriod: 'Extended Day Before & After School', description: 'Before and after school care at district schools.', translations: texts({ programPeriod: 'Extended Day Before & After School', description: 'Before and after school care at district schools.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: d(start), endDate: d(start + 290) },
+      { providerId: pid, programPeriod: 'Extended Day Before & After School', description: 'Before and after school care at district schools.', translations: texts({ programPeriod: 'Extended Day Before & After School', description: 'Before and after school care at district schools.' }), category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: d(start), endDate: d(start + 290), billingCycle: 'M' },
       { providerId: pid, programPeriod: 'Summer Day Camp', description: 'Weekly summer day camp at Maple Grove School.', translations: texts({ programPeriod: 'Summer Day Camp', description: 'Weekly summer day camp at Maple Grove School.' }), category: 'summerCamp', programKind: 'childcare', enrollmentOption: 'W', capacityCheck: 'W', startDate: d(215), endDate: d(270), registrationStartAt: ctx.at(60, 0) },
       { providerId: pid, programPeriod: 'Kindergarten Readiness', description: 'Half-day preschool program for four-year-olds.', translations: texts({ programPeriod: 'Kindergarten Readiness', description: 'Half-day preschool program for four-year-olds.' }), category: 'preschool', programKind: 'childcare', enrollmentOption: 'D', startDate: d(start), endDate: d(start + 290) },
       { providerId: pid, programPeriod: 'Spring Break Care', description: 'Full-day care during spring break.', translations: texts({ programPeriod: 'Spring Break Care', description: 'Full-day care during spring break.' }), category: 'holidayCare', programKind: 'childcare', enrollmentOption: 'T', startDate: d(130), endDate: d(136) },
@@ -522,25 +533,24 @@ async function seedNorthridge(ctx: Ctx) {
     { providerId: pid, accountId: nguyen.id, childId: mai.id, activityId: kready.id, enrollmentDate: d(start), daysOfWeek: 'M,T,W,TH,F' },
     { providerId: pid, accountId: nguyen.id, childId: bao.id, activityId: chessClub.id, enrollmentDate: d(-28), daysOfWeek: 'W' },
   ]);
-  const months = [-2, -1, 0].map((m) => new Date(ctx.today.getFullYear(), ctx.today.getMonth() + m, 1));
-  const monthly = 180_00 + 260_00 + 260_00 + 310_00;
-  await db.insert(t.invoices).values(
-    months.map((first, i) => ({
+  // Extended Day is billed monthly by the billing job; every invoice due before today is paid but
+  // 125.00 of the first, which is past due
+  const bills = await billDemo(ctx, 'northridge', pid);
+  const due = bills.filter((b) => b.accountId === nguyen.id && b.paymentDueDate < d(0));
+  const byDate = new Map<string, number>();
+  for (const b of due) byDate.set(b.invoiceDate, (byDate.get(b.invoiceDate) ?? 0) + b.amountCents);
+  await db.insert(t.payments).values(
+    [...byDate].map(([invoiceDate, amountCents], i) => ({
       providerId: pid,
       accountId: nguyen.id,
-      servicePeriodDetailID: 7300 + i,
-      servicePeriod: first.toLocaleDateString('en-CA', { month: 'long', year: 'numeric' }),
-      invoiceDate: isoDay(first),
-      // the open invoice falls due in twelve days; last month's unpaid rest is past due
-      paymentDueDate: i === 2 ? d(12) : isoDay(addDays(first, 14)),
-      // the payments below leave 125.00 of last month, past due
-      amountCents: monthly,
+      adultId: linh.id,
+      paymentDate: earliest(isoDay(addDays(new Date(`${invoiceDate}T12:00:00`), 13)), d(-1)),
+      amountCents: i === 0 ? amountCents - 125_00 : amountCents,
+      paymentMethodCode: i % 2 ? 'CCD' : 'ECH',
+      last4Digits: i % 2 ? '5100' : '3021',
+      payerName: 'Linh Nguyen',
     })),
   );
-  await db.insert(t.payments).values([
-    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[0], 12)), amountCents: monthly, paymentMethodCode: 'ECH', last4Digits: '3021', payerName: 'Linh Nguyen' },
-    { providerId: pid, accountId: nguyen.id, adultId: linh.id, paymentDate: isoDay(addDays(months[1], 13)), amountCents: monthly - 125_00, paymentMethodCode: 'CCD', last4Digits: '5100', payerName: 'Linh Nguyen' },
-  ]);
   const [nb1] = await db
     .insert(t.bulletins)
     .values([

@@ -75,10 +75,10 @@ describe('pay now', () => {
     await page.goto(e2e.portal('/paynow'));
     await page.waitForSelector('section[data-section=summary] dl');
     await page.waitForSelector('section[data-section=methods] [data-action=choose]');
-    expect(await page.textContent('section[data-section=summary]')).toContain('$915.00');
+    expect(await page.textContent('section[data-section=summary]')).toContain('$225.00');
     const methods = await page.textContent('section[data-section=methods]');
-    expect(methods).toContain('$26.99');
-    expect(methods).toContain('$941.99');
+    expect(methods).toContain('$6.64');
+    expect(methods).toContain('$231.64');
     expect(methods).toContain('$0.50');
     await expectNoAxeViolations(page, 'pay now');
     await shot(page, 'paynow-375-en');
@@ -90,17 +90,17 @@ describe('pay now', () => {
 
     await chooseMethod(page, 'CCD');
     await page.waitForSelector('section[data-section=payment] dl');
-    expect(await page.textContent('section[data-section=payment]')).toContain('$941.99');
+    expect(await page.textContent('section[data-section=payment]')).toContain('$231.64');
     await expectNoAxeViolations(page, 'payer information');
     await payerAndGo(page, 'Maria Garcia');
     await onGateway(page);
     await shot(page, 'gateway-375-en');
-    expect(await page.textContent('main')).toContain('$941.99');
+    expect(await page.textContent('main')).toContain('$231.64');
     await payByCard(page, '4111 1111 1111 1111');
     await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
     await page.waitForSelector('section[data-section=receipt] dl');
     const receipt = await page.textContent('section[data-section=receipt]');
-    expect(receipt).toContain('$941.99');
+    expect(receipt).toContain('$231.64');
     expect(receipt).toContain('1111');
     await expectNoAxeViolations(page, 'receipt');
     await shot(page, 'receipt-375-en');
@@ -109,7 +109,7 @@ describe('pay now', () => {
     // the e-mails: the payer and the primary holder (the same person here: one mail)
     const mails = (await outbox(e2e.server)).filter((m) => /Payment receipt/.test(m.subject));
     expect(mails.map((m) => m.to)).toContain('maria.garcia@example.com');
-    expect(mails[0].text).toContain('$941.99');
+    expect(mails[0].text).toContain('$231.64');
 
     // the PDF, read back as text
     const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-action=download]')]);
@@ -117,7 +117,7 @@ describe('pay now', () => {
     await download.saveAs(file);
     const text = execFileSync('pdftotext', ['-layout', file, '-']).toString();
     expect(text).toContain('Payment receipt');
-    expect(text).toContain('$941.99');
+    expect(text).toContain('$231.64');
     expect(text).toContain('VISA •••• 1111');
     execFileSync('pdftoppm', ['-png', '-r', '60', '-singlefile', file, path.join(os.tmpdir(), `receipt-${id}`)]);
     fs.rmSync(file, { force: true });
@@ -212,7 +212,7 @@ describe('pay now', () => {
     await page.fill('#payer_zip', 'T2Z 1A1');
     await page.click('[data-action=pay]');
     await onGateway(page);
-    expect(await page.textContent('main')).toMatch(/\$1,135\.00|CA\$1,135\.00/);
+    expect(await page.textContent('main')).toMatch(/\$825\.00|CA\$825\.00/);
     await ctx.close();
   });
 

@@ -11,6 +11,7 @@ import { Jimp } from 'jimp';
 import { BACKENDS, createTestApp, freePort, tokenFor, ANA, KAREN, LINH, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { ROOT } from '../../server/app';
+import { isoDay } from '../../server/clock';
 import { contractOperations, readContract, type ContractOperation } from '../../server/contract';
 import { changedTables, snapshotDb } from './snapshot';
 import { multipart } from '../fixtures/images/index';
@@ -112,6 +113,21 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
   /** the contact the owner drops (a holder cannot be dropped) */
   let rosa = 0;
 
+  /**
+   * A service period only this account has an invoice of: the billed school year invoices every family
+   * in it for the same period, so the matrix gives the owner an invoice of a period of its own (a
+   * statement from the provider's own books, of nothing) when it has none.
+   */
+  async function ownServicePeriod(providerId: number, accountId: number): Promise<number> {
+    const db = t.db.handle.db;
+    const all = await db.select({ accountId: s.invoices.accountId, period: s.invoices.servicePeriodDetailID }).from(s.invoices).where(eq(s.invoices.providerId, providerId));
+    const own = all.find((i) => i.accountId === accountId && !all.some((o) => o.period === i.period && o.accountId !== accountId));
+    if (own) return own.period;
+    const period = 900_000 + accountId;
+    await db.insert(s.invoices).values({ providerId, accountId, servicePeriodDetailID: period, servicePeriod: 'Statement', invoiceDate: isoDay(t.app.deps.today()), paymentDueDate: isoDay(t.app.deps.today()), amountCents: 0 });
+    return period;
+  }
+
   async function idsOf(email: string, contactName?: string, childName?: string): Promise<IdSet> {
     const db = t.db.handle.db;
     const [me] = await db.select().from(s.adults).where(eq(s.adults.email, email));
@@ -136,7 +152,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       application: '',
       changeRequest: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
-      servicePeriod: (await first(s.invoices, eq(s.invoices.accountId, me.accountId))).servicePeriodDetailID,
+      servicePeriod: await ownServicePeriod(pid, me.accountId),
       // the account's last saved method (the owner's is saved on the gateway's page below)
       paymentMethod: ((await db.select().from(s.paymentMethods).where(eq(s.paymentMethods.accountId, me.accountId)).orderBy(desc(s.paymentMethods.id)).limit(1))[0]?.id ?? 0) as number,
       // the account's first autopay (the demo's, monthly), 0 when it has none

@@ -82,7 +82,7 @@ describe.each(BACKENDS)('API on %s', (backend) => {
   it('answers the home sections for the signed-in account', async () => {
     const summary = (await get('/api/Billing/account-summary', maria)).json();
     expect(summary).toMatchObject({ accountNo: 'BP-10234', suspended: false, isCollection: false, punchPass: true, isAutoPay: true });
-    expect(summary.currentBalance).toBeCloseTo(915, 2);
+    expect(summary.currentBalance).toBeCloseTo(225, 2);
     expect(summary).toMatchObject({ pastDueAmount: 0, delinquent: false });
     // Northridge's account carries last month's unpaid rest: past due
     const nr = (await get('/api/Billing/account-summary', linh)).json();

@@ -109,7 +109,7 @@ describe.each(BACKENDS)('approval of a financial assistance application on %s', 
     expect(mails[0].textBody).toContain('Hello Karen Johnson');
     expect(mails[0].textBody).toContain('without the financial assistance');
     expect(mails[0].textBody).toContain('$300.00');
-    expect(mails[0].textBody).toContain(`$${((before + 30000) / 100).toFixed(2)}`);
+    expect(mails[0].textBody).toContain(`$${((before + 30000) / 100).toLocaleString('en-US', { minimumFractionDigits: 2 })}`);
     expect(mails[0].textBody).toContain('Pay Now');
   });
 

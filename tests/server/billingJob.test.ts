@@ -71,6 +71,16 @@ describe.each(BACKENDS)('the billing job on %s', (backend) => {
     const tyler = kids.find((k) => k.firstName === 'Tyler')!;
     garcia = sofia.accountId;
     johnson = tyler.accountId;
+    // this file's own billed program only: the demo's billed programs and the bills the seed made are taken out
+    const demoPeriods = (await db().select({ id: s.servicePeriods.id }).from(s.servicePeriods).where(eq(s.servicePeriods.providerId, bp.id))).map((p) => p.id);
+    const demoInvoices = (await db().select({ id: s.invoices.id }).from(s.invoices).where(eq(s.invoices.providerId, bp.id))).map((i) => i.id);
+    if (demoInvoices.length) {
+      await db().delete(s.ledgerEntries).where(inArray(s.ledgerEntries.invoiceId, demoInvoices));
+      await db().delete(s.invoiceLines).where(inArray(s.invoiceLines.invoiceId, demoInvoices));
+      await db().delete(s.invoices).where(inArray(s.invoices.id, demoInvoices));
+    }
+    if (demoPeriods.length) await db().delete(s.servicePeriods).where(inArray(s.servicePeriods.id, demoPeriods));
+    await db().update(s.programPeriods).set({ billingCycle: null }).where(eq(s.programPeriods.providerId, bp.id));
     const [pp] = await db()
       .insert(s.programPeriods)
       .values({ providerId: bp.id, programPeriod: 'Billed School Year', category: 'schoolYear', programKind: 'childcare', enrollmentOption: 'T', startDate: '2026-09-01', endDate: '2027-06-30', billingCycle: 'M' })
@@ -192,6 +202,16 @@ describe.each(BACKENDS)('the billing job on %s', (backend) => {
     const invoiced = await db().select().from(s.servicePeriods).where(eq(s.servicePeriods.programPeriodId, program));
     // September to December are invoiced (September and October by the first run, November by hand, December on its day); January is not due
     expect(invoiced.filter((p) => p.invoicedAt).map((p) => p.startDate)).toEqual(['2026-09-01', '2026-10-01', '2026-11-01', '2026-12-01']);
+  });
+
+  it('the daily run charges an enrolment that began after its period was invoiced, once', async () => {
+    const [bp] = await db().select().from(s.providers).where(eq(s.providers.appName, 'brightpath'));
+    const [lucas] = await db().select().from(s.children).where(and(eq(s.children.accountId, garcia), eq(s.children.firstName, 'Lucas')));
+    const [dropIn] = await db().select().from(s.activities).where(eq(s.activities.activity, 'Billed Drop-in'));
+    // Lucas on Tuesdays from Monday 14 December: the 15th, 22nd and 29th
+    await db().insert(s.enrollments).values({ providerId: bp.id, accountId: garcia, childId: lucas.id, activityId: dropIn.id, enrollmentDate: '2026-12-14', daysOfWeek: 'T' });
+    expect(await runBilling(ctx('2026-12-15'))).toMatchObject({ periods: 0, invoices: 0, lines: 1, postedCents: 3 * 20_00 });
+    expect(await runBilling(ctx('2026-12-16'))).toMatchObject({ periods: 0, invoices: 0, lines: 0, postedCents: 0 });
   });
 
   it('each account sees its own invoices in the API, with the open rest from the ledger', async () => {

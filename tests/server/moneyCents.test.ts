@@ -230,7 +230,8 @@ describe.each(BACKENDS)('migration 0026: money in cents (%s)', (backend) => {
       invoices.map((i) => [i.invoiceID, before.amounts.invoices[i.invoiceID].amount / 100, before.amounts.invoices[i.invoiceID].auto_pay_discount_value / 100]),
     );
     const received = (await callOperation(t.app, 'Billing.paymentsReceived', { token: maria })).json() as { accountPaymentID: number; amount: number }[];
-    expect(received.length).toBeGreaterThanOrEqual(odd.length + 4);
+    // the demo's card payments of the months before this one (two or three) and Ana's
+    expect(received.length).toBeGreaterThanOrEqual(odd.length + 3);
     for (const p of received) {
       expect(p.amount).toBe(before.amounts.payments[p.accountPaymentID].amount / 100);
       const receipt = (await callOperation(t.app, 'Billing.receipt', { token: maria, params: { accountpaymentid: p.accountPaymentID } })).json();

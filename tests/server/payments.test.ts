@@ -15,7 +15,7 @@ import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
 import { MERCHANT_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, signMessage, type GatewayNotification } from '../../sandbox-gateway/protocol';
 import type { BillingPaymentResultBody as PaymentResult, BillingStartPaymentBody as StartPayment } from '../../src/engine/contract.gen';
-import { apiClient, BACKENDS, KAREN, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
+import { apiClient, BACKENDS, KAREN, LINH, MARIA, createTestApp, freePort, tokenFor, type TestApp } from './helpers';
 
 const SECRETS = { '1': 'sandbox-secret-one-0123456789', '2': 'sandbox-secret-two-0123456789' };
 const CARD = '4111111111111111';
@@ -98,8 +98,8 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     const opts = (await api('Billing.paymentOptions', { token: maria })).json();
     expect(opts).toMatchObject({ paymentEnabled: true, telephoneRequiredForPayment: true, methods: [{ paymentMethodCode: 'CCD', gatewayCode: 1 }, { paymentMethodCode: 'ECH', gatewayCode: 2 }] });
     const fees = (await api('Billing.processingFee', { token: maria, query: { AmountChoice: 'balance' } })).json();
-    // 2.95% of 915.00 is 26.9925: 26.99; the bank fee is a fixed 0.50
-    expect(fees).toEqual({ amount: 915, valid: true, methods: [{ paymentMethodCode: 'CCD', label: 'New credit or debit card', processingFee: 26.99, total: 941.99 }, { paymentMethodCode: 'ECH', label: 'New bank account', processingFee: 0.5, total: 915.5 }] });
+    // 2.95% of 225.00 is 6.6375: 6.64; the bank fee is a fixed 0.50
+    expect(fees).toEqual({ amount: 225, valid: true, methods: [{ paymentMethodCode: 'CCD', label: 'New credit or debit card', processingFee: 6.64, total: 231.64 }, { paymentMethodCode: 'ECH', label: 'New bank account', processingFee: 0.5, total: 225.5 }] });
     // below the card minimum of 1.00
     const small = (await api('Billing.processingFee', { token: maria, query: { AmountChoice: 'other', Amount: '10', PaymentMethod: 'CCD' } })).json();
     expect(small.methods).toEqual([{ paymentMethodCode: 'CCD', label: 'New credit or debit card', processingFee: 1, total: 11 }]);
@@ -108,9 +108,11 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
   });
 
   it('the invoice of the current service period downloads as a PDF with its charges and what is left to pay', async () => {
-    const invoices = (await api('Billing.invoices', { token: maria })).json();
+    const invoices = (await api('Billing.invoices', { token: maria })).json() as { servicePeriodDetailID: number; servicePeriod: string; amount: number; balance: number }[];
+    // this month's invoice of the school year, Ana's 400.00 paid of it
     const current = invoices[0];
-    expect(current.balance).toBe(915);
+    expect(current.amount).toBe(625);
+    expect(current.balance).toBe(225);
     const res = await api('Billing.invoicePdf', { token: maria, query: { ServicePeriodDetailID: current.servicePeriodDetailID } });
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/pdf');
@@ -120,10 +122,14 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     fs.rmSync(file, { force: true });
     expect(text).toContain('Invoice');
     expect(text).toContain(current.servicePeriod);
-    expect(text).toContain('$1,315.00');
-    expect(text).toMatch(/Left to pay on this invoice\s+\$915\.00/);
+    expect(text).toContain('$625.00');
+    expect(text).toMatch(/Left to pay on this invoice\s+\$225\.00/);
     // another account's invoice is not found
-    expect((await api('Billing.invoicePdf', { token: karen, query: { ServicePeriodDetailID: current.servicePeriodDetailID } })).statusCode).toBe(404);
+    // another account's invoice is not found: Karen's of the same period is her own
+    const linh = await tokenFor(t.app, ...LINH);
+    expect((await api('Billing.invoicePdf', { token: linh, query: { ServicePeriodDetailID: current.servicePeriodDetailID } })).statusCode).toBe(404);
+    const karens = (await api('Billing.invoices', { token: karen })).json() as { servicePeriodDetailID: number; amount: number }[];
+    expect(karens.find((i) => i.servicePeriodDetailID === current.servicePeriodDetailID)?.amount).toBe(245);
   });
 
   it('a double click starts one checkout; the payer is validated with the payer form', async () => {
@@ -147,7 +153,7 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
 
   it('pays the balance by new card: applied once, receipt e-mailed to the payer and the primary holder', async () => {
     const before = await balance(maria);
-    expect(before).toBe(915);
+    expect(before).toBe(225);
     const [ana] = await t.db.handle.db.select().from(s.adults).where(eq(s.adults.firstName, 'Ana'));
     const started = await start(maria, { idempotencyKey: key(), paymentMethodCode: 'CCD', amountChoice: 'balance', paidByFamilyMemberID: ana.id, firstName: 'Someone', lastName: 'Else', email: 'ana.silva@example.com' });
     expect(started.statusCode).toBe(200);
@@ -165,15 +171,15 @@ describe.each(BACKENDS)('pay now on %s', (backend) => {
     const rr = await api('Billing.receipt', { token: maria, params: { accountpaymentid: id } });
     const receipt = rr.json();
     // an existing adult pays under the name on file, whatever the body said
-    expect(receipt).toMatchObject({ amount: 915, processingFee: 26.99, total: 941.99, paymentMethodCode: 'CCD', brand: 'VISA', last4Digits: '1111', payerName: 'Ana Silva', balanceAfter: 0 });
+    expect(receipt).toMatchObject({ amount: 225, processingFee: 6.64, total: 231.64, paymentMethodCode: 'CCD', brand: 'VISA', last4Digits: '1111', payerName: 'Ana Silva', balanceAfter: 0 });
     expect(receipt.authCode).toMatch(/^[A-Z0-9]{6}$/);
     const db = t.db.handle.db;
     const entries = await db.select().from(s.ledgerEntries).where(eq(s.ledgerEntries.paymentId, id));
     expect(entries).toHaveLength(1);
-    expect(entries[0]).toMatchObject({ kind: 'PAYMENT', amountCents: 91500 });
+    expect(entries[0]).toMatchObject({ kind: 'PAYMENT', amountCents: 22500 });
     const mails = await db.select().from(s.outbox).where(eq(s.outbox.kind, 'payment-receipt'));
     expect(mails.map((m) => m.toAddress).sort()).toEqual(['ana.silva@example.com', 'maria.garcia@example.com']);
-    expect(mails[0].textBody).toContain('$941.99');
+    expect(mails[0].textBody).toContain('$231.64');
     expect(mails[0].textBody).toContain('ending in 1111');
     // another account cannot read the receipt or its PDF, nor claim the return
     expect((await api('Billing.receipt', { token: karen, params: { accountpaymentid: id } })).statusCode).toBe(404);

@@ -20,6 +20,7 @@ import { dateInLanguage } from '../../../src/engine/formats';
 import type { BillingSettings } from '../../billingSettings';
 import type { AppDeps } from '../../context';
 import { isoDay } from '../../clock';
+import { ACTIVITY_TYPE } from '../../../src/engine/programCodes';
 import { accountMoney } from './ledger';
 import { textIn } from '../../providerTexts';
 
@@ -96,6 +97,7 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
         endDate: activities.endDate,
         daysOfWeek: activities.daysOfWeek,
         isOneTime: activities.isOneTime,
+        activityTypeID: activities.activityTypeID,
       },
     })
     .from(enrollments)
@@ -113,8 +115,8 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
     .orderBy(asc(enrollments.accountId), asc(enrollments.id));
   const byAccount = new Map<number, typeof rows>();
   for (const r of rows) {
-    // a single-date activity is charged when its date is chosen, never by the period
-    if (r.activity.isOneTime) continue;
+    // a one-time or single-date activity is charged when its date is chosen, never by the period
+    if (r.activity.isOneTime || r.activity.activityTypeID === ACTIVITY_TYPE.singleDate) continue;
     byAccount.set(r.accountId, [...(byAccount.get(r.accountId) ?? []), r]);
   }
   const holidays = new Set(c.billing.holidays.map((h) => h.date));
@@ -151,7 +153,7 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
     result.lines += made.lines;
     result.postedCents += made.postedCents;
   }
-  await c.db.update(servicePeriods).set({ invoicedAt: c.now }).where(eq(servicePeriods.id, period.id));
+  await c.db.update(servicePeriods).set({ invoicedAt: c.now }).where(and(eq(servicePeriods.id, period.id), isNull(servicePeriods.invoicedAt)));
   return result;
 }
 
@@ -223,6 +225,15 @@ export async function duePeriods(c: Pick<BillingContext, 'db' | 'providerId' | '
     .orderBy(asc(servicePeriods.startDate), asc(servicePeriods.id));
 }
 
+/** The invoiced periods holding `today` (from the provider's billing start). */
+async function currentInvoicedPeriods(c: Pick<BillingContext, 'db' | 'providerId' | 'billing' | 'today'>): Promise<PeriodRow[]> {
+  return c.db
+    .select()
+    .from(servicePeriods)
+    .where(and(eq(servicePeriods.providerId, c.providerId), lte(servicePeriods.startDate, c.today), gte(servicePeriods.endDate, c.today), gte(servicePeriods.startDate, c.billing.from), isNotNull(servicePeriods.invoicedAt)))
+    .orderBy(asc(servicePeriods.startDate), asc(servicePeriods.id));
+}
+
 /** The daily run for one provider: its periods made, the due ones invoiced, then late fees. */
 export async function runBilling(c: BillingContext): Promise<InvoiceRunResult & { lateFees: number }> {
   await ensureServicePeriods(c);
@@ -230,6 +241,15 @@ export async function runBilling(c: BillingContext): Promise<InvoiceRunResult & 
   for (const p of await duePeriods(c)) {
     const r = await invoicePeriod(c, p);
     total.periods += 1;
+    total.invoices += r.invoices;
+    total.lines += r.lines;
+    total.postedCents += r.postedCents;
+  }
+  // an enrolment that began after its period was invoiced (an application to a billed program charges
+  // no tuition) gets its prorated line on the next run: the periods holding today are invoiced again,
+  // which adds only the lines that are new
+  for (const p of await currentInvoicedPeriods(c)) {
+    const r = await invoicePeriod(c, p);
     total.invoices += r.invoices;
     total.lines += r.lines;
     total.postedCents += r.postedCents;

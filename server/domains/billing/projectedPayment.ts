@@ -1,9 +1,10 @@
 // The projected payment (spec 2.12 /viewprojectedpayment, 7.1 /projected-payment): what the next
-// autopay will take. From the account's latest invoice: its closing balance (the ledger up to its
+// autopay will take. From the account's latest invoice (with the other billed programs' invoices of
+// the same date): its closing balance (the ledger up to its
 // invoice date), its fee details (its lines), the transactions posted since, its due date, the
 // autopay discount it carries for an account on autopay, and the projected amount: today's balance
 // less that discount, never below zero. In cents; the handler answers dollars.
-import { and, asc, desc, eq, lte } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, lte } from 'drizzle-orm';
 import type { Db } from '../../db/index';
 import { accounts, activities, autopayRegistrations, children, invoiceLines, invoices, ledgerEntries } from '../../db/schema';
 import { KeyedError } from '../../errors';
@@ -57,12 +58,16 @@ export async function projectedPayment(db: Db, providerId: number, accountId: nu
     .from(accounts)
     .where(and(eq(accounts.id, accountId), eq(accounts.providerId, providerId)));
   if (!account) throw new KeyedError(404, 'server.errors.notFound');
-  const [invoice] = await db
+  // the latest invoice, with the other invoices of its date (each billed program has its own invoice
+  // for the same period): the projection covers all of them
+  const dated = await db
     .select()
     .from(invoices)
     .where(and(eq(invoices.providerId, providerId), eq(invoices.accountId, accountId), lte(invoices.invoiceDate, today)))
     .orderBy(desc(invoices.invoiceDate), desc(invoices.id))
-    .limit(1);
+    .limit(20);
+  const invoice = dated[0];
+  const latest = invoice ? dated.filter((i) => i.invoiceDate === invoice.invoiceDate).sort((a, b) => a.id - b.id) : [];
   const [autopay] = await db
     .select({ id: autopayRegistrations.id })
     .from(autopayRegistrations)
@@ -90,8 +95,8 @@ export async function projectedPayment(db: Db, providerId: number, accountId: nu
         .from(invoiceLines)
         .innerJoin(children, eq(children.id, invoiceLines.childId))
         .innerJoin(activities, eq(activities.id, invoiceLines.activityId))
-        .where(and(eq(invoiceLines.invoiceId, invoice.id), eq(invoiceLines.accountId, accountId)))
-        .orderBy(asc(invoiceLines.id))
+        .where(and(inArray(invoiceLines.invoiceId, latest.map((i) => i.id)), eq(invoiceLines.accountId, accountId)))
+        .orderBy(asc(invoiceLines.invoiceId), asc(invoiceLines.id))
     : [];
   const since = invoice
     ? await db
@@ -100,8 +105,9 @@ export async function projectedPayment(db: Db, providerId: number, accountId: nu
         .where(and(eq(ledgerEntries.providerId, providerId), eq(ledgerEntries.accountId, accountId)))
         .orderBy(asc(ledgerEntries.entryDate), asc(ledgerEntries.id))
     : [];
-  const discount = invoice && autopay ? invoice.autoPayDiscountValueCents : 0;
-  const periodText = invoice ? (await invoicePeriodTexts(db, providerId, [invoice], lang)).get(invoice.id) : null;
+  const discount = autopay ? latest.reduce((n, i) => n + i.autoPayDiscountValueCents, 0) : 0;
+  const texts = await invoicePeriodTexts(db, providerId, latest, lang);
+  const periodText = latest.length ? latest.map((i) => texts.get(i.id) ?? i.servicePeriod).join('; ') : null;
   return {
     accountNo: account.accountNo,
     isAutoPay: Boolean(autopay),
@@ -113,9 +119,9 @@ export async function projectedPayment(db: Db, providerId: number, accountId: nu
     transactionsPosted: since
       .filter((e) => invoice && e.date > invoice.invoiceDate && e.date <= today)
       .map((e) => ({ date: e.date, kind: e.kind, description: e.description, amountCents: LOWERS.has(e.kind) ? -e.amountCents : e.amountCents })),
-    balanceDueDate: invoice?.paymentDueDate ?? now.paymentDue,
+    balanceDueDate: latest.length ? latest.map((i) => i.paymentDueDate).sort()[0] : now.paymentDue,
     discountAmountCents: discount,
     projectedAmountDueCents: Math.max(0, now.balanceCents - discount),
-    autopayDate: autopay ? (invoice?.paymentDueDate ?? now.paymentDue) : null,
+    autopayDate: autopay ? (latest.length ? latest.map((i) => i.paymentDueDate).sort()[0] : now.paymentDue) : null,
   };
 }
