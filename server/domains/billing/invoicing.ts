@@ -13,7 +13,7 @@
 // inserted with ON CONFLICT DO NOTHING, its ledger entry only when the line itself was new.
 import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/index';
-import { accounts, activities, autopayRegistrations, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, servicePeriods, splitChildren } from '../../db/schema';
+import { accounts, activities, autopayRegistrations, changeRequests, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, servicePeriods, splitChildren } from '../../db/schema';
 import { autopayDiscountCents, addDays, invoiceLines as linesOf, prorate, servicePeriodsOf, withChildOrder, type BillableEnrolment, type InvoiceLine, type PeriodType } from '../../../src/engine/billing';
 import { isTrue, type RuleSet } from '../../../src/engine/logic';
 import { dateInLanguage } from '../../../src/engine/formats';
@@ -113,8 +113,22 @@ export async function invoicePeriod(c: BillingContext, period: PeriodRow): Promi
       ),
     )
     .orderBy(asc(enrollments.accountId), asc(enrollments.id));
+  // a period invoiced before: an enrolment a change of schedule began inside it is not billed here,
+  // the change settled the difference for the rest of the period when it was sent
+  // (src/engine/changeSchedule.ts); the daily rerun adds only enrolments begun otherwise
+  const byChange = period.invoicedAt
+    ? new Set(
+        (
+          await c.db
+            .select({ accountId: changeRequests.accountId, effectiveDate: changeRequests.effectiveDate })
+            .from(changeRequests)
+            .where(and(eq(changeRequests.providerId, c.providerId), eq(changeRequests.programPeriodId, period.programPeriodId), inArray(changeRequests.status, ['scheduled', 'applied']), gte(changeRequests.effectiveDate, period.startDate), lte(changeRequests.effectiveDate, period.endDate)))
+        ).map((r) => `${r.accountId}/${r.effectiveDate}`),
+      )
+    : new Set<string>();
   const byAccount = new Map<number, typeof rows>();
   for (const r of rows) {
+    if (byChange.has(`${r.accountId}/${r.enrollmentDate}`)) continue;
     // a one-time or single-date activity is charged when its date is chosen, never by the period
     if (r.activity.isOneTime || r.activity.activityTypeID === ACTIVITY_TYPE.singleDate) continue;
     byAccount.set(r.accountId, [...(byAccount.get(r.accountId) ?? []), r]);
