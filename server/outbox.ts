@@ -22,6 +22,8 @@ export interface OutboxMail {
   subject: string;
   text: string;
   html?: string;
+  /** files sent with it (an automatic payment agreement's PDF) */
+  attachments?: { filename: string; contentType: string; base64: string }[];
 }
 
 export async function enqueueMail(db: DbOrTx, clock: Clock, mail: OutboxMail): Promise<number> {
@@ -36,6 +38,7 @@ export async function enqueueMail(db: DbOrTx, clock: Clock, mail: OutboxMail): P
       subject: singleLine(mail.subject),
       textBody: mail.text,
       htmlBody: mail.html ?? null,
+      attachments: mail.attachments?.length ? mail.attachments : null,
       createdAt: clock(),
     })
     .returning({ id: outbox.id });
@@ -142,6 +145,7 @@ export function createOutboxSender(
             subject: m.subject,
             text: m.textBody,
             ...(m.htmlBody ? { html: m.htmlBody } : {}),
+            ...(m.attachments?.length ? { attachments: m.attachments.map((a) => ({ filename: a.filename, contentType: a.contentType, content: Buffer.from(a.base64, 'base64') })) } : {}),
           });
         } catch (err) {
           clearInterval(beat);

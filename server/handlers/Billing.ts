@@ -12,7 +12,7 @@ import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
 import { paymentHistoryFile, statementFile, statementPeriod } from '../domains/billing/statements';
-import { autopayForm, autopayFrequencies, autopayPeriodType, autopayRegistration, autopayWriteContext, cancelAutopay, changeAutopay, enrolAutopay } from '../domains/payments/autopayEnrolment';
+import { agreementFile, autopayForm, autopayFrequencies, autopayPeriodType, autopayRegistration, autopayWriteContext, cancelAutopay, changeAutopay, enrolAutopay } from '../domains/payments/autopayEnrolment';
 import { removeSavedMethod, restApiPayment, savedCardFacts, savedMethodList, savedMethodPayer, updateSavedMethod } from '../domains/payments/savedMethods';
 
 type BillingOp = Extract<OperationId, `Billing.${string}`>;
@@ -163,6 +163,9 @@ export const billingHandlers = {
       return { flow: c.flow, query: c.query };
     },
     handler: ({ deps, session, body, form, lang }) => changeAutopay(deps, session, body, form.data, lang),
+  },
+  'Billing.autopayAgreementPdf': {
+    handler: ({ deps, session, query, lang }) => agreementFile(deps, session, query.AutomaticPaymentRegistrationID, lang),
   },
   'Billing.cancelAutopay': {
     handler: ({ deps, session, body, lang }) => cancelAutopay(deps, session, body, lang),

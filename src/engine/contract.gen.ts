@@ -951,6 +951,11 @@ export interface BillingCancelAutopayResponse {
   cancelled: boolean;
 }
 
+/** Billing.autopayAgreementPdf: query */
+export interface BillingAutopayAgreementPdfQuery {
+  AutomaticPaymentRegistrationID: number;
+}
+
 /** Communication.alertsLogin: query */
 export interface CommunicationAlertsLoginQuery {
   appName: string;
@@ -3330,6 +3335,7 @@ export interface Operations {
   'Billing.autopayEnroll': { method: 'POST'; path: '/payment/autopay-enrollment'; auth: 'session'; form: 'autopay'; query: undefined; params: undefined; body: BillingAutopayEnrollBody; response: BillingAutopayEnrollResponse };
   'Billing.autopayChange': { method: 'POST'; path: '/payment/change-autopay-frequency'; auth: 'session'; form: 'autopay'; query: undefined; params: undefined; body: BillingAutopayChangeBody; response: BillingAutopayChangeResponse };
   'Billing.cancelAutopay': { method: 'PUT'; path: '/payment/cancel-autopay-onfile'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: BillingCancelAutopayBody; response: BillingCancelAutopayResponse };
+  'Billing.autopayAgreementPdf': { method: 'GET'; path: '/report/automatic-payment-agreement'; auth: 'session'; form: undefined; query: BillingAutopayAgreementPdfQuery; params: undefined; body: undefined; response: FileResponse };
   'Communication.alertsLogin': { method: 'GET'; path: '/PARENT/alerts/login'; auth: 'public'; form: undefined; query: CommunicationAlertsLoginQuery; params: undefined; body: undefined; response: CommunicationAlertsLoginResponse };
   'Communication.alertsHome': { method: 'GET'; path: '/alerts/home'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationAlertsHomeResponse };
   'Communication.bulletins': { method: 'GET'; path: '/bulletin'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: CommunicationBulletinsResponse };
@@ -3498,6 +3504,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Billing.autopayEnroll': { service: 'Billing', method: 'POST', path: '/payment/autopay-enrollment', auth: 'session', file: false, form: 'autopay', applicationHeaders: true },
   'Billing.autopayChange': { service: 'Billing', method: 'POST', path: '/payment/change-autopay-frequency', auth: 'session', file: false, form: 'autopay', applicationHeaders: true },
   'Billing.cancelAutopay': { service: 'Billing', method: 'PUT', path: '/payment/cancel-autopay-onfile', auth: 'session', file: false, applicationHeaders: true },
+  'Billing.autopayAgreementPdf': { service: 'Billing', method: 'GET', path: '/report/automatic-payment-agreement', auth: 'session', file: true, applicationHeaders: true, paymentOnly: true },
   'Communication.alertsLogin': { service: 'Communication', method: 'GET', path: '/PARENT/alerts/login', auth: 'public', file: false },
   'Communication.alertsHome': { service: 'Communication', method: 'GET', path: '/alerts/home', auth: 'session', file: false, paymentOnly: true },
   'Communication.bulletins': { service: 'Communication', method: 'GET', path: '/bulletin', auth: 'session', file: false },

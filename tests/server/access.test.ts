@@ -355,6 +355,13 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         return { query: {}, body: { paymentMethodID: m.paymentMethod, autopay: true, frequency: 'W', termsAccepted: true } };
       case 'Billing.autopayChange':
         return { query: {}, body: { automaticPaymentRegistrationID: m.autopayRegistration, frequency: 'W', termsAccepted: true } };
+      case 'Billing.autopayAgreementPdf': {
+        // the demo's autopay was put on file without the portal: its agreement recorded here
+        const db = t.db.handle.db;
+        const [r] = await db.select().from(s.autopayRegistrations).where(eq(s.autopayRegistrations.id, m.autopayRegistration as number));
+        await db.insert(s.autopayAgreements).values({ providerId: r.providerId, accountId: r.accountId, automaticPaymentRegistrationId: r.id, kind: 'ENROL', payerAdultId: r.adultId, signedByAdultId: r.adultId, payerName: 'David Garcia', paymentMethodCode: 'CCR', methodType: 'VISA', last4Digits: '4242', frequency: r.frequency, startDate: r.startDate, termsVersion: '0000000000000000', termsHtml: '', locale: 'en', signedAt: new Date() });
+        return { query: {} };
+      }
       case 'Billing.cancelAutopay':
         return { query: {}, body: { accountID: m.account, automaticPaymentRegistrationID: m.autopayRegistration } };
       case 'Communication.customText':

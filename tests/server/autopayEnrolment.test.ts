@@ -6,6 +6,8 @@
 // and a parent's cancel while a program makes autopay mandatory.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
+import os from 'node:os';
+import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { and, desc, eq } from 'drizzle-orm';
 import * as s from '../../server/db/schema';
@@ -119,6 +121,9 @@ describe.each(BACKENDS)('autopay enrolment on %s', (backend) => {
   it('changes the frequency to monthly; weekly is then offered on the change page and monthly is not', async () => {
     const before = (await api('Billing.autopayFrequency', { token: tokens.maria, query: { FromPage: 'changeautopay' } })).json();
     expect(before.map((o: { frequency: string }) => o.frequency)).toEqual(['M']);
+    // a change is a new agreement: its terms are accepted again
+    const noTerms = await api('Billing.autopayChange', { token: tokens.maria, body: { automaticPaymentRegistrationID: registration, frequency: 'M' } });
+    expect(noTerms.json().errors.map((e: { key: string }) => e.key)).toContain('errors.payment.terms');
     const same = await api('Billing.autopayChange', { token: tokens.maria, body: { automaticPaymentRegistrationID: registration, frequency: 'W', termsAccepted: true } });
     expect(same.statusCode).toBe(400);
     const res = await api('Billing.autopayChange', { token: tokens.maria, body: { automaticPaymentRegistrationID: registration, frequency: 'M', termsAccepted: true, maxCharge: '250.00' } });
@@ -128,6 +133,28 @@ describe.each(BACKENDS)('autopay enrolment on %s', (backend) => {
     expect(after.map((o: { frequency: string }) => o.frequency)).toEqual(['W']);
     const [last] = await t.db.handle.db.select().from(s.autopayAgreements).where(eq(s.autopayAgreements.automaticPaymentRegistrationId, registration)).orderBy(desc(s.autopayAgreements.id)).limit(1);
     expect(last).toMatchObject({ kind: 'CHANGE', frequency: 'M' });
+  });
+
+  it('e-mails the signed agreement as a PDF and answers it for download, in the reader\'s language', async () => {
+    const mails = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'autopay-agreement'));
+    // the enrolment's and the change's, to Maria
+    expect(mails.length).toBe(2);
+    expect(mails[0].toAddress).toBe(MARIA[1]);
+    expect(mails[0].attachments?.[0]).toMatchObject({ filename: 'automatic-payment-agreement.pdf', contentType: 'application/pdf' });
+    const res = await api('Billing.autopayAgreementPdf', { token: tokens.maria, query: { AutomaticPaymentRegistrationID: registration }, lang: 'vi' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('application/pdf');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agreement-'));
+    fs.writeFileSync(path.join(dir, 'a.pdf'), res.rawPayload);
+    const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'a.pdf'), '-'], { encoding: 'utf8' });
+    expect(text).toContain('Thỏa thuận thanh toán tự động');
+    expect(text).toContain('Hàng tháng');
+    expect(text).toContain('1111');
+    expect(text).toMatch(/250[.,]00/);
+    const [last] = await t.db.handle.db.select().from(s.autopayAgreements).where(eq(s.autopayAgreements.automaticPaymentRegistrationId, registration)).orderBy(desc(s.autopayAgreements.id)).limit(1);
+    expect(text).toContain(last.termsVersion);
+    // another account's registration is not found
+    expect((await api('Billing.autopayAgreementPdf', { token: tokens.karen, query: { AutomaticPaymentRegistrationID: registration } })).statusCode).toBe(404);
   });
 
   it('refuses a change or cancel of another account\'s registration and a payment-only login', async () => {

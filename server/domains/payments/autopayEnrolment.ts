@@ -18,6 +18,7 @@ import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/mon
 import { evaluateRule } from '../../../src/engine/index';
 import { preparedCustomText } from '../communication/customTexts';
 import { adultOf } from '../people/shared';
+import { agreementPdf, mailAgreement } from './autopayAgreement';
 import { settingsOfSession } from './payments';
 import { cardExpired, methodOfAccount, ON_FILE_ONLY } from './savedMethods';
 import type { PaymentSettings } from '../../paymentSettings';
@@ -365,8 +366,27 @@ function maxChargeOf(v: unknown): number | null {
   return Number.isFinite(c) && c > 0 ? c : null;
 }
 
-/** Hooks the enrolment calls once its transaction committed (the agreement's e-mail). */
-export const agreementHooks: { afterSign?: (deps: AppDeps, s: SessionInfo, agreementId: number, lang: string) => Promise<void> } = {};
+/** Once signed (committed), the agreement goes to the payer as a PDF; a mail that cannot be queued does not undo the enrolment. */
+async function sendAgreement(deps: AppDeps, s: SessionInfo, agreementId: number): Promise<void> {
+  try {
+    await mailAgreement(deps, agreementId, s.email);
+  } catch (err) {
+    deps.log?.error({ err, agreementId }, 'autopay agreement e-mail not queued');
+  }
+}
+
+/** GET /report/automatic-payment-agreement: the latest agreement of one of the account's registrations, as a PDF. */
+export async function agreementFile(deps: AppDeps, s: SessionInfo, registrationId: number, lang: string): Promise<{ file: Uint8Array; fileName: string; contentType: string }> {
+  const r = await registrationOfAccount(deps, s, registrationId, lang);
+  const [a] = await deps.db
+    .select()
+    .from(autopayAgreements)
+    .where(and(eq(autopayAgreements.automaticPaymentRegistrationId, r.id), eq(autopayAgreements.accountId, s.accountId), eq(autopayAgreements.providerId, s.providerId)))
+    .orderBy(desc(autopayAgreements.id))
+    .limit(1);
+  if (!a) fail({ deps, lang }, 404, 'autopay.errors.noAgreement');
+  return { file: await agreementPdf(deps, a, lang), fileName: 'automatic-payment-agreement.pdf', contentType: 'application/pdf' };
+}
 
 /** POST autopay-enrollment: enrols the account with a saved method, its payer the method's adult. */
 export async function enrolAutopay(deps: AppDeps, s: SessionInfo, body: BillingAutopayEnrollBody, values: AutopayFormValues, lang: string): Promise<BillingAutopayEnrollResponse> {
@@ -400,7 +420,7 @@ export async function enrolAutopay(deps: AppDeps, s: SessionInfo, body: BillingA
     const agreementId = await recordAgreement(deps, t, s, lang, { kind: 'ENROL', registration, method: m, frequency, maxChargeCents }, facts);
     return { registration, agreementId };
   });
-  await agreementHooks.afterSign?.(deps, s, agreementId, lang);
+  await sendAgreement(deps, s, agreementId);
   return { automaticPaymentRegistrationID: registration.id, agreementID: agreementId, status: 'ENROLLED', frequency: registration.frequency };
 }
 
@@ -428,7 +448,7 @@ export async function changeAutopay(deps: AppDeps, s: SessionInfo, body: Billing
     await t.update(paymentMethods).set({ usedForAutoPay: true, automaticPaymentRegistrationId: r.id }).where(eq(paymentMethods.id, m.id));
     return recordAgreement(deps, t, s, lang, { kind: 'CHANGE', registration: updated, method: m, frequency, maxChargeCents }, facts);
   });
-  await agreementHooks.afterSign?.(deps, s, agreementId, lang);
+  await sendAgreement(deps, s, agreementId);
   return { automaticPaymentRegistrationID: r.id, agreementID: agreementId, status: 'ENROLLED', frequency };
 }
 
