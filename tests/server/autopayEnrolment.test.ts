@@ -147,6 +147,10 @@ describe.each(BACKENDS)('autopay enrolment on %s', (backend) => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'agreement-'));
     fs.writeFileSync(path.join(dir, 'a.pdf'), res.rawPayload);
     const text = execFileSync('pdftotext', ['-layout', path.join(dir, 'a.pdf'), '-'], { encoding: 'utf8' });
+    // its first page as a picture, beside the browser tests' screenshots, to look at
+    const shots = path.resolve(import.meta.dirname, '../../test-results/screens');
+    fs.mkdirSync(shots, { recursive: true });
+    execFileSync('pdftoppm', ['-png', '-r', '60', '-f', '1', '-l', '1', '-singlefile', path.join(dir, 'a.pdf'), path.join(shots, `autopay-agreement-vi-${backend}`)]);
     expect(text).toContain('Thỏa thuận thanh toán tự động');
     expect(text).toContain('Hàng tháng');
     expect(text).toContain('1111');
