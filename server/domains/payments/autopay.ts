@@ -23,7 +23,6 @@ import { isoDay } from '../../clock';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
 import { accountMoney } from '../billing/ledger';
-import type { AttemptPayer } from '../billing/model';
 import { addDays, businessDaysBefore, nextBusinessDay } from '../../../src/engine/billing';
 import { evaluateRule, isTrue, type RuleSet } from '../../../src/engine/logic';
 import { moneyText } from '../../../src/engine/money';
@@ -33,7 +32,7 @@ import { linkedScreenPaths } from '../../links';
 import { GatewayUnavailable } from '../../gateways/adapter';
 import { attemptById, chargeSavedMethod } from './payments';
 import { accountLanguage, primaryAddress } from './settlement';
-import { cardExpired } from './savedMethods';
+import { attemptPayerOf, cardExpired } from './savedMethods';
 
 type Charge = typeof autopayCharges.$inferSelect;
 type Registration = typeof autopayRegistrations.$inferSelect;
@@ -172,19 +171,7 @@ async function insertTry(c: AutopayContext, p: Presentation): Promise<{ charge: 
       if (!chargeable(p.method, c.today)) return { charge, attemptId: null };
       const m = p.method;
       const [a] = await t.select().from(adults).where(eq(adults.id, m.adultId));
-      const payer: AttemptPayer = {
-        paidByFamilyMemberID: m.adultId,
-        firstName: m.firstName,
-        lastName: m.lastName,
-        streetAddress: a?.streetAddress ?? '',
-        apartmentNo: a?.apartmentNo ?? '',
-        city: a?.city ?? '',
-        stateCode: a?.stateCode ?? '',
-        zip: a?.zip ?? '',
-        phone: a?.cellPhone || a?.homePhone || '',
-        email: a?.email ?? '',
-        driverLicence: '',
-      };
+      const payer = attemptPayerOf(m, a);
       const [p2] = await t.select().from(providers).where(eq(providers.id, c.providerId));
       const [attempt] = await t
         .insert(paymentAttempts)

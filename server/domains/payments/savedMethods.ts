@@ -280,19 +280,7 @@ async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: Billing
   // another tab's hosted page is closed first; when it was paid meanwhile, nothing more is charged
   if ((await closeLiveAttempts(deps, session, lang, body.idempotencyKey)) > 0) fail({ deps, lang }, 409, 'payment.errors.justPaid');
   const [a] = await deps.db.select().from(adults).where(and(eq(adults.id, m.adultId), eq(adults.accountId, session.accountId)));
-  const payer: AttemptPayer = {
-    paidByFamilyMemberID: m.adultId,
-    firstName: m.firstName,
-    lastName: m.lastName,
-    streetAddress: a?.streetAddress ?? '',
-    apartmentNo: a?.apartmentNo ?? '',
-    city: a?.city ?? '',
-    stateCode: a?.stateCode ?? '',
-    zip: a?.zip ?? '',
-    phone: a?.cellPhone || a?.homePhone || '',
-    email: a?.email ?? '',
-    driverLicence: '',
-  };
+  const payer = attemptPayerOf(m, a);
   const [inserted] = await deps.db
     .insert(paymentAttempts)
     .values({
@@ -324,4 +312,24 @@ async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: Billing
     .where(and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey)));
   if (!same) fail({ deps, lang }, 409, 'payment.errors.inProgress');
   return same;
+}
+
+/** The payer of a charge on a saved method: the method's name, the adult's address and contacts. */
+export function attemptPayerOf(
+  m: { adultId: number; firstName: string; lastName: string },
+  a: { streetAddress: string | null; apartmentNo: string | null; city: string | null; stateCode: string | null; zip: string | null; cellPhone: string | null; homePhone: string | null; email: string | null } | undefined,
+): AttemptPayer {
+  return {
+    paidByFamilyMemberID: m.adultId,
+    firstName: m.firstName,
+    lastName: m.lastName,
+    streetAddress: a?.streetAddress ?? '',
+    apartmentNo: a?.apartmentNo ?? '',
+    city: a?.city ?? '',
+    stateCode: a?.stateCode ?? '',
+    zip: a?.zip ?? '',
+    phone: a?.cellPhone || a?.homePhone || '',
+    email: a?.email ?? '',
+    driverLicence: '',
+  };
 }
