@@ -9,10 +9,7 @@ import { openDb } from '../server/db/index';
 import { buildApp, ROOT } from '../server/app';
 import { businessClock, isoDay, systemClock } from '../server/clock';
 import { DEFAULT_HOST } from '../server/links';
-import type { PaymentGateway } from '../server/gateways/adapter';
-import { gatewaysFromSettings } from '../server/gateways/plugins';
-import { gatewayAdapters } from '../server/gateways/registry';
-import { startSandboxProcess, type SandboxProcess } from '../server/gateways/sandbox/process';
+import { gatewaysFromEnv, type GatewaysFromEnv } from '../server/gateways/fromEnv';
 import { runAutopayForAll } from '../server/domains/payments/autopay';
 import { errorMessage } from '../server/json';
 
@@ -33,30 +30,25 @@ if (args[0] !== 'run' || (date !== undefined && !/^\d{4}-\d{2}-\d{2}$/.test(date
 }
 
 const pgliteDir = process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite');
-let gateways: Record<number, PaymentGateway> = {};
-let sandbox: SandboxProcess | null = null;
-if (process.env.PAYMENT_GATEWAYS) {
-  try {
-    gateways = gatewaysFromSettings(gatewayAdapters(), process.env.PAYMENT_GATEWAYS);
-  } catch (err) {
-    console.error(errorMessage(err));
-    process.exit(1);
-  }
-} else {
-  // the sandbox's tokens are in its data file: the one beside the server's database (a sandbox already
-  // listening there, the server's, answers with the same secrets)
-  sandbox = await startSandboxProcess({
+// the server's gateways, taken as the server takes them (a sandbox already listening, the server's,
+// answers with the same secrets)
+let payments: GatewaysFromEnv;
+try {
+  payments = await gatewaysFromEnv({
     root: ROOT,
     host: process.env.HOST || DEFAULT_HOST,
-    portalPort: Number(process.env.PORT || 8080),
-    dataFile: process.env.SANDBOX_GATEWAY_DATA || `${pgliteDir}.sandbox-gateway.json`,
+    port: Number(process.env.PORT || 8080),
+    pgliteDir,
+    production: process.env.NODE_ENV === 'production',
     log: (line) => (/EADDRINUSE/.test(line) ? undefined : console.log(line)),
   });
-  gateways = sandbox.gateways;
+} catch (err) {
+  console.error(errorMessage(err));
+  process.exit(1);
 }
 
 const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir });
-const app = await buildApp({ db: handle.db, gateways, publicUrl: process.env.PUBLIC_URL || undefined, logger: { level: process.env.LOG_LEVEL || 'warn' } });
+const app = await buildApp({ db: handle.db, gateways: payments.gateways, publicUrl: process.env.PUBLIC_URL || undefined, logger: { level: process.env.LOG_LEVEL || 'warn' } });
 try {
   const today = date ?? isoDay(businessClock(systemClock)());
   const results = await runAutopayForAll(app.deps, today, only ? [only] : undefined);
@@ -70,5 +62,5 @@ try {
 } finally {
   await app.close();
   await handle.close();
-  sandbox?.stop();
+  payments.stop();
 }

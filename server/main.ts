@@ -6,10 +6,7 @@ import { openDb } from './db/index';
 import { buildApp, ROOT, trustProxySetting } from './app';
 import { isEmptyDatabase, seedDemo, DEMO_SIGNINS } from './seed/index';
 import { systemClock } from './clock';
-import type { PaymentGateway } from './gateways/adapter';
-import { gatewaysFromSettings } from './gateways/plugins';
-import { gatewayAdapters } from './gateways/registry';
-import { startSandboxProcess } from './gateways/sandbox/process';
+import { gatewaysFromEnv, type GatewaysFromEnv } from './gateways/fromEnv';
 import { DEFAULT_HOST, defaultPublicUrl, isLoopback } from './links';
 import { onShutdownSignals, shutDown } from './shutdown';
 import { errorMessage } from './json';
@@ -44,26 +41,14 @@ try {
 const pgliteDir = process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite');
 
 // payments: a configured gateway, or the built-in sandbox beside the portal (never by default in production)
-let gateways: Record<number, PaymentGateway> = {};
-let sandboxUrl: string | null = null;
-if (process.env.PAYMENT_GATEWAYS) {
-  try {
-    gateways = gatewaysFromSettings(gatewayAdapters(), process.env.PAYMENT_GATEWAYS);
-  } catch (err) {
-    console.error(errorMessage(err));
-    process.exit(1);
-  }
-} else if (!production || process.env.SANDBOX_GATEWAY_ENABLED === '1') {
-  const sandbox = await startSandboxProcess({
-    root: ROOT,
-    host,
-    portalPort: port,
-    dataFile: process.env.SANDBOX_GATEWAY_DATA || `${pgliteDir}.sandbox-gateway.json`,
-    log: (line) => console.log(line),
-  });
-  gateways = sandbox.gateways;
-  sandboxUrl = sandbox.url;
+let payments: GatewaysFromEnv;
+try {
+  payments = await gatewaysFromEnv({ root: ROOT, host, port, pgliteDir, production, log: (line) => console.log(line) });
+} catch (err) {
+  console.error(errorMessage(err));
+  process.exit(1);
 }
+const { gateways, sandboxUrl } = payments;
 
 const handle = await openDb({
   databaseUrl: process.env.DATABASE_URL || undefined,

@@ -496,6 +496,28 @@ async function resolvePaid(c: AutopayContext): Promise<void> {
 }
 
 /**
+ * Invoices of accounts enrolled in autopay, issued by today and due from today on, for whose account
+ * and service period no charge was tried yet (and, `withoutNotice`, no notice sent yet): what the run
+ * presents and what the notices tell of, by due date.
+ */
+async function openInvoicesOfEnrolled(c: AutopayContext, withoutNotice: boolean): Promise<{ invoice: typeof invoices.$inferSelect }[]> {
+  return c.deps.db
+    .select({ invoice: invoices })
+    .from(invoices)
+    .innerJoin(autopayRegistrations, and(eq(autopayRegistrations.providerId, invoices.providerId), eq(autopayRegistrations.accountId, invoices.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
+    .where(
+      and(
+        eq(invoices.providerId, c.providerId),
+        gte(invoices.paymentDueDate, c.today),
+        lte(invoices.invoiceDate, c.today),
+        sql`NOT EXISTS (SELECT 1 FROM ${autopayCharges} WHERE ${autopayCharges.providerId} = ${invoices.providerId} AND ${autopayCharges.accountId} = ${invoices.accountId} AND ${autopayCharges.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})`,
+        withoutNotice ? sql`NOT EXISTS (SELECT 1 FROM ${autopayNotices} WHERE ${autopayNotices.providerId} = ${invoices.providerId} AND ${autopayNotices.accountId} = ${invoices.accountId} AND ${autopayNotices.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})` : undefined,
+      ),
+    )
+    .orderBy(asc(invoices.paymentDueDate), asc(invoices.id));
+}
+
+/**
  * One run for a provider on the business day: first the tries whose answer came since (approved,
  * declined, returned by the bank) are settled; then the notices of charges ahead are sent; then every
  * invoice whose charge day has come (and whose due date has not passed) is presented, and every
@@ -513,20 +535,7 @@ export async function runAutopay(c: AutopayContext): Promise<AutopayRunResult> {
   for (const o of open) await settle(c, o.id, r);
   await resolvePaid(c);
   r.notices = await sendNotices(c);
-  // invoices of enrolled accounts still open, due from today on, with no try yet
-  const candidates = await deps.db
-    .select({ invoice: invoices })
-    .from(invoices)
-    .innerJoin(autopayRegistrations, and(eq(autopayRegistrations.providerId, invoices.providerId), eq(autopayRegistrations.accountId, invoices.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
-    .where(
-      and(
-        eq(invoices.providerId, c.providerId),
-        gte(invoices.paymentDueDate, c.today),
-        lte(invoices.invoiceDate, c.today),
-        sql`NOT EXISTS (SELECT 1 FROM ${autopayCharges} WHERE ${autopayCharges.providerId} = ${invoices.providerId} AND ${autopayCharges.accountId} = ${invoices.accountId} AND ${autopayCharges.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})`,
-      ),
-    )
-    .orderBy(asc(invoices.paymentDueDate), asc(invoices.id));
+  const candidates = await openInvoicesOfEnrolled(c, false);
   const seen = new Set<number>();
   for (const { invoice } of candidates) {
     if (seen.has(invoice.id) || chargeDateOf(c, invoice.paymentDueDate) > c.today) continue;
@@ -551,21 +560,8 @@ export async function sendNotices(c: AutopayContext): Promise<number> {
   const { deps } = c;
   const { noticeDays, bankNoticeDays } = c.billing.autopay;
   const farthest = Math.max(noticeDays, bankNoticeDays);
-  // invoices of enrolled accounts with no try and no notice yet, due within the longest notice (and the charge's business days) from today
-  const rows = await deps.db
-    .select({ invoice: invoices })
-    .from(invoices)
-    .innerJoin(autopayRegistrations, and(eq(autopayRegistrations.providerId, invoices.providerId), eq(autopayRegistrations.accountId, invoices.accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
-    .where(
-      and(
-        eq(invoices.providerId, c.providerId),
-        gte(invoices.paymentDueDate, c.today),
-        lte(invoices.invoiceDate, c.today),
-        sql`NOT EXISTS (SELECT 1 FROM ${autopayCharges} WHERE ${autopayCharges.providerId} = ${invoices.providerId} AND ${autopayCharges.accountId} = ${invoices.accountId} AND ${autopayCharges.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})`,
-        sql`NOT EXISTS (SELECT 1 FROM ${autopayNotices} WHERE ${autopayNotices.providerId} = ${invoices.providerId} AND ${autopayNotices.accountId} = ${invoices.accountId} AND ${autopayNotices.servicePeriodDetailID} = ${invoices.servicePeriodDetailID})`,
-      ),
-    )
-    .orderBy(asc(invoices.paymentDueDate), asc(invoices.id));
+  // due within the longest notice (and the charge's business days) from today: the loop below decides
+  const rows = await openInvoicesOfEnrolled(c, true);
   let sent = 0;
   for (const { invoice } of rows) {
     const chargeDate = chargeDateOf(c, invoice.paymentDueDate);
