@@ -5,6 +5,7 @@
 import { readFileSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { providerRecordOf, type ProviderRecord } from './providerRecord';
+import { PRODUCT_PATHS } from '../src/engine/screen';
 
 export const PRODUCTS = ['parentportal', 'parentapplication', 'calendar', 'onetimeenrollment', 'punchpass'] as const;
 export type Product = (typeof PRODUCTS)[number];
@@ -46,5 +47,8 @@ export function productHost(config: ProductConfig | undefined, linkBase: string 
   if (!config) return null;
   return config.host ?? linkBase;
 }
+
+/** A product's base path on this deployment (/flexcalendar/ for the calendar: /calendar is the portal's events screen). */
+export const productPath = (name: Product): string => `${PRODUCT_PATHS[name]}/`;
 
 export const iisName = (config: ProductConfig): string => config.path.replace(/\//g, '').toLowerCase();

@@ -8,6 +8,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { ProviderRecord } from './providerRecord.gen';
 import { isRecord } from './json';
+import { PRODUCT_PATHS } from '../src/engine/screen';
 
 export type { ProviderRecord } from './providerRecord.gen';
 
@@ -96,6 +97,12 @@ function checkedRecord(folder: string, json: unknown): { record: ProviderRecord 
     if (app && compareVersions(app.minimumVersion, app.latestVersion) > 0) {
       err(`/nativeApps/${os}/minimumVersion`, `must not be above latestVersion (${app.latestVersion})`);
     }
+  }
+  // a product on this deployment is served at its own base path, so no two share one and none takes
+  // a path of another's (the calendar product is /flexcalendar/, never the portal's /calendar screen)
+  for (const [name, product] of Object.entries(rec.products ?? {})) {
+    const own = Object.entries(PRODUCT_PATHS).find(([k]) => k === name)?.[1];
+    if (product && !product.host && own && product.path !== `${own}/`) err(`/products/${name}/path`, `must be "${own}/" on this deployment (or give the product's host)`);
   }
   const ids = (rec.socialSignIn ?? []).map((s) => s.id);
   ids.forEach((id, i) => ids.indexOf(id) < i && err(`/socialSignIn/${i}/id`, `"${id}" is listed twice`));

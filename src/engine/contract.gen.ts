@@ -2838,6 +2838,10 @@ export interface RegistrationApplicationTokenResponse {
 export interface RegistrationApplicationTokenRedeemBody {
   appName: string;
   keyelement: string;
+  /**
+   * the product redeeming it: a keyelement is redeemed only by the product it was issued for
+   */
+  product: 'parentapplication' | 'calendar' | 'onetimeenrollment' | 'punchpass';
 }
 
 /** Registration.applicationTokenRedeem: response */

@@ -11,17 +11,43 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 export const BASE_PATH = '/parentportal';
 
 /**
- * The provider's products this deployment serves, each under its own base path (spec 3 Product
- * record): the parent portal and the parent application. A screen belongs to the portal unless it
- * names its `product`; routes are declared relative to their product's base.
+ * Where each of the provider's products (spec 3 Product record) is served on this deployment, one base
+ * path each under the same host. The calendar product is /flexcalendar: /calendar is a screen of the
+ * portal (the events calendar, /parentportal/calendar), and the two are never to be taken for each
+ * other, in an address or in a provider's record (server/providerRecord.ts refuses another path for a
+ * product on this deployment).
  */
-export const PRODUCT_BASES = { parentportal: BASE_PATH, parentapplication: '/parentapplication' } as const;
+export const PRODUCT_PATHS = {
+  parentportal: BASE_PATH,
+  parentapplication: '/parentapplication',
+  onetimeenrollment: '/onetimeenrollment',
+  calendar: '/flexcalendar',
+  punchpass: '/punchpass',
+} as const;
+
+/**
+ * The products whose screens this portal's shell draws, each under its base path: the parent portal,
+ * the parent application and the one-time enrolment. A screen belongs to the portal unless it names
+ * its `product`; routes are declared relative to their product's base.
+ */
+export const PRODUCT_BASES = {
+  parentportal: PRODUCT_PATHS.parentportal,
+  parentapplication: PRODUCT_PATHS.parentapplication,
+  onetimeenrollment: PRODUCT_PATHS.onetimeenrollment,
+} as const;
 export type ProductName = keyof typeof PRODUCT_BASES;
+
+/** Where the browser keeps each product's session (sessionStorage): the portal's, and the one each hand-off was redeemed into. */
+export const PRODUCT_SESSION_KEYS: Readonly<Record<ProductName, string>> = { parentportal: 'pp.session', parentapplication: 'pa.session', onetimeenrollment: 'ot.session' };
+
+const isProductName = (k: string): k is ProductName => k in PRODUCT_BASES;
 
 /** The product a browser path belongs to (the portal unless it is under another product's base). */
 export function productOfPath(pathname: string): ProductName {
-  const base = PRODUCT_BASES.parentapplication;
-  return pathname === base || pathname.startsWith(`${base}/`) ? 'parentapplication' : 'parentportal';
+  for (const [name, base] of Object.entries(PRODUCT_BASES)) {
+    if (name !== 'parentportal' && isProductName(name) && (pathname === base || pathname.startsWith(`${base}/`))) return name;
+  }
+  return 'parentportal';
 }
 
 /** Pages every product shows: the ones the shell draws when nothing else can be (not found, errors). */

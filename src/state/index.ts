@@ -5,7 +5,7 @@ import { atomWithStorage, createJSONStorage } from 'jotai/utils';
 import { atomWithQuery } from 'jotai-tanstack-query';
 import { createApiClient, type ApiClient, type ApiError, type Response } from '../api/client';
 import type { DeclarationSet } from '../engine/types';
-import { productOfPath } from '../engine/screen';
+import { PRODUCT_SESSION_KEYS, productOfPath } from '../engine/screen';
 import type { FormEngine, FormEngineOptions } from '../engine/form';
 import { defaultSession, reviveSession, type SessionState } from './session';
 import { getFlow } from './flow';
@@ -32,9 +32,10 @@ const sessionStorage = {
 
 /**
  * The whole session state of spec section 3, persisted under 'pp.session'; the parent application
- * keeps its own (the session its hand-off keyelement was redeemed into) under 'pa.session'.
+ * and the one-time enrolment keep their own (the session a hand-off keyelement was redeemed into)
+ * under 'pa.session' and 'ot.session'.
  */
-export const SESSION_STORAGE_KEY = typeof window !== 'undefined' && productOfPath(window.location.pathname) === 'parentapplication' ? 'pa.session' : 'pp.session';
+export const SESSION_STORAGE_KEY = typeof window !== 'undefined' ? PRODUCT_SESSION_KEYS[productOfPath(window.location.pathname)] : 'pp.session';
 
 /**
  * The token of the portal session this browser is signed in with (under 'pp.session'), or null. The

@@ -325,7 +325,7 @@ describe('registration programs list', () => {
       fetch(`${e2e.server.url}/api/Registration/program/application-token/details`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-        body: JSON.stringify({ appName: 'brightpath', keyelement }),
+        body: JSON.stringify({ appName: 'brightpath', keyelement, product: 'parentapplication' }),
       });
     // a browser without the session that asked for it is refused (and does not use it up)
     expect((await redeem()).status).toBe(403);

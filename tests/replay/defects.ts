@@ -199,7 +199,7 @@ export async function replayDefects(base: string, opts: ReplayOptions = {}): Pro
       if (r.status !== 200) throw new Error(`karen's keyelement: ${r.status} ${r.text}`);
       return r.json().keyelement as string;
     };
-    const redeem = async (browserToken?: string) => send(base, 'POST', '/api/Registration/program/application-token/details', json({ appName: 'brightpath', keyelement: await keyelement() }, browserToken));
+    const redeem = async (browserToken?: string) => send(base, 'POST', '/api/Registration/program/application-token/details', json({ appName: 'brightpath', keyelement: await keyelement(), product: 'parentapplication' }, browserToken));
     const say = (a: Answer) => (a.status === 200 ? `200, signed in to account ${a.json().accountID}` : `${a.status} (${a.json().key ?? ''})`);
     // opened in maria's browser (the application page sends her portal session), then in one signed in nowhere
     const inMarias = await redeem(token);

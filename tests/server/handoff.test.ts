@@ -50,13 +50,16 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
       payload: { product: 'parentapplication', programPeriodID: maria.programPeriod, accountID: maria.account, ApplicationTokenString: tokenString(), ...body },
     });
   // the browser that asked for the keyelement redeems it with the session it asked with (maria's unless given)
-  const redeem = (keyelement: string, appName = 'brightpath', lang = 'en', token: string | null = tokens.maria) =>
-    t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token/details', headers: { 'accept-language': lang, ...as(token) }, payload: { appName, keyelement } });
+  const redeem = (keyelement: string, appName = 'brightpath', lang = 'en', token: string | null = tokens.maria, product = 'parentapplication') =>
+    t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token/details', headers: { 'accept-language': lang, ...as(token) }, payload: { appName, keyelement, product } });
 
-  it('tells where each product is served: the parent application here, the others not configured', async () => {
+  it('tells where each product is served: the parent application and the one-time enrolment here, the others not configured', async () => {
     const get = async (productname: string) => (await t.app.inject({ method: 'GET', url: `/api/Customer/product?productname=${productname}`, headers: as(tokens.maria) })).json();
     expect(await get('parentapplication')).toEqual({ productname: 'parentapplication', iisName: 'parentapplication', path: '/parentapplication/', host: t.app.deps.linkBase });
-    for (const p of ['calendar', 'onetimeenrollment', 'punchpass']) expect((await get(p)).host).toBeNull();
+    expect(await get('onetimeenrollment')).toEqual({ productname: 'onetimeenrollment', iisName: 'onetimeenrollment', path: '/onetimeenrollment/', host: t.app.deps.linkBase });
+    // the calendar product's own path is never the portal's /calendar events screen
+    expect(await get('calendar')).toEqual({ productname: 'calendar', iisName: 'calendar', path: '/flexcalendar/', host: null });
+    for (const p of ['calendar', 'punchpass']) expect((await get(p)).host).toBeNull();
     const anon = await t.app.inject({ method: 'GET', url: '/api/Customer/product?productname=calendar' });
     expect(anon.statusCode).toBe(401);
   });
@@ -169,6 +172,28 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
     // still good for its own provider
     expect((await redeem(keyelement)).statusCode).toBe(200);
     expect((await redeem('A'.repeat(43))).statusCode).toBe(404);
+  });
+
+  it('is redeemed only by the product it was issued for, and scoped to the account that asked', async () => {
+    // a product not configured for the provider (the calendar) is issued nothing
+    const calendar = await issue(tokens.maria, { product: 'calendar' });
+    expect(calendar.statusCode).toBe(409);
+    expect(calendar.json().key).toBe('programs.errors.productNotConfigured');
+    const res = await issue(tokens.maria, { product: 'onetimeenrollment' });
+    expect(res.statusCode, res.body).toBe(200);
+    const { keyelement } = res.json();
+    // the parent application cannot open it, and the refusal does not use it up
+    const other = await redeem(keyelement, 'brightpath', 'en', tokens.maria, 'parentapplication');
+    expect(other.statusCode).toBe(403);
+    expect(other.json().key).toBe('programs.errors.tokenOtherProduct');
+    // nor can another account's browser, even for the right product
+    expect((await redeem(keyelement, 'brightpath', 'en', tokens.karen, 'onetimeenrollment')).statusCode).toBe(403);
+    const own = await redeem(keyelement, 'brightpath', 'en', tokens.maria, 'onetimeenrollment');
+    expect(own.statusCode, own.body).toBe(200);
+    expect(own.json()).toMatchObject({ product: 'onetimeenrollment', accountID: maria.account, programPeriodID: maria.programPeriod });
+    expect((await redeem(keyelement, 'brightpath', 'en', tokens.maria, 'onetimeenrollment')).statusCode).toBe(410);
+    // a product name the contract does not know is refused before anything is looked up
+    expect((await redeem(keyelement, 'brightpath', 'en', tokens.maria, 'parentportal')).statusCode).toBe(400);
   });
 
   it('a keyelement of a session signed out since is refused', async () => {

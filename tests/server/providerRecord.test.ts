@@ -85,6 +85,12 @@ describe('a broken provider.json', () => {
       '/products/calendar/path: must look like /name/',
     ]);
     // rules the schema cannot say
+    // a product on this deployment is served at its own base path: the calendar product never takes the portal's /calendar
+    expect(providerRecordErrors('brightpath', { ...base, products: { calendar: { path: '/calendar/' }, punchpass: { path: '/onetimeenrollment/' } } }).map((e) => `${e.path}: ${e.message}`)).toEqual([
+      '/products/calendar/path: must be "/flexcalendar/" on this deployment (or give the product\'s host)',
+      '/products/punchpass/path: must be "/punchpass/" on this deployment (or give the product\'s host)',
+    ]);
+    expect(providerRecordErrors('brightpath', { ...base, products: { calendar: { path: '/calendar/', host: 'https://apps.example.org' } } })).toEqual([]);
     expect(providerRecordErrors('other', base).map((e) => `${e.path}: ${e.message}`)).toEqual([`/appName: must be "other", the name of the provider's folder`]);
     expect(providerRecordErrors('brightpath', { ...base, languages: [...base.languages, base.languages[1]] }).map((e) => `${e.path}: ${e.message}`)).toEqual([
       '/languages: must NOT have more than 4 items',
@@ -108,7 +114,7 @@ describe('the repository\u2019s provider records', () => {
       maxPaymentCents: 9_999_999,
     });
     expect(settingsOf(northridge).payments.processingFee).toEqual({ CCD: { percent: 0, fixedCents: 0, minimumCents: 0 }, ECH: { percent: 0, fixedCents: 0, minimumCents: 0 } });
-    expect(productsOf(brightpath.products)).toEqual({ parentportal: { path: '/parentportal/' }, parentapplication: { path: '/parentapplication/' } });
+    expect(productsOf(brightpath.products)).toEqual({ parentportal: { path: '/parentportal/' }, parentapplication: { path: '/parentapplication/' }, onetimeenrollment: { path: '/onetimeenrollment/' } });
     expect(rollupOf(brightpath.yearEndGradeRollup)).toEqual({ from: '11-15', to: '12-15' });
     expect(rollupOf(northridge.yearEndGradeRollup)).toBeNull();
   });

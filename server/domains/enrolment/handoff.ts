@@ -22,7 +22,7 @@ import type {
 import { createSession } from '../../auth';
 import { accounts, adults, applicationTokens, logins, sessions } from '../../db/schema';
 import { fail, httpError } from '../../errors';
-import { iisName, productHost, providerProducts, type Product } from '../../products';
+import { iisName, productHost, productPath, providerProducts, type Product } from '../../products';
 import { providerByAppName, providerOf, sessionState } from '../provider/provider';
 import { programPeriodOf } from './registration';
 
@@ -89,7 +89,7 @@ function parseTokenString(deps: AppDeps, lang: string, text: string): Record<str
 export async function productOf(deps: AppDeps, s: SessionInfo, name: Product): Promise<CustomerProductResponse> {
   const p = await providerOf(deps.db, s);
   const config = providerProducts(deps.root, p.appName)[name];
-  const path = config?.path ?? `/${name}/`;
+  const path = config?.path ?? productPath(name);
   return { productname: name, iisName: config ? iisName(config) : name, path, host: productHost(config, deps.linkBase) };
 }
 
@@ -149,7 +149,8 @@ export async function applicationToken(deps: AppDeps, s: SessionInfo, lang: stri
 }
 
 /**
- * Redeems a keyelement once, only from the session that asked for it: the product's own session for
+ * Redeems a keyelement once, only from the session that asked for it and only by the product it was
+ * issued for (a calendar's keyelement opens no one-time enrolment): the product's own session for
  * the same login, with what the hand-off carries.
  */
 export async function redeemApplicationToken(
@@ -177,6 +178,7 @@ export async function redeemApplicationToken(
               eq(applicationTokens.tokenHash, hash),
               eq(applicationTokens.providerId, p.id),
               eq(applicationTokens.sessionId, asker),
+              eq(applicationTokens.product, body.product),
               isNull(applicationTokens.usedAt),
               gt(applicationTokens.expiresAt, now),
             ),
@@ -184,7 +186,7 @@ export async function redeemApplicationToken(
           .returning();
   if (!row) {
     const [known] = await deps.db
-      .select({ usedAt: applicationTokens.usedAt, expiresAt: applicationTokens.expiresAt, sessionId: applicationTokens.sessionId })
+      .select({ usedAt: applicationTokens.usedAt, expiresAt: applicationTokens.expiresAt, sessionId: applicationTokens.sessionId, product: applicationTokens.product })
       .from(applicationTokens)
       .where(and(eq(applicationTokens.tokenHash, hash), eq(applicationTokens.providerId, p.id)));
     // a hand-off from a session that has ended since is expired (a redeemed one's session is live:
@@ -203,8 +205,10 @@ export async function redeemApplicationToken(
         ? 'programs.errors.tokenUsed'
         : known.expiresAt <= now || !(await live(known.sessionId))
           ? 'programs.errors.tokenExpired'
-          : 'programs.errors.tokenOtherSession';
-    fail({ deps, lang }, !known ? 404 : key === 'programs.errors.tokenOtherSession' ? 403 : 410, key);
+          : known.product !== body.product
+            ? 'programs.errors.tokenOtherProduct'
+            : 'programs.errors.tokenOtherSession';
+    fail({ deps, lang }, !known ? 404 : key === 'programs.errors.tokenOtherSession' || key === 'programs.errors.tokenOtherProduct' ? 403 : 410, key);
   }
   const d = row.details;
   const str = (k: string) => {

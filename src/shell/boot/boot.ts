@@ -1,13 +1,13 @@
 // Start-up work before the portal renders (main.tsx imports it first): an old hash link becomes a
 // clean path before the router reads it, and the language is detected (stored choice, cookie, path,
 // browser). A first visit's language is also stored as the session's. The server's fixed 'today', if any.
-import { productOfPath } from '../../engine/screen';
+import { PRODUCT_SESSION_KEYS, productOfPath } from '../../engine/screen';
 import { setFixedToday } from '../../engine/today';
 import { detectLocale, toSupportedLocale, type Locale } from '../language/locale';
 import { withOldLinkFlag } from './oldLink';
 
-// the parent application keeps its own session (src/state: SESSION_STORAGE_KEY)
-const SESSION_KEY = productOfPath(location.pathname) === 'parentapplication' ? 'pa.session' : 'pp.session';
+// each product keeps its own session (src/state: SESSION_STORAGE_KEY)
+const SESSION_KEY = PRODUCT_SESSION_KEYS[productOfPath(location.pathname)];
 const BASE = import.meta.env.BASE_URL || '/parentportal/';
 
 /** Turns an old hash link (/parentportal/#/home) into the clean path and remembers it came from one. */

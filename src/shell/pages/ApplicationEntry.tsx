@@ -54,7 +54,7 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
         const provider = await api.call('Customer.program', { query: { appName: name }, silent: true });
         // with the portal's session, not the application's (which may be another account's, or none)
         const portal = createApiClient({ getToken: storedPortalToken, getLocale: () => session.locale, releaseVersion: session.releaseVersion });
-        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement }, silent: true });
+        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: 'parentapplication' }, silent: true });
         setSession((s) => ({
           ...signedOutSession(s),
           ...providerSessionFields(provider),

@@ -103,7 +103,7 @@ export function PaymentResponse() {
     return (
       <PaymentReturnProblemView
         kind={problem}
-        onPayNow={problem === 'invalid' && CURRENT_PRODUCT !== 'parentapplication' ? () => navigate('/paynow') : undefined}
+        onPayNow={problem === 'invalid' && CURRENT_PRODUCT === 'parentportal' ? () => navigate('/paynow') : undefined}
         onRetry={problem === 'unchecked' ? again : undefined}
       />
     );

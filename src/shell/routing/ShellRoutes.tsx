@@ -96,7 +96,7 @@ export function ShellRoutes() {
   const signedIn = Boolean(session.token);
   const portalRedirect = screen ? accessRedirect(screen, { token: Boolean(session.token), provider: Boolean(session.appName), sessionExpired: session.sessionExpired }) : null;
   // the parent application is entered by its hand-off: without one, its entry says where to start
-  const redirect = CURRENT_PRODUCT === 'parentapplication' && (portalRedirect === '/invalidurl' || portalRedirect === '/') ? (location === '/' ? null : '/') : portalRedirect;
+  const redirect = CURRENT_PRODUCT !== 'parentportal' && (portalRedirect === '/invalidurl' || portalRedirect === '/') ? (location === '/' ? null : '/') : portalRedirect;
 
   useEffect(() => {
     if (redirect && redirect !== location) navigate(redirect, { replace: true });
@@ -184,7 +184,7 @@ function BadLink() {
       <Alert.Indicator />
       <Alert.Content>
         <Alert.Description>{t('badLink.text')}</Alert.Description>
-        {CURRENT_PRODUCT === 'parentapplication' ? null : <RouteLink href="/home">{t('badLink.home')}</RouteLink>}
+        {CURRENT_PRODUCT !== 'parentportal' ? null : <RouteLink href="/home">{t('badLink.home')}</RouteLink>}
       </Alert.Content>
     </Alert.Root>
   );
