@@ -6,7 +6,7 @@ import { childrenActivities, programPeriodList } from '../domains/enrolment/regi
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
-import { changeActivities, changeOf, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
+import { changeActivities, changeOf, changeSite, changeSubmittedActivities, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
 type RegistrationOps =
   | 'Registration.programPeriods'
@@ -22,7 +22,9 @@ type RegistrationOps =
   | 'Registration.changeSave'
   | 'Registration.changeSubmit'
   | 'Registration.changeDiscard'
-  | 'Registration.changeActivities';
+  | 'Registration.changeActivities'
+  | 'Registration.changeSubmittedActivities'
+  | 'Registration.changeSite';
 
 export const registrationHandlers = {
   'Registration.changeStart': {
@@ -39,6 +41,12 @@ export const registrationHandlers = {
   },
   'Registration.changeActivities': {
     handler: async ({ deps, session, query, lang }) => changeActivities(deps, session, query.key, query.prChildID, lang),
+  },
+  'Registration.changeSubmittedActivities': {
+    handler: async ({ deps, session, query, lang }) => changeSubmittedActivities(deps, session, query.key, lang),
+  },
+  'Registration.changeSite': {
+    handler: async ({ deps, session, query, body, lang }) => changeView(deps, session, await changeSite(deps, session, query.key, body.prChildID, body.siteID, lang), lang),
   },
   'Registration.changeDiscard': {
     handler: async ({ deps, session, query, lang }) => {

@@ -512,6 +512,10 @@ export interface BillingProcessingFeeQuery {
    * the amount is a submitted application's fees due now
    */
   ApplicationKey?: string;
+  /**
+   * the amount is what a sent change of schedule left due now (at most the balance)
+   */
+  ChangeKey?: string;
 }
 
 /** Billing.processingFee: response */
@@ -576,6 +580,10 @@ export interface BillingStartPaymentBody {
    * pay a submitted application's fees (registration paid in one go) instead of the balance
    */
   applicationKey?: string;
+  /**
+   * pay what a sent change of schedule left due now (at most the balance) instead of the balance; the gateway's return goes on at the change's confirmation
+   */
+  changeKey?: string;
 }
 
 /** Billing.startPayment: response */
@@ -599,7 +607,7 @@ export interface BillingPaymentResultResponse {
   accountPaymentID: number | null;
   reasonCode: string;
   referrer: string;
-  purpose: 'BALANCE' | 'APPLICATION';
+  purpose: 'BALANCE' | 'APPLICATION' | 'CHANGE';
 }
 
 /** Billing.receipt: params */
@@ -803,7 +811,7 @@ export interface BillingRestApiPaymentResponse {
   accountPaymentID: number | null;
   reasonCode: string;
   referrer: string;
-  purpose: 'BALANCE' | 'APPLICATION';
+  purpose: 'BALANCE' | 'APPLICATION' | 'CHANGE';
 }
 
 /** Billing.autopayForm: query */
@@ -3288,6 +3296,99 @@ export interface RegistrationChangeActivitiesResponse {
   }[];
 }
 
+/** Registration.changeSubmittedActivities: query */
+export interface RegistrationChangeSubmittedActivitiesQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.changeSubmittedActivities: response */
+export interface RegistrationChangeSubmittedActivitiesResponse {
+  key: string;
+  status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  children: {
+    prChildID: number;
+    fullName: string;
+    noChange: boolean;
+    siteName: string;
+    activities: {
+      activityID: number;
+      activity: string;
+      siteName: string;
+      timing: string;
+      daysOfWeek: string[];
+    }[];
+  }[];
+}
+
+/** Registration.changeSite: query */
+export interface RegistrationChangeSiteQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.changeSite: body */
+export interface RegistrationChangeSiteBody {
+  prChildID: number;
+  siteID: number;
+}
+
+/** Registration.changeSite: response */
+export interface RegistrationChangeSiteResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 4: change schedule (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
+  effectiveDate: string | null;
+  earliestEffectiveDate: string | null;
+  /**
+   * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
+   */
+  appliesItself: boolean;
+  /**
+   * the account's changes already counted for the free ones
+   */
+  changesInPeriod: number;
+  children: {
+    prChildID: number;
+    fullName: string;
+    noChange: boolean;
+    siteID: number | null;
+    selections: {
+      activityID: number;
+      daysOfWeek: string[];
+    }[];
+  }[];
+  /**
+   * what the change costs, in cents (src/engine/changeSchedule.ts): the new schedule per period from the effective date, the difference for the rest of its service period (settled now when the period is invoiced, else by its invoice), the change fee, the credit applied and what is due now; null until a child has a new schedule
+   */
+  cost: {
+    newPeriod: number;
+    restOld: number;
+    restNew: number;
+    difference: number;
+    changeFee: number;
+    total: number;
+    creditApplied: number;
+    amountDue: number;
+    creditBack: number;
+    differenceSettledNow: boolean;
+  } | null;
+  /**
+   * what the submitted change left due now, in cents (0 before it is sent)
+   */
+  amountDue: number;
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -3437,6 +3538,8 @@ export interface Operations {
   'Registration.changeSubmit': { method: 'POST'; path: '/changeschedule/submit'; auth: 'session'; form: undefined; query: RegistrationChangeSubmitQuery; params: undefined; body: undefined; response: RegistrationChangeSubmitResponse };
   'Registration.changeDiscard': { method: 'POST'; path: '/changeschedule/discard'; auth: 'session'; form: undefined; query: RegistrationChangeDiscardQuery; params: undefined; body: undefined; response: RegistrationChangeDiscardResponse };
   'Registration.changeActivities': { method: 'GET'; path: '/programperiods/activities/eligible'; auth: 'session'; form: undefined; query: RegistrationChangeActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeActivitiesResponse };
+  'Registration.changeSubmittedActivities': { method: 'GET'; path: '/children/submitted-activities'; auth: 'session'; form: undefined; query: RegistrationChangeSubmittedActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeSubmittedActivitiesResponse };
+  'Registration.changeSite': { method: 'PUT'; path: '/children/change-site'; auth: 'session'; form: undefined; query: RegistrationChangeSiteQuery; params: undefined; body: RegistrationChangeSiteBody; response: RegistrationChangeSiteResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -3606,4 +3709,6 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.changeSubmit': { service: 'Registration', method: 'POST', path: '/changeschedule/submit', auth: 'session', file: false },
   'Registration.changeDiscard': { service: 'Registration', method: 'POST', path: '/changeschedule/discard', auth: 'session', file: false },
   'Registration.changeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/eligible', auth: 'session', file: false },
+  'Registration.changeSubmittedActivities': { service: 'Registration', method: 'GET', path: '/children/submitted-activities', auth: 'session', file: false },
+  'Registration.changeSite': { service: 'Registration', method: 'PUT', path: '/children/change-site', auth: 'session', file: false },
 };

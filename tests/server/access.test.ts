@@ -98,6 +98,7 @@ describe('the contract declares the kind of every id', () => {
       'ParentApplication.saveEnrollment body.children[].siteID',
       'Registration.changeSave body.children[].selections[].activityID',
       'Registration.changeSave body.children[].siteID',
+      'Registration.changeSite body.siteID',
     ];
     expect(unmarked.filter((u) => !notRecords.includes(u))).toEqual([]);
     expect(OPS.length).toBeGreaterThanOrEqual(20);
@@ -316,7 +317,14 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         return { query: {}, body: { children: [{ prChildID: m.child, noChange: true, siteID: null, selections: [] }], effectiveDate: null } };
       case 'Registration.changeSubmit':
       case 'Registration.changeDiscard':
+      case 'Registration.changeSubmittedActivities':
         return { query: {} };
+      case 'Registration.changeSite': {
+        // the site of the owner's request's new schedule (one of the program's sites)
+        const [r] = await t.db.handle.db.select().from(s.changeRequests).where(eq(s.changeRequests.key, String(m.changeRequest)));
+        const siteID = (r?.data.children ?? []).find((c) => c.siteID !== null)?.siteID ?? 1;
+        return { query: {}, body: { prChildID: m.child, siteID } };
+      }
       case 'ParentApplication.start':
         return { query: {}, body: { programPeriodID: m.programPeriod } };
       case 'ParentApplication.setChildren':

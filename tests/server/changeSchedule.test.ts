@@ -335,4 +335,50 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     const theirs = await api('Registration.programReport', { token: karen, query: { programPeriodID: schoolYear, reportType: 'ChangeSchedule' } });
     expect(pdfText(theirs.rawPayload)).not.toContain('Lucas Garcia');
   });
+  it('through the API: a child\'s site changed in the dialog, the chosen schedules as read back, and what the sent change left due', async () => {
+    const api = apiClient(() => t.app);
+    const maria = await tokenFor(t.app, ...MARIA);
+    const karen = await tokenFor(t.app, ...KAREN);
+    const { key } = (await api('Registration.changeStart', { token: maria, body: { programPeriodID: schoolYear } })).json();
+    // the change-site dialog: the site of Sofia's new schedule; a site of no schedule activity, another account or child refused
+    const moved = await api('Registration.changeSite', { token: maria, query: { key }, body: { prChildID: kid.sofia, siteID: site.washington } });
+    expect(moved.statusCode, moved.body).toBe(200);
+    expect(moved.json().children.find((c: { prChildID: number }) => c.prChildID === kid.sofia)).toMatchObject({ siteID: site.washington, noChange: false, selections: [] });
+    expect((await api('Registration.changeSite', { token: maria, query: { key }, body: { prChildID: kid.sofia, siteID: 2147483000 } })).statusCode).toBe(400);
+    expect((await api('Registration.changeSite', { token: maria, query: { key }, body: { prChildID: kid.tyler, siteID: site.lincoln } })).statusCode).toBe(404);
+    expect((await api('Registration.changeSite', { token: karen, query: { key }, body: { prChildID: kid.sofia, siteID: site.lincoln } })).statusCode).toBe(404);
+    const saved = await api('Registration.changeSave', {
+      token: maria,
+      query: { key },
+      body: {
+        children: [
+          { prChildID: kid.sofia, noChange: false, siteID: site.lincoln, selections: [{ activityID: act.beforeCare, daysOfWeek: [] }] },
+          { prChildID: kid.lucas, noChange: true, siteID: null, selections: [] },
+        ],
+        effectiveDate: null,
+      },
+    });
+    expect(saved.statusCode, saved.body).toBe(200);
+    const chosen = await api('Registration.changeSubmittedActivities', { token: maria, query: { key } });
+    expect(chosen.statusCode, chosen.body).toBe(200);
+    const sofia = chosen.json().children.find((c: { prChildID: number }) => c.prChildID === kid.sofia);
+    expect(sofia).toMatchObject({ fullName: 'Sofia Garcia', noChange: false, activities: [{ activityID: act.beforeCare, activity: 'Before Care' }] });
+    expect(sofia.siteName).toContain('Lincoln');
+    expect(chosen.json().children.find((c: { prChildID: number }) => c.prChildID === kid.lucas)).toMatchObject({ noChange: true, activities: [] });
+    expect((await api('Registration.changeSubmittedActivities', { token: karen, query: { key } })).statusCode).toBe(404);
+    // nothing to pay before it is sent
+    expect((await api('Billing.processingFee', { token: maria, query: { ChangeKey: key } })).json()).toMatchObject({ valid: false, methods: [] });
+    const sent = await api('Registration.changeSubmit', { token: maria, query: { key } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    const due = sent.json().amountDue;
+    // a third change in the period: the fee after the free one
+    expect(sent.json().cost.changeFee).toBe(15_00);
+    expect(due).toBeGreaterThan(0);
+    const fee = (await api('Billing.processingFee', { token: maria, query: { ChangeKey: key, PaymentMethod: 'CCD' } })).json();
+    expect(fee.valid).toBe(true);
+    expect(Math.round(fee.amount * 100)).toBeLessThanOrEqual(due);
+    expect(fee.amount).toBeGreaterThan(0);
+    expect((await api('Billing.processingFee', { token: karen, query: { ChangeKey: key } })).statusCode).toBe(404);
+    // the checkout itself (purpose CHANGE, back at the change's confirmation) is paid in tests/e2e/change-schedule.test.ts
+  });
 });

@@ -754,3 +754,69 @@ export async function changeActivities(deps: AppDeps, s: SessionInfo, key: strin
     })),
   };
 }
+
+/**
+ * The request's chosen schedules as the parent reads them (spec 7.5 submitted activities; the review,
+ * the submission and the confirmation): per child 'No change required' or the new schedule's
+ * activities with their site, days and timing, and the schedule in force that the change replaces.
+ */
+export async function changeSubmittedActivities(deps: AppDeps, s: SessionInfo, key: string, lang: string) {
+  const r = await changeOf(deps, s, key, lang);
+  const pp = await programOf(deps, s, r.programPeriodId, lang);
+  const kids = await registeredChildren(deps.db, s, pp.id);
+  const acts = await scheduleActivities(deps.db, s.providerId, pp.id);
+  const siteRows = await deps.db.select().from(sites).where(and(eq(sites.providerId, s.providerId), inArray(sites.id, [...new Set(acts.map((a) => a.siteId))].concat(0))));
+  const siteName = (id: number | null) => {
+    const row = siteRows.find((x) => x.id === id);
+    return row ? textIn(row, 'siteName', lang) : '';
+  };
+  return {
+    key: r.key,
+    status: r.status as 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected',
+    effectiveDate: r.effectiveDate,
+    children: (r.data.children ?? []).flatMap((c) => {
+      const k = kids.find((x) => x.id === c.prChildID);
+      if (!k) return [];
+      return [
+        {
+          prChildID: c.prChildID,
+          fullName: `${k.firstName} ${k.lastName}`,
+          noChange: c.noChange,
+          siteName: c.noChange ? '' : siteName(c.siteID),
+          activities: c.noChange
+            ? []
+            : c.selections.flatMap((sel) => {
+                const a = acts.find((x) => x.id === sel.activityID);
+                return a ? [{ activityID: a.id, activity: textIn(a, 'activity', lang), siteName: siteName(a.siteId), timing: a.timing, daysOfWeek: sel.daysOfWeek.length ? sel.daysOfWeek : codes(a.daysOfWeek) }] : [];
+              }),
+        },
+      ];
+    }),
+  };
+}
+
+/**
+ * Spec 7.5 change site (/children/change-site): the child's site in the open request; the new schedule
+ * chosen at the old site is dropped (its activities are the old site's). The site must be one of the
+ * program's sites with a schedule activity.
+ */
+export async function changeSite(deps: Deps, s: Owner, key: string, childId: number, siteId: number, lang: string): Promise<ChangeRow> {
+  const r = await changeOf(deps, s, key, lang);
+  if (r.status !== 'open') fail({ deps, lang }, 409, 'application.errors.change.submitted');
+  const rows = r.data.children ?? [];
+  const c = rows.find((x) => x.prChildID === childId);
+  if (!c) return fail({ deps, lang }, 404, 'application.errors.change.notFound');
+  const acts = await scheduleActivities(deps.db, s.providerId, r.programPeriodId);
+  if (!acts.some((a) => a.siteId === siteId)) fail({ deps, lang }, 400, 'application.errors.change.siteRequired');
+  const next: ChangeData = {
+    ...r.data,
+    children: rows.map((x) => (x.prChildID === childId ? { ...x, noChange: false, siteID: siteId, selections: x.siteID === siteId ? x.selections : [] } : x)),
+  };
+  const [row] = await deps.db
+    .update(changeRequests)
+    .set({ data: next, updatedAt: deps.clock() })
+    .where(and(eq(changeRequests.id, r.id), eq(changeRequests.status, 'open')))
+    .returning();
+  if (!row) fail({ deps, lang }, 409, 'application.errors.change.submitted');
+  return row;
+}

@@ -26,6 +26,7 @@ import { RETURN_ROUTES } from '../../gateways/registry';
 import type { GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
+import { changeOf } from '../enrolment/changeSchedule';
 import { payerText, type AttemptPayer } from '../billing/model';
 import { joinLicence } from '../people/shared';
 import { applySettlementNotice, returnReasonOf } from './settlement';
@@ -84,6 +85,19 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
     .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
   if (!d) fail({ deps, lang }, 404, 'payment.errors.notFound');
   const owes = await applicationOwesNow(deps, d);
+  return owes > 0 ? owes : NaN;
+}
+
+/**
+ * What a sent change of schedule left due now (spec 2.12 origin submitchangeschedule): its amount due
+ * at submit, at most the account's balance (a payment since has paid part of it); NaN when nothing
+ * is left to pay or the change is not sent. The key is the signed-in account's or refused.
+ */
+export async function changeDue(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<number> {
+  const r = await changeOf(deps, s, key, lang);
+  if (r.status === 'open' || r.status === 'rejected' || r.amountDueCents <= 0) return NaN;
+  const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
+  const owes = Math.min(r.amountDueCents, money.balanceCents);
   return owes > 0 ? owes : NaN;
 }
 
@@ -169,7 +183,11 @@ export async function refundPolicy(db: Db, providerId: number, lang: string): Pr
 /** The amount to pay (an application's fees due now, or the balance or another amount) and each offered method's fee and total. */
 export async function processingFee(deps: AppDeps, s: SessionInfo, query: BillingProcessingFeeQuery, lang: string): Promise<BillingProcessingFeeResponse> {
   const { settings } = await settingsOfSession(deps, s);
-  const amount = query.ApplicationKey ? await applicationDue(deps, s, query.ApplicationKey, lang) : await amountToPay(deps, s, query.AmountChoice ?? 'balance', query.Amount);
+  const amount = query.ApplicationKey
+    ? await applicationDue(deps, s, query.ApplicationKey, lang)
+    : query.ChangeKey
+      ? await changeDue(deps, s, query.ChangeKey, lang)
+      : await amountToPay(deps, s, query.AmountChoice ?? 'balance', query.Amount);
   const valid = Number.isFinite(amount);
   const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
   return {
@@ -252,11 +270,22 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
   let amountCents: number;
   let idempotencyKey: string;
   let application: DraftRow | undefined;
+  let referrer = '/paynow';
   if (body.applicationKey) {
     ({ application, amountCents } = await applicationToPay(deps, session, body.applicationKey, lang));
     // one key per try: a double click finds the same attempt, a try after a decline a new one
     const tries = await deps.db.select({ id: paymentAttempts.id }).from(paymentAttempts).where(and(eq(paymentAttempts.draftId, application.id), ne(paymentAttempts.status, 'CREATED')));
     idempotencyKey = createHash('sha256').update(`${application.key}:${method}:${tries.length}`).digest('hex').slice(0, 32);
+  } else if (body.changeKey) {
+    amountCents = await changeDue(deps, session, body.changeKey, lang);
+    if (!Number.isFinite(amountCents)) fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
+    referrer = `/changeschedule/confirmation?key=${body.changeKey}`;
+    // one key per try, as an application's: a double click finds the same attempt, a try after a decline a new one
+    const tries = await deps.db
+      .select({ id: paymentAttempts.id })
+      .from(paymentAttempts)
+      .where(and(eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.referrer, referrer), ne(paymentAttempts.status, 'CREATED')));
+    idempotencyKey = createHash('sha256').update(`change:${body.changeKey}:${method}:${tries.length}`).digest('hex').slice(0, 32);
   } else {
     if (!body.idempotencyKey) fail({ deps, lang }, 400, 'payment.errors.amount');
     amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
@@ -298,7 +327,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       adultId: session.adultId,
       publicId: randomBytes(16).toString('hex'),
       idempotencyKey,
-      purpose: application ? 'APPLICATION' : 'BALANCE',
+      purpose: application ? 'APPLICATION' : body.changeKey ? 'CHANGE' : 'BALANCE',
       draftId: application?.id ?? null,
       holdUntil: application?.holdUntil ?? null,
       amountCents,
@@ -307,7 +336,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       gatewayCode,
       saveMethod: body.saveCard === true && saveOffered(deps, provider.appName, settings, method, values),
       payer,
-      referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
+      referrer: application ? `/confirmation?key=${application.key}` : referrer,
       locale: lang,
       createdAt: now,
     })
@@ -432,9 +461,9 @@ type ResultStatus = 'APPROVED' | 'DECLINED' | 'ERROR' | 'CANCELLED' | 'PENDING';
 /** an attempt's own statuses that its result repeats (CREATED answers PENDING, EXPIRED CANCELLED) */
 const ENDED: readonly ResultStatus[] = ['APPROVED', 'DECLINED', 'ERROR', 'CANCELLED'];
 
-export function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' } {
+export function answerOf(a: Attempt): { status: ResultStatus; accountPaymentID: number | null; reasonCode: string; referrer: string; purpose: 'BALANCE' | 'APPLICATION' | 'CHANGE' } {
   const status: ResultStatus = a.status === 'CREATED' ? 'PENDING' : a.status === 'EXPIRED' ? 'CANCELLED' : (ENDED.find((x) => x === a.status) ?? 'ERROR');
-  return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer, purpose: a.purpose === 'APPLICATION' ? 'APPLICATION' : 'BALANCE' };
+  return { status, accountPaymentID: a.paymentId ?? null, reasonCode: a.reasonCode, referrer: a.referrer, purpose: a.purpose === 'APPLICATION' || a.purpose === 'CHANGE' ? a.purpose : 'BALANCE' };
 }
 
 export async function attemptById(db: DbOrTx, id: number): Promise<Attempt> {

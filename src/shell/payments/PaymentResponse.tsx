@@ -31,6 +31,11 @@ const RESULT_STATUSES = new Set(['APPROVED', 'DECLINED', 'ERROR', 'CANCELLED']);
 export function cancelledReturn(referrer: string): string {
   return `${referrer}${referrer.includes('?') ? '&' : '?'}payment=cancelled`;
 }
+/** The payment error page of a change's payment: its retry returns to the change's submission (spec 2.12). */
+export function changePaymentFailed(referrer: string, reason: string): string {
+  const key = new URLSearchParams(referrer.split('?')[1] ?? '').get('key') ?? '';
+  return `/paymentfailed?reason=${reason}&from=submitchangeschedule&key=${key}`;
+}
 /** Asks after which a return the gateway signed as approved, still not applied, is 'recorded late' (spec 8.2). */
 const LATE_AFTER_ASKS = 5;
 
@@ -70,14 +75,17 @@ export function PaymentResponse() {
       try {
         const r = await api.call('Billing.paymentResult', { body, silent: true });
         setReferrer(r.referrer);
+        // an application's or a change's payment goes on in its flow (spec 2.12 origin submitchangeschedule)
         const application = r.purpose === 'APPLICATION';
-        if (r.status === 'CANCELLED') return navigate(cancelledReturn(r.referrer), { replace: true });
+        const change = r.purpose === 'CHANGE';
+        if (r.status === 'CANCELLED') return navigate(cancelledReturn(change ? r.referrer.replace('/changeschedule/confirmation', '/changeschedule/submit') : r.referrer), { replace: true });
         if (r.status === 'APPROVED' && r.accountPaymentID) {
           // an application's payment goes on at its confirmation, a balance's at the receipt
-          return navigate(application ? r.referrer : `/paymentreceipt?accountPaymentID=${r.accountPaymentID}`, { replace: true });
+          return navigate(application || change ? r.referrer : `/paymentreceipt?accountPaymentID=${r.accountPaymentID}`, { replace: true });
         }
         if (r.status === 'DECLINED' || r.status === 'ERROR') {
           const reason = KNOWN_REASONS.has(r.reasonCode) ? r.reasonCode : r.status === 'ERROR' ? 'ERROR' : 'DECLINED';
+          if (change) return navigate(changePaymentFailed(r.referrer, reason), { replace: true });
           return navigate(application ? `${r.referrer}&payment=failed&reason=${reason}` : `/paymentfailed?reason=${reason}&from=paynow`, { replace: true });
         }
         // the gateway has no answer yet: ask again (the loader warns after 30 seconds), less often once late
