@@ -138,6 +138,9 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       'parentapplication-ezceredirection': 'paymentResponse',
       stripereturn: 'paymentResponse',
       'parentapplication-stripereturn': 'paymentResponse',
+      'onetimeenrollment-bluepayresponse': 'paymentResponse',
+      'onetimeenrollment-ezceredirection': 'paymentResponse',
+      'onetimeenrollment-stripereturn': 'paymentResponse',
     });
   });
 });
