@@ -1164,6 +1164,8 @@ export const applicationDrafts = pgTable(
     data: jsonb('data').$type<DraftData>().notNull().default({}),
     /** open | submitting | submitted | discarded */
     status: text('status').notNull().default('open'),
+    /** applicationTypeID (spec 9): 1 an application for the program, 5 a one-time enrolment */
+    applicationTypeId: integer('application_type_id').notNull().default(1),
     /** the confirmation of a submitted draft (a retried submit answers it again) */
     result: jsonb('result').$type<Confirmation>(),
     createdAt: ts('created_at').notNull(),
@@ -1205,6 +1207,44 @@ export const seats = pgTable(
     taken: integer('taken').notNull().default(0),
   },
   (t) => [uniqueIndex('seats_activity_week').on(t.activityId, t.weekStart)],
+);
+
+/**
+ * A date a single-date activity (type 4) is offered on for one-time enrolment (spec 2.11, 4). Its
+ * seats are the seats row of the activity with week_start the date; capacity null: the activity's.
+ */
+export const onetimeDates = pgTable(
+  'onetime_dates',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    activityId: integer('activity_id').notNull().references(() => activities.id, { onDelete: 'cascade' }),
+    date: day('date').notNull(),
+    capacity: integer('capacity'),
+  },
+  (t) => [uniqueIndex('onetime_dates_activity_date').on(t.activityId, t.date)],
+);
+
+/**
+ * A date a one-time enrolment (application type 5) took for a child: its seat, held with the
+ * enrolment (released, with its date, when the hold ends unpaid), and the fee it charged.
+ */
+export const onetimeTakes = pgTable(
+  'onetime_takes',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    draftId: integer('draft_id').notNull().references(() => applicationDrafts.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull().references(() => children.id, { onDelete: 'cascade' }),
+    activityId: integer('activity_id').notNull().references(() => activities.id, { onDelete: 'cascade' }),
+    seatId: integer('seat_id').notNull().references(() => seats.id, { onDelete: 'cascade' }),
+    date: day('date').notNull(),
+    feeCents: integer('fee_cents').notNull(),
+    /** held | released */
+    status: text('status').notNull().default('held'),
+  },
+  (t) => [index('onetime_takes_draft').on(t.draftId), uniqueIndex('onetime_takes_child_date_held').on(t.childId, t.activityId, t.date).where(sql`${t.status} = 'held'`)],
 );
 
 /** The waitlist of a seat: the id is the monotonic order (two requests never share a place). */

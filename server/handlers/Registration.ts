@@ -1,10 +1,11 @@
 // Registration service: program periods with the account's children (programs list, Home), enrolled
-// activities, the View/enrol screen, the program report and the hand-off to the provider's other
-// products.
+// activities, the View/enrol screen, the program report, the hand-off to the provider's other
+// products, changes of schedule and one-time enrolment.
 import type { ServiceHandlers } from '../context';
 import { childrenActivities, programPeriodList } from '../domains/enrolment/registration';
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
+import { discardOneTime, oneTimeActivities, oneTimeSummary, saveOneTime, startOneTime, submitOneTime } from '../domains/enrolment/oneTime';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
 import { changeActivities, changeOf, changeSite, changeSubmittedActivities, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
@@ -24,9 +25,21 @@ type RegistrationOps =
   | 'Registration.changeDiscard'
   | 'Registration.changeActivities'
   | 'Registration.changeSubmittedActivities'
-  | 'Registration.changeSite';
+  | 'Registration.changeSite'
+  | 'Registration.oneTimeStart'
+  | 'Registration.oneTimeActivities'
+  | 'Registration.oneTimeSave'
+  | 'Registration.oneTimeSummary'
+  | 'Registration.oneTimeSubmit'
+  | 'Registration.oneTimeDiscard';
 
 export const registrationHandlers = {
+  'Registration.oneTimeStart': { handler: async ({ deps, session, body, lang }) => startOneTime(deps, session, body.programPeriodID, lang) },
+  'Registration.oneTimeActivities': { handler: async ({ deps, session, query, lang }) => oneTimeActivities(deps, session, query.key, query.childID, lang) },
+  'Registration.oneTimeSave': { handler: async ({ deps, session, query, body, lang }) => saveOneTime(deps, session, query.key, body, lang) },
+  'Registration.oneTimeSummary': { handler: async ({ deps, session, query, lang }) => oneTimeSummary(deps, session, query.key, lang) },
+  'Registration.oneTimeSubmit': { handler: async ({ deps, session, query, lang }) => submitOneTime(deps, session, query.key, lang) },
+  'Registration.oneTimeDiscard': { handler: async ({ deps, session, query, lang }) => discardOneTime(deps, session, query.key, lang) },
   'Registration.changeStart': {
     handler: async ({ deps, session, body, lang }) => changeView(deps, session, await startChange(deps, session, body.programPeriodID, lang), lang),
   },

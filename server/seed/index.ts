@@ -351,6 +351,16 @@ async function seedBrightpath(ctx: Ctx) {
     dated(lucas.id, afterCare.id, 'flex', thisMon - 7 + 4),
     dated(lucas.id, afterCare.id, 'flex', thisMon + 7 + 4),
   ]);
+  // --- one-time enrolment: the No-School Day Camp's dates (Fridays ahead; a Saturday the weekend rule
+  // does not offer, the school year having no weekend scheduling; a date with one seat left) ---
+  const oneTimeDay = (offset: number, capacity?: number) => ({ providerId: pid, activityId: noSchoolCamp.id, date: d(offset), ...(capacity ? { capacity } : {}) });
+  await db.insert(t.onetimeDates).values([
+    oneTimeDay(thisMon + 7 + 4),
+    oneTimeDay(thisMon + 7 + 5),
+    oneTimeDay(thisMon + 14 + 4),
+    oneTimeDay(thisMon + 21 + 4),
+    oneTimeDay(thisMon + 28 + 4, 1),
+  ]);
   await seedApplicationDemo(ctx, { pid, pw, summer: summer.id, adventure: adventure.id, swim: swim.id, downtown: downtown.id });
   await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 

@@ -3389,6 +3389,289 @@ export interface RegistrationChangeSiteResponse {
   amountDue: number;
 }
 
+/** Registration.oneTimeStart: body */
+export interface RegistrationOneTimeStartBody {
+  programPeriodID: number;
+}
+
+/** Registration.oneTimeStart: response */
+export interface RegistrationOneTimeStartResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 5: one-time enrolment (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'submitted' | 'discarded';
+  submittedOn: string | null;
+  children: {
+    childID: number;
+    childName: string;
+    /**
+     * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
+     */
+    status: 'pending' | 'enrol' | 'skip';
+    activityID: number | null;
+    activity: string;
+    siteName: string;
+    timing: string;
+    dates: {
+      date: string;
+      feeCents: number;
+    }[];
+    totalCents: number;
+  }[];
+  /**
+   * what the chosen dates cost together, in cents
+   */
+  totalCents: number;
+  /**
+   * every child is decided and at least one date is chosen
+   */
+  canSubmit: boolean;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.oneTimeActivities: query */
+export interface RegistrationOneTimeActivitiesQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+  childID?: number;
+}
+
+/** Registration.oneTimeActivities: response */
+export type RegistrationOneTimeActivitiesResponse = {
+  childID: number;
+  childName: string;
+  status: 'pending' | 'enrol' | 'skip';
+  activities: {
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    /**
+     * the fee of one date
+     */
+    feeCents: number;
+    dates: {
+      date: string;
+      seatsLeft: number;
+      /**
+       * offered (rules oneTime.dateOffered: not before today, a weekend day only by the weekend rule) with a seat left
+       */
+      open: boolean;
+      /**
+       * chosen in this enrolment
+       */
+      chosen: boolean;
+      /**
+       * the child has the date already
+       */
+      enrolled: boolean;
+    }[];
+  }[];
+}[];
+
+/** Registration.oneTimeSave: query */
+export interface RegistrationOneTimeSaveQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.oneTimeSave: body */
+export interface RegistrationOneTimeSaveBody {
+  childID: number;
+  skip: boolean;
+  activityID?: number | null;
+  /**
+   * @maxItems 60
+   */
+  dates?: string[];
+}
+
+/** Registration.oneTimeSave: response */
+export interface RegistrationOneTimeSaveResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 5: one-time enrolment (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'submitted' | 'discarded';
+  submittedOn: string | null;
+  children: {
+    childID: number;
+    childName: string;
+    /**
+     * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
+     */
+    status: 'pending' | 'enrol' | 'skip';
+    activityID: number | null;
+    activity: string;
+    siteName: string;
+    timing: string;
+    dates: {
+      date: string;
+      feeCents: number;
+    }[];
+    totalCents: number;
+  }[];
+  /**
+   * what the chosen dates cost together, in cents
+   */
+  totalCents: number;
+  /**
+   * every child is decided and at least one date is chosen
+   */
+  canSubmit: boolean;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.oneTimeSummary: query */
+export interface RegistrationOneTimeSummaryQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.oneTimeSummary: response */
+export interface RegistrationOneTimeSummaryResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 5: one-time enrolment (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'submitted' | 'discarded';
+  submittedOn: string | null;
+  children: {
+    childID: number;
+    childName: string;
+    /**
+     * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
+     */
+    status: 'pending' | 'enrol' | 'skip';
+    activityID: number | null;
+    activity: string;
+    siteName: string;
+    timing: string;
+    dates: {
+      date: string;
+      feeCents: number;
+    }[];
+    totalCents: number;
+  }[];
+  /**
+   * what the chosen dates cost together, in cents
+   */
+  totalCents: number;
+  /**
+   * every child is decided and at least one date is chosen
+   */
+  canSubmit: boolean;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.oneTimeSubmit: query */
+export interface RegistrationOneTimeSubmitQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.oneTimeSubmit: response */
+export interface RegistrationOneTimeSubmitResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 5: one-time enrolment (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'submitted' | 'discarded';
+  submittedOn: string | null;
+  children: {
+    childID: number;
+    childName: string;
+    /**
+     * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
+     */
+    status: 'pending' | 'enrol' | 'skip';
+    activityID: number | null;
+    activity: string;
+    siteName: string;
+    timing: string;
+    dates: {
+      date: string;
+      feeCents: number;
+    }[];
+    totalCents: number;
+  }[];
+  /**
+   * what the chosen dates cost together, in cents
+   */
+  totalCents: number;
+  /**
+   * every child is decided and at least one date is chosen
+   */
+  canSubmit: boolean;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.oneTimeDiscard: query */
+export interface RegistrationOneTimeDiscardQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.oneTimeDiscard: response */
+export interface RegistrationOneTimeDiscardResponse {
+  discarded: boolean;
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -3540,6 +3823,12 @@ export interface Operations {
   'Registration.changeActivities': { method: 'GET'; path: '/programperiods/activities/eligible'; auth: 'session'; form: undefined; query: RegistrationChangeActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeActivitiesResponse };
   'Registration.changeSubmittedActivities': { method: 'GET'; path: '/children/submitted-activities'; auth: 'session'; form: undefined; query: RegistrationChangeSubmittedActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeSubmittedActivitiesResponse };
   'Registration.changeSite': { method: 'PUT'; path: '/children/change-site'; auth: 'session'; form: undefined; query: RegistrationChangeSiteQuery; params: undefined; body: RegistrationChangeSiteBody; response: RegistrationChangeSiteResponse };
+  'Registration.oneTimeStart': { method: 'POST'; path: '/onetime-enrollment/start'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationOneTimeStartBody; response: RegistrationOneTimeStartResponse };
+  'Registration.oneTimeActivities': { method: 'GET'; path: '/programperiods/activities/onetime-enrollment'; auth: 'session'; form: undefined; query: RegistrationOneTimeActivitiesQuery; params: undefined; body: undefined; response: RegistrationOneTimeActivitiesResponse };
+  'Registration.oneTimeSave': { method: 'PUT'; path: '/onetime-enrollment/child'; auth: 'session'; form: undefined; query: RegistrationOneTimeSaveQuery; params: undefined; body: RegistrationOneTimeSaveBody; response: RegistrationOneTimeSaveResponse };
+  'Registration.oneTimeSummary': { method: 'GET'; path: '/onetime-enrollment/summary'; auth: 'session'; form: undefined; query: RegistrationOneTimeSummaryQuery; params: undefined; body: undefined; response: RegistrationOneTimeSummaryResponse };
+  'Registration.oneTimeSubmit': { method: 'POST'; path: '/onetime-enrollment/submit'; auth: 'session'; form: undefined; query: RegistrationOneTimeSubmitQuery; params: undefined; body: undefined; response: RegistrationOneTimeSubmitResponse };
+  'Registration.oneTimeDiscard': { method: 'POST'; path: '/onetime-enrollment/discard'; auth: 'session'; form: undefined; query: RegistrationOneTimeDiscardQuery; params: undefined; body: undefined; response: RegistrationOneTimeDiscardResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -3711,4 +4000,10 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.changeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/eligible', auth: 'session', file: false },
   'Registration.changeSubmittedActivities': { service: 'Registration', method: 'GET', path: '/children/submitted-activities', auth: 'session', file: false },
   'Registration.changeSite': { service: 'Registration', method: 'PUT', path: '/children/change-site', auth: 'session', file: false },
+  'Registration.oneTimeStart': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/start', auth: 'session', file: false },
+  'Registration.oneTimeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/onetime-enrollment', auth: 'session', file: false },
+  'Registration.oneTimeSave': { service: 'Registration', method: 'PUT', path: '/onetime-enrollment/child', auth: 'session', file: false },
+  'Registration.oneTimeSummary': { service: 'Registration', method: 'GET', path: '/onetime-enrollment/summary', auth: 'session', file: false },
+  'Registration.oneTimeSubmit': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/submit', auth: 'session', file: false },
+  'Registration.oneTimeDiscard': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/discard', auth: 'session', file: false },
 };

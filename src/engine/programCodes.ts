@@ -16,6 +16,8 @@ export const APPLICATION_TYPE = {
   application: 1,
   /** a change of schedule of an enrolled child */
   changeSchedule: 4,
+  /** one-time enrolment: single-date activities' dates */
+  oneTime: 5,
 } as const;
 
 /** A child's registration status in a program period (the contract's enum). */

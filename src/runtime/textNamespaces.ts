@@ -14,10 +14,10 @@ export const START_NAMESPACES: readonly string[] = ['common', 'runtime', 'screen
 export const SERVER_NAMESPACES: readonly string[] = ['server'];
 
 /**
- * Namespaces only another product reads: the portal does not fetch the parent application's texts;
- * the application fetches them at start.
+ * Namespaces only another product reads: the portal does not fetch the parent application's or the
+ * one-time enrolment's texts; each product fetches its own at start.
  */
-export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication'>> = { application: 'parentapplication' };
+export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication' | 'onetimeenrollment'>> = { application: 'parentapplication', onetime: 'onetimeenrollment' };
 
 /**
  * Of the candidate namespaces, those a screen uses: a key "<namespace>.<key>" anywhere in its

@@ -18,11 +18,12 @@ import { multipart } from '../fixtures/images/index';
 import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/app';
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
 import { saveChange, startChange } from '../../server/domains/enrolment/changeSchedule';
+import { startOneTime } from '../../server/domains/enrolment/oneTime';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -99,6 +100,7 @@ describe('the contract declares the kind of every id', () => {
       'Registration.changeSave body.children[].selections[].activityID',
       'Registration.changeSave body.children[].siteID',
       'Registration.changeSite body.siteID',
+      'Registration.oneTimeSave body.activityID',
     ];
     expect(unmarked.filter((u) => !notRecords.includes(u))).toEqual([]);
     expect(OPS.length).toBeGreaterThanOrEqual(20);
@@ -152,6 +154,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       medicalField: med.fieldNo,
       application: '',
       changeRequest: '',
+      oneTime: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
       servicePeriod: await ownServicePeriod(pid, me.accountId),
       // the account's last saved method (the owner's is saved on the gateway's page below)
@@ -215,6 +218,24 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       set.changeRequest = r.key;
     }
     ids.linh.changeRequest = randomBytes(16).toString('hex');
+  }
+
+  /**
+   * A new one-time enrolment of each account in the school year (its children registered there):
+   * each one-time operation gets its own, since the owner's call may submit or discard it. Another
+   * provider's parent has none: a key nobody holds.
+   */
+  async function freshOneTimes() {
+    const db = t.db.handle.db;
+    for (const who of ['maria', 'karen'] as const) {
+      const set = ids[who];
+      const [me] = await db.select().from(s.children).where(eq(s.children.id, set.child as number));
+      await db.update(s.applicationDrafts).set({ status: 'discarded' }).where(and(eq(s.applicationDrafts.accountId, me.accountId), eq(s.applicationDrafts.applicationTypeId, 5), eq(s.applicationDrafts.status, 'open')));
+      const [pp] = await db.select().from(s.programPeriods).where(and(eq(s.programPeriods.providerId, me.providerId), eq(s.programPeriods.programPeriod, 'School Year Before & After Care')));
+      const session = { providerId: me.providerId, accountId: me.accountId, email: '', firstName: 'Matrix', lastName: 'Parent' } as Parameters<typeof startOneTime>[1];
+      set.oneTime = (await startOneTime(t.app.deps, session, pp.id, 'en')).key;
+    }
+    ids.linh.oneTime = randomBytes(16).toString('hex');
   }
 
   /** The owner's application submitted, its fees due now while its seats are held. */
@@ -327,6 +348,24 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       }
       case 'ParentApplication.start':
         return { query: {}, body: { programPeriodID: m.programPeriod } };
+      case 'Registration.oneTimeStart':
+        // the provider's first program is the school year, which offers one-time dates to both accounts
+        return { query: {}, body: { programPeriodID: m.programPeriod } };
+      case 'Registration.oneTimeSave':
+        return { query: {}, body: { childID: m.child, skip: true } };
+      case 'Registration.oneTimeSubmit': {
+        // the owner's child enrolled in the first open date, the others skipped
+        const kids = await get(`/api/Registration/programperiods/activities/onetime-enrollment?key=${m.oneTime}`);
+        for (const k of kids as { childID: number; activities: { activityID: number; dates: { date: string; open: boolean }[] }[] }[]) {
+          const a = k.activities.find((x) => x.dates.some((d) => d.open));
+          const body = k.childID === m.child && a ? { childID: k.childID, skip: false, activityID: a.activityID, dates: [a.dates.find((d) => d.open)!.date] } : { childID: k.childID, skip: true };
+          const r = await t.app.inject({ method: 'PUT', url: `/api/Registration/onetime-enrollment/child?key=${m.oneTime}`, headers: { authorization: `Bearer ${tokens.maria}` }, payload: body });
+          if (r.statusCode !== 200) throw new Error(`one-time enrolment before its submit: ${r.body}`);
+        }
+        return { query: {} };
+      }
+      case 'Registration.oneTimeDiscard':
+        return { query: {} };
       case 'ParentApplication.setChildren':
         return { query: {}, body: { childIDs: [m.child] } };
       case 'ParentApplication.saveEnrollment': {
@@ -411,6 +450,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
   it.each(OPS.map((op) => [op.id, op] as const))('%s', async (_id, op) => {
     if (op.id.startsWith('ParentApplication.') || idParams(op).some((p) => p.kind === 'application')) await freshApplications();
     if (idParams(op).some((p) => p.kind === 'changeRequest')) await freshChangeRequests();
+    if (idParams(op).some((p) => p.kind === 'oneTime')) await freshOneTimes();
     const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : ids.maria;
     const base = await ownerRequest(op, owner);
     const before = await snapshotDb(t.db.handle.db);
@@ -426,7 +466,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

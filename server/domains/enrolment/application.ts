@@ -61,7 +61,15 @@ export async function draftOf(deps: AppDeps, s: SessionInfo, key: string, lang: 
   const [d] = await deps.db
     .select()
     .from(applicationDrafts)
-    .where(and(eq(applicationDrafts.key, key), eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId)));
+    .where(
+      and(
+        eq(applicationDrafts.key, key),
+        eq(applicationDrafts.providerId, s.providerId),
+        eq(applicationDrafts.accountId, s.accountId),
+        // a one-time enrolment's key names no application
+        eq(applicationDrafts.applicationTypeId, APPLICATION_TYPE.application),
+      ),
+    );
   if (!d || d.status === 'discarded') fail({ deps, lang }, 404, 'application.errors.notFound');
   return d;
 }
@@ -157,7 +165,15 @@ export async function startApplication(deps: AppDeps, s: SessionInfo, programPer
   const [open] = await deps.db
     .select()
     .from(applicationDrafts)
-    .where(and(eq(applicationDrafts.providerId, s.providerId), eq(applicationDrafts.accountId, s.accountId), eq(applicationDrafts.programPeriodId, pp.id), eq(applicationDrafts.status, 'open')))
+    .where(
+      and(
+        eq(applicationDrafts.providerId, s.providerId),
+        eq(applicationDrafts.accountId, s.accountId),
+        eq(applicationDrafts.programPeriodId, pp.id),
+        eq(applicationDrafts.applicationTypeId, APPLICATION_TYPE.application),
+        eq(applicationDrafts.status, 'open'),
+      ),
+    )
     .orderBy(asc(applicationDrafts.id))
     .limit(1);
   if (open) return summaryOf(deps, open, pp, lang);
@@ -508,7 +524,7 @@ async function submitContext(deps: AppDeps, s: SessionInfo, key: string) {
     return batchLoader(async (keys: string[]) => new Map((await query.execute({ keys })).map((r) => [r.draft.key, r])));
   });
   const row = await load(key);
-  return row && row.draft.providerId === s.providerId && row.draft.accountId === s.accountId ? row : undefined;
+  return row && row.draft.providerId === s.providerId && row.draft.accountId === s.accountId && row.draft.applicationTypeId === APPLICATION_TYPE.application ? row : undefined;
 }
 
 function submitFacts(s: SessionInfo): SubmitFacts {

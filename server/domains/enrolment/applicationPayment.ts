@@ -16,7 +16,7 @@ import type { DraftRow } from './applicationDraft';
 import { accountMoney } from '../billing/ledger';
 import { payerText } from '../billing/model';
 import { moneyText } from '../../../src/engine/money';
-import { releaseSeat } from './seats';
+import { releaseOneTimeTakes, releaseSeat } from './seats';
 import { newKey } from '../../gateways/adapter';
 import { enqueueJob } from '../../jobs/queue';
 import { applicationFees, confirmationMail, isPending, queueConfirmationMail, seatedData } from './applicationCharges';
@@ -217,6 +217,8 @@ async function holdNotice(deps: AppDeps, tx: Tx, d: DraftRow, which: 'warning' |
 }
 
 async function releaseApplication(tx: Tx, d: DraftRow, deps: AppDeps): Promise<void> {
+  // a one-time enrolment's dates (application type 5)
+  await releaseOneTimeTakes(tx, d.id);
   const regs = await tx.select().from(registrations).where(and(eq(registrations.draftId, d.id), eq(registrations.providerId, d.providerId)));
   const ids = regs.map((r) => r.id);
   if (ids.length) {

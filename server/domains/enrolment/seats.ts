@@ -9,7 +9,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { Tx } from '../../db/index';
-import { activities, applicationDrafts, seats, waitlistEntries } from '../../db/schema';
+import { activities, applicationDrafts, enrollmentDates, onetimeTakes, seats, waitlistEntries } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { dateTimeInLanguage } from '../../../src/engine/formats';
 import { textIn } from '../../providerTexts';
@@ -57,6 +57,37 @@ export async function seatAvailability(
 
 export async function releaseSeat(tx: Tx, id: number): Promise<void> {
   await tx.update(seats).set({ taken: sql`greatest(${seats.taken} - 1, 0)` }).where(eq(seats.id, id));
+}
+
+/**
+ * Takes one seat of a single-date activity's date (its seats row has week_start the date, made with
+ * the date's capacity when first taken), inside the caller's transaction: one conditional UPDATE, so
+ * the last seat of a date goes to one request whatever the concurrency. Answers the seat's id, or
+ * null when none is left.
+ */
+export async function takeDateSeat(tx: Tx, providerId: number, activityId: number, date: string, capacity: number): Promise<number | null> {
+  await tx.insert(seats).values({ providerId, activityId, weekStart: date, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] });
+  const [row] = await tx
+    .update(seats)
+    .set({ taken: sql`${seats.taken} + 1` })
+    .where(and(eq(seats.activityId, activityId), eq(seats.weekStart, date), eq(seats.providerId, providerId), sql`${seats.taken} < ${seats.total}`))
+    .returning({ id: seats.id });
+  return row?.id ?? null;
+}
+
+/** Releases the dates a one-time enrolment holds (its hold ended unpaid): their seats go back and the dates leave the child's plan. */
+export async function releaseOneTimeTakes(tx: Tx, draftId: number): Promise<void> {
+  const held = await tx
+    .update(onetimeTakes)
+    .set({ status: 'released' })
+    .where(and(eq(onetimeTakes.draftId, draftId), eq(onetimeTakes.status, 'held')))
+    .returning();
+  for (const h of held) {
+    await releaseSeat(tx, h.seatId);
+    await tx
+      .delete(enrollmentDates)
+      .where(and(eq(enrollmentDates.childId, h.childId), eq(enrollmentDates.activityId, h.activityId), eq(enrollmentDates.date, h.date), eq(enrollmentDates.kind, 'oneTime')));
+  }
 }
 
 /** The places of waitlist entries named by id or by registration and seat: the active entries before each on its seat's list, plus one. */

@@ -25,6 +25,7 @@ import { GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNot
 import { RETURN_ROUTES } from '../../gateways/registry';
 import type { GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
+import { APPLICATION_TYPE } from '../../../src/engine/programCodes';
 import { applicationOwes, applicationPaid, refundPayment, releaseExpiredHolds } from '../enrolment/applicationPayment';
 import { changeOf } from '../enrolment/changeSchedule';
 import { payerText, type AttemptPayer } from '../billing/model';
@@ -336,7 +337,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       gatewayCode,
       saveMethod: body.saveCard === true && saveOffered(deps, provider.appName, settings, method, values),
       payer,
-      referrer: application ? `/confirmation?key=${application.key}` : referrer,
+      // a one-time enrolment's payment (origin submitonetime) goes on at its submission page
+      referrer: application ? (application.applicationTypeId === APPLICATION_TYPE.oneTime ? `/submission?key=${application.key}` : `/confirmation?key=${application.key}`) : referrer,
       locale: lang,
       createdAt: now,
     })
@@ -359,7 +361,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
   }
   const base = (deps.linkBase ?? '').replace(/\/$/, '');
   // an application's payment returns to the application's own return route
-  const returnUrl = `${base}/${application ? 'parentapplication' : 'parentportal'}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
+  const product = !application ? 'parentportal' : application.applicationTypeId === APPLICATION_TYPE.oneTime ? 'onetimeenrollment' : 'parentapplication';
+  const returnUrl = `${base}/${product}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
   let checkout;
   try {
     checkout = await gateway.createCheckout({
