@@ -10,12 +10,11 @@ export type Selection = ChildChoice['selections'][number];
 /** the contract's, with the two answers the enrolment step stores for enrollmentOption */
 export type DraftData = Omit<ContractDraftData, 'enrollmentOption'> & { enrollmentOption?: 'Y' | 'N' | null; oneTime?: OneTimeChoice[] };
 
-/** A child's choice in a one-time enrolment (application type 5): dates of one activity, or skipped. */
+/** A child's choice in a one-time enrolment (application type 5): dates of the one-time activities, or skipped. */
 export interface OneTimeChoice {
   childID: number;
   status: 'enrol' | 'skip';
-  activityID: number | null;
-  dates: string[];
+  picks: { activityID: number; date: string }[];
 }
 
 /** The answer of a draft's submit, kept to answer a retried submit again. */

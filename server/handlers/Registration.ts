@@ -5,7 +5,7 @@ import type { ServiceHandlers } from '../context';
 import { childrenActivities, programPeriodList } from '../domains/enrolment/registration';
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
-import { discardOneTime, oneTimeActivities, oneTimeSummary, saveOneTime, startOneTime, submitOneTime } from '../domains/enrolment/oneTime';
+import { discardOneTime, payLaterOneTime, oneTimeActivities, oneTimeChild, oneTimeDateOptions, oneTimeSummary, saveOneTime, startOneTime, submitOneTime } from '../domains/enrolment/oneTime';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
 import { changeActivities, changeOf, changeSite, changeSubmittedActivities, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
@@ -31,7 +31,10 @@ type RegistrationOps =
   | 'Registration.oneTimeSave'
   | 'Registration.oneTimeSummary'
   | 'Registration.oneTimeSubmit'
-  | 'Registration.oneTimeDiscard';
+  | 'Registration.oneTimeDiscard'
+  | 'Registration.oneTimePayLater'
+  | 'Registration.oneTimeChild'
+  | 'Registration.oneTimeDateOptions';
 
 export const registrationHandlers = {
   'Registration.oneTimeStart': { handler: async ({ deps, session, body, lang }) => startOneTime(deps, session, body.programPeriodID, lang) },
@@ -39,6 +42,9 @@ export const registrationHandlers = {
   'Registration.oneTimeSave': { handler: async ({ deps, session, query, body, lang }) => saveOneTime(deps, session, query.key, body, lang) },
   'Registration.oneTimeSummary': { handler: async ({ deps, session, query, lang }) => oneTimeSummary(deps, session, query.key, lang) },
   'Registration.oneTimeSubmit': { handler: async ({ deps, session, query, lang }) => submitOneTime(deps, session, query.key, lang) },
+  'Registration.oneTimeChild': { handler: async ({ deps, session, query, lang }) => oneTimeChild(deps, session, query.key, query.childID, lang) },
+  'Registration.oneTimeDateOptions': { handler: async ({ deps, session, query, lang }) => oneTimeDateOptions(deps, session, query.key, query.childID, lang) },
+  'Registration.oneTimePayLater': { handler: async ({ deps, session, query, lang }) => payLaterOneTime(deps, session, query.key, lang) },
   'Registration.oneTimeDiscard': { handler: async ({ deps, session, query, lang }) => discardOneTime(deps, session, query.key, lang) },
   'Registration.changeStart': {
     handler: async ({ deps, session, body, lang }) => changeView(deps, session, await startChange(deps, session, body.programPeriodID, lang), lang),

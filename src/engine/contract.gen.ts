@@ -3412,12 +3412,12 @@ export interface RegistrationOneTimeStartResponse {
      * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
      */
     status: 'pending' | 'enrol' | 'skip';
-    activityID: number | null;
-    activity: string;
-    siteName: string;
-    timing: string;
     dates: {
       date: string;
+      activityID: number;
+      activity: string;
+      siteName: string;
+      timing: string;
       feeCents: number;
     }[];
     totalCents: number;
@@ -3483,6 +3483,46 @@ export type RegistrationOneTimeActivitiesResponse = {
   }[];
 }[];
 
+/** Registration.oneTimeChild: query */
+export interface RegistrationOneTimeChildQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+  childID: number;
+}
+
+/** Registration.oneTimeChild: response */
+export interface RegistrationOneTimeChildResponse {
+  childID: number;
+  childName: string;
+  status: 'pending' | 'enrol' | 'skip';
+  dates: string[];
+}
+
+/** Registration.oneTimeDateOptions: query */
+export interface RegistrationOneTimeDateOptionsQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+  childID: number;
+}
+
+/** Registration.oneTimeDateOptions: response */
+export type RegistrationOneTimeDateOptionsResponse = {
+  /**
+   * <activityID>/<yyyy-mm-dd>
+   */
+  value: string;
+  label: string;
+  date: string;
+  activityID: number;
+  seatsLeft: number;
+  unavailable: boolean;
+  reason: 'enrolled' | 'full' | 'notOffered' | null;
+}[];
+
 /** Registration.oneTimeSave: query */
 export interface RegistrationOneTimeSaveQuery {
   /**
@@ -3495,8 +3535,9 @@ export interface RegistrationOneTimeSaveQuery {
 export interface RegistrationOneTimeSaveBody {
   childID: number;
   skip: boolean;
-  activityID?: number | null;
   /**
+   * the dates chosen, each as <activityID>/<yyyy-mm-dd> (an option of Registration.oneTimeDateOptions)
+   *
    * @maxItems 60
    */
   dates?: string[];
@@ -3520,12 +3561,12 @@ export interface RegistrationOneTimeSaveResponse {
      * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
      */
     status: 'pending' | 'enrol' | 'skip';
-    activityID: number | null;
-    activity: string;
-    siteName: string;
-    timing: string;
     dates: {
       date: string;
+      activityID: number;
+      activity: string;
+      siteName: string;
+      timing: string;
       feeCents: number;
     }[];
     totalCents: number;
@@ -3575,12 +3616,12 @@ export interface RegistrationOneTimeSummaryResponse {
      * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
      */
     status: 'pending' | 'enrol' | 'skip';
-    activityID: number | null;
-    activity: string;
-    siteName: string;
-    timing: string;
     dates: {
       date: string;
+      activityID: number;
+      activity: string;
+      siteName: string;
+      timing: string;
       feeCents: number;
     }[];
     totalCents: number;
@@ -3630,12 +3671,67 @@ export interface RegistrationOneTimeSubmitResponse {
      * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
      */
     status: 'pending' | 'enrol' | 'skip';
-    activityID: number | null;
-    activity: string;
-    siteName: string;
-    timing: string;
     dates: {
       date: string;
+      activityID: number;
+      activity: string;
+      siteName: string;
+      timing: string;
+      feeCents: number;
+    }[];
+    totalCents: number;
+  }[];
+  /**
+   * what the chosen dates cost together, in cents
+   */
+  totalCents: number;
+  /**
+   * every child is decided and at least one date is chosen
+   */
+  canSubmit: boolean;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.oneTimePayLater: query */
+export interface RegistrationOneTimePayLaterQuery {
+  /**
+   * the one-time enrolment (spec 2.1 key, 9 application type 5: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.oneTimePayLater: response */
+export interface RegistrationOneTimePayLaterResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  /**
+   * 5: one-time enrolment (spec 9)
+   */
+  applicationTypeID: number;
+  status: 'open' | 'submitted' | 'discarded';
+  submittedOn: string | null;
+  children: {
+    childID: number;
+    childName: string;
+    /**
+     * pending: not decided yet; enrol: dates chosen; skip: no one-time date for the child
+     */
+    status: 'pending' | 'enrol' | 'skip';
+    dates: {
+      date: string;
+      activityID: number;
+      activity: string;
+      siteName: string;
+      timing: string;
       feeCents: number;
     }[];
     totalCents: number;
@@ -3825,9 +3921,12 @@ export interface Operations {
   'Registration.changeSite': { method: 'PUT'; path: '/children/change-site'; auth: 'session'; form: undefined; query: RegistrationChangeSiteQuery; params: undefined; body: RegistrationChangeSiteBody; response: RegistrationChangeSiteResponse };
   'Registration.oneTimeStart': { method: 'POST'; path: '/onetime-enrollment/start'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationOneTimeStartBody; response: RegistrationOneTimeStartResponse };
   'Registration.oneTimeActivities': { method: 'GET'; path: '/programperiods/activities/onetime-enrollment'; auth: 'session'; form: undefined; query: RegistrationOneTimeActivitiesQuery; params: undefined; body: undefined; response: RegistrationOneTimeActivitiesResponse };
+  'Registration.oneTimeChild': { method: 'GET'; path: '/onetime-enrollment/child'; auth: 'session'; form: undefined; query: RegistrationOneTimeChildQuery; params: undefined; body: undefined; response: RegistrationOneTimeChildResponse };
+  'Registration.oneTimeDateOptions': { method: 'GET'; path: '/onetime-enrollment/dates'; auth: 'session'; form: undefined; query: RegistrationOneTimeDateOptionsQuery; params: undefined; body: undefined; response: RegistrationOneTimeDateOptionsResponse };
   'Registration.oneTimeSave': { method: 'PUT'; path: '/onetime-enrollment/child'; auth: 'session'; form: undefined; query: RegistrationOneTimeSaveQuery; params: undefined; body: RegistrationOneTimeSaveBody; response: RegistrationOneTimeSaveResponse };
   'Registration.oneTimeSummary': { method: 'GET'; path: '/onetime-enrollment/summary'; auth: 'session'; form: undefined; query: RegistrationOneTimeSummaryQuery; params: undefined; body: undefined; response: RegistrationOneTimeSummaryResponse };
   'Registration.oneTimeSubmit': { method: 'POST'; path: '/onetime-enrollment/submit'; auth: 'session'; form: undefined; query: RegistrationOneTimeSubmitQuery; params: undefined; body: undefined; response: RegistrationOneTimeSubmitResponse };
+  'Registration.oneTimePayLater': { method: 'POST'; path: '/onetime-enrollment/pay-later'; auth: 'session'; form: undefined; query: RegistrationOneTimePayLaterQuery; params: undefined; body: undefined; response: RegistrationOneTimePayLaterResponse };
   'Registration.oneTimeDiscard': { method: 'POST'; path: '/onetime-enrollment/discard'; auth: 'session'; form: undefined; query: RegistrationOneTimeDiscardQuery; params: undefined; body: undefined; response: RegistrationOneTimeDiscardResponse };
 }
 
@@ -4002,8 +4101,11 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.changeSite': { service: 'Registration', method: 'PUT', path: '/children/change-site', auth: 'session', file: false },
   'Registration.oneTimeStart': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/start', auth: 'session', file: false },
   'Registration.oneTimeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/onetime-enrollment', auth: 'session', file: false },
+  'Registration.oneTimeChild': { service: 'Registration', method: 'GET', path: '/onetime-enrollment/child', auth: 'session', file: false },
+  'Registration.oneTimeDateOptions': { service: 'Registration', method: 'GET', path: '/onetime-enrollment/dates', auth: 'session', file: false },
   'Registration.oneTimeSave': { service: 'Registration', method: 'PUT', path: '/onetime-enrollment/child', auth: 'session', file: false },
   'Registration.oneTimeSummary': { service: 'Registration', method: 'GET', path: '/onetime-enrollment/summary', auth: 'session', file: false },
   'Registration.oneTimeSubmit': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/submit', auth: 'session', file: false },
+  'Registration.oneTimePayLater': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/pay-later', auth: 'session', file: false },
   'Registration.oneTimeDiscard': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/discard', auth: 'session', file: false },
 };

@@ -16,7 +16,7 @@ export const LAZY_NAMESPACES: readonly string[] = NAMESPACES.filter((ns) => !STA
 
 /** The namespaces a product loads at start. */
 export function namespacesOf(product: string): string[] {
-  return NAMESPACES.filter((ns) => START_NAMESPACES.includes(ns) || PRODUCT_NAMESPACES[ns] === product);
+  return NAMESPACES.filter((ns) => START_NAMESPACES.includes(ns) || (PRODUCT_NAMESPACES[ns] ?? []).some((p) => p === product));
 }
 
 /**

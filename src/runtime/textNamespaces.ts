@@ -14,10 +14,14 @@ export const START_NAMESPACES: readonly string[] = ['common', 'runtime', 'screen
 export const SERVER_NAMESPACES: readonly string[] = ['server'];
 
 /**
- * Namespaces only another product reads: the portal does not fetch the parent application's or the
- * one-time enrolment's texts; each product fetches its own at start.
+ * Namespaces only other products read: the portal does not fetch the parent application's or the
+ * one-time enrolment's texts; each product fetches its own at start (the one-time enrolment shares
+ * the application's flow, exit and payment texts).
  */
-export const PRODUCT_NAMESPACES: Readonly<Record<string, 'parentapplication' | 'onetimeenrollment'>> = { application: 'parentapplication', onetime: 'onetimeenrollment' };
+export const PRODUCT_NAMESPACES: Readonly<Record<string, readonly ('parentapplication' | 'onetimeenrollment')[]>> = {
+  application: ['parentapplication', 'onetimeenrollment'],
+  onetime: ['onetimeenrollment'],
+};
 
 /**
  * Of the candidate namespaces, those a screen uses: a key "<namespace>.<key>" anywhere in its

@@ -24,6 +24,7 @@ interface Screen {
   access?: string;
   query?: Record<string, QueryDecl>;
   shellPart?: string;
+  product?: string;
 }
 
 const SCREENS: Screen[] = fs
@@ -229,7 +230,7 @@ describe('route walk', () => {
     const foreign = await foreignIds();
     await signInAsMaria(page);
     const findings: Finding[] = [];
-    const portalScreens = SCREENS.filter((s) => !isApplication(s) && !s.path.includes(':')).sort((a, b) => Number(LAST.has(a.id)) - Number(LAST.has(b.id)));
+    const portalScreens = SCREENS.filter((s) => (s.product ?? 'parentportal') === 'parentportal' && !s.path.includes(':')).sort((a, b) => Number(LAST.has(a.id)) - Number(LAST.has(b.id)));
     for (const s of portalScreens) {
       for (const q of queries(s, foreign)) {
         await ensureSignedIn(page);

@@ -238,6 +238,17 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     ids.linh.oneTime = randomBytes(16).toString('hex');
   }
 
+  /** The owner's one-time enrolment ready to submit: her child enrolled in the first open date, the others skipped. */
+  async function readyOneTime(m: IdSet) {
+    const kids = await get(`/api/Registration/programperiods/activities/onetime-enrollment?key=${m.oneTime}`);
+    for (const k of kids as { childID: number; activities: { activityID: number; dates: { date: string; open: boolean }[] }[] }[]) {
+      const a = k.activities.find((x) => x.dates.some((d) => d.open));
+      const body = k.childID === m.child && a ? { childID: k.childID, skip: false, dates: [`${a.activityID}/${a.dates.find((d) => d.open)!.date}`] } : { childID: k.childID, skip: true };
+      const r = await t.app.inject({ method: 'PUT', url: `/api/Registration/onetime-enrollment/child?key=${m.oneTime}`, headers: { authorization: `Bearer ${tokens.maria}` }, payload: body });
+      if (r.statusCode !== 200) throw new Error(`one-time enrolment before its submit: ${r.body}`);
+    }
+  }
+
   /** The owner's application submitted, its fees due now while its seats are held. */
   async function awaitingPayment(key: string) {
     const db = t.db.handle.db;
@@ -353,15 +364,14 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
         return { query: {}, body: { programPeriodID: m.programPeriod } };
       case 'Registration.oneTimeSave':
         return { query: {}, body: { childID: m.child, skip: true } };
-      case 'Registration.oneTimeSubmit': {
-        // the owner's child enrolled in the first open date, the others skipped
-        const kids = await get(`/api/Registration/programperiods/activities/onetime-enrollment?key=${m.oneTime}`);
-        for (const k of kids as { childID: number; activities: { activityID: number; dates: { date: string; open: boolean }[] }[] }[]) {
-          const a = k.activities.find((x) => x.dates.some((d) => d.open));
-          const body = k.childID === m.child && a ? { childID: k.childID, skip: false, activityID: a.activityID, dates: [a.dates.find((d) => d.open)!.date] } : { childID: k.childID, skip: true };
-          const r = await t.app.inject({ method: 'PUT', url: `/api/Registration/onetime-enrollment/child?key=${m.oneTime}`, headers: { authorization: `Bearer ${tokens.maria}` }, payload: body });
-          if (r.statusCode !== 200) throw new Error(`one-time enrolment before its submit: ${r.body}`);
-        }
+      case 'Registration.oneTimeSubmit':
+        await readyOneTime(m);
+        return { query: {} };
+      case 'Registration.oneTimePayLater': {
+        // a submitted enrolment, its seat held while she pays
+        await readyOneTime(m);
+        const r = await t.app.inject({ method: 'POST', url: `/api/Registration/onetime-enrollment/submit?key=${m.oneTime}`, headers: { authorization: `Bearer ${tokens.maria}` } });
+        if (r.statusCode !== 200) throw new Error(`one-time submit before pay later: ${r.body}`);
         return { query: {} };
       }
       case 'Registration.oneTimeDiscard':

@@ -69,10 +69,10 @@ describe.each(BACKENDS)('one-time enrolment on %s', (backend) => {
     // the Friday Sofia has already
     expect(days.filter((d) => d.enrolled).length).toBe(1);
     expect(days.find((d) => d.enrolled)!.open).toBe(false);
-    const refused = await api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID: sofia.childID, skip: false, activityID: camp, dates: [saturday.date] } });
+    const refused = await api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID: sofia.childID, skip: false, dates: [`${camp}/${saturday.date}`] } });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().key).toBe('onetime.errors.dateNotOffered');
-    const mine = await api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID: sofia.childID, skip: false, activityID: camp, dates: [days.find((d) => d.enrolled)!.date] } });
+    const mine = await api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID: sofia.childID, skip: false, dates: [`${camp}/${days.find((d) => d.enrolled)!.date}`] } });
     expect(mine.statusCode).toBe(400);
   });
 
@@ -82,12 +82,12 @@ describe.each(BACKENDS)('one-time enrolment on %s', (backend) => {
     const [lucas, sofia] = kids;
     const open = sofia.activities.find((a) => a.activityID === camp)!.dates.filter((d) => d.open && d.seatsLeft > 1);
     expect(open.length).toBeGreaterThanOrEqual(2);
-    const save = (childID: number, body: { skip: boolean; activityID?: number; dates?: string[] }) => api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID, ...body } });
-    expect((await save(sofia.childID, { skip: false, activityID: camp, dates: [open[0].date] })).statusCode).toBe(200);
+    const save = (childID: number, body: { skip: boolean; dates?: string[] }) => api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID, ...body } });
+    expect((await save(sofia.childID, { skip: false, dates: [`${camp}/${open[0].date}`] })).statusCode).toBe(200);
     // not yet: Lucas is neither enrolled nor skipped
     expect((await api('Registration.oneTimeSubmit', { token: tokens.maria, query: { key } })).json().key).toBe('onetime.errors.nothingChosen');
     // change Sofia's dates, skip Lucas
-    const changed = (await save(sofia.childID, { skip: false, activityID: camp, dates: [open[1].date, open[0].date] })).json<Summary>();
+    const changed = (await save(sofia.childID, { skip: false, dates: [`${camp}/${open[1].date}`, `${camp}/${open[0].date}`] })).json<Summary>();
     expect(changed.children.find((c) => c.childID === sofia.childID)!.dates.map((d) => d.date)).toEqual([open[0].date, open[1].date].sort());
     const ready = (await save(lucas.childID, { skip: true })).json<Summary>();
     expect(ready).toMatchObject({ canSubmit: true, totalCents: 2 * 48_00 });
@@ -131,7 +131,7 @@ describe.each(BACKENDS)('one-time enrolment on %s', (backend) => {
       const last = kids[0].activities.find((a) => a.activityID === camp)!.dates.find((d) => d.seatsLeft === 1)!;
       expect(last.open).toBe(true);
       for (const [i, k] of kids.entries()) {
-        const r = await api('Registration.oneTimeSave', { token, query: { key }, body: i === 0 ? { childID: k.childID, skip: false, activityID: camp, dates: [last.date] } : { childID: k.childID, skip: true } });
+        const r = await api('Registration.oneTimeSave', { token, query: { key }, body: i === 0 ? { childID: k.childID, skip: false, dates: [`${camp}/${last.date}`] } : { childID: k.childID, skip: true } });
         expect(r.statusCode, r.body).toBe(200);
       }
       return { key, date: last.date };
@@ -153,6 +153,23 @@ describe.each(BACKENDS)('one-time enrolment on %s', (backend) => {
     const refusedToken = answers[0].statusCode === 409 ? tokens.maria : tokens.karen;
     expect((await api('Registration.oneTimeSummary', { token: refusedToken, query: { key: refusedKey } })).json<Summary>().status).toBe('open');
     expect((await t.db.handle.db.select().from(s.onetimeTakes).where(eq(s.onetimeTakes.date, m.date))).length).toBe(1);
+  });
+
+  it('a child page reads the dates chosen and offers every date, the ones not to be chosen disabled with their reason', async () => {
+    const { key } = (await start(tokens.maria)).json<Summary>();
+    const sofia = (await activitiesOf(tokens.maria, key)).find((k) => k.childName === 'Sofia Garcia')!;
+    const options = (await api('Registration.oneTimeDateOptions', { token: tokens.maria, query: { key, childID: sofia.childID }, lang: 'es' })).json<{ value: string; label: string; unavailable: boolean; reason: string | null }[]>();
+    expect(options.length).toBe(5);
+    expect(options.filter((o) => o.reason === 'enrolled').length).toBe(1);
+    expect(options.filter((o) => o.reason === 'notOffered').length).toBe(1);
+    expect(options.every((o) => o.unavailable === (o.reason !== null))).toBe(true);
+    // in the request's language: the date as Spanish writes it, the fee in dollars
+    expect(options[0].label).toMatch(/^\d{2}\/\d{2}\/\d{4}: Campamento/);
+    expect(options[0].label).toContain('$48.00');
+    const first = options.find((o) => !o.unavailable)!;
+    await api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID: sofia.childID, skip: false, dates: [first.value] } });
+    expect((await api('Registration.oneTimeChild', { token: tokens.maria, query: { key, childID: sofia.childID } })).json()).toMatchObject({ status: 'enrol', dates: [first.value] });
+    await api('Registration.oneTimeDiscard', { token: tokens.maria, query: { key } });
   });
 
   it('the key is the account’s only, and a parent application’s key is not a one-time enrolment’s', async () => {

@@ -19,12 +19,13 @@ import { fail, httpError } from '../../errors';
 import { textIn } from '../../providerTexts';
 import { isTrue, type RuleSet } from '../../../src/engine/logic';
 import { dateInLanguage } from '../../../src/engine/formats';
+import { moneyText } from '../../../src/engine/money';
 import { APPLICATION_TYPE } from '../../../src/engine/programCodes';
 import type { OneTimeChoice } from '../../db/draftData';
 import type { Confirmation } from './seats';
 import { takeDateSeat } from './seats';
 import type { DraftRow, ProgramRow } from './applicationDraft';
-import { applicationOwes, paymentOf, postCharges } from './applicationPayment';
+import { applicationOwes, payLater, paymentOf, postCharges } from './applicationPayment';
 import { accountMoney } from '../billing/ledger';
 import { programPeriodList } from './registration';
 import type { RegistrationOneTimeActivitiesResponse, RegistrationOneTimeSaveBody, RegistrationOneTimeStartResponse } from '../../../src/engine/contract.gen';
@@ -158,17 +159,14 @@ async function summaryOf(deps: AppDeps, s: Owner, d: DraftRow, pp: ProgramRow, k
   const submitted = d.status === 'submitted' ? (d.result?.children ?? []) : null;
   const children = (submitted ? submitted.map((c) => ({ childID: c.prChildID, childName: c.fullName })) : kids).map((k) => {
     const c = chosen.find((x) => x.childID === k.childID);
-    const a = c?.activityID ? acts.find((x) => x.activityID === c.activityID) : undefined;
-    const fee = a?.feeCents ?? 0;
-    const dates = c?.status === 'enrol' ? c.dates.map((date) => ({ date, feeCents: fee })) : [];
+    const dates = (c?.status === 'enrol' ? c.picks : []).flatMap((p) => {
+      const a = acts.find((x) => x.activityID === p.activityID);
+      return a ? [{ date: p.date, activityID: a.activityID, activity: a.activity, siteName: a.siteName, timing: a.timing, feeCents: a.feeCents }] : [];
+    });
     return {
       childID: k.childID,
       childName: k.childName,
       status: (c?.status ?? 'pending') as 'pending' | 'enrol' | 'skip',
-      activityID: c?.status === 'enrol' ? c.activityID : null,
-      activity: a?.activity ?? '',
-      siteName: a?.siteName ?? '',
-      timing: a?.timing ?? '',
       dates,
       totalCents: dates.reduce((t, x) => t + x.feeCents, 0),
     };
@@ -258,32 +256,60 @@ export async function oneTimeActivities(deps: AppDeps, s: SessionInfo, key: stri
         feeCents: a.feeCents,
         dates: a.dates.map((x) => {
           const enrolled = had.has(`${k.childID}/${a.activityID}/${x.date}`);
-          return { date: x.date, seatsLeft: x.seatsLeft, open: x.offered && x.seatsLeft > 0 && !enrolled, chosen: c?.status === 'enrol' && c.activityID === a.activityID && c.dates.includes(x.date), enrolled };
+          return { date: x.date, seatsLeft: x.seatsLeft, open: x.offered && x.seatsLeft > 0 && !enrolled, chosen: c?.status === 'enrol' && c.picks.some((p) => p.activityID === a.activityID && p.date === x.date), enrolled };
         }),
       })),
     };
   });
 }
 
-/** Enrols a child in dates of one activity, changes them, or skips the child. */
+/** A child of the enrolment with the dates chosen for it (the child page's form), as <activityID>/<date>. */
+export async function oneTimeChild(deps: AppDeps, s: SessionInfo, key: string, childID: number, lang: string) {
+  const { d, children } = await contextOf(deps, s, key, lang);
+  const kid = children.find((c) => c.childID === childID);
+  if (!kid) notFound(deps, lang);
+  const c = choicesOf(d).find((x) => x.childID === childID);
+  return { childID, childName: kid.childName, status: c?.status ?? ('pending' as const), dates: (c?.picks ?? []).map((p) => `${p.activityID}/${p.date}`) };
+}
+
+/** The dates a child may be enrolled in, one option per activity and date, labelled in the request's language; the others disabled with their reason. */
+export async function oneTimeDateOptions(deps: AppDeps, s: SessionInfo, key: string, childID: number, lang: string) {
+  const [kid] = await oneTimeActivities(deps, s, key, childID, lang);
+  const [p] = await deps.db.select({ countryCode: providers.countryCode }).from(providers).where(eq(providers.id, s.providerId));
+  return kid.activities.flatMap((a) =>
+    a.dates.map((x) => ({
+      value: `${a.activityID}/${x.date}`,
+      label: deps.t(lang, 'onetime.child.option', { date: dateInLanguage(x.date, lang), activity: a.activity, timing: a.timing, fee: moneyText(a.feeCents, lang, p?.countryCode ?? 'US'), seats: x.seatsLeft }),
+      date: x.date,
+      activityID: a.activityID,
+      seatsLeft: x.seatsLeft,
+      unavailable: !x.open && !x.chosen,
+      reason: x.enrolled ? ('enrolled' as const) : x.open || x.chosen ? null : x.seatsLeft <= 0 ? ('full' as const) : ('notOffered' as const),
+    })),
+  );
+}
+
+/** Enrols a child in dates of the one-time activities, changes them, or skips the child. */
 export async function saveOneTime(deps: AppDeps, s: SessionInfo, key: string, body: RegistrationOneTimeSaveBody, lang: string): Promise<Summary> {
   const { d, pp, children, acts } = await contextOf(deps, s, key, lang);
   if (d.status !== 'open') fail({ deps, lang }, 409, 'application.errors.submitted');
   if (!children.some((c) => c.childID === body.childID)) notFound(deps, lang);
   let choice: OneTimeChoice;
-  if (body.skip) choice = { childID: body.childID, status: 'skip', activityID: null, dates: [] };
+  if (body.skip) choice = { childID: body.childID, status: 'skip', picks: [] };
   else {
-    const a = acts.find((x) => x.activityID === body.activityID);
-    const dates = [...new Set(body.dates ?? [])].sort();
-    if (!a || !dates.length) fail({ deps, lang }, 400, 'onetime.errors.chooseDates');
+    const picks = [...new Set(body.dates ?? [])].sort().map((v) => {
+      const [id, date] = v.split('/');
+      return { activityID: Number(id), date };
+    });
+    if (!picks.length) fail({ deps, lang }, 400, 'onetime.errors.chooseDates');
     const had = await enrolledDatesOf(deps, s, [body.childID]);
-    for (const date of dates) {
-      const offered = a.dates.find((x) => x.date === date);
-      // a date the activity does not offer the child (past, a weekend day the rule refuses, hers already)
-      if (!offered || !offered.offered || had.has(`${body.childID}/${a.activityID}/${date}`)) fail({ deps, lang }, 400, 'onetime.errors.dateNotOffered');
+    for (const { activityID, date } of picks) {
+      const offered = acts.find((x) => x.activityID === activityID)?.dates.find((x) => x.date === date);
+      // a date its activity does not offer the child (past, a weekend day the rule refuses, hers already)
+      if (!offered || !offered.offered || had.has(`${body.childID}/${activityID}/${date}`)) fail({ deps, lang }, 400, 'onetime.errors.dateNotOffered');
       if (offered.seatsLeft <= 0) fail({ deps, lang }, 409, 'onetime.errors.dateFull', { date: dateInLanguage(date, lang) });
     }
-    choice = { childID: body.childID, status: 'enrol', activityID: a.activityID, dates };
+    choice = { childID: body.childID, status: 'enrol', picks };
   }
   const oneTime = [...choicesOf(d).filter((c) => c.childID !== body.childID), choice];
   const [row] = await deps.db
@@ -293,6 +319,14 @@ export async function saveOneTime(deps: AppDeps, s: SessionInfo, key: string, bo
     .returning();
   if (!row) fail({ deps, lang }, 409, 'application.errors.submitted');
   return summaryOf(deps, s, row, pp, children, acts, lang);
+}
+
+/** Pay later: the dates and their seats stay, the charges stay on the balance (a hold not waiting for a payment is left as it is). */
+export async function payLaterOneTime(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<Summary> {
+  const d = await draftOf(deps, s, key, lang);
+  if (d.status !== 'submitted') fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
+  await payLater(deps, d);
+  return oneTimeSummary(deps, s, key, lang);
 }
 
 /** Discards the open enrolment (Exit, return). */
@@ -322,7 +356,7 @@ export async function submitOneTime(deps: AppDeps, s: SessionInfo, key: string, 
   if (!before.canSubmit) fail({ deps, lang }, 400, 'onetime.errors.nothingChosen');
   const had = await enrolledDatesOf(deps, s, children.map((k) => k.childID));
   const takes = before.children
-    .flatMap((c) => c.dates.map((x) => ({ child: c, date: x.date, feeCents: x.feeCents, activity: acts.find((a) => a.activityID === c.activityID) })))
+    .flatMap((c) => c.dates.map((x) => ({ child: c, date: x.date, feeCents: x.feeCents, activity: acts.find((a) => a.activityID === x.activityID) })))
     .sort((a, b) => (a.activity?.activityID ?? 0) - (b.activity?.activityID ?? 0) || a.date.localeCompare(b.date) || a.child.childID - b.child.childID);
   for (const t of takes) {
     const offered = t.activity?.dates.find((x) => x.date === t.date);
@@ -346,7 +380,7 @@ export async function submitOneTime(deps: AppDeps, s: SessionInfo, key: string, 
       prChildID: c.childID,
       fullName: c.childName,
       status: 'REGISTERED',
-      activities: c.dates.map((x) => ({ activityID: c.activityID ?? 0, activity: c.activity, weekStart: x.date, state: 'A' as const })),
+      activities: c.dates.map((x) => ({ activityID: x.activityID, activity: x.activity, weekStart: x.date, state: 'A' as const })),
     })),
   };
   try {

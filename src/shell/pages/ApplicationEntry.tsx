@@ -1,8 +1,9 @@
-// The parent application's entry (its base path, reached by the hand-off, spec 4 redirect flows; 7.3):
-// the keyelement in the address is redeemed once into the application's own session, the address bar
-// forgets it at once, and the account's in-progress application for the program is started or resumed
-// (ParentApplication.start: its `key` names the draft the server keeps). The parent goes on at the step
-// she stopped at, on this device or another one. The redeem carries the token of the portal session
+// The entry of the parent application and of the one-time enrolment (each product's base path, reached
+// by the hand-off, spec 4 redirect flows; 7.3): the keyelement in the address is redeemed once, by this
+// product, into the product's own session, the address bar forgets it at once, and the account's
+// in-progress application (ParentApplication.start) or one-time enrolment (Registration.oneTimeStart)
+// of the program is started or resumed: its `key` names the draft the server keeps. The parent goes
+// on at the step she stopped at, on this device or another one. The redeem carries the token of the portal session
 // this browser is signed in with: the server redeems a keyelement only for the portal session that
 // asked for it, so a link asked for in another browser is refused with its message and no account
 // switches.
@@ -12,6 +13,8 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { useLocation } from 'wouter';
 import { PRODUCT_BASES } from '../../engine/screen';
+import { APPLICATION_TYPE } from '../../engine/programCodes';
+import { CURRENT_PRODUCT } from '../routing/screens';
 import { createApiClient } from '../../api/client';
 import { apiAtom, setFlowValues, signedOutSession, storedPortalToken } from '../../state';
 import { useSession } from '../shellState';
@@ -47,14 +50,14 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
     const q = new URLSearchParams(window.location.search);
     q.delete('keyelement');
     q.delete('_');
-    window.history.replaceState(null, '', `${PRODUCT_BASES.parentapplication}/?${q}`);
+    window.history.replaceState(null, '', `${PRODUCT_BASES[CURRENT_PRODUCT]}/?${q}`);
     const name = appName.trim().toLowerCase();
     void (async () => {
       try {
         const provider = await api.call('Customer.program', { query: { appName: name }, silent: true });
         // with the portal's session, not the application's (which may be another account's, or none)
         const portal = createApiClient({ getToken: storedPortalToken, getLocale: () => session.locale, releaseVersion: session.releaseVersion });
-        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: 'parentapplication' }, silent: true });
+        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: CURRENT_PRODUCT === 'onetimeenrollment' ? 'onetimeenrollment' : 'parentapplication' }, silent: true });
         setSession((s) => ({
           ...signedOutSession(s),
           ...providerSessionFields(provider),
@@ -78,6 +81,13 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
     started.current = true;
     void (async () => {
       try {
+        if (CURRENT_PRODUCT === 'onetimeenrollment') {
+          // the one-time enrolment: its summary, or its submission once submitted
+          const ot = await api.call('Registration.oneTimeStart', { body: { programPeriodID: phase.programPeriodID }, silent: true });
+          setSession((s) => setFlowValues(s, ot.key, { prAccountID: s.accountID ?? 0, programPeriodID: ot.programPeriodID, applicationTypeID: APPLICATION_TYPE.oneTime }));
+          navigate(`${ot.status === 'submitted' ? '/submission' : '/summary'}?key=${ot.key}`, { replace: true });
+          return;
+        }
         const app = await api.call('ParentApplication.start', { body: { programPeriodID: phase.programPeriodID }, silent: true });
         setSession((s) => setFlowValues(s, app.key, { prAccountID: s.accountID ?? 0, programPeriodID: app.programPeriodID, applicationTypeID: app.applicationTypeID }));
         navigate(`${APPLICATION_STEP_ROUTES[app.step] ?? '/children'}?key=${app.key}`, { replace: true });

@@ -139,6 +139,7 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       stripereturn: 'paymentResponse',
       'parentapplication-stripereturn': 'paymentResponse',
       'onetimeenrollment-bluepayresponse': 'paymentResponse',
+      'onetimeenrollment-entry': 'applicationEntry',
       'onetimeenrollment-ezceredirection': 'paymentResponse',
       'onetimeenrollment-stripereturn': 'paymentResponse',
     });
