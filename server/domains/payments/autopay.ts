@@ -15,7 +15,7 @@
 // try's row, so it is done once too; a try whose answer was lost is asked again by the payments
 // reconciler and settled by the next run.
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gte, inArray, isNotNull, isNull, lte, ne, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { Tx } from '../../db/index';
 import { accounts, adults, autopayCharges, autopayErrors, autopayNotices, autopayRegistrations, invoices, ledgerEntries, logins, paymentAttempts, paymentMethods, payments, providers } from '../../db/schema';
@@ -88,13 +88,16 @@ export function declineClassOf(rules: RuleSet, reasonCode: string): 'SOFT' | 'HA
   return evaluateRule(rules, 'autopayRun.declineClass', { decline: { reasonCode } }) === 'SOFT' ? 'SOFT' : 'HARD';
 }
 
-/** The account's active autopay registration, or none. */
+/**
+ * The account's active autopay registration, or none: the newest, the one the autopay pages show and
+ * change (autopay-registration-details without an id), when an account has several.
+ */
 async function registrationOf(c: AutopayContext, accountId: number): Promise<Registration | undefined> {
   const [reg] = await c.deps.db
     .select()
     .from(autopayRegistrations)
     .where(and(eq(autopayRegistrations.providerId, c.providerId), eq(autopayRegistrations.accountId, accountId), eq(autopayRegistrations.active, true), eq(autopayRegistrations.isAutoPay, true)))
-    .orderBy(asc(autopayRegistrations.id));
+    .orderBy(desc(autopayRegistrations.id));
   return reg;
 }
 
