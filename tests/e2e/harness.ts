@@ -101,11 +101,13 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
       await halt();
       await between();
       const again = await startServer(env, { port, dataDir });
-      // the new process is the one stop() ends
-      server.stop = again.stop;
-      server.crash = again.crash;
-      server.log = again.log;
-      server.restart = again.restart;
+      // the new process is the one stop(), crash() and the next restart() end: `this` is the object
+      // the test holds (after a first restart, this method is the new process's, called on it), so a
+      // second restart stops the process that runs, never a second server on the same database
+      this.stop = again.stop;
+      this.crash = again.crash;
+      this.log = again.log;
+      this.restart = again.restart;
     },
     async crash() {
       if (child.exitCode !== null || child.signalCode !== null) return;
