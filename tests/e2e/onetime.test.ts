@@ -130,7 +130,8 @@ describe('one-time enrolment', () => {
         await page.waitForURL((u) => u.pathname === '/parentportal/configurationerror');
         expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ errorcode: 'PRODUCT_HOST_MISSING', productname: 'onetimeenrollment' });
         await page.locator('[data-testid=configuration-error]').waitFor();
-        expect(await page.locator('[data-testid=configuration-error] dd').allTextContents()).toEqual(['PRODUCT_HOST_MISSING', 'onetimeenrollment']);
+        // the product by its name in the reader's language
+        expect(await page.locator('[data-testid=configuration-error] dd').allTextContents()).toEqual(['PRODUCT_HOST_MISSING', text(lang, 'screens', 'configurationerror.products.onetimeenrollment')]);
         await expectNoAxeViolations(page, `configuration error for the one-time enrolment ${width} ${lang}`);
         await shot(page, `onetime-configuration-error-${width}-${lang}`);
       } finally {

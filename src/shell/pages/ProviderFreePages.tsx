@@ -33,10 +33,14 @@ export function NotFoundPage() {
   );
 }
 
+/** The product kinds a hand-off names on the configuration error page (spec 2.1). */
+const PRODUCT_KINDS = new Set(['parentapplication', 'calendar', 'onetimeenrollment', 'punchpass']);
+
 export function ConfigurationErrorPage({ errorcode, productname }: { errorcode?: string; productname?: string }) {
   const { t } = useTranslation('screens');
   const code = errorcode || '—';
-  const product = productname || '—';
+  // a product kind of spec 2.1 (the hand-off's) by its name in the reader's language; anything else as given
+  const product = productname && PRODUCT_KINDS.has(productname) ? t(`configurationerror.products.${productname}`) : productname || '—';
   return (
     <Stack gap="5" data-testid="configuration-error">
       <Alert.Root status="error">
