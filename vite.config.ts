@@ -6,7 +6,7 @@ import { minify, transformWithOxc, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { namespacesOfScreen, PRODUCT_NAMESPACES, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
+import { namespacesOfScreen, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
 import { patchPlugins, treeshake } from './build/patches';
 import { resolveFragments, type Fragments } from './src/engine/fragments';
 
@@ -36,7 +36,7 @@ function baseScreens(): Plugin {
         this.addWatchFile(schemaDir + file);
         schemas[file.slice(0, -'.json'.length)] = JSON.parse(fs.readFileSync(schemaDir + file, 'utf8'));
       }
-      const lazy = namespaces().filter((ns) => !START_NAMESPACES.includes(ns) && !PRODUCT_NAMESPACES[ns]);
+      const lazy = namespaces().filter((ns) => !START_NAMESPACES.includes(ns));
       const ruleDir = fileURLToPath(new URL('./rules/', import.meta.url));
       const ruleNames = new Set<string>();
       for (const file of fs.readdirSync(ruleDir).filter((f) => f.endsWith('.rules.json'))) {

@@ -107,6 +107,20 @@ export function changeFeeCents(rules: RuleSet, policy: ChangePolicy, changesInPe
   return v;
 }
 
+/**
+ * The effective dates a parent may choose now (the effective-date picker), from the earliest, at most
+ * `count` of them and none after the program's end.
+ */
+export function allowedEffectiveDates(rules: RuleSet, policy: ChangePolicy, today: string, program: PeriodDates, count: number): string[] {
+  const first = earliestEffectiveDate(rules, policy, today, program);
+  const out: string[] = [];
+  // a first of a month at most every 31 days: count months' worth of days is enough
+  for (let day = first, i = 0; day !== null && day <= program.end && out.length < count && i < count * 31; i++, day = addDays(day, 1)) {
+    if (effectiveDateProblem(rules, policy, today, day, program) === null) out.push(day);
+  }
+  return out;
+}
+
 /** Whether a change applies itself on its effective date (true) or waits for the provider (changeSchedule.appliesItself). */
 export function changeAppliesItself(rules: RuleSet, canParentChangeEnrollment: boolean | null | undefined): boolean {
   return isTrue(rules, 'changeSchedule.appliesItself', { provider: { programOptions: { canParentChangeEnrollment } } });

@@ -2995,6 +2995,13 @@ export interface RegistrationChangeStartResponse {
   effectiveDate: string | null;
   earliestEffectiveDate: string | null;
   /**
+   * the effective dates the parent may choose now (the picker; empty once sent), each with its text in the request's language
+   */
+  effectiveDates: {
+    date: string;
+    label: string;
+  }[];
+  /**
    * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
    */
   appliesItself: boolean;
@@ -3054,6 +3061,13 @@ export interface RegistrationChangeResponse {
   effectiveDate: string | null;
   earliestEffectiveDate: string | null;
   /**
+   * the effective dates the parent may choose now (the picker; empty once sent), each with its text in the request's language
+   */
+  effectiveDates: {
+    date: string;
+    label: string;
+  }[];
+  /**
    * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
    */
   appliesItself: boolean;
@@ -3108,17 +3122,37 @@ export interface RegistrationChangeSaveBody {
   children?: {
     prChildID: number;
     noChange: boolean;
-    siteID: number | null;
+    siteID?: number | null;
     /**
      * @maxItems 20
      */
-    selections: {
+    selections?: {
       activityID: number;
       /**
        * @maxItems 7
        */
       daysOfWeek: ('S' | 'M' | 'T' | 'W' | 'TH' | 'F' | 'SA')[];
+      /**
+       * the activity picker's week (ignored: a change is not weekly)
+       */
+      weekStart?: string | null;
+      /**
+       * the activity picker's single date (ignored)
+       */
+      date?: string | null;
+      /**
+       * ignored: the server's facts
+       */
+      daysPerWeek?: number;
+      /**
+       * ignored: the server's facts
+       */
+      activityTypeID?: number;
     }[];
+    /**
+     * the child's name as the form shows it (ignored)
+     */
+    fullName?: string;
   }[];
   effectiveDate?: string | null;
 }
@@ -3135,6 +3169,13 @@ export interface RegistrationChangeSaveResponse {
   status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
   effectiveDate: string | null;
   earliestEffectiveDate: string | null;
+  /**
+   * the effective dates the parent may choose now (the picker; empty once sent), each with its text in the request's language
+   */
+  effectiveDates: {
+    date: string;
+    label: string;
+  }[];
   /**
    * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
    */
@@ -3194,6 +3235,13 @@ export interface RegistrationChangeSubmitResponse {
   status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
   effectiveDate: string | null;
   earliestEffectiveDate: string | null;
+  /**
+   * the effective dates the parent may choose now (the picker; empty once sent), each with its text in the request's language
+   */
+  effectiveDates: {
+    date: string;
+    label: string;
+  }[];
   /**
    * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
    */
@@ -3350,6 +3398,13 @@ export interface RegistrationChangeSiteResponse {
   status: 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected';
   effectiveDate: string | null;
   earliestEffectiveDate: string | null;
+  /**
+   * the effective dates the parent may choose now (the picker; empty once sent), each with its text in the request's language
+   */
+  effectiveDates: {
+    date: string;
+    label: string;
+  }[];
   /**
    * the change applies itself on its effective date (canParentChangeEnrollment), else it waits for the provider
    */

@@ -8,11 +8,11 @@ export { NAMESPACES, PRODUCT_NAMESPACES };
 
 /**
  * Namespaces fetched with the first screen that uses them, not at start: every namespace but the
- * start ones (textNamespaces.ts) and another product's. Sign-in fetches its own (auth, fields), Home
- * its own (programs, communication, account); the server's texts (server) are the server's alone, so
+ * start ones (textNamespaces.ts); a product's own (PRODUCT_NAMESPACES) is in already on its pages.
+ * Sign-in fetches its own (auth, fields), Home its own (programs, communication, account); the server's texts (server) are the server's alone, so
  * the portal never fetches them. Each is a file of its own (vite.config.ts localeTexts).
  */
-export const LAZY_NAMESPACES: readonly string[] = NAMESPACES.filter((ns) => !START_NAMESPACES.includes(ns) && !PRODUCT_NAMESPACES[ns]);
+export const LAZY_NAMESPACES: readonly string[] = NAMESPACES.filter((ns) => !START_NAMESPACES.includes(ns));
 
 /** The namespaces a product loads at start. */
 export function namespacesOf(product: string): string[] {

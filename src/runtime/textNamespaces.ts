@@ -14,9 +14,10 @@ export const START_NAMESPACES: readonly string[] = ['common', 'runtime', 'screen
 export const SERVER_NAMESPACES: readonly string[] = ['server'];
 
 /**
- * Namespaces only other products read: the portal does not fetch the parent application's or the
- * one-time enrolment's texts; each product fetches its own at start (the one-time enrolment shares
- * the application's flow, exit and payment texts).
+ * Namespaces a product fetches at start: the parent application's and the one-time enrolment's own
+ * texts (the one-time enrolment shares the application's flow, exit and payment texts). Any other
+ * product fetches them with the first screen that uses them (the portal's change of schedule draws
+ * the application's activity picker and flow).
  */
 export const PRODUCT_NAMESPACES: Readonly<Record<string, readonly ('parentapplication' | 'onetimeenrollment')[]>> = {
   application: ['parentapplication', 'onetimeenrollment'],

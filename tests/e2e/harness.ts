@@ -22,7 +22,7 @@ export interface RunningServer {
    * Stops the server, runs `between` (a CLI on the same database: the embedded one is one
    * process's at a time), and starts it again on the same port and data.
    */
-  restart(between: () => Promise<void> | void): Promise<void>;
+  restart(between: () => Promise<void> | void, more?: Record<string, string>): Promise<void>;
   /** SIGKILL, as a crash: no shutdown runs */
   crash(): Promise<void>;
   log(): string;
@@ -97,10 +97,11 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
     url,
     dataDir,
     log: () => output,
-    async restart(between) {
+    async restart(between, more = {}) {
       await halt();
       await between();
-      const again = await startServer(env, { port, dataDir });
+      // `more`: settings of the new process over the first's (another business day)
+      const again = await startServer({ ...env, ...more }, { port, dataDir });
       // the new process is the one stop(), crash() and the next restart() end: `this` is the object
       // the test holds (after a first restart, this method is the new process's, called on it), so a
       // second restart stops the process that runs, never a second server on the same database

@@ -99,6 +99,7 @@ describe('the contract declares the kind of every id', () => {
       'ParentApplication.saveEnrollment body.children[].siteID',
       'Registration.changeSave body.children[].selections[].activityID',
       'Registration.changeSave body.children[].siteID',
+      'Registration.changeSave body.children[].selections[].activityTypeID',
       'Registration.changeSite body.siteID',
       'Registration.oneTimeSave body.activityID',
     ];

@@ -97,6 +97,8 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     expect(r.key).toMatch(/^[0-9a-f]{32}$/);
     expect(r.effectiveDate).toBe(mondayAfter(today, 3));
     expect(r.data.children?.map((c) => c.prChildID).sort()).toEqual([kid.sofia, kid.lucas].sort());
+    // each child at the site of the schedule in force
+    expect(r.data.children?.every((c) => c.siteID === site.lincoln || c.siteID === site.washington)).toBe(true);
     // the same open request from another device
     expect((await startChange(deps(), owner.garcia, schoolYear, 'en')).key).toBe(r.key);
     expect(await refused(changeOf(deps(), owner.johnson, r.key, 'en'))).toEqual({ status: 404, key: 'application.errors.change.notFound' });

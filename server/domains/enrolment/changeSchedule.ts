@@ -22,6 +22,7 @@ import { fail } from '../../errors';
 import { textIn } from '../../providerTexts';
 import { addDays, withChildOrder, type BillableEnrolment } from '../../../src/engine/billing';
 import {
+  allowedEffectiveDates,
   changeAppliesItself,
   changeCost,
   changeFeeCents,
@@ -50,6 +51,8 @@ type Deps = Pick<AppDeps, 'db' | 'clock' | 'today' | 't' | 'settings' | 'declara
 
 /** the seat of an activity that is not weekly (seats.week_start) */
 const NOT_WEEKLY = '1900-01-01';
+/** how many effective dates the picker offers */
+const EFFECTIVE_DATES_OFFERED = 12;
 /** the states of a submitted change that count among the account's changes (a rejected one does not) */
 const COUNTED = ['waiting', 'scheduled', 'applied'];
 
@@ -122,7 +125,8 @@ export async function changeOf(deps: Pick<Deps, 'db' | 't'>, s: Owner, key: stri
 
 /**
  * Starts a change of the account's schedule in a program (or answers its open one): every child
- * registered in it, no choice made yet, the earliest effective date the policy allows.
+ * registered in it at the site of the schedule in force, no choice made yet, the earliest effective
+ * date the policy allows.
  */
 export async function startChange(deps: Deps, s: Owner, programPeriodId: number, lang: string): Promise<ChangeRow> {
   const pp = await programOf(deps, s, programPeriodId, lang);
@@ -138,7 +142,10 @@ export async function startChange(deps: Deps, s: Owner, programPeriodId: number,
   const earliest = earliestEffectiveDate(f.rules, f.policy, today, { start: pp.startDate, end: pp.endDate });
   if (!earliest) fail({ deps, lang }, 409, 'application.errors.change.noneLeft');
   const now = deps.clock();
-  const data: ChangeData = { children: kids.map((k) => ({ prChildID: k.id, noChange: false, siteID: null, selections: [] })), effectiveDate: earliest };
+  // each child's site starts as the one of the schedule in force (the change-site dialog changes it)
+  const inForce = await enrolmentsFrom(deps.db, s, pp.id, earliest);
+  const siteOf = (childId: number) => inForce.find((x) => x.e.childId === childId && x.e.enrollmentDate <= earliest)?.a.siteId ?? null;
+  const data: ChangeData = { children: kids.map((k) => ({ prChildID: k.id, noChange: false, siteID: siteOf(k.id), selections: [] })), effectiveDate: earliest };
   const [row] = await deps.db
     .insert(changeRequests)
     .values({ key: randomBytes(16).toString('hex'), providerId: s.providerId, accountId: s.accountId, programPeriodId: pp.id, data, effectiveDate: earliest, createdAt: now, updatedAt: now })
@@ -147,12 +154,19 @@ export async function startChange(deps: Deps, s: Owner, programPeriodId: number,
 }
 
 /** The request's choices checked against the program and the account (unknown ids are refused). */
-async function checkedData(deps: Deps, s: Owner, r: ChangeRow, given: ChangeData, lang: string): Promise<ChangeData> {
+/** The parent's choices as sent: a child with 'No change required' may come without site and schedule (the form hides them). */
+export interface ChangeInput {
+  children?: { prChildID: number; noChange: boolean; siteID?: number | null; selections?: { activityID: number; daysOfWeek: string[] }[] }[];
+  effectiveDate?: string | null;
+}
+
+async function checkedData(deps: Deps, s: Owner, r: ChangeRow, given: ChangeInput, lang: string): Promise<ChangeData> {
   const kids = await registeredChildren(deps.db, s, r.programPeriodId);
   const acts = await scheduleActivities(deps.db, s.providerId, r.programPeriodId);
   const siteIDs = new Set(acts.map((a) => a.siteId));
   const seen = new Set<number>();
-  const rows = (given.children ?? []).map((c) => {
+  const rows = (given.children ?? []).map((given) => {
+    const c = { ...given, siteID: given.siteID ?? null, selections: given.selections ?? [] };
     if (!kids.some((k) => k.id === c.prChildID) || seen.has(c.prChildID)) fail({ deps, lang }, 404, 'application.errors.change.notFound');
     seen.add(c.prChildID);
     if (c.siteID !== null && !siteIDs.has(c.siteID)) fail({ deps, lang }, 404, 'application.errors.change.notFound');
@@ -191,7 +205,7 @@ function checkEffectiveDate(deps: Pick<Deps, 't'>, lang: string, rules: RuleSet,
 }
 
 /** Saves the parent's choices (open requests only): per child a schedule at a site or no change, and the effective date. */
-export async function saveChange(deps: Deps, s: Owner, key: string, given: ChangeData, lang: string): Promise<ChangeRow> {
+export async function saveChange(deps: Deps, s: Owner, key: string, given: ChangeInput, lang: string): Promise<ChangeRow> {
   const r = await changeOf(deps, s, key, lang);
   if (r.status !== 'open') fail({ deps, lang }, 409, 'application.errors.change.submitted');
   const data = await checkedData(deps, s, r, given, lang);
@@ -693,6 +707,8 @@ export async function changeView(deps: Deps, s: Owner, r: ChangeRow, lang: strin
     status: r.status as 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected',
     effectiveDate: r.effectiveDate,
     earliestEffectiveDate: earliest,
+    // the picker's choices while open (the chosen date among them when it is still allowed)
+    effectiveDates: (r.status === 'open' ? allowedEffectiveDates(f.rules, f.policy, isoDay(deps.today()), { start: pp.startDate, end: pp.endDate }, EFFECTIVE_DATES_OFFERED) : []).map((date) => ({ date, label: dateInLanguage(date, lang) })),
     appliesItself: r.status === 'open' ? changeAppliesItself(f.rules, f.canParentChangeEnrollment) : r.appliesItself,
     changesInPeriod: quote?.changesInPeriod ?? 0,
     children: (r.data.children ?? []).map((c) => {

@@ -91,14 +91,19 @@ async function applicationDue(deps: AppDeps, s: SessionInfo, key: string, lang: 
 
 /**
  * What a sent change of schedule left due now (spec 2.12 origin submitchangeschedule): its amount due
- * at submit, at most the account's balance (a payment since has paid part of it); NaN when nothing
- * is left to pay or the change is not sent. The key is the signed-in account's or refused.
+ * at submit less its own approved payments, at most the account's balance; NaN when nothing is left
+ * to pay or the change is not sent. The key is the signed-in account's or refused.
  */
 export async function changeDue(deps: AppDeps, s: SessionInfo, key: string, lang: string): Promise<number> {
   const r = await changeOf(deps, s, key, lang);
   if (r.status === 'open' || r.status === 'rejected' || r.amountDueCents <= 0) return NaN;
+  // what its own payments (approved, back at its confirmation) paid already
+  const paid = await deps.db
+    .select({ amountCents: paymentAttempts.amountCents })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.accountId, s.accountId), eq(paymentAttempts.purpose, 'CHANGE'), eq(paymentAttempts.referrer, `/changeschedule/confirmation?key=${key}`), eq(paymentAttempts.status, 'APPROVED')));
   const money = await accountMoney(deps.db, s.providerId, s.accountId, isoDay(deps.today()));
-  const owes = Math.min(r.amountDueCents, money.balanceCents);
+  const owes = Math.min(r.amountDueCents - paid.reduce((n, p) => n + p.amountCents, 0), money.balanceCents);
   return owes > 0 ? owes : NaN;
 }
 

@@ -3,7 +3,9 @@
 // fees, days per week and seats; days of week for type 2 activities (choosing one resets its days,
 // ticking a day chooses the activity), a single date for type 4. The value is the child's selections
 // [{activityID, weekStart, daysOfWeek, date}]; the declared rules check it (at least one activity,
-// at most daysPerWeek days), in the browser and again on the server.
+// at most daysPerWeek days), in the browser and again on the server. A change of schedule (the field's
+// x-options op Registration.changeActivities) draws the same list from the request's eligible
+// activities, with its tools: the schedule in force and copying the schedule to the other children.
 import { Badge, Box, Button, CloseButton, Dialog, HStack, Input, Portal, SkeletonText, Stack, Text, Wrap, chakra } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -16,6 +18,7 @@ import type { PortalWidgetProps } from './FormContext';
 import { describedBy } from './describedBy';
 import type { Response } from '../../api/client';
 import { ACTIVITY_TYPE } from '../../engine/programCodes';
+import { ScheduleTools, SiteLine } from './ScheduleChange';
 
 export interface Selection {
   activityID: number;
@@ -27,6 +30,19 @@ export interface Selection {
 /** The activities, weeks and seats of the child's program (the contract's answer). */
 type Answer = Response<'ParentApplication.activities'>;
 type Activity = Answer['activities'][number];
+type ChangeAnswer = Response<'Registration.changeActivities'>;
+/** the operation a change of schedule's picker reads (the field's x-options op) */
+export const CHANGE_ACTIVITIES = 'Registration.changeActivities';
+
+/** A change of schedule's eligible activities in the application's shape (no registration fee: the child is registered). */
+export function asApplicationAnswer(c: ChangeAnswer): Answer {
+  return {
+    sites: c.sites,
+    weeks: [],
+    activities: c.activities.map((a) => ({ ...a, firstChildRegFee: 0, secondChildRegFee: 0, thirdChildRegFee: 0, isSameRegistrationFee: true })),
+    seats: c.seats.map((x) => ({ ...x, weekStart: null })),
+  };
+}
 
 const NativeCheckbox = chakra('input', { base: { width: '1.15rem', height: '1.15rem', accentColor: 'brand.solid', flexShrink: 0, marginTop: '0.15rem' } });
 const sameSelection = (s: Selection, activityID: number, weekStart: string | null) => s.activityID === activityID && (s.weekStart ?? null) === weekStart;
@@ -115,19 +131,33 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
   const client = useAtomValue(queryClientAtom);
   const locale = useAtomValue(localeAtom);
   const [details, setDetails] = useState<number | null>(null);
+  // a change of site re-draws the picker (its value may stay the same empty list)
+  const [, redraw] = useState(0);
   const row = fc.rowOf(id) ?? {};
   const prChildID = Number(row.prChildID ?? 0);
   const siteID = Number(row.siteID ?? 0);
   const key = String((fc.getContext().query as Record<string, unknown>).key ?? '');
-  const q = useQuery(
+  const xo = props.schema['x-options'] as { op?: string } | undefined;
+  const change = xo?.op === CHANGE_ACTIVITIES;
+  const cq = useQuery(
+    {
+      queryKey: [CHANGE_ACTIVITIES, key, prChildID, locale],
+      enabled: change && prChildID > 0 && key !== '',
+      staleTime: 30_000,
+      queryFn: () => fc.api.call(CHANGE_ACTIVITIES, { query: { key, prChildID } }),
+    },
+    client,
+  );
+  const aq = useQuery(
     {
       queryKey: ['ParentApplication.activities', key, prChildID, locale],
-      enabled: prChildID > 0 && key !== '',
+      enabled: !change && prChildID > 0 && key !== '',
       staleTime: 30_000,
       queryFn: () => fc.api.call('ParentApplication.activities', { params: { prChildID }, query: { key } }),
     },
     client,
   );
+  const q = change ? { isPending: cq.isPending, isError: cq.isError, data: cq.data ? asApplicationAnswer(cq.data) : undefined } : aq;
   const selections: Selection[] = Array.isArray(value) ? (value as Selection[]) : [];
   const set = (next: Selection[]) => {
     fc.touch(id);
@@ -146,7 +176,20 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
   }
   const { weeks, activities, seats } = q.data;
   const atSite = activities.filter((a) => !siteID || a.siteID === siteID);
-  if (!atSite.length) return <Text id={id}>{fc.tk('application.enrollment.noActivities')}</Text>;
+  const tools =
+    change && cq.data ? (
+      <>
+        <SiteLine fc={fc} id={id} prChildID={prChildID} answer={cq.data} siteID={siteID || null} disabled={Boolean(disabled || readonly)} onChanged={() => redraw((n) => n + 1)} />
+        <ScheduleTools fc={fc} id={id} prChildID={prChildID} answer={cq.data} selections={selections} disabled={Boolean(disabled || readonly)} />
+      </>
+    ) : null;
+  if (!atSite.length)
+    return (
+      <Stack gap="3">
+        {tools}
+        <Text id={id}>{fc.tk('application.enrollment.noActivities')}</Text>
+      </Stack>
+    );
   const groups: { weekStart: string | null; label?: string }[] = weeks.length
     ? weeks.map((w) => ({ weekStart: w.weekStart, label: fc.tk('application.enrollment.week', { date: dateInLanguage(w.weekStart, locale) }) }))
     : [{ weekStart: null }];
@@ -154,8 +197,9 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
   const tk: Tk = fc.tk;
   const weekly = weeks.length > 0;
   const shown = details === null ? undefined : atSite.find((a) => a.activityID === details);
+  const sitesOf = q.data.sites;
   const siteNames = (a: Activity) => {
-    const names = activities.filter((x) => x.activity === a.activity).map((x) => q.data.sites.find((st) => st.siteID === x.siteID)?.siteName ?? '');
+    const names = activities.filter((x) => x.activity === a.activity).map((x) => sitesOf.find((st) => st.siteID === x.siteID)?.siteName ?? '');
     return [...new Set(names.filter(Boolean))];
   };
   const detailsButton = (a: Activity) => (
@@ -170,6 +214,7 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
 
   return (
     <Stack id={id} gap="4" aria-describedby={describedByIds} aria-invalid={invalid || undefined} data-testid={`activity-picker-${prChildID}`}>
+      {tools}
       <Box role="status" aria-live="polite" data-seat-state={seatState ?? undefined}>
         {seatState ? (
           <Badge colorPalette={seatState === 'A' ? 'green' : 'orange'} variant="subtle" whiteSpace="normal">
