@@ -66,7 +66,8 @@ async function step(page: Page, screen: string, label: string) {
 async function signedIn(who: Parent, width: number, lang: Lang) {
   const ctx = await newContext(e2e.browser, width, LOCALES[lang]);
   const page = await ctx.newPage();
-  await signIn(page, e2e.server, who);
+  // a server just restarted on a busy machine may take longer to answer its first page
+  await signIn(page, e2e.server, who, { formTimeout: 90_000, failShot: `change-signin-${who}-${width}-failed` });
   if (lang !== 'en') {
     // the language the parent chose (the header's switch), kept in the session
     await page.selectOption('[data-testid=language-switch] select', lang);
