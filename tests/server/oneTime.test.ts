@@ -104,6 +104,12 @@ describe.each(BACKENDS)('one-time enrolment on %s', (backend) => {
     const planned = await t.db.handle.db.select().from(s.enrollmentDates).where(and(eq(s.enrollmentDates.childId, sofia.childID), eq(s.enrollmentDates.kind, 'oneTime')));
     expect(planned.map((p) => p.date)).toEqual(expect.arrayContaining([open[0].date, open[1].date]));
     expect((await api('Billing.accountSummary', { token: tokens.maria })).json().currentBalance).toBeCloseTo(balanceBefore + 96, 2);
+    // the parent is told, in her language, with a row in her Emails/Texts history
+    const [mail] = await t.db.handle.db.select().from(s.outbox).where(eq(s.outbox.kind, 'onetime-confirmation'));
+    expect(mail.toAddress).toBe(MARIA[1]);
+    expect(mail.textBody).toContain('Sofia Garcia:');
+    expect(mail.textBody).toContain('$96.00');
+    expect((await t.db.handle.db.select().from(s.communications).where(eq(s.communications.subject, mail.subject))).length).toBe(1);
     // a second submit answers the first; a change after it is refused
     expect((await api('Registration.oneTimeSubmit', { token: tokens.maria, query: { key } })).json<Summary>().status).toBe('submitted');
     expect((await save(lucas.childID, { skip: true })).statusCode).toBe(409);

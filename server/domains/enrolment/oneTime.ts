@@ -26,6 +26,7 @@ import type { Confirmation } from './seats';
 import { takeDateSeat } from './seats';
 import type { DraftRow, ProgramRow } from './applicationDraft';
 import { applicationOwes, payLater, paymentOf, postCharges } from './applicationPayment';
+import { queueConfirmationMail, type ConfirmationMail } from './applicationCharges';
 import { accountMoney } from '../billing/ledger';
 import { programPeriodList } from './registration';
 import type { RegistrationOneTimeActivitiesResponse, RegistrationOneTimeSaveBody, RegistrationOneTimeStartResponse } from '../../../src/engine/contract.gen';
@@ -383,6 +384,9 @@ export async function submitOneTime(deps: AppDeps, s: SessionInfo, key: string, 
       activities: c.dates.map((x) => ({ activityID: x.activityID, activity: x.activity, weekStart: x.date, state: 'A' as const })),
     })),
   };
+  const mail = await submittedMail(deps, s, d, before, due, holdMinutes, lang);
+  if (mail) result.emailSent = true;
+  let queued = false;
   try {
     await deps.db.transaction(async (tx) => {
       const [claimed] = await tx
@@ -417,10 +421,46 @@ export async function submitOneTime(deps: AppDeps, s: SessionInfo, key: string, 
         s,
         takes.map((t) => ({ firstName: firstName(t.child.childID), feeName: `${t.activity!.activity} ${t.date}`, regularFee: t.feeCents })),
       );
+      if (mail) {
+        await queueConfirmationMail(tx, deps, mail);
+        queued = true;
+      }
     });
   } catch (e) {
     if (e instanceof DateFull) fail({ deps, lang }, 409, 'onetime.errors.dateFull', { date: dateInLanguage(e.date, lang) });
     throw e;
   }
+  if (queued) deps.mailQueued();
   return oneTimeSummary(deps, s, key, lang);
+}
+
+/**
+ * The e-mail a submitted one-time enrolment sends the parent who submitted it, in her language, with a
+ * row in the account's Emails/Texts history: per child the dates enrolled (or skipped), the total,
+ * and what is to be paid now while the seats are held.
+ */
+async function submittedMail(deps: AppDeps, s: Owner, d: DraftRow, summary: Summary, dueCents: number, holdMinutes: number, lang: string): Promise<ConfirmationMail | null> {
+  if (!s.email) return null;
+  const [p] = await deps.db.select().from(providers).where(eq(providers.id, d.providerId));
+  if (!p) return null;
+  const t = (k: string, params?: Record<string, unknown>) => deps.t(lang, `onetime.email.${k}`, params);
+  const money = (cents: number) => moneyText(cents, lang, p.countryCode);
+  const lines: string[] = [];
+  for (const c of summary.children) {
+    lines.push(c.status === 'skip' ? t('skipped', { child: c.childName }) : `${c.childName}:`);
+    for (const x of c.dates) lines.push(`  ${t('date', { date: dateInLanguage(x.date, lang), activity: x.activity, timing: x.timing, fee: money(x.feeCents) })}`);
+  }
+  lines.push('', t('total', { amount: money(summary.totalCents) }));
+  if (dueCents > 0) lines.push('', t('due', { amount: money(dueCents), minutes: holdMinutes }));
+  const name = `${s.firstName ?? ''} ${s.lastName ?? ''}`.trim();
+  return {
+    providerId: d.providerId,
+    accountId: d.accountId,
+    kind: 'onetime-confirmation',
+    to: s.email,
+    from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`,
+    programName: p.programName,
+    subject: t('subject', { program: summary.programPeriod }),
+    text: [t('intro', { name }), '', t('body', { program: summary.programPeriod }), '', ...lines, '', t('footer')].join('\n'),
+  };
 }
