@@ -7,7 +7,7 @@ import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollment
 import { programReport } from '../domains/enrolment/programReport';
 import { discardOneTime, payLaterOneTime, oneTimeActivities, oneTimeChild, oneTimeDateOptions, oneTimeSummary, saveOneTime, startOneTime, submitOneTime } from '../domains/enrolment/oneTime';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
-import { changeActivities, changeOf, changeSite, changeSubmittedActivities, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
+import { changeActivities, changeOf, changeSite, changeSubmittedActivities, emailChangeConfirmation, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
 type RegistrationOps =
   | 'Registration.programPeriods'
@@ -26,6 +26,7 @@ type RegistrationOps =
   | 'Registration.changeActivities'
   | 'Registration.changeSubmittedActivities'
   | 'Registration.changeSite'
+  | 'Registration.changeConfirmationMail'
   | 'Registration.oneTimeStart'
   | 'Registration.oneTimeActivities'
   | 'Registration.oneTimeSave'
@@ -66,6 +67,9 @@ export const registrationHandlers = {
   },
   'Registration.changeSite': {
     handler: async ({ deps, session, query, body, lang }) => changeView(deps, session, await changeSite(deps, session, query.key, body.prChildID, body.siteID, lang), lang),
+  },
+  'Registration.changeConfirmationMail': {
+    handler: async ({ deps, session, query, lang }) => emailChangeConfirmation(deps, session, query.key, lang),
   },
   'Registration.changeDiscard': {
     handler: async ({ deps, session, query, lang }) => {

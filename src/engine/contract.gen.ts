@@ -3444,6 +3444,22 @@ export interface RegistrationChangeSiteResponse {
   amountDue: number;
 }
 
+/** Registration.changeConfirmationMail: query */
+export interface RegistrationChangeConfirmationMailQuery {
+  /**
+   * the change-schedule request (spec 2.1 key, 9: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.changeConfirmationMail: response */
+export interface RegistrationChangeConfirmationMailResponse {
+  /**
+   * false: the account has no e-mail address
+   */
+  sent: boolean;
+}
+
 /** Registration.oneTimeStart: body */
 export interface RegistrationOneTimeStartBody {
   programPeriodID: number;
@@ -3974,6 +3990,7 @@ export interface Operations {
   'Registration.changeActivities': { method: 'GET'; path: '/programperiods/activities/eligible'; auth: 'session'; form: undefined; query: RegistrationChangeActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeActivitiesResponse };
   'Registration.changeSubmittedActivities': { method: 'GET'; path: '/children/submitted-activities'; auth: 'session'; form: undefined; query: RegistrationChangeSubmittedActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeSubmittedActivitiesResponse };
   'Registration.changeSite': { method: 'PUT'; path: '/children/change-site'; auth: 'session'; form: undefined; query: RegistrationChangeSiteQuery; params: undefined; body: RegistrationChangeSiteBody; response: RegistrationChangeSiteResponse };
+  'Registration.changeConfirmationMail': { method: 'POST'; path: '/application/confirmation/change-schedule'; auth: 'session'; form: undefined; query: RegistrationChangeConfirmationMailQuery; params: undefined; body: undefined; response: RegistrationChangeConfirmationMailResponse };
   'Registration.oneTimeStart': { method: 'POST'; path: '/onetime-enrollment/start'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationOneTimeStartBody; response: RegistrationOneTimeStartResponse };
   'Registration.oneTimeActivities': { method: 'GET'; path: '/programperiods/activities/onetime-enrollment'; auth: 'session'; form: undefined; query: RegistrationOneTimeActivitiesQuery; params: undefined; body: undefined; response: RegistrationOneTimeActivitiesResponse };
   'Registration.oneTimeChild': { method: 'GET'; path: '/onetime-enrollment/child'; auth: 'session'; form: undefined; query: RegistrationOneTimeChildQuery; params: undefined; body: undefined; response: RegistrationOneTimeChildResponse };
@@ -4154,6 +4171,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.changeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/eligible', auth: 'session', file: false },
   'Registration.changeSubmittedActivities': { service: 'Registration', method: 'GET', path: '/children/submitted-activities', auth: 'session', file: false },
   'Registration.changeSite': { service: 'Registration', method: 'PUT', path: '/children/change-site', auth: 'session', file: false },
+  'Registration.changeConfirmationMail': { service: 'Registration', method: 'POST', path: '/application/confirmation/change-schedule', auth: 'session', file: false },
   'Registration.oneTimeStart': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/start', auth: 'session', file: false },
   'Registration.oneTimeActivities': { service: 'Registration', method: 'GET', path: '/programperiods/activities/onetime-enrollment', auth: 'session', file: false },
   'Registration.oneTimeChild': { service: 'Registration', method: 'GET', path: '/onetime-enrollment/child', auth: 'session', file: false },

@@ -2,7 +2,7 @@
 // 8.2): from /viewenrollment's Request change, a child's site changed in its dialog (the site
 // mandatory), a new schedule on the activity picker copied to the other child, the schedule in force,
 // the review with what it costs, the submission, the checkout of what it left due and the
-// confirmation with its e-mail; a change refused because its seat went meanwhile, nothing charged;
+// confirmation with its e-mail, sent again on asking; a change refused because its seat went meanwhile, nothing charged;
 // a change waiting for the provider, with a child marked 'No change required', approved from the
 // command line and then shown on /viewenrollment from its effective date. At 375 and 1280 px, in
 // English, Spanish and Vietnamese, axe on every step.
@@ -201,6 +201,11 @@ describe('change of schedule', () => {
       const mails = await outbox(e2e.server);
       expect(mails.some((m) => m.to === 'maria.garcia@example.com' && /Schedule change sent/.test(m.subject))).toBe(true);
       expect(mails.some((m) => m.to === 'maria.garcia@example.com' && /Payment receipt/.test(m.subject))).toBe(true);
+      // E-mail sends the confirmation again
+      await page.click('[data-action=email]');
+      await expect.poll(() => page.textContent('main')).toContain(cs(lang, 'confirmation.emailedAgain'));
+      await expectNoAxeViolations(page, 'confirmation e-mailed again');
+      expect((await outbox(e2e.server)).filter((m) => m.to === 'maria.garcia@example.com' && /Schedule change sent/.test(m.subject)).length).toBeGreaterThan(mails.filter((m) => m.to === 'maria.garcia@example.com' && /Schedule change sent/.test(m.subject)).length);
       // nothing left to pay for it
       expect((await call<{ valid: boolean }>(page, 'GET', `/api/Billing/payment/processing-fee?ChangeKey=${key}`)).json.valid).toBe(false);
     } catch (err) {

@@ -352,6 +352,12 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       case 'Registration.changeDiscard':
       case 'Registration.changeSubmittedActivities':
         return { query: {} };
+      case 'Registration.changeConfirmationMail': {
+        // a confirmation is e-mailed again once the change was sent
+        const res = await t.app.inject({ method: 'POST', url: `/api/Registration/changeschedule/submit?key=${m.changeRequest}`, headers: { authorization: `Bearer ${tokens.maria}` } });
+        if (res.statusCode !== 200) throw new Error(`submit before the confirmation: ${res.body}`);
+        return { query: {} };
+      }
       case 'Registration.changeSite': {
         // the site of the owner's request's new schedule (one of the program's sites)
         const [r] = await t.db.handle.db.select().from(s.changeRequests).where(eq(s.changeRequests.key, String(m.changeRequest)));

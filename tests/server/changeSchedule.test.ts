@@ -368,6 +368,7 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     expect(sofia.siteName).toContain('Lincoln');
     expect(chosen.json().children.find((c: { prChildID: number }) => c.prChildID === kid.lucas)).toMatchObject({ noChange: true, activities: [] });
     expect((await api('Registration.changeSubmittedActivities', { token: karen, query: { key } })).statusCode).toBe(404);
+    expect((await api('Registration.changeConfirmationMail', { token: maria, query: { key } })).statusCode).toBe(409);
     // nothing to pay before it is sent
     expect((await api('Billing.processingFee', { token: maria, query: { ChangeKey: key } })).json()).toMatchObject({ valid: false, methods: [] });
     const sent = await api('Registration.changeSubmit', { token: maria, query: { key } });
@@ -381,6 +382,13 @@ describe.each(BACKENDS)('change of schedule on %s', (backend) => {
     expect(Math.round(fee.amount * 100)).toBeLessThanOrEqual(due);
     expect(fee.amount).toBeGreaterThan(0);
     expect((await api('Billing.processingFee', { token: karen, query: { ChangeKey: key } })).statusCode).toBe(404);
+    // the confirmation e-mailed again on asking (refused while open, and for another account)
+    const again = await api('Registration.changeConfirmationMail', { token: maria, lang: 'es', query: { key } });
+    expect(again.statusCode, again.body).toBe(200);
+    expect(again.json()).toEqual({ sent: true });
+    const resent = await t.db.handle.db.select().from(s.outbox).where(and(eq(s.outbox.kind, 'change-submitted'), eq(s.outbox.toAddress, 'maria.garcia@example.com')));
+    expect(resent.some((m) => m.subject.includes('Cuidado antes y después de clases del año escolar'))).toBe(true);
+    expect((await api('Registration.changeConfirmationMail', { token: karen, query: { key } })).statusCode).toBe(404);
     // the checkout itself (purpose CHANGE, back at the change's confirmation) is paid in tests/e2e/change-schedule.test.ts
   });
 });

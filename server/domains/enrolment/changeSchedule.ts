@@ -836,3 +836,16 @@ export async function changeSite(deps: Deps, s: Owner, key: string, childId: num
   if (!row) fail({ deps, lang }, 409, 'application.errors.change.submitted');
   return row;
 }
+
+/**
+ * Spec 7.5 confirmation/change-schedule (2.11 confirmation, e-mail): the sent change's confirmation
+ * e-mailed again to the account holders, in the asker's language; refused while the request is open.
+ */
+export async function emailChangeConfirmation(deps: Deps, s: Owner, key: string, lang: string): Promise<{ sent: boolean }> {
+  const r = await changeOf(deps, s, key, lang);
+  if (r.status === 'open') fail({ deps, lang }, 409, 'application.errors.change.notSent');
+  const pp = await programOf(deps, s, r.programPeriodId, lang);
+  const sent = await deps.db.transaction((tx) => confirmationMail(deps, tx, s, r, pp, lang));
+  if (sent) deps.mailQueued?.();
+  return { sent };
+}
