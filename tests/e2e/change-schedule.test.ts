@@ -198,6 +198,7 @@ describe('change of schedule', () => {
       const confirmation = await page.textContent('main');
       expect(confirmation).toContain(cs(lang, 'confirmation.heading'));
       expect(confirmation).toContain('Lucas Garcia');
+      expect(confirmation).toContain(cs(lang, 'confirmation.paid'));
       const mails = await outbox(e2e.server);
       expect(mails.some((m) => m.to === 'maria.garcia@example.com' && /Schedule change sent/.test(m.subject))).toBe(true);
       expect(mails.some((m) => m.to === 'maria.garcia@example.com' && /Payment receipt/.test(m.subject))).toBe(true);
@@ -288,6 +289,8 @@ describe('change of schedule', () => {
       else await open(page, `/changeschedule/confirmation?key=${key}`);
       await step(page, 'changeschedule-confirmation', 'change-1280-vi-confirmation');
       expect(await page.textContent('main')).toContain(cs(lang, 'confirmation.heading'));
+      // the change fee is still to pay: the confirmation says so and leads back to the submission
+      if (view.amountDue > 0) expect(await page.textContent('main')).toContain(cs(lang, 'confirmation.payNow'));
 
       // the provider approves it on its effective date from the command line; the portal then shows it
       await e2e.server.restart(
