@@ -65,6 +65,12 @@ describe('one-time enrolment', () => {
         await page.getByRole('button', { name: text(lang, 'onetime', 'child.save'), exact: true }).click();
         await page.waitForURL(/\/onetimeenrollment\/summary\?key=/);
         await cards.filter({ hasText: child }).getByText(text(lang, 'onetime', 'summary.status.enrol'), { exact: true }).waitFor();
+        // Change shows the date chosen, checked; back to the summary as it was
+        await cards.filter({ hasText: child }).getByRole('button', { name: text(lang, 'onetime', 'summary.change'), exact: true }).click();
+        await page.waitForURL(/\/onetimeenrollment\/child\?/);
+        await expect.poll(() => page.locator('input[type=checkbox]:checked').count()).toBe(1);
+        await page.getByRole('button', { name: text(lang, 'onetime', 'child.back'), exact: true }).click();
+        await page.waitForURL(/\/onetimeenrollment\/summary\?key=/);
         // one date of the No-School Day Camp: $48.00
         await expect.poll(() => page.textContent('section[data-section=total]')).toContain('48.00');
         const next = page.getByRole('button', { name: text(lang, 'onetime', 'summary.continue'), exact: true });
@@ -103,6 +109,23 @@ describe('one-time enrolment', () => {
         // and back to the portal, where the date is the child's
         await page.getByRole('button', { name: text(lang, 'onetime', 'summary.returnToPortal'), exact: true }).click();
         await page.waitForURL(/\/parentportal\/programlist$/);
+
+        // a new one-time enrolment left by Exit: asked first, then back to Home with nothing kept
+        await page.goto(e2e.portal(`/viewenrollment?programPeriodID=${pp}&OT=true`));
+        await page.getByRole('button', { name: text(lang, 'enrollment', 'actions.oneTime'), exact: true }).click();
+        await page.waitForURL(/\/onetimeenrollment\/summary\?key=[0-9a-f]{32}$/, { timeout: 60_000 });
+        const left = new URL(page.url()).searchParams.get('key');
+        await page.getByRole('button', { name: text(lang, 'application', 'exit.action'), exact: true }).click();
+        const exit = page.getByRole('alertdialog', { name: text(lang, 'onetime', 'exit.title') });
+        await exit.waitFor();
+        await expectNoAxeViolations(page, `one-time exit dialog ${width} ${lang}`);
+        await exit.getByRole('button', { name: text(lang, 'application', 'exit.return'), exact: true }).click();
+        await page.waitForURL(/\/parentportal\/home$/);
+        const gone = await page.evaluate(async (key) => {
+          const session = JSON.parse(localStorage.getItem('pp.session') ?? '{}') as { token?: string };
+          return (await fetch(`/api/Registration/onetime-enrollment/summary?key=${key}`, { headers: { authorization: `Bearer ${session.token}` } })).status;
+        }, left);
+        expect(gone).toBe(404);
       } catch (err) {
         await shot(page, `onetime-failed-${width}-${lang}`);
         throw err;
