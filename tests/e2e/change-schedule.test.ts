@@ -217,7 +217,7 @@ describe('change of schedule', () => {
     }
   }, 240_000);
 
-  it('1280 px, Spanish: a change whose seat went meanwhile is refused with its message and nothing charged', async () => {
+  it('1280 px, Spanish: a change whose seat went meanwhile is refused with its message and nothing charged; the cancel-request confirmation', async () => {
     const lang: Lang = 'es';
     const { ctx, page } = await signedIn('maria', 1280, lang);
     try {
@@ -250,6 +250,21 @@ describe('change of schedule', () => {
       // nothing charged, the request still open
       expect(await balance(page)).toBe(before);
       expect((await call<{ status: string }>(page, 'GET', `/api/Registration/changeschedule?key=${key}`)).json.status).toBe('open');
+
+      // the cancel-request confirmation: Continue keeps the request, Return to portal discards it and goes home
+      await page.getByRole('button', { name: cs(lang, 'exit.action') }).click();
+      const exit = page.getByRole('alertdialog', { name: cs(lang, 'exit.title') });
+      await exit.waitFor();
+      await expectNoAxeViolations(page, 'cancel-request confirmation (es)');
+      await shot(page, 'change-1280-es-exit');
+      await exit.getByRole('button', { name: cs(lang, 'exit.continue') }).click();
+      await exit.waitFor({ state: 'detached' });
+      expect(new URL(page.url()).pathname).toBe('/parentportal/changeschedule/enrollment');
+      await page.getByRole('button', { name: cs(lang, 'exit.action') }).click();
+      await exit.waitFor();
+      await exit.getByRole('button', { name: cs(lang, 'exit.return') }).click();
+      await page.waitForURL(/\/parentportal\/home/);
+      expect((await call(page, 'GET', `/api/Registration/changeschedule?key=${key}`)).status).toBe(404);
     } catch (err) {
       await shot(page, 'change-1280-es-failed');
       throw err;
