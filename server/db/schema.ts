@@ -46,6 +46,25 @@ export type { LinkByLanguage };
 /** provider-supplied pages (spec 2.4 User Guide, 2.5 privacy policy) */
 export type ProviderLinks = Pick<ProviderRecord, 'userGuideUrl' | 'privacyPolicyUrl'>;
 
+
+/**
+ * An enrolment in autopay asked with a payment on the gateway's page (spec 4 OTP variants): what the
+ * agreement states, fixed when the parent accepted it; the registration is made once the payment is
+ * approved and its method saved.
+ */
+export interface AutopayRequest {
+  frequency: string;
+  maxChargeCents: number | null;
+  termsVersion: string;
+  termsHtml: string;
+  /** the first service period's start (yyyy-mm-dd) */
+  startDate?: string;
+  discountPercent?: number;
+  payerName?: string;
+  payerEmail?: string;
+  /** the signed-in parent's e-mail: the agreement goes to her and to the payer */
+  signerEmail?: string;
+}
 export const providers = pgTable('providers', {
   id: serial('id').primaryKey(),
   appName: text('app_name').notNull().unique(),
@@ -1415,7 +1434,7 @@ export const paymentAttempts = pgTable(
     /** the parent was offered to save the method on the hosted page */
     saveMethod: boolean('save_method').notNull().default(false),
     /** spec 4 OTP variants: pay now and enrol in autopay with the method saved on the hosted page (the agreement accepted on the payer page) */
-    autopayRequest: jsonb('autopay_request').$type<{ frequency: string; maxChargeCents: number | null; termsVersion: string; termsHtml: string }>(),
+    autopayRequest: jsonb('autopay_request').$type<AutopayRequest>(),
     gatewayCode: integer('gateway_code').notNull(),
     checkoutId: text('checkout_id').unique(),
     checkoutUrl: text('checkout_url'),

@@ -12,7 +12,7 @@ import { amountOfCents } from '../../src/engine/money';
 import { payerFacts, payerList, payerRuleData, paymentOptions, paymentResult, processingFee, receiptAnswer, refundPolicy, startPayment } from '../domains/payments/payments';
 import { invoicePdfFile, receiptPdfFile } from '../domains/payments/billingReports';
 import { paymentHistoryFile, statementFile, statementPeriod } from '../domains/billing/statements';
-import { agreementFile, autopayForm, autopayFrequencies, autopayPeriodType, autopayRegistration, autopayWriteContext, cancelAutopay, changeAutopay, enrolAutopay } from '../domains/payments/autopayEnrolment';
+import { agreementFile, autopayForm, autopayFrequencies, autopayPeriodType, autopayRegistration, autopayRequestOf, autopayWriteContext, cancelAutopay, changeAutopay, enrolAutopay } from '../domains/payments/autopayEnrolment';
 import { removeSavedMethod, restApiPayment, savedCardFacts, savedMethodList, savedMethodPayer, updateSavedMethod } from '../domains/payments/savedMethods';
 
 type BillingOp = Extract<OperationId, `Billing.${string}`>;
@@ -95,7 +95,8 @@ export const billingHandlers = {
   'Billing.startPayment': {
     facts: ({ deps, session, body, lang }) => payerFacts(deps, session, body.paidByFamilyMemberID, lang),
     ruleData: ({ deps, session }) => payerRuleData(deps, session),
-    handler: ({ deps, session, body, form, lang }) => startPayment(deps, session, body, form.data, lang),
+    // an enrolment in autopay asked with the payment (spec 4 OTP variants) is made once it is approved
+    handler: async ({ deps, session, body, form, lang }) => startPayment(deps, session, body, form.data, lang, await autopayRequestOf(deps, session, body, body.paymentMethodCode, lang)),
   },
   'Billing.paymentResult': {
     handler: ({ deps, session, body, lang }) => paymentResult(deps, session, body, lang),

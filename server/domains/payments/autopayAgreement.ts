@@ -4,6 +4,7 @@
 // parent read them. E-mailed to the payer (and the adult who accepted, when another) once signed.
 import { eq } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
+import type { DbOrTx } from '../../db/index';
 import { accounts, autopayAgreements, providers } from '../../db/schema';
 import { enqueueMail } from '../../outbox';
 import { dateInLanguage, displayPhone } from '../../../src/engine/index';
@@ -29,9 +30,9 @@ function plainText(html: string): string {
 }
 
 /** The agreement's PDF in the language. */
-export async function agreementPdf(deps: AppDeps, a: Agreement, lang: string): Promise<Uint8Array> {
-  const [p] = await deps.db.select().from(providers).where(eq(providers.id, a.providerId));
-  const [acc] = await deps.db.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.id, a.accountId));
+export async function agreementPdf(deps: AppDeps, a: Agreement, lang: string, db: DbOrTx = deps.db): Promise<Uint8Array> {
+  const [p] = await db.select().from(providers).where(eq(providers.id, a.providerId));
+  const [acc] = await db.select({ accountNo: accounts.accountNo }).from(accounts).where(eq(accounts.id, a.accountId));
   const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `autopay.agreement.${key}`, params);
   const d = newReportDoc(t('title'), p.organisation, a.signedAt);
   const { doc } = d;
@@ -62,20 +63,23 @@ export async function agreementPdf(deps: AppDeps, a: Agreement, lang: string): P
   return d.done;
 }
 
-/** E-mails a signed agreement's PDF to the payer (and the adult who accepted it), in the language it was signed in. */
-export async function mailAgreement(deps: AppDeps, agreementId: number, signerEmail: string): Promise<void> {
-  const [a] = await deps.db.select().from(autopayAgreements).where(eq(autopayAgreements.id, agreementId));
+/**
+ * E-mails a signed agreement's PDF to the payer (and the adult who accepted it), in the language it was
+ * signed in; on `db`, the transaction that recorded it when the mail goes with it.
+ */
+export async function mailAgreement(deps: AppDeps, agreementId: number, signerEmail: string, db: DbOrTx = deps.db): Promise<void> {
+  const [a] = await db.select().from(autopayAgreements).where(eq(autopayAgreements.id, agreementId));
   if (!a) return;
-  const [p] = await deps.db.select().from(providers).where(eq(providers.id, a.providerId));
+  const [p] = await db.select().from(providers).where(eq(providers.id, a.providerId));
   const lang = a.locale;
-  const pdf = await agreementPdf(deps, a, lang);
+  const pdf = await agreementPdf(deps, a, lang, db);
   const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `autopay.agreement.${key}`, params);
   const to = new Set([a.payerEmail, signerEmail].map((x) => x.trim().toLowerCase()).filter(Boolean));
   const from = `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`;
   const params = { organisation: p.organisation, frequency: deps.t(lang, `autopay.frequency.${a.frequency}`), last4: a.last4Digits };
   let first: number | null = null;
   for (const address of to) {
-    const id = await enqueueMail(deps.db, deps.clock, {
+    const id = await enqueueMail(db, deps.clock, {
       providerId: a.providerId,
       kind: 'autopay-agreement',
       to: address,
@@ -87,7 +91,7 @@ export async function mailAgreement(deps: AppDeps, agreementId: number, signerEm
     first ??= id;
   }
   if (first !== null) {
-    await deps.db.update(autopayAgreements).set({ mailId: first }).where(eq(autopayAgreements.id, a.id));
+    await db.update(autopayAgreements).set({ mailId: first }).where(eq(autopayAgreements.id, a.id));
     deps.mailQueued();
   }
 }

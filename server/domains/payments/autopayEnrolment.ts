@@ -9,7 +9,7 @@ import { and, asc, desc, eq, gt, inArray, isNotNull } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { DbOrTx } from '../../db/index';
-import { accounts, activities, adults, autopayAgreements, autopayRegistrations, enrollments, paymentAttempts, paymentMethods, programPeriods, servicePeriods } from '../../db/schema';
+import { accounts, activities, adults, autopayAgreements, autopayRegistrations, enrollments, paymentAttempts, paymentMethods, programPeriods, servicePeriods, type AutopayRequest } from '../../db/schema';
 import { fail } from '../../errors';
 import { isoDay } from '../../clock';
 import { addDays, type PeriodType } from '../../../src/engine/billing';
@@ -373,6 +373,49 @@ async function sendAgreement(deps: AppDeps, s: SessionInfo, agreementId: number)
   } catch (err) {
     deps.log?.error({ err, agreementId }, 'autopay agreement e-mail not queued');
   }
+}
+
+/**
+ * Spec 4 OTP variants: an enrolment in autopay asked on the one-time payer page with a new card or bank
+ * account (the payer form's autopay checkbox, by the declared rule autopay.chosen over the provider's
+ * variant and the method): its frequency (one offered; the first offer where the variant asks none),
+ * the terms accepted and the agreement's facts as the parent accepted them. Null when autopay was not
+ * chosen; refused when the terms were not accepted, the frequency is not offered or the payer pays an
+ * autopay already. The registration is made once the payment is approved (payments.applyTransaction).
+ */
+export async function autopayRequestOf(deps: AppDeps, s: SessionInfo, values: { autopay?: boolean; frequency?: string; termsAccepted?: boolean; paidByFamilyMemberID?: number }, methodCode: string, lang: string): Promise<AutopayRequest | null> {
+  const { settings, provider } = await settingsOfSession(deps, s);
+  const decl = deps.declarations.get(provider.appName);
+  if (!decl) return null;
+  const { details, discounts } = await autopayPeriodDetails(deps, s, lang);
+  const ctx = {
+    form: { autopay: values.autopay === true, frequency: values.frequency ?? '' },
+    data: { paymentOptions: { autoPaymentForCCEnabled: settings.autoPaymentForCCEnabled, autoPaymentForECheckEnabled: settings.autoPaymentForECheckEnabled }, autopayForm: { formCustomID: settings.autopayForm }, autopayPeriods: { autoPayServicePeriodDetails: details, discounts, currentFrequency: '' } },
+    flow: { data: { paymentMethodCode: methodCode } },
+    query: {},
+  };
+  if (evaluateRule(decl.set.rules, 'autopay.chosen', ctx) !== true) return null;
+  if (values.termsAccepted !== true) fail({ deps, lang }, 400, 'errors.payment.terms');
+  const offers = offersOf(deps, provider.appName, ctx);
+  const frequency = values.frequency || offers[0];
+  if (!frequency) fail({ deps, lang }, 409, 'autopay.errors.noPeriods');
+  if (!offers.includes(frequency)) fail({ deps, lang }, 400, 'autopay.errors.frequencyNotOffered');
+  const payerId = Number(values.paidByFamilyMemberID ?? 0) > 0 ? Number(values.paidByFamilyMemberID) : s.adultId;
+  if ((await registrationsOf(deps.db, s)).some((r) => r.active && r.adultId === payerId)) fail({ deps, lang }, 409, 'autopay.errors.alreadyEnrolled');
+  const detail = details.find((d) => d.periodType === frequency);
+  const terms = await termsOf(deps, s, payerId, lang);
+  const [payer] = await deps.db.select().from(adults).where(eq(adults.id, payerId));
+  return {
+    frequency,
+    maxChargeCents: null,
+    termsVersion: terms.version,
+    termsHtml: terms.html,
+    ...(detail ? { startDate: mdyToIso(detail.startDate) } : {}),
+    discountPercent: discounts[frequency as PeriodType] ?? 0,
+    payerName: payer ? `${payer.firstName} ${payer.lastName}` : '',
+    payerEmail: payer?.email ?? '',
+    signerEmail: s.email,
+  };
 }
 
 /** GET /report/automatic-payment-agreement: the latest agreement of one of the account's registrations, as a PDF. */

@@ -9,7 +9,7 @@ import { and, asc, eq, inArray, isNull, lt, ne } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import type { Db, DbOrTx, Tx } from '../../db/index';
-import { accounts, adults, applicationDrafts, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, paymentMethods, payments, providers } from '../../db/schema';
+import { accounts, adults, applicationDrafts, autopayAgreements, autopayRegistrations, customTexts, gatewayEvents, ledgerEntries, logins, outbox, paymentAttempts, paymentMethods, payments, providers, type AutopayRequest } from '../../db/schema';
 import { fail } from '../../errors';
 import { isoDay, todayMdy } from '../../clock';
 import { enqueueMail } from '../../outbox';
@@ -31,6 +31,7 @@ import { changeOf } from '../enrolment/changeSchedule';
 import { payerText, type AttemptPayer } from '../billing/model';
 import { joinLicence } from '../people/shared';
 import { applySettlementNotice, returnReasonOf } from './settlement';
+import { mailAgreement } from './autopayAgreement';
 import type {
   BillingConfigurationResponse,
   BillingPayersResponse,
@@ -265,7 +266,7 @@ function saveOffered(deps: AppDeps, appName: string, settings: PaymentSettings, 
  * Opens the gateway's hosted page for a payment: a submitted application's fees while its seats are
  * held, or the balance or another amount; `values` are the payer form's checked values.
  */
-export async function startPayment(deps: AppDeps, session: SessionInfo, body: BillingStartPaymentBody, values: BillingStartPaymentBody, lang: string): Promise<BillingStartPaymentResponse> {
+export async function startPayment(deps: AppDeps, session: SessionInfo, body: BillingStartPaymentBody, values: BillingStartPaymentBody, lang: string, autopayRequest: AutopayRequest | null = null): Promise<BillingStartPaymentResponse> {
   const { settings, provider } = await settingsOfSession(deps, session);
   if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
   const method = body.paymentMethodCode;
@@ -340,7 +341,9 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       feeCents,
       paymentMethodCode: method,
       gatewayCode,
-      saveMethod: body.saveCard === true && saveOffered(deps, provider.appName, settings, method, values),
+      // an enrolment in autopay keeps the method the payment is made with (the autopay charges its token)
+      saveMethod: autopayRequest !== null || (body.saveCard === true && saveOffered(deps, provider.appName, settings, method, values)),
+      autopayRequest,
       payer,
       // a one-time enrolment's payment (origin submitonetime) goes on at its submission page
       referrer: application ? (application.applicationTypeId === APPLICATION_TYPE.oneTime ? `/submission?key=${application.key}` : `/confirmation?key=${application.key}`) : referrer,
@@ -654,6 +657,54 @@ async function keepSavedMethod(deps: AppDeps, t: Tx, attempt: Attempt, tx: Gatew
 }
 
 /**
+ * Enrols the account in autopay with the method an approved payment saved, as its attempt asked (spec 4
+ * OTP variants: the autopay checkbox on the payer page): the registration, the method paying it and the
+ * agreement as the parent accepted it, in the payment's transaction. Nothing when that payer pays an
+ * autopay already. Answers the agreement's id.
+ */
+async function enrolFromPayment(deps: AppDeps, t: Tx, attempt: Attempt, req: AutopayRequest, methodId: number): Promise<number | null> {
+  const [m] = await t.select().from(paymentMethods).where(eq(paymentMethods.id, methodId));
+  if (!m) return null;
+  const [active] = await t
+    .select({ id: autopayRegistrations.id })
+    .from(autopayRegistrations)
+    .where(and(eq(autopayRegistrations.providerId, attempt.providerId), eq(autopayRegistrations.accountId, attempt.accountId), eq(autopayRegistrations.adultId, m.adultId), eq(autopayRegistrations.active, true)));
+  if (active) return null;
+  const startDate = req.startDate ?? isoDay(deps.today());
+  const [registration] = await t
+    .insert(autopayRegistrations)
+    .values({ providerId: attempt.providerId, accountId: attempt.accountId, adultId: m.adultId, paymentMethodCode: m.paymentMethodCode === 'ECR' ? 'ECH' : 'CCD', frequency: req.frequency, startDate, maxChargeCents: req.maxChargeCents })
+    .returning();
+  await t.update(paymentMethods).set({ usedForAutoPay: true, automaticPaymentRegistrationId: registration.id }).where(eq(paymentMethods.id, m.id));
+  const [agreement] = await t
+    .insert(autopayAgreements)
+    .values({
+      providerId: attempt.providerId,
+      accountId: attempt.accountId,
+      automaticPaymentRegistrationId: registration.id,
+      kind: 'ENROL',
+      payerAdultId: m.adultId,
+      signedByAdultId: attempt.adultId,
+      payerName: req.payerName || `${m.firstName} ${m.lastName}`,
+      payerEmail: req.payerEmail ?? '',
+      paymentMethodId: m.id,
+      paymentMethodCode: m.paymentMethodCode,
+      methodType: m.type,
+      last4Digits: m.last4Digits,
+      frequency: req.frequency,
+      startDate,
+      maxChargeCents: req.maxChargeCents,
+      discountPercent: String(req.discountPercent ?? 0),
+      termsVersion: req.termsVersion,
+      termsHtml: req.termsHtml,
+      locale: attempt.locale,
+      signedAt: attempt.createdAt,
+    })
+    .returning({ id: autopayAgreements.id });
+  return agreement.id;
+}
+
+/**
  * Applies the gateway's transaction to its attempt, once: the conditional UPDATE claims the attempt
  * by setting its transaction id in one statement, and only the request that claimed it posts the
  * payment, its ledger entry and the receipt e-mails, in the same database transaction. An approval
@@ -733,6 +784,12 @@ export async function applyTransaction(deps: AppDeps, attempt: Attempt, tx: Gate
     // the receipt in the account's Emails/Texts history, once whatever the number of its recipients
     if (receipts[0]) await recordInHistory(t, deps.today(), { providerId: attempt.providerId, accountId: attempt.accountId, subject: receipts[0].subject, text: receipts[0].text, from: receipts[0].programName });
     await t.update(payments).set({ receiptMails: mailIds }).where(eq(payments.id, payment.id));
+    // the autopay asked with the payment, on the method it saved (spec 4 OTP variants)
+    // and the signed agreement to the payer and the parent as a PDF, with the receipt
+    if (wasLive && !refundReason && attempt.autopayRequest && methodId) {
+      const agreementId = await enrolFromPayment(deps, t, attempt, attempt.autopayRequest, methodId);
+      if (agreementId !== null) await mailAgreement(deps, agreementId, attempt.autopayRequest.signerEmail ?? '', t);
+    }
     return done;
   };
   const result = within ? await run(within) : await deps.db.transaction(run);
