@@ -8,7 +8,9 @@
 // on Home, an e-mail saying when it is tried again; she moves the autopay to a good card and the try on
 // that day charges it: the receipt e-mail and the payment on her ledger. Maria, whose account's autopay
 // a program makes mandatory, sees no cancel and is told why; she moves the autopay to a card the
-// issuer reports stolen (9979): its decline is told as final and never tried again.
+// issuer reports stolen (9979): its decline is told as final and never tried again. Amara enrols while
+// paying with a new card on Pay now's payer page (the provider's variant OTP_APEA_SPM): the checkbox
+// hides save-card, unticking brings it back and clears the frequency.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -257,6 +259,70 @@ describe('autopay', () => {
       await ctx.close();
     }
   }, 400_000);
+
+  it('Amara enrols weekly with a new card on the Pay now payer page (the variant OTP_APEA_SPM, 375 px, Spanish)', async () => {
+    const lang: Lang = 'es';
+    const width = 375;
+    const tag = `${width}-${lang}`;
+    const { ctx, page } = await signedIn('amara', width, lang);
+    try {
+      await page.goto(e2e.portal('/paynow'));
+      await page.waitForSelector('section[data-section=summary] dl');
+      await page.check('#amount_amountChoice-1');
+      const fees = page.waitForResponse((r) => r.url().includes('/processing-fee') && r.url().includes('Amount=10.00'));
+      await page.fill('#amount_otherAmount', '10.00');
+      await fees;
+      await page.locator('section[data-section=methods] [data-index]').filter({ hasText: p(lang, 'tile.CCD') }).locator('[data-action=choose]').click();
+      await page.waitForURL(/\/payerinformation\?key=[0-9a-f]{32}/);
+      await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
+      await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Amara Mensah' });
+      await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+      // the checkbox starts unticked, save-card offered; the twice-a-month and monthly discounts told
+      expect(await page.isChecked('#payer_autopay')).toBe(false);
+      await page.locator('#payer_saveCard').waitFor();
+      expect(await page.textContent('section[data-section=periodDiscount]')).toContain(a(lang, 'discount.period', { twice: '1', monthly: '2' }));
+      // ticking autopay hides save-card and asks the frequency; unticking brings save-card back and clears the frequency
+      await page.check('#payer_autopay');
+      await page.locator('#payer_saveCard').waitFor({ state: 'detached' });
+      const select = page.locator('#payer_frequency');
+      await expect.poll(async () => select.locator('option').count()).toBeGreaterThan(1);
+      expect((await select.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))).filter(Boolean)).toEqual(['W', 'M']);
+      await select.selectOption('W');
+      await page.locator('section[data-section=datesW]').waitFor();
+      await page.uncheck('#payer_autopay');
+      await page.locator('#payer_saveCard').waitFor();
+      await page.check('#payer_autopay');
+      await expect.poll(() => page.locator('#payer_frequency').inputValue()).toBe('');
+      await page.selectOption('#payer_frequency', 'W');
+      await page.click('[data-action=readTerms]');
+      await page.locator('[data-modal=terms] [data-section=termsText]').waitFor();
+      await page.locator('[data-modal=terms] [data-action=close]').click();
+      await page.locator('[data-modal=terms]').waitFor({ state: 'detached' });
+      await page.check('#payer_termsAccepted');
+      await look(page, `Pay now payer page with autopay (${tag})`, `autopay-paynow-payer-${tag}`);
+      await page.click('[data-action=pay]');
+      await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
+      await page.fill('input[name=number]', '4111 1111 1111 1111');
+      await page.fill('input[name=expiry]', '12/30');
+      await page.fill('input[name=cvv]', '123');
+      await page.check('input[name=saveMethod]');
+      await page.click('button[type=submit]');
+      await page.waitForURL(/\/paymentreceipt\?accountPaymentID=\d+/);
+      await page.waitForSelector('section[data-section=receipt] dl');
+      await page.click('[data-action=autopay]');
+      await page.waitForURL(/\/enrollinautopay\?fromPage=paymentreceipt/);
+      await page.locator('section[data-section=onFile] dl').waitFor();
+      const onFile = await page.textContent('section[data-section=onFile]');
+      expect(onFile).toContain(a(lang, 'frequency.W'));
+      expect(onFile).toContain('1111');
+      await look(page, `autopay enrolled with the payment (${tag})`, `autopay-enrolled-with-payment-${tag}`);
+    } catch (err) {
+      await shot(page, `autopay-failed-amara-${tag}`);
+      throw err;
+    } finally {
+      await ctx.close();
+    }
+  }, 300_000);
 
   it('the run: a soft decline told and tried again, charged once the card is changed; a hard decline told as final and not tried again', async () => {
     const due = await openInvoiceDue('karen.johnson@example.com');
