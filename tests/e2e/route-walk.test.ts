@@ -290,8 +290,34 @@ describe('route walk', () => {
         findings.push(...f);
       }
     }
+    // the one-time enrolment, with a session of its own: the portal's hand-off to it for the school year
+    await page.goto(e2e.portal('/home'));
+    await ensureSignedIn(page);
+    const oneTime = await page.evaluate(async () => {
+      const session = JSON.parse(localStorage.getItem('pp.session') ?? '{}') as { token: string; accountID: number; appName: string; userName: string };
+      const headers = { Authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
+      const periods = (await (await fetch('/api/Registration/programperiods/list', { headers })).json()) as { programPeriodID: number; category: string }[];
+      const programPeriodID = periods.find((p) => p.category === 'schoolYear')!.programPeriodID;
+      const tokenString = JSON.stringify({ applicationName: session.appName, locale: 'en', programPeriodID, menu: '/programlist', userName: session.userName, accountID: session.accountID });
+      const res = await fetch('/api/Registration/program/application-token', { method: 'POST', headers, body: JSON.stringify({ programPeriodID, accountID: session.accountID, product: 'onetimeenrollment', ApplicationTokenString: tokenString }) });
+      const { keyelement } = (await res.json()) as { keyelement: string };
+      return `/onetimeenrollment/?appName=${session.appName}&programPeriodID=${programPeriodID}&lang=en&keyelement=${keyelement}`;
+    });
+    await page.goto(`${e2e.server.url}${oneTime}`);
+    await page.waitForURL(/\/onetimeenrollment\/summary\?key=/, { timeout: 60_000 });
+    for (const s of SCREENS.filter((x) => x.product === 'onetimeenrollment')) {
+      for (const q of queries(s, foreign)) {
+        const url = `/onetimeenrollment${s.path}${q}`;
+        await page.goto(`${e2e.server.url}${url}`);
+        const settled = await settle(page);
+        const f = await inspect(page, url, settled);
+        if (f.length > 0) await shot(page, `route-walk-${s.id}${q ? '-q' : ''}`);
+        for (const x of f) console.log(`FINDING ${x.url}: ${x.problem}`);
+        findings.push(...f);
+      }
+    }
     expect(findings.map((f) => `${f.url}: ${f.problem}`)).toEqual([]);
-  }, 600_000);
+  }, 900_000);
 });
 
 describe('pay now, found on the walk', () => {
