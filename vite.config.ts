@@ -6,7 +6,7 @@ import { minify, transformWithOxc, type Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
-import { namespacesOfScreen, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
+import { namespacesOfScreen, PRODUCT_NAMESPACES, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
 import { patchPlugins, treeshake } from './build/patches';
 import { resolveFragments, type Fragments } from './src/engine/fragments';
 
@@ -57,10 +57,18 @@ function baseScreens(): Plugin {
         if (resolved.errors.length) throw new Error(resolved.errors.map((e) => `${e.file}: ${e.path}: ${e.message}`).join('\n'));
         // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a screen file as written (the engine checks it)
         const decl = resolved.value as any;
-        const { $schema: _, data: _data, modals: _modals, description: _description, sections, actions, ...route } = decl;
+        // a flow's steps (the progress bar) are drawn with the sections, from the declaration set
+        const { $schema: _, data: _data, modals: _modals, description: _description, flow: _flow, sections, actions, ...route } = decl;
         if (!route.id || !route.path) continue;
         // the lazily fetched namespaces the screen uses, fetched as it opens (src/runtime/ScreenView.tsx)
-        const texts = namespacesOfScreen(lazy, decl, schemas, (name) => ruleNames.has(name));
+        // (not its own product's, fetched at start: src/runtime/textNamespaces.ts PRODUCT_NAMESPACES)
+        const product = route.product ?? 'parentportal';
+        const texts = namespacesOfScreen(
+          lazy.filter((ns) => !(PRODUCT_NAMESPACES[ns] ?? []).some((p) => p === product)),
+          decl,
+          schemas,
+          (name) => ruleNames.has(name),
+        );
         screens[route.id] = {
           ...route,
           // each kind once: the shell asks whether a screen has sections and preloads their kinds' code
