@@ -16,6 +16,10 @@
 //   payments failed [--provider APP] [--lang LANG]         autopay charges that failed for good (a hard
 //                                                          decline, the last retry, a bank return not
 //                                                          presented again) and are still unpaid
+//   onetime list [--provider APP]                          one-time activities' dates, seats taken and total
+//   onetime add ACTIVITY_ID DATE --provider APP [--seats N] offer a one-time activity on a date (its own
+//                                                          seats, or the activity's)
+//   onetime remove ACTIVITY_ID DATE --provider APP         withdraw a date nobody holds
 import { join } from 'node:path';
 import { openDb } from '../server/db/index';
 import { ROOT } from '../server/app';
@@ -26,6 +30,7 @@ import { unresolvedPayments } from '../server/domains/payments/unresolved';
 import { failedAutopays } from '../server/domains/payments/autopay';
 import { approveChange, ChangeDecisionError, pendingChanges, rejectChange } from '../server/domains/enrolment/changeSchedule';
 import { moneyText } from '../src/engine/money';
+import { addOneTimeDate, OneTimeDateError, oneTimeDateList, removeOneTimeDate } from '../server/domains/enrolment/oneTime';
 
 const USAGE = `Usage:
   npm run provider -- applications list [--provider APP]
@@ -35,7 +40,10 @@ const USAGE = `Usage:
   npm run provider -- changes approve CHANGE_ID --provider APP
   npm run provider -- changes reject CHANGE_ID --provider APP
   npm run provider -- payments unresolved [--provider APP] [--lang en|es|pt|vi]
-  npm run provider -- payments failed [--provider APP] [--lang en|es|pt|vi]`;
+  npm run provider -- payments failed [--provider APP] [--lang en|es|pt|vi]
+  npm run provider -- onetime list [--provider APP]
+  npm run provider -- onetime add ACTIVITY_ID YYYY-MM-DD --provider APP [--seats N]
+  npm run provider -- onetime remove ACTIVITY_ID YYYY-MM-DD --provider APP`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -46,12 +54,18 @@ const args = process.argv.slice(2);
 const [area, command, idArg] = args;
 const unresolved = area === 'payments' && command === 'unresolved';
 const failed = area === 'payments' && command === 'failed';
-if (!unresolved && !failed && ((area !== 'applications' && area !== 'changes') || !['list', 'approve', 'reject'].includes(command ?? ''))) {
+const oneTime = area === 'onetime' && ['list', 'add', 'remove'].includes(command ?? '');
+if (!unresolved && !failed && !oneTime && ((area !== 'applications' && area !== 'changes') || !['list', 'approve', 'reject'].includes(command ?? ''))) {
   console.error(USAGE);
   process.exit(2);
 }
 const provider = option(args, '--provider');
 const id = Number(idArg);
+const date = args[3];
+if (oneTime && command !== 'list' && (!date || date.startsWith('--'))) {
+  console.error(USAGE);
+  process.exit(2);
+}
 if (!unresolved && !failed && command !== 'list' && (!Number.isInteger(id) || id < 1 || !provider)) {
   console.error(USAGE);
   process.exit(2);
@@ -59,7 +73,20 @@ if (!unresolved && !failed && command !== 'list' && (!Number.isInteger(id) || id
 
 const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite') });
 try {
-  if (failed) {
+  if (oneTime) {
+    if (command === 'list') {
+      const rows = await oneTimeDateList(handle.db, provider);
+      if (!rows.length) console.log('No one-time dates are offered.');
+      for (const r of rows) console.log([r.provider, r.activityID, r.activity, r.program, r.date, `${r.taken}/${r.total} seats taken`].join('\t'));
+    } else if (command === 'add') {
+      const seatsArg = option(args, '--seats');
+      await addOneTimeDate(handle.db, provider!, id, date, seatsArg === undefined ? undefined : Number(seatsArg));
+      console.log(`Activity ${id} is offered on ${date}.`);
+    } else {
+      await removeOneTimeDate(handle.db, provider!, id, date);
+      console.log(`Activity ${id} is no longer offered on ${date}.`);
+    }
+  } else if (failed) {
     const t = createTranslator(ROOT);
     const lang = option(args, '--lang') ?? 'en';
     const rows = await failedAutopays(handle.db, provider);
@@ -113,7 +140,7 @@ try {
     console.log(`Application ${id} rejected: ${released} seat(s) released.`);
   }
 } catch (err) {
-  if (!(err instanceof ApprovalError) && !(err instanceof ChangeDecisionError)) throw err;
+  if (!(err instanceof ApprovalError) && !(err instanceof ChangeDecisionError) && !(err instanceof OneTimeDateError)) throw err;
   console.error(err.message);
   process.exitCode = 1;
 } finally {

@@ -11,6 +11,7 @@ import { and, eq } from 'drizzle-orm';
 import { apiClient, BACKENDS, createTestApp, tokenFor, KAREN, LINH, MARIA, type TestApp } from './helpers';
 import * as s from '../../server/db/schema';
 import { releaseExpiredHolds } from '../../server/domains/enrolment/applicationPayment';
+import { addOneTimeDate, OneTimeDateError, oneTimeDateList, removeOneTimeDate } from '../../server/domains/enrolment/oneTime';
 
 type Summary = { key: string; status: string; canSubmit: boolean; totalCents: number; children: { childID: number; childName: string; status: string; dates: { date: string; feeCents: number }[] }[]; payment: { paymentStatus: string; amountDue: number } };
 type Activities = { childID: number; childName: string; status: string; activities: { activityID: number; activity: string; feeCents: number; dates: { date: string; seatsLeft: number; open: boolean; chosen: boolean; enrolled: boolean }[] }[] }[];
@@ -176,6 +177,33 @@ describe.each(BACKENDS)('one-time enrolment on %s', (backend) => {
     await api('Registration.oneTimeSave', { token: tokens.maria, query: { key }, body: { childID: sofia.childID, skip: false, dates: [first.value] } });
     expect((await api('Registration.oneTimeChild', { token: tokens.maria, query: { key, childID: sofia.childID } })).json()).toMatchObject({ status: 'enrol', dates: [first.value] });
     await api('Registration.oneTimeDiscard', { token: tokens.maria, query: { key } });
+  });
+
+  it('the provider offers and withdraws dates (npm run provider -- onetime): a date held stays, seats follow what is taken', async () => {
+    const db = t.db.handle.db;
+    const listed = await oneTimeDateList(db, 'brightpath');
+    expect(listed.every((r) => r.provider === 'brightpath' && r.activityID === camp)).toBe(true);
+    const last = listed[listed.length - 1];
+    const fresh = new Date(Date.parse(`${last.date}T00:00:00Z`) + 7 * 86_400_000).toISOString().slice(0, 10);
+    await addOneTimeDate(db, 'brightpath', camp, fresh, 2);
+    expect((await oneTimeDateList(db, 'brightpath')).find((r) => r.date === fresh)).toMatchObject({ total: 2, taken: 0 });
+    // offered to the parent, with its own seats
+    const { key } = (await start(tokens.maria)).json<Summary>();
+    const offered = (await activitiesOf(tokens.maria, key))[0].activities[0].dates.find((d) => d.date === fresh);
+    expect(offered).toMatchObject({ seatsLeft: 2, open: true });
+    await api('Registration.oneTimeDiscard', { token: tokens.maria, query: { key } });
+    await removeOneTimeDate(db, 'brightpath', camp, fresh);
+    expect((await oneTimeDateList(db, 'brightpath')).some((r) => r.date === fresh)).toBe(false);
+    // a date whose last seat a parent took cannot be withdrawn, and its seats never fall below what is taken
+    const full = (await oneTimeDateList(db, 'brightpath')).find((r) => r.taken > 0 && r.taken === r.total)!;
+    await expect(removeOneTimeDate(db, 'brightpath', camp, full.date)).rejects.toBeInstanceOf(OneTimeDateError);
+    await addOneTimeDate(db, 'brightpath', camp, full.date, 1);
+    expect((await seatOf(full.date)).total).toBe(1);
+    // another provider's activity, an activity that is not one-time, a date outside the program
+    await expect(addOneTimeDate(db, 'northridge', camp, fresh)).rejects.toBeInstanceOf(OneTimeDateError);
+    const [before] = await db.select().from(s.activities).where(eq(s.activities.activity, 'Before Care'));
+    await expect(addOneTimeDate(db, 'brightpath', before.id, fresh)).rejects.toBeInstanceOf(OneTimeDateError);
+    await expect(addOneTimeDate(db, 'brightpath', camp, '2099-01-01')).rejects.toBeInstanceOf(OneTimeDateError);
   });
 
   it('the key is the account’s only, and a parent application’s key is not a one-time enrolment’s', async () => {

@@ -10,7 +10,8 @@
 // Which programs offer it is the portal's own rule (programs.showOneTime, spec 4), evaluated here;
 // which dates a child may choose is oneTime.dateOffered with the weekend rule (rules/oneTime.rules.json).
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../../db/index';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import { accounts, activities, applicationDrafts, enrollmentDates, onetimeDates, onetimeTakes, programPeriods, providers, seats, sites } from '../../db/schema';
@@ -463,4 +464,62 @@ async function submittedMail(deps: AppDeps, s: Owner, d: DraftRow, summary: Summ
     subject: t('subject', { program: summary.programPeriod }),
     text: [t('intro', { name }), '', t('body', { program: summary.programPeriod }), '', ...lines, '', t('footer')].join('\n'),
   };
+}
+
+/** A provider's one-time dates refused by its own operations (an unknown activity, a date held). */
+export class OneTimeDateError extends Error {}
+
+/** The provider's one-time activities with the dates they are offered on: seats taken and total per date. */
+export async function oneTimeDateList(db: Db, appName?: string) {
+  const rows = await db
+    .select({ provider: providers.appName, activityID: activities.id, activity: activities.activity, program: programPeriods.programPeriod, date: onetimeDates.date, capacity: onetimeDates.capacity, defaultCapacity: activities.capacity, taken: seats.taken })
+    .from(onetimeDates)
+    .innerJoin(activities, eq(activities.id, onetimeDates.activityId))
+    .innerJoin(programPeriods, eq(programPeriods.id, activities.programPeriodId))
+    .innerJoin(providers, eq(providers.id, onetimeDates.providerId))
+    .leftJoin(seats, and(eq(seats.activityId, onetimeDates.activityId), eq(seats.weekStart, onetimeDates.date)))
+    .where(appName ? eq(providers.appName, appName) : undefined)
+    .orderBy(asc(providers.appName), asc(activities.id), asc(onetimeDates.date));
+  return rows.map((r) => ({ provider: r.provider, activityID: r.activityID, activity: r.activity, program: r.program, date: r.date, total: r.capacity ?? r.defaultCapacity, taken: r.taken ?? 0 }));
+}
+
+async function oneTimeActivityOf(db: Db, appName: string, activityID: number) {
+  const [row] = await db
+    .select({ a: activities, providerId: providers.id, endDate: programPeriods.endDate, startDate: programPeriods.startDate })
+    .from(activities)
+    .innerJoin(providers, eq(providers.id, activities.providerId))
+    .innerJoin(programPeriods, eq(programPeriods.id, activities.programPeriodId))
+    .where(and(eq(activities.id, activityID), eq(providers.appName, appName)));
+  if (!row || !row.a.isOneTime) throw new OneTimeDateError(`Activity ${activityID} is not a one-time activity of ${appName}.`);
+  return row;
+}
+
+/** Offers a one-time activity on a date of its program (its own number of seats, or the activity's); offering it again changes its seats. */
+export async function addOneTimeDate(db: Db, appName: string, activityID: number, date: string, capacity?: number): Promise<void> {
+  const row = await oneTimeActivityOf(db, appName, activityID);
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(`${date}T00:00:00Z`))) throw new OneTimeDateError(`${date} is not a date (YYYY-MM-DD).`);
+  if (date < row.startDate || date > row.endDate) throw new OneTimeDateError(`${date} is outside the program (${row.startDate} to ${row.endDate}).`);
+  if (capacity !== undefined && (!Number.isInteger(capacity) || capacity < 1)) throw new OneTimeDateError('The number of seats must be a whole number of at least 1.');
+  await db.transaction(async (tx) => {
+    await tx
+      .insert(onetimeDates)
+      .values({ providerId: row.providerId, activityId: activityID, date, capacity: capacity ?? null })
+      .onConflictDoUpdate({ target: [onetimeDates.activityId, onetimeDates.date], set: { capacity: capacity ?? null } });
+    // a date whose seats were taken already keeps them: its total follows, never below what is taken
+    await tx
+      .update(seats)
+      .set({ total: sql`greatest(${capacity ?? row.a.capacity}, ${seats.taken})` })
+      .where(and(eq(seats.activityId, activityID), eq(seats.weekStart, date)));
+  });
+}
+
+/** Withdraws a date nobody holds (a date a parent holds or enrolled in stays: refused). */
+export async function removeOneTimeDate(db: Db, appName: string, activityID: number, date: string): Promise<void> {
+  await oneTimeActivityOf(db, appName, activityID);
+  await db.transaction(async (tx) => {
+    const [seat] = await tx.select().from(seats).where(and(eq(seats.activityId, activityID), eq(seats.weekStart, date))).for('update');
+    if (seat && seat.taken > 0) throw new OneTimeDateError(`${date} has ${seat.taken} seat(s) taken: it cannot be withdrawn.`);
+    const gone = await tx.delete(onetimeDates).where(and(eq(onetimeDates.activityId, activityID), eq(onetimeDates.date, date))).returning({ id: onetimeDates.id });
+    if (!gone.length) throw new OneTimeDateError(`Activity ${activityID} is not offered on ${date}.`);
+  });
 }
