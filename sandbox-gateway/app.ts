@@ -157,6 +157,7 @@ const CHECKOUT_KEYS = [
   'locale',
   'payer',
   'offerSave',
+  'saveRequired',
 ] as const;
 
 export function checkCheckoutRequest(body: unknown): Checked<CreateCheckoutRequest> {
@@ -197,6 +198,7 @@ export function checkCheckoutRequest(body: unknown): Checked<CreateCheckoutReque
   }
   if (payer.country !== '' && payer.country !== 'US' && payer.country !== 'CA') return { ok: false, message: 'payer.country must be US or CA.' };
   if (body.offerSave !== undefined && typeof body.offerSave !== 'boolean') return { ok: false, message: 'offerSave must be true or false.' };
+  if (body.saveRequired !== undefined && typeof body.saveRequired !== 'boolean') return { ok: false, message: 'saveRequired must be true or false.' };
   return {
     ok: true,
     value: {
@@ -214,6 +216,7 @@ export function checkCheckoutRequest(body: unknown): Checked<CreateCheckoutReque
       payer,
       // false and absent are the same request (the same idempotency hash)
       ...(body.offerSave === true ? { offerSave: true } : {}),
+      ...(body.saveRequired === true ? { saveRequired: true } : {}),
     },
   };
 }
@@ -877,7 +880,8 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       payerName: `${c.payer.firstName} ${c.payer.lastName}`.trim(),
       actionPath: payPath(c),
       cancelPath: `${payPath(c)}/cancel`,
-      offerSave: c.offerSave === true,
+      offerSave: c.offerSave === true || c.saveRequired === true,
+      saveRequired: c.saveRequired === true,
       values,
       errors,
     });
@@ -950,7 +954,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       details = { brand: bank.brand, last4: bank.last4, holderName: bank.holderName, expiry: '' };
       returnCode = bankReturnCode(bank.account);
     }
-    const wantsSave = c.offerSave === true && form.saveMethod === '1';
+    const wantsSave = c.saveRequired === true || (c.offerSave === true && form.saveMethod === '1');
 
     // from here to completeCheckout nothing awaits: two submits cannot both charge
     const earlierAttempts = store.recordAttempt(fingerprint, now.getTime());

@@ -127,6 +127,8 @@ export interface PaymentPageModel {
   cancelPath: string;
   /** the checkout offers "save for later" */
   offerSave?: boolean;
+  /** the method is kept for automatic payments: said, not offered */
+  saveRequired?: boolean;
   /** what is kept from a bad submit (never the card number, CVV or account number) */
   values: { name?: string; expiry?: string; routing?: string; accountType?: string; save?: boolean };
   errors: FieldErrors;
@@ -214,6 +216,12 @@ function saveChoice(m: PaymentPageModel): string {
   if (!m.offerSave) return '';
   const t = m.texts;
   const vars = { merchant: m.merchantName };
+  if (m.saveRequired) {
+    return `<div class="save">
+<p id="save-method-note">${escapeHtml(fill(m.method === 'CARD' ? t.saveRequiredCard : t.saveRequiredBank, vars))}</p>
+<span class="hint">${escapeHtml(fill(t.saveHint, vars))}</span>
+</div>`;
+  }
   return `<div class="save">
 <label class="choice" for="save-method"><input type="checkbox" id="save-method" name="saveMethod" value="1" aria-describedby="save-method-hint"${m.values.save ? ' checked' : ''}> ${escapeHtml(fill(m.method === 'CARD' ? t.saveCard : t.saveBank, vars))}</label>
 <span class="hint" id="save-method-hint">${escapeHtml(fill(t.saveHint, vars))}</span>

@@ -49,6 +49,11 @@ export interface CreateCheckoutRequest {
    * transaction carries `savedMethod`, a token the portal can charge later. Absent means false.
    */
   offerSave?: boolean;
+  /**
+   * The method is kept whatever the parent ticks (a payment that enrols in automatic payments, which
+   * charge its token): the page says so instead of offering the box. Absent means false.
+   */
+  saveRequired?: boolean;
 }
 
 /** OPEN takes a payment; COMPLETED has its one transaction; EXPIRED and CANCELLED take none. */

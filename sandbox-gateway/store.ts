@@ -32,6 +32,8 @@ export interface StoredCheckout {
   payer: CheckoutPayer;
   /** the page offers "save for later" */
   offerSave?: boolean;
+  /** the method is kept whatever the parent ticks (an autopay enrolment) */
+  saveRequired?: boolean;
   /** EXPIRED is not stored: it follows from expiresAt (see checkoutStatus) */
   state: 'OPEN' | 'COMPLETED' | 'CANCELLED';
   createdAt: string;
@@ -425,6 +427,7 @@ export function checkoutFromRequest(
     locale: req.locale,
     payer: { ...req.payer },
     ...(req.offerSave ? { offerSave: true } : {}),
+    ...(req.saveRequired ? { saveRequired: true } : {}),
     state: 'OPEN',
     createdAt: extra.createdAt.toISOString(),
     expiresAt: extra.expiresAt.toISOString(),

@@ -34,6 +34,10 @@ export interface PageTexts {
   saveCard: string;
   /** the save-for-later checkbox of a bank page (it widens the debit authorisation): {merchant} */
   saveBank: string;
+  /** instead of the card checkbox when the card is kept for automatic payments: {merchant} */
+  saveRequiredCard: string;
+  /** the same for a bank account (it widens the debit authorisation): {merchant} */
+  saveRequiredBank: string;
   /** under either checkbox: {merchant} */
   saveHint: string;
   /** the button: {amount} */
@@ -84,6 +88,8 @@ const en: PageTexts = {
   debitAuthorisation: 'By selecting Pay, you authorise {merchant} to debit {amount} from this bank account once, on or after today, through the ACH network. The debit can take 3 to 5 business days. To revoke this authorisation, contact {merchant} before the debit is made; you may ask your bank to return a debit you did not authorise.',
   saveCard: 'Save this card for later payments to {merchant}',
   saveBank: 'Save this bank account for later payments to {merchant}, and authorise {merchant} to debit it for each payment I make later',
+  saveRequiredCard: 'This card is kept for your automatic payments to {merchant}.',
+  saveRequiredBank: 'This bank account is kept for your automatic payments to {merchant}, and you authorise {merchant} to debit it for each of them.',
   saveHint: '{merchant} keeps only the type, the last 4 digits and the name, never the full number. You can remove it at any time.',
   pay: 'Pay {amount}',
   cancel: 'Cancel and go back to {merchant}',
@@ -144,6 +150,8 @@ const es: PageTexts = {
   debitAuthorisation: 'Al seleccionar Pagar, usted autoriza a {merchant} a debitar {amount} de esta cuenta bancaria una sola vez, a partir de hoy, a través de la red ACH. El débito puede tardar de 3 a 5 días hábiles. Para revocar esta autorización, comuníquese con {merchant} antes de que se realice el débito; puede pedir a su banco que devuelva un débito que usted no autorizó.',
   saveCard: 'Guardar esta tarjeta para pagos posteriores a {merchant}',
   saveBank: 'Guardar esta cuenta bancaria para pagos posteriores a {merchant} y autorizar a {merchant} a debitarla por cada pago que yo haga más adelante',
+  saveRequiredCard: 'Esta tarjeta se guarda para sus pagos automáticos a {merchant}.',
+  saveRequiredBank: 'Esta cuenta bancaria se guarda para sus pagos automáticos a {merchant}, y usted autoriza a {merchant} a debitarla para cada uno de ellos.',
   saveHint: '{merchant} guarda solo el tipo, los últimos 4 dígitos y el nombre, nunca el número completo. Puede eliminarla en cualquier momento.',
   pay: 'Pagar {amount}',
   cancel: 'Cancelar y volver a {merchant}',
@@ -204,6 +212,8 @@ const pt: PageTexts = {
   debitAuthorisation: 'Ao selecionar Pagar, você autoriza {merchant} a debitar {amount} desta conta bancária uma única vez, a partir de hoje, pela rede ACH. O débito pode levar de 3 a 5 dias úteis. Para revogar esta autorização, entre em contato com {merchant} antes que o débito seja feito; você pode pedir ao seu banco que devolva um débito que não autorizou.',
   saveCard: 'Salvar este cartão para pagamentos futuros a {merchant}',
   saveBank: 'Salvar esta conta bancária para pagamentos futuros a {merchant} e autorizar {merchant} a debitá-la em cada pagamento que eu fizer depois',
+  saveRequiredCard: 'Este cartão fica salvo para seus pagamentos automáticos a {merchant}.',
+  saveRequiredBank: 'Esta conta bancária fica salva para seus pagamentos automáticos a {merchant}, e você autoriza {merchant} a debitá-la em cada um deles.',
   saveHint: '{merchant} guarda somente o tipo, os 4 últimos dígitos e o nome, nunca o número completo. Você pode removê-lo a qualquer momento.',
   pay: 'Pagar {amount}',
   cancel: 'Cancelar e voltar para {merchant}',
@@ -264,6 +274,8 @@ const vi: PageTexts = {
   debitAuthorisation: 'Khi chọn Thanh toán, quý vị cho phép {merchant} trừ {amount} từ tài khoản ngân hàng này một lần, vào hôm nay hoặc sau đó, qua mạng lưới ACH. Khoản trừ có thể mất 3 đến 5 ngày làm việc. Để thu hồi sự cho phép này, vui lòng liên hệ {merchant} trước khi khoản trừ được thực hiện; quý vị có thể yêu cầu ngân hàng hoàn lại khoản trừ mà quý vị không cho phép.',
   saveCard: 'Lưu thẻ này cho các lần thanh toán sau cho {merchant}',
   saveBank: 'Lưu tài khoản ngân hàng này cho các lần thanh toán sau cho {merchant}, và cho phép {merchant} trừ tiền từ tài khoản này cho mỗi lần tôi thanh toán sau này',
+  saveRequiredCard: 'Thẻ này được lưu cho các khoản thanh toán tự động của quý vị cho {merchant}.',
+  saveRequiredBank: 'Tài khoản ngân hàng này được lưu cho các khoản thanh toán tự động của quý vị cho {merchant}, và quý vị ủy quyền cho {merchant} ghi nợ tài khoản cho mỗi khoản đó.',
   saveHint: '{merchant} chỉ giữ loại, 4 chữ số cuối và tên, không bao giờ giữ số đầy đủ. Quý vị có thể xóa bất cứ lúc nào.',
   pay: 'Thanh toán {amount}',
   cancel: 'Hủy và quay lại {merchant}',

@@ -1,7 +1,8 @@
 // Enrolling in autopay with a new card on the one-time payer page (spec 4 OTP variants, here
 // OTP_APEA_SPM): the payment asks the enrolment (payment_attempts.autopay_request) with the terms
 // accepted and an offered frequency; once the gateway approves it and saves the card, the account is
-// enrolled on that card, the agreement recorded and e-mailed. Without the terms, or with a frequency
+// enrolled on that card (the gateway's page keeps it without a box to tick), the agreement recorded
+// and e-mailed. Without the terms, or with a frequency
 // not offered, the payment does not start; a payment without the autopay box is a payment only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
@@ -26,9 +27,9 @@ describe.each(BACKENDS)('autopay with a new card on %s', (backend) => {
   const key = () => randomBytes(16).toString('hex');
   const start = (extra: Partial<StartPayment>) => api('Billing.startPayment', { token: karen, body: { ...payer, idempotencyKey: key(), paymentMethodCode: 'CCD', amountChoice: 'other', otherAmount: '10.00', ...extra } as StartPayment });
 
-  /** Pays on the hosted page with save ticked, and answers the payment result's status. */
-  async function payOnPage(checkoutUrl: string, number = '4111111111111111'): Promise<string> {
-    const res = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Karen Johnson', number, expiry: '12/30', cvv: '123', saveMethod: '1' }), redirect: 'manual' });
+  /** Pays on the hosted page (save ticked or not), and answers the payment result's status. */
+  async function payOnPage(checkoutUrl: string, number = '4111111111111111', save = true): Promise<string> {
+    const res = await fetch(checkoutUrl, { method: 'POST', body: new URLSearchParams({ name: 'Karen Johnson', number, expiry: '12/30', cvv: '123', ...(save ? { saveMethod: '1' } : {}) }), redirect: 'manual' });
     expect(res.status).toBe(303);
     const q = Object.fromEntries(new URL(res.headers.get('location')!).searchParams);
     const result = await api('Billing.paymentResult', { token: karen, body: { gatewayCode: 1, checkout: q.checkout, transaction: q.transaction, status: q.status as 'APPROVED', sig: q.sig } });
@@ -76,7 +77,11 @@ describe.each(BACKENDS)('autopay with a new card on %s', (backend) => {
     const [attempt] = await t.db.handle.db.select().from(s.paymentAttempts).orderBy(desc(s.paymentAttempts.id)).limit(1);
     expect(attempt.saveMethod).toBe(true);
     expect(attempt.autopayRequest).toMatchObject({ frequency: 'W', signerEmail: KAREN[1] });
-    expect(await payOnPage(started.json().checkoutUrl)).toBe('APPROVED');
+    // the gateway's page keeps the card for the autopay, with no box to tick, and says so
+    const page = await (await fetch(started.json().checkoutUrl)).text();
+    expect(page).toContain('id="save-method-note"');
+    expect(page).not.toContain('name="saveMethod"');
+    expect(await payOnPage(started.json().checkoutUrl, '4111111111111111', false)).toBe('APPROVED');
     const details = (await api('Billing.autopayRegistration', { token: karen })).json();
     expect(details).toMatchObject({ status: 'ENROLLED', frequency: 'W', paymentMethodCode: 'CCR', last4Digits: '1111', payerName: 'Karen Johnson' });
     expect(details.agreementID).toBeGreaterThan(0);

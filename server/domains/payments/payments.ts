@@ -387,6 +387,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       locale: lang,
       // the hosted page offers "save for later": the number stays at the gateway, the portal gets a token
       ...(attempt.saveMethod ? { offerSave: true } : {}),
+      // an autopay enrolment keeps the method whatever is ticked there: the autopay charges its token
+      ...(attempt.autopayRequest ? { saveRequired: true } : {}),
       payer: { firstName: payer.firstName, lastName: payer.lastName, street: payerStreet(payer), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
     });
   } catch (e) {
