@@ -217,7 +217,7 @@ describe('change of schedule', () => {
     }
   }, 240_000);
 
-  it('1280 px, Spanish: a change whose seat went meanwhile is refused with its message and nothing charged; the cancel-request confirmation', async () => {
+  it('1280 px, Spanish: a change whose seat went meanwhile is refused with its message and nothing charged; resumed in another browser; the cancel-request confirmation', async () => {
     const lang: Lang = 'es';
     const { ctx, page } = await signedIn('maria', 1280, lang);
     try {
@@ -250,6 +250,18 @@ describe('change of schedule', () => {
       // nothing charged, the request still open
       expect(await balance(page)).toBe(before);
       expect((await call<{ status: string }>(page, 'GET', `/api/Registration/changeschedule?key=${key}`)).json.status).toBe('open');
+
+      // the request goes on in another browser: Request change there opens the same one with its choices
+      const other = await signedIn('maria', 375, 'en');
+      try {
+        const again = await startChange(other.page, 'School Year Before & After Care', 'en', 'change-375-en-resumed');
+        expect(again).toBe(key);
+        expect(await other.page.isChecked('[id$=children_0_noChange]')).toBe(true);
+        await expect.poll(() => other.page.locator(`[data-testid=activity-picker-${lucas}] input[type=checkbox]:checked`).count()).toBe(1);
+        await shot(other.page, 'change-375-en-resumed-children');
+      } finally {
+        await other.ctx.close();
+      }
 
       // the cancel-request confirmation: Continue keeps the request, Return to portal discards it and goes home
       await page.getByRole('button', { name: cs(lang, 'exit.action') }).click();

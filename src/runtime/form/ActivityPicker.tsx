@@ -210,7 +210,8 @@ export default function ActivityPickerWidget(props: PortalWidgetProps) {
 
   // spec 4's display state of the chosen seats: A all available, W all full (waitlist), AW some of each
   const chosenFull = selections.map((sel) => seats.find((x) => x.activityID === sel.activityID && (x.weekStart ?? null) === (sel.weekStart ?? null))?.isFull ?? false);
-  const seatState = !chosenFull.length ? null : chosenFull.every(Boolean) ? 'W' : chosenFull.some(Boolean) ? 'AW' : 'A';
+  // a change has no waiting list (a full activity is refused when sent): its picker says only each activity's seats
+  const seatState = change || !chosenFull.length ? null : chosenFull.every(Boolean) ? 'W' : chosenFull.some(Boolean) ? 'AW' : 'A';
 
   return (
     <Stack id={id} gap="4" aria-describedby={describedByIds} aria-invalid={invalid || undefined} data-testid={`activity-picker-${prChildID}`}>
