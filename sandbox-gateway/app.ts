@@ -629,7 +629,7 @@ export async function buildSandboxGateway(opts: SandboxOptions): Promise<Sandbox
       if (earlier.requestHash !== hash) return reply.code(409).send({ message: 'This idempotencyKey was used with another request.' });
       return reply.code(200).send(checkoutAnswer(earlier));
     }
-    if (store.keyCancelled(request.merchant, request.idempotencyKey)) return reply.code(409).send({ message: 'This idempotencyKey was cancelled.' });
+    if (store.keyCancelled(request.merchant, request.idempotencyKey)) return reply.code(409).send({ code: 'KEY_CANCELLED', message: 'This idempotencyKey was cancelled.' });
     const createdAt = clock();
     const checkout = checkoutFromRequest(request, {
       checkoutId: newId('chk'),

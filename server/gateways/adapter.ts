@@ -64,6 +64,17 @@ export class GatewayUnavailable extends Error {
 }
 
 /**
+ * The gateway refuses to open a page under a key that was closed before it opened (another tab of the
+ * same account closed this attempt meanwhile). Not an outage: this attempt is over.
+ */
+export class CheckoutClosed extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CheckoutClosed';
+  }
+}
+
+/**
  * The gateway does not know a saved method's token (forgotten, deleted, another merchant's, or not one
  * it can act on). Not an outage: asking again changes nothing, so the method can no longer be used.
  */

@@ -21,7 +21,7 @@ import { amountOfCents, centsOfAmount, moneyText } from '../../../src/engine/mon
 import { dateInLanguage } from '../../../src/engine/formats';
 import { isTrue } from '../../../src/engine/index';
 import { METHOD_KINDS, processingFeeCents, type PaymentSettings } from '../../paymentSettings';
-import { GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../../gateways/adapter';
+import { CheckoutClosed, GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../../gateways/adapter';
 import { RETURN_ROUTES } from '../../gateways/registry';
 import type { GatewayTransaction } from '../../../sandbox-gateway/protocol';
 import type { DraftRow } from '../enrolment/application';
@@ -392,6 +392,14 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       payer: { firstName: payer.firstName, lastName: payer.lastName, street: payerStreet(payer), city: payer.city, state: payer.stateCode, zip: payer.zip, country: provider.countryCode, email: payer.email, phone: payer.phone },
     });
   } catch (e) {
+    // another tab closed this attempt at the gateway before its page opened (its row may not say so yet)
+    if (e instanceof CheckoutClosed) {
+      await deps.db
+        .update(paymentAttempts)
+        .set({ status: 'CANCELLED', reasonCode: 'REPLACED', completedAt: deps.clock() })
+        .where(and(eq(paymentAttempts.id, attempt.id), eq(paymentAttempts.status, 'CREATED')));
+      fail({ deps, lang }, 409, 'payment.errors.inProgress');
+    }
     if (e instanceof GatewayUnavailable) {
       // another tab closed this attempt while its page was being opened
       if ((await attemptById(deps.db, attempt.id)).status !== 'CREATED') fail({ deps, lang }, 409, 'payment.errors.inProgress');

@@ -17,7 +17,7 @@ import {
   type SettlementRunAnswer,
   type TokenAnswer,
 } from '../../../sandbox-gateway/protocol';
-import { GatewayUnavailable, TokenRefused, type PaymentGateway } from '../adapter';
+import { CheckoutClosed, GatewayUnavailable, TokenRefused, type PaymentGateway } from '../adapter';
 import { errorMessage, isRecord } from '../../json';
 
 export interface SandboxGatewayConfig {
@@ -72,6 +72,8 @@ export function sandboxGateway(cfg: SandboxGatewayConfig): SandboxPaymentGateway
     const text = await res.text();
     // a token call answered 404: the gateway does not know the token (an outage is not a 404)
     if (res.status === 404 && path.startsWith('/api/tokens/')) throw new TokenRefused(`gateway ${cfg.code} does not know the token: ${text.slice(0, 200)}`);
+    // a page asked for under a key another tab closed first
+    if (res.status === 409 && path === '/api/checkouts' && text.includes('KEY_CANCELLED')) throw new CheckoutClosed(`gateway ${cfg.code}: ${text.slice(0, 200)}`);
     if (!res.ok) throw new GatewayUnavailable(`gateway ${cfg.code} answered ${res.status}: ${text.slice(0, 200)}`);
     return JSON.parse(text) as T;
   }

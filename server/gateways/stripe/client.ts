@@ -19,7 +19,7 @@ import type {
   TokenAnswer,
   UpdateTokenRequest,
 } from '../../../sandbox-gateway/protocol';
-import { GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../adapter';
+import { CheckoutClosed, GatewayUnavailable, TokenRefused, type PaymentGateway, type VerifiedNotification } from '../adapter';
 
 export interface StripeGatewayConfig {
   code: number;
@@ -211,7 +211,7 @@ export function stripeGateway(cfg: StripeGatewayConfig): PaymentGateway {
   });
 
   async function createCheckout(req: Omit<CreateCheckoutRequest, 'merchant'>): Promise<CheckoutAnswer> {
-    if (closedKeys.has(req.idempotencyKey)) throw new GatewayUnavailable(`gateway ${cfg.code} (stripe): checkout ${req.idempotencyKey} was closed`);
+    if (closedKeys.has(req.idempotencyKey)) throw new CheckoutClosed(`gateway ${cfg.code} (stripe): checkout ${req.idempotencyKey} was closed`);
     // this key's page again (a double click): Stripe refuses a key reused with other parameters
     const known = sessionOfKey.get(req.idempotencyKey);
     if (known) return answerOf(await retrieve(known));

@@ -103,6 +103,13 @@ describe('fragments', () => {
       ['bankDays', 'payment.flowIsBank'],
       ['payer', 'payment.flowIsNew'],
       ['secure', 'payment.flowIsNew'],
+      // enrolling in autopay while paying with a new method (spec 4's OTP variants): the shared autopay blocks
+      ['weeklyDiscount', 'autopay.showWeeklyDiscount'],
+      ['periodDiscount', 'autopay.showPeriodDiscount'],
+      ['datesW', 'autopay.datesW'],
+      ['datesT', 'autopay.datesT'],
+      ['datesM', 'autopay.datesM'],
+      ['termsLink', 'autopay.agreementShown'],
       ['bankReturnFee', 'payment.flowBankReturnFee'],
       ['payingWith', 'payment.flowIsSaved'],
       ['payerOnFile', 'payment.flowIsSaved'],
@@ -110,7 +117,14 @@ describe('fragments', () => {
     ]);
     expect(sections('payerinformation').find((s) => s.id === 'payer')?.initial).toBe('$flow.data.payer');
     // the application's: its bank note by the method in the address, and the return fee as on Pay now's
-    expect(sections('parentapplication-payerinformation').map((s) => s.show)).toEqual([undefined, 'application.payMethodIsBank', undefined, undefined, 'payment.flowBankReturnFee']);
+    expect(sections('parentapplication-payerinformation').map((s) => s.show)).toEqual([
+      undefined,
+      'application.payMethodIsBank',
+      undefined,
+      undefined,
+      ...['autopay.showWeeklyDiscount', 'autopay.showPeriodDiscount', 'autopay.datesW', 'autopay.datesT', 'autopay.datesM', 'autopay.agreementShown'],
+      'payment.flowBankReturnFee',
+    ]);
   });
 
   it("a provider's overlay on a fragment changes every screen that includes it, and the screen overlays apply after", () => {
