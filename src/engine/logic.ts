@@ -18,16 +18,28 @@ export class RuleError extends Error {
 export type RuleSet = Record<string, RuleDef>;
 
 // The rules being evaluated, so that {"rule": "area.name"} can call another rule of the same set.
-const stack: { rules: RuleSet; id: string }[] = [];
+// Each entry keeps the data the rule was given: a 'today' that data carries holds inside per-element
+// logic too (some, all, map...), where the operator's own data is the element.
+const stack: { rules: RuleSet; id: string; data: unknown }[] = [];
 const MAX_DEPTH = 20;
 
 const str = (v: unknown): string => (v === null || v === undefined ? '' : String(v));
 
 /** Today as mm/dd/yyyy: ctx.today, else ctx.data.today (deterministic tables), else the portal's today. */
-function todayOf(data: unknown): string {
+function givenToday(data: unknown): string | undefined {
   const d = data as { today?: unknown; data?: { today?: unknown } } | null;
   if (d && typeof d.today === 'string') return d.today;
   if (d && d.data && typeof d.data.today === 'string') return d.data.today;
+  return undefined;
+}
+
+function todayOf(data: unknown): string {
+  const own = givenToday(data);
+  if (own !== undefined) return own;
+  for (let i = stack.length - 1; i >= 0; i--) {
+    const given = givenToday(stack[i].data);
+    if (given !== undefined) return given;
+  }
   return formatMdy(businessDate());
 }
 
@@ -151,7 +163,7 @@ export function evaluateRule(rules: RuleSet, ref: RuleRef, data: unknown): unkno
   const def = Object.prototype.hasOwnProperty.call(rules, ref) ? rules[ref] : undefined;
   if (!def) throw new RuleError(String(ref), 'unknown rule');
   if (stack.length >= MAX_DEPTH) throw new RuleError(ref, 'rules call each other too deeply (a cycle?)');
-  stack.push({ rules, id: ref });
+  stack.push({ rules, id: ref, data });
   try {
     return jsonLogic.apply(def.logic as never, data as never);
   } catch (e) {

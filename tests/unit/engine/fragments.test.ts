@@ -94,7 +94,8 @@ describe('fragments', () => {
     for (const id of ['payerinformation', 'parentapplication-payerinformation']) {
       expect(JSON.stringify(base.screenSources![id].json), id).toContain('"$fragment":"payerInformation"');
       const ids = sections(id).map((s) => s.id);
-      expect(ids.slice(ids.indexOf('payment'), ids.indexOf('payment') + 4), id).toEqual(['payment', 'bankDays', 'payer', 'secure']);
+      // the autopay texts of the provider's variant right under the payer form (its checkbox and frequency), above the secure-payment note
+      expect(ids.slice(ids.indexOf('payment'), ids.indexOf('payment') + 10), id).toEqual(['payment', 'bankDays', 'payer', 'weeklyDiscount', 'periodDiscount', 'datesW', 'datesT', 'datesM', 'termsLink', 'secure']);
     }
     // Pay now's payer page: the form for a new method, the payer on file for a saved one
     expect(sections('payerinformation').map((s) => [s.id, s.show])).toEqual([
@@ -102,7 +103,6 @@ describe('fragments', () => {
       ['payment', 'payment.flowStarted'],
       ['bankDays', 'payment.flowIsBank'],
       ['payer', 'payment.flowIsNew'],
-      ['secure', 'payment.flowIsNew'],
       // enrolling in autopay while paying with a new method (spec 4's OTP variants): the shared autopay blocks
       ['weeklyDiscount', 'autopay.showWeeklyDiscount'],
       ['periodDiscount', 'autopay.showPeriodDiscount'],
@@ -110,6 +110,7 @@ describe('fragments', () => {
       ['datesT', 'autopay.datesT'],
       ['datesM', 'autopay.datesM'],
       ['termsLink', 'autopay.agreementShown'],
+      ['secure', 'payment.flowIsNew'],
       ['bankReturnFee', 'payment.flowBankReturnFee'],
       ['payingWith', 'payment.flowIsSaved'],
       ['payerOnFile', 'payment.flowIsSaved'],
@@ -121,8 +122,8 @@ describe('fragments', () => {
       undefined,
       'application.payMethodIsBank',
       undefined,
-      undefined,
       ...['autopay.showWeeklyDiscount', 'autopay.showPeriodDiscount', 'autopay.datesW', 'autopay.datesT', 'autopay.datesM', 'autopay.agreementShown'],
+      undefined,
       'payment.flowBankReturnFee',
     ]);
   });
