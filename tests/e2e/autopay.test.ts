@@ -233,7 +233,11 @@ describe('autopay', () => {
       await page.locator('section[data-section=onFile] dl').waitFor();
       expect(await page.locator('section[data-section=saved]').count()).toBe(0);
       await look(page, `enrol page with an autopay on file (${tag})`, `autopay-onfile-${tag}`);
-      await page.locator('section[data-section=onFile] [data-action=change]').click();
+      // a program makes it mandatory: the way on says Change (Cambiar), not Change or cancel
+      const changeOnly = page.locator('section[data-section=onFile] [data-action=changeOnly]');
+      expect((await changeOnly.innerText()).trim()).toBe('Cambiar');
+      expect(await page.locator('section[data-section=onFile] [data-action=change]').count()).toBe(0);
+      await changeOnly.click();
       await page.waitForURL(/\/changeautopay/);
       await page.locator('section[data-section=mandatory]').waitFor();
       expect(await page.textContent('section[data-section=mandatory]')).toContain(a(lang, 'errors.mandatory'));
