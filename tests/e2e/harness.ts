@@ -25,6 +25,8 @@ export interface RunningServer {
   restart(between: () => Promise<void> | void, more?: Record<string, string>): Promise<void>;
   /** SIGKILL, as a crash: no shutdown runs */
   crash(): Promise<void>;
+  /** stops the server (its shutdown runs) and keeps its database */
+  halt(): Promise<void>;
   log(): string;
 }
 
@@ -33,12 +35,45 @@ const removeData = (dataDir: string) => {
   for (const f of [`${dataDir}.sandbox-gateway.json`, `${dataDir}.sandbox-gateway.json.secrets`]) fs.rmSync(f, { force: true });
 };
 
+const localDay = () => new Date().toLocaleDateString('sv');
+
+/**
+ * The database a server on default settings starts with, seeded once for the whole run by
+ * tests/e2e/seededTemplate.ts (a server started and stopped): a copy is the same demo data the server
+ * would seed on an empty database, without the 15 to 20 s of seeding at every start. Not used with
+ * other settings, nor once the business day differs from the one it was seeded on.
+ */
+function seededCopy(env: Record<string, string>, dataDir: string): void {
+  const template = process.env.PP_E2E_SEEDED_DIR;
+  if (!template || Object.keys(env).length > 0) return;
+  let made: { today: string; day: string };
+  try {
+    made = JSON.parse(fs.readFileSync(`${template}.ready`, 'utf8')) as typeof made;
+  } catch {
+    return;
+  }
+  if (made.today !== (process.env.PORTAL_TODAY ?? '') || (!made.today && made.day !== localDay())) return;
+  fs.cpSync(template, dataDir, { recursive: true });
+  for (const f of ['.sandbox-gateway.json', '.sandbox-gateway.json.secrets']) if (fs.existsSync(template + f)) fs.copyFileSync(template + f, dataDir + f);
+}
+
+/** Marks a stopped server's database as the run's seeded template (tests/e2e/seededTemplate.ts). */
+export function markSeeded(dataDir: string): void {
+  fs.writeFileSync(`${dataDir}.ready`, JSON.stringify({ today: process.env.PORTAL_TODAY ?? '', day: localDay() }));
+}
+
+export function removeSeeded(dataDir: string): void {
+  removeData(dataDir);
+  fs.rmSync(`${dataDir}.ready`, { force: true });
+}
+
 export async function startServer(env: Record<string, string> = {}, reuse?: { port: number; dataDir: string }, attempt = 1): Promise<RunningServer> {
   if (!fs.existsSync(path.join(root, 'dist', 'index.html'))) {
     throw new Error('dist/ is missing: run `npm run build` before the browser tests');
   }
   const port = reuse?.port ?? (await freePort());
   const dataDir = reuse?.dataDir ?? fs.mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-'));
+  if (!reuse) seededCopy(env, dataDir);
   let output = '';
   const child: ChildProcess = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: root,
@@ -106,6 +141,7 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
       // the test holds (after a first restart, this method is the new process's, called on it), so a
       // second restart stops the process that runs, never a second server on the same database
       this.stop = again.stop;
+      this.halt = again.halt;
       this.crash = again.crash;
       this.log = again.log;
       this.restart = again.restart;
@@ -116,6 +152,7 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
       child.kill('SIGKILL');
       await exited;
     },
+    halt,
     async stop() {
       await halt();
       removeData(dataDir);
