@@ -252,6 +252,15 @@ export interface ProviderRecord {
     to: string;
   } | null;
   /**
+   * the calendar product's flex dates (spec 2.11, enrolment option C; server/calendarSettings.ts). Left out or null: no cancellation window (a future date may be removed until the day before)
+   */
+  calendar?: {
+    /**
+     * days before a flex date within which the parent may no longer remove it (its fee is then kept); outside them a removed date is released and its fee credited
+     */
+    cancellationWindowDays?: number | null;
+  } | null;
+  /**
    * payment options (spec 3 payment options config, 2.12, 5.6, 9; server/paymentSettings.ts): gateways, processing fees, what the payer form requires, the seat hold; an option left out takes its default
    */
   payments?: {

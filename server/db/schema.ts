@@ -1260,8 +1260,10 @@ export const onetimeTakes = pgTable(
     seatId: integer('seat_id').notNull().references(() => seats.id, { onDelete: 'cascade' }),
     date: day('date').notNull(),
     feeCents: integer('fee_cents').notNull(),
-    /** held | released */
+    /** held | released (a calendar's flex date removed by the parent: removed) */
     status: text('status').notNull().default('held'),
+    /** the kind of the child's plan date it made: oneTime, or flex for the calendar's */
+    kind: text('kind').notNull().default('oneTime'),
   },
   (t) => [index('onetime_takes_draft').on(t.draftId), uniqueIndex('onetime_takes_child_date_held').on(t.childId, t.activityId, t.date).where(sql`${t.status} = 'held'`)],
 );
@@ -1498,4 +1500,32 @@ export const requestCounts = pgTable(
     count: integer('count').notNull(),
   },
   (t) => [uniqueIndex('request_counts_route_key').on(t.route, t.key), index('request_counts_window_ends').on(t.windowEnds)],
+);
+
+/** A scheduled holiday of a calendar program (spec 2.11): no flex date is taken on it. */
+export const calendarHolidays = pgTable(
+  'calendar_holidays',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+    date: day('date').notNull(),
+    name: text('name').notNull(),
+    translations: translations(),
+  },
+  (t) => [uniqueIndex('calendar_holidays_program_date').on(t.programPeriodId, t.date)],
+);
+
+/** An account's iCal feed: its secret address kept only as a SHA-256; revoked, it answers no more. */
+export const calendarFeeds = pgTable(
+  'calendar_feeds',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    tokenHash: text('token_hash').notNull(),
+    createdAt: ts('created_at').notNull().defaultNow(),
+    revokedAt: ts('revoked_at'),
+  },
+  (t) => [uniqueIndex('calendar_feeds_token_hash').on(t.tokenHash), uniqueIndex('calendar_feeds_account_live').on(t.accountId).where(sql`${t.revokedAt} IS NULL`)],
 );

@@ -6,6 +6,7 @@ import { childrenActivities, programPeriodList } from '../domains/enrolment/regi
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
 import { discardOneTime, payLaterOneTime, oneTimeActivities, oneTimeChild, oneTimeDateOptions, oneTimeSummary, saveOneTime, startOneTime, submitOneTime } from '../domains/enrolment/oneTime';
+import { createFeed, feedState, flexCalendar, flexPayment, icalFeed, payLaterFlex, revokeFeed, saveFlexDates } from '../domains/enrolment/flexCalendar';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
 import { changeActivities, changeOf, changeSite, changeSubmittedActivities, emailChangeConfirmation, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
@@ -35,7 +36,15 @@ type RegistrationOps =
   | 'Registration.oneTimeDiscard'
   | 'Registration.oneTimePayLater'
   | 'Registration.oneTimeChild'
-  | 'Registration.oneTimeDateOptions';
+  | 'Registration.oneTimeDateOptions'
+  | 'Registration.flexCalendar'
+  | 'Registration.flexCalendarSave'
+  | 'Registration.flexCalendarPayLater'
+  | 'Registration.flexCalendarPayment'
+  | 'Registration.flexCalendarFeed'
+  | 'Registration.flexCalendarFeedCreate'
+  | 'Registration.flexCalendarFeedRevoke'
+  | 'Registration.flexCalendarIcal';
 
 export const registrationHandlers = {
   'Registration.oneTimeStart': { handler: async ({ deps, session, body, lang }) => startOneTime(deps, session, body.programPeriodID, lang) },
@@ -46,6 +55,15 @@ export const registrationHandlers = {
   'Registration.oneTimeChild': { handler: async ({ deps, session, query, lang }) => oneTimeChild(deps, session, query.key, query.childID, lang) },
   'Registration.oneTimeDateOptions': { handler: async ({ deps, session, query, lang }) => oneTimeDateOptions(deps, session, query.key, query.childID, lang) },
   'Registration.oneTimePayLater': { handler: async ({ deps, session, query, lang }) => payLaterOneTime(deps, session, query.key, lang) },
+  'Registration.flexCalendar': { handler: async ({ deps, session, query, lang }) => flexCalendar(deps, session, query, lang) },
+  'Registration.flexCalendarSave': { handler: async ({ deps, session, body, lang }) => saveFlexDates(deps, session, body, lang) },
+  'Registration.flexCalendarPayLater': { handler: async ({ deps, session, query, lang }) => payLaterFlex(deps, session, query.key, lang) },
+  'Registration.flexCalendarPayment': { handler: async ({ deps, session, query, lang }) => flexPayment(deps, session, query.key, lang) },
+  'Registration.flexCalendarFeed': { handler: async ({ deps, session }) => feedState(deps, session) },
+  'Registration.flexCalendarFeedCreate': { handler: async ({ deps, session }) => createFeed(deps, session) },
+  'Registration.flexCalendarFeedRevoke': { handler: async ({ deps, session }) => revokeFeed(deps, session) },
+  // the feed's address is its credential: a calendar application reads it with no session
+  'Registration.flexCalendarIcal': { handler: async ({ deps, params, lang }) => icalFeed(deps, params.token, lang) },
   'Registration.oneTimeDiscard': { handler: async ({ deps, session, query, lang }) => discardOneTime(deps, session, query.key, lang) },
   'Registration.changeStart': {
     handler: async ({ deps, session, body, lang }) => changeView(deps, session, await startChange(deps, session, body.programPeriodID, lang), lang),

@@ -1,5 +1,6 @@
 // Demo data for the two demo providers, with dates relative to today so every screen shows current
 // content. seedDemo() resets the demo providers' data (their rows cascade) and writes it again.
+import { randomBytes } from 'node:crypto';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/index';
 import * as t from '../db/schema';
@@ -299,9 +300,11 @@ async function seedBrightpath(ctx: Ctx) {
       act(schoolYear.id, lincoln.id, 'Early Release Day', { activityTypeID: 4, timing: '12:30 PM - 6:00 PM', timeOfferedCode: 'A', feeCents: 30_00, feeType: 'PER_DAY' }),
       act(schoolYear.id, downtown.id, 'No-School Day Camp', { activityTypeID: 4, isOneTime: true, timing: '7:30 AM - 5:30 PM', timeOfferedCode: 'F', feeCents: 48_00, feeType: 'PER_DAY' }),
       act(summer.id, downtown.id, 'Swim & Splash', { startDate: d(200), endDate: d(270), activityTypeID: 2, daysPerWeek: 2, daysOfWeek: 'T,TH', timing: '1:00 PM - 3:00 PM, 3:30 PM - 4:30 PM', timeOfferedCode: 'A', feeCents: 40_00 }),
+      // the calendar program's per-day activity: the flex dates a parent adds in the calendar product
+      act(robotics.id, lincoln.id, 'Maker Lab Flex Day', { startDate: d(-40), endDate: d(120), activityTypeID: 2, daysOfWeek: 'M,W,F', timing: '3:15 PM - 6:00 PM', timeOfferedCode: 'A', feeCents: 65_00, feeType: 'PER_DAY', capacity: 8 }),
     ])
     .returning();
-  const [beforeCare, afterCare, , adventure, preschoolDay, , roboticsClub, artStudio, soccerSkills, , earlyRelease, noSchoolCamp, swim] = acts;
+  const [beforeCare, afterCare, , adventure, preschoolDay, , roboticsClub, artStudio, soccerSkills, , earlyRelease, noSchoolCamp, swim, makerLab] = acts;
   await db.insert(t.registrations).values([
     { providerId: pid, accountId: garcia.id, programPeriodId: schoolYear.id, childId: sofia.id, status: 'REGISTERED', registrationDate: d(schoolStart - 40), submittedOn: d(schoolStart - 40) },
     { providerId: pid, accountId: garcia.id, programPeriodId: schoolYear.id, childId: lucas.id, status: 'REGISTERED', registrationDate: d(schoolStart - 40), submittedOn: d(schoolStart - 40) },
@@ -361,6 +364,7 @@ async function seedBrightpath(ctx: Ctx) {
     oneTimeDay(thisMon + 21 + 4),
     oneTimeDay(thisMon + 28 + 4, 1),
   ]);
+  await seedFlexCalendarDemo(ctx, { pid, garcia: garcia.id, sofia: sofia.id, robotics: robotics.id, makerLab: makerLab.id });
   await seedApplicationDemo(ctx, { pid, pw, summer: summer.id, adventure: adventure.id, swim: swim.id, downtown: downtown.id });
   await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 
@@ -720,4 +724,43 @@ function mondayIso(iso: string): string {
   const x = new Date(`${iso}T00:00:00Z`);
   x.setUTCDate(x.getUTCDate() - ((x.getUTCDay() + 6) % 7));
   return x.toISOString().slice(0, 10);
+}
+
+/**
+ * The calendar product's demo (Bright Path's Robotics & Art Studio, enrolment option C): the Maker Lab
+ * Flex Day on Mondays, Wednesdays and Fridays (weekend days too, by the weekend rule: a type 2
+ * activity of a program with weekend scheduling), a staff training day the provider closes, a day
+ * with a single seat, and Sofia's flex dates: one last week (shown when older dates are asked for)
+ * and one within the next two days, inside Bright Path's 2-day cancellation window (not removable).
+ */
+async function seedFlexCalendarDemo(ctx: Ctx, ids: { pid: number; garcia: number; sofia: number; robotics: number; makerLab: number }) {
+  const { db, d } = ctx;
+  const { pid, garcia, sofia, robotics, makerLab } = ids;
+  const weekday = (offset: number) => new Date(`${d(offset)}T00:00:00Z`).getUTCDay();
+  // the first Monday, Wednesday or Friday from an offset on, by step (1 ahead, -1 back)
+  const meets = (from: number, step: number) => {
+    let o = from;
+    while (![1, 3, 5].includes(weekday(o))) o += step;
+    return o;
+  };
+  const holiday = meets(9, 1);
+  const singleSeat = meets(holiday + 1, 1);
+  const past = meets(-3, -1);
+  // tomorrow, or the day after when tomorrow is a Tuesday or Thursday
+  const inside = [2, 4].includes(weekday(1)) ? 2 : 1;
+  await db.insert(t.calendarHolidays).values({ providerId: pid, programPeriodId: robotics, date: d(holiday), name: 'Staff training day (no Maker Lab)', translations: texts({ name: 'Staff training day (no Maker Lab)' }) });
+  // the last seat of a date: one seat in all
+  await db.insert(t.seats).values({ providerId: pid, activityId: makerLab, weekStart: d(singleSeat), total: 1, taken: 0 });
+  const now = ctx.at(past - 2, 9);
+  const draft = await one(
+    db
+      .insert(t.applicationDrafts)
+      .values({ key: randomBytes(16).toString('hex'), providerId: pid, accountId: garcia, programPeriodId: robotics, applicationTypeId: 6, status: 'submitted', step: 'submitted', data: {}, createdAt: now, updatedAt: now, submittedAt: now, paymentStatus: 'PAID', chargedCents: 2 * 65_00 })
+      .returning(),
+  );
+  for (const offset of [past, inside]) {
+    const seat = await one(db.insert(t.seats).values({ providerId: pid, activityId: makerLab, weekStart: d(offset), total: 8, taken: 1 }).returning());
+    await db.insert(t.onetimeTakes).values({ providerId: pid, accountId: garcia, draftId: draft.id, childId: sofia, activityId: makerLab, seatId: seat.id, date: d(offset), feeCents: 65_00, kind: 'flex' });
+    await db.insert(t.enrollmentDates).values({ providerId: pid, accountId: garcia, childId: sofia, activityId: makerLab, date: d(offset), kind: 'flex' });
+  }
 }

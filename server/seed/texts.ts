@@ -211,6 +211,8 @@ const ROWS: Row[] = [
   ['After Care', 'Cuidado después de clases', 'Cuidado depois da aula', 'Chăm sóc sau giờ học'],
   ['Early Release Day', 'Día de salida temprana', 'Dia de saída antecipada', 'Ngày tan học sớm'],
   ['No-School Day Camp', 'Campamento de día sin clases', 'Acampamento em dia sem aula', 'Trại ngày nghỉ học'],
+  ['Maker Lab Flex Day', 'Día flexible del taller Maker', 'Dia flexível do laboratório Maker', 'Ngày linh hoạt phòng Maker'],
+  ['Staff training day (no Maker Lab)', 'Día de capacitación del personal (sin taller Maker)', 'Dia de treinamento da equipe (sem laboratório Maker)', 'Ngày tập huấn nhân viên (không có phòng Maker)'],
   ['Adventure Week', 'Semana de aventura', 'Semana de aventura', 'Tuần phiêu lưu'],
   ['Swim & Splash', 'Natación y juegos de agua', 'Natação e brincadeiras na água', 'Bơi lội và vui chơi dưới nước'],
   ['Preschool Full Day', 'Preescolar de día completo', 'Pré-escola em período integral', 'Mầm non cả ngày'],

@@ -3839,6 +3839,229 @@ export interface RegistrationOneTimeDiscardResponse {
   discarded: boolean;
 }
 
+/** Registration.flexCalendar: query */
+export interface RegistrationFlexCalendarQuery {
+  /**
+   * the calendar program (enrolment option C)
+   */
+  programPeriodID: number;
+  /**
+   * a child of the account registered in the program
+   */
+  childID?: number;
+  /**
+   * yyyy-mm; left out: this month inside the program
+   */
+  month?: string;
+  /**
+   * the days before today too (hidden until asked)
+   */
+  showPast?: boolean;
+}
+
+/** Registration.flexCalendar: response */
+export interface RegistrationFlexCalendarResponse {
+  programPeriodID: number;
+  programPeriod: string;
+  childID: number;
+  childName: string;
+  children: {
+    childID: number;
+    childName: string;
+  }[];
+  month: string;
+  prevMonth: string | null;
+  nextMonth: string | null;
+  showPast: boolean;
+  /**
+   * days of the month before today not listed
+   */
+  hiddenPast: number;
+  today: string;
+  cancellationWindowDays: number | null;
+  activities: {
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    feeCents: number;
+  }[];
+  days: {
+    /**
+     * <activityID>/<yyyy-mm-dd>
+     */
+    value: string;
+    date: string;
+    /**
+     * the day as the list says it in the reader's language: weekday, date, activity, fee and seats left
+     */
+    label: string;
+    /**
+     * 0 Sunday to 6 Saturday
+     */
+    weekday: number;
+    activityID: number;
+    /**
+     * a flex date of the child
+     */
+    enrolled: boolean;
+    /**
+     * why it cannot be added (rule flexCalendar.dateReason; full: no seat left)
+     */
+    reason: 'holiday' | 'outsidePeriod' | 'past' | 'weekend' | 'notActivityDay' | 'full' | null;
+    /**
+     * why the child's date cannot be removed (rule flexCalendar.removeReason)
+     */
+    removeReason: 'past' | 'window' | null;
+    seatsLeft: number;
+    /**
+     * the scheduled holiday's name in the reader's language
+     */
+    holiday: string | null;
+    /**
+     * shown but not to be changed: a day that cannot be added, or the child's day that cannot be removed
+     */
+    locked: boolean;
+    /**
+     * the provider's cancellation window in days (0: none)
+     */
+    windowDays: number;
+  }[];
+  payment: null | {
+    key: string;
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents to pay now while the seats are held
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.flexCalendarSave: body */
+export interface RegistrationFlexCalendarSaveBody {
+  /**
+   * the calendar program (enrolment option C)
+   */
+  programPeriodID: number;
+  /**
+   * a child of the account registered in the program
+   */
+  childID: number;
+  month: string;
+  /**
+   * the child's flex dates of the month wanted, each as <activityID>/<yyyy-mm-dd>
+   *
+   * @maxItems 62
+   */
+  dates: string[];
+}
+
+/** Registration.flexCalendarSave: response */
+export interface RegistrationFlexCalendarSaveResponse {
+  added: string[];
+  removed: string[];
+  creditedCents: number;
+  payment: null | {
+    key: string;
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents to pay now while the seats are held
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.flexCalendarPayLater: query */
+export interface RegistrationFlexCalendarPayLaterQuery {
+  /**
+   * a calendar addition (its payment's key: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.flexCalendarPayLater: response */
+export interface RegistrationFlexCalendarPayLaterResponse {
+  key: string;
+  paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+  /**
+   * cents to pay now while the seats are held
+   */
+  amountDue: number;
+  holdUntil: string | null;
+  secondsLeft: number;
+}
+
+/** Registration.flexCalendarPayment: query */
+export interface RegistrationFlexCalendarPaymentQuery {
+  /**
+   * a calendar addition (its payment's key: random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.flexCalendarPayment: response */
+export interface RegistrationFlexCalendarPaymentResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  dates: {
+    childName: string;
+    date: string;
+    activity: string;
+    feeCents: number;
+    status: 'held' | 'released' | 'removed';
+  }[];
+  totalCents: number;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents to pay now while the seats are held
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.flexCalendarFeed: response */
+export interface RegistrationFlexCalendarFeedResponse {
+  active: boolean;
+  createdOn: string | null;
+  /**
+   * the feed's secret address, only when just made (only its hash is kept)
+   */
+  url: string | null;
+}
+
+/** Registration.flexCalendarFeedCreate: response */
+export interface RegistrationFlexCalendarFeedCreateResponse {
+  active: boolean;
+  createdOn: string | null;
+  /**
+   * the feed's secret address, only when just made (only its hash is kept)
+   */
+  url: string | null;
+}
+
+/** Registration.flexCalendarFeedRevoke: response */
+export interface RegistrationFlexCalendarFeedRevokeResponse {
+  active: boolean;
+  createdOn: string | null;
+  /**
+   * the feed's secret address, only when just made (only its hash is kept)
+   */
+  url: string | null;
+}
+
+/** Registration.flexCalendarIcal: params */
+export interface RegistrationFlexCalendarIcalParams {
+  token: string;
+}
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -4000,6 +4223,14 @@ export interface Operations {
   'Registration.oneTimeSubmit': { method: 'POST'; path: '/onetime-enrollment/submit'; auth: 'session'; form: undefined; query: RegistrationOneTimeSubmitQuery; params: undefined; body: undefined; response: RegistrationOneTimeSubmitResponse };
   'Registration.oneTimePayLater': { method: 'POST'; path: '/onetime-enrollment/pay-later'; auth: 'session'; form: undefined; query: RegistrationOneTimePayLaterQuery; params: undefined; body: undefined; response: RegistrationOneTimePayLaterResponse };
   'Registration.oneTimeDiscard': { method: 'POST'; path: '/onetime-enrollment/discard'; auth: 'session'; form: undefined; query: RegistrationOneTimeDiscardQuery; params: undefined; body: undefined; response: RegistrationOneTimeDiscardResponse };
+  'Registration.flexCalendar': { method: 'GET'; path: '/flexcalendar/month'; auth: 'session'; form: undefined; query: RegistrationFlexCalendarQuery; params: undefined; body: undefined; response: RegistrationFlexCalendarResponse };
+  'Registration.flexCalendarSave': { method: 'POST'; path: '/flexcalendar/dates'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationFlexCalendarSaveBody; response: RegistrationFlexCalendarSaveResponse };
+  'Registration.flexCalendarPayLater': { method: 'POST'; path: '/flexcalendar/pay-later'; auth: 'session'; form: undefined; query: RegistrationFlexCalendarPayLaterQuery; params: undefined; body: undefined; response: RegistrationFlexCalendarPayLaterResponse };
+  'Registration.flexCalendarPayment': { method: 'GET'; path: '/flexcalendar/payment'; auth: 'session'; form: undefined; query: RegistrationFlexCalendarPaymentQuery; params: undefined; body: undefined; response: RegistrationFlexCalendarPaymentResponse };
+  'Registration.flexCalendarFeed': { method: 'GET'; path: '/flexcalendar/feed'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationFlexCalendarFeedResponse };
+  'Registration.flexCalendarFeedCreate': { method: 'POST'; path: '/flexcalendar/feed'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationFlexCalendarFeedCreateResponse };
+  'Registration.flexCalendarFeedRevoke': { method: 'POST'; path: '/flexcalendar/feed/revoke'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationFlexCalendarFeedRevokeResponse };
+  'Registration.flexCalendarIcal': { method: 'GET'; path: '/flexcalendar/ical/:token'; auth: 'public'; form: undefined; query: undefined; params: RegistrationFlexCalendarIcalParams; body: undefined; response: FileResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -4181,4 +4412,12 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.oneTimeSubmit': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/submit', auth: 'session', file: false },
   'Registration.oneTimePayLater': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/pay-later', auth: 'session', file: false },
   'Registration.oneTimeDiscard': { service: 'Registration', method: 'POST', path: '/onetime-enrollment/discard', auth: 'session', file: false },
+  'Registration.flexCalendar': { service: 'Registration', method: 'GET', path: '/flexcalendar/month', auth: 'session', file: false },
+  'Registration.flexCalendarSave': { service: 'Registration', method: 'POST', path: '/flexcalendar/dates', auth: 'session', file: false },
+  'Registration.flexCalendarPayLater': { service: 'Registration', method: 'POST', path: '/flexcalendar/pay-later', auth: 'session', file: false },
+  'Registration.flexCalendarPayment': { service: 'Registration', method: 'GET', path: '/flexcalendar/payment', auth: 'session', file: false },
+  'Registration.flexCalendarFeed': { service: 'Registration', method: 'GET', path: '/flexcalendar/feed', auth: 'session', file: false },
+  'Registration.flexCalendarFeedCreate': { service: 'Registration', method: 'POST', path: '/flexcalendar/feed', auth: 'session', file: false },
+  'Registration.flexCalendarFeedRevoke': { service: 'Registration', method: 'POST', path: '/flexcalendar/feed/revoke', auth: 'session', file: false },
+  'Registration.flexCalendarIcal': { service: 'Registration', method: 'GET', path: '/flexcalendar/ical/:token', auth: 'public', file: true },
 };

@@ -18,6 +18,8 @@ export const APPLICATION_TYPE = {
   changeSchedule: 4,
   /** one-time enrolment: single-date activities' dates */
   oneTime: 5,
+  /** a calendar's flex dates added at once (enrolment option C; kept by this portal, not an API code) */
+  calendar: 6,
 } as const;
 
 /** A child's registration status in a program period (the contract's enum). */

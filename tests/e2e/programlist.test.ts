@@ -354,9 +354,10 @@ describe('registration programs list', () => {
       const lang = locale.slice(0, 2) as 'en' | 'es';
       const ctx = await newContext(e2e.browser, width, locale);
       const page = await ctx.newPage();
-      await signIn(page, e2e.server, 'maria', { failShot: 'programlist-failed-signin' });
-      await openList(page);
-      await cards(page).getByRole('button', { name: TEXT[lang].calendar }).click();
+      // Northridge has no calendar product (Bright Path's hands off to /flexcalendar)
+      await signIn(page, e2e.server, 'linh', { failShot: 'programlist-failed-signin' });
+      await go(page, '/programlist');
+      await cards(page).getByRole('button', { name: TEXT[lang].calendar }).first().click({ timeout: 30_000 });
       await page.waitForURL(/\/configurationerror\?/);
       const q = new URL(page.url()).searchParams;
       expect(q.get('errorcode')).toBe('PRODUCT_HOST_MISSING');

@@ -21,9 +21,9 @@ import { saveChange, startChange } from '../../server/domains/enrolment/changeSc
 import { startOneTime } from '../../server/domains/enrolment/oneTime';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime' | 'flexCalendar';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime', 'flexCalendar']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -156,6 +156,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       application: '',
       changeRequest: '',
       oneTime: '',
+      flexCalendar: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
       servicePeriod: await ownServicePeriod(pid, me.accountId),
       // the account's last saved method (the owner's is saved on the gateway's page below)
@@ -237,6 +238,27 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       set.oneTime = (await startOneTime(t.app.deps, session, pp.id, 'en')).key;
     }
     ids.linh.oneTime = randomBytes(16).toString('hex');
+  }
+
+  /** The calendar program (option C): the calendar's operations name it, not the provider's first program. */
+  async function calendarProgram(providerId: number): Promise<number> {
+    const [pp] = await t.db.handle.db.select().from(s.programPeriods).where(and(eq(s.programPeriods.providerId, providerId), eq(s.programPeriods.enrollmentOption, 'C'))).orderBy(asc(s.programPeriods.id)).limit(1);
+    return pp.id;
+  }
+
+  /**
+   * A new calendar addition of the owner waiting for its payment (each pay-later call gets its own);
+   * the other account and the other provider's parent have none: keys nobody holds.
+   */
+  async function freshFlexCalendars() {
+    const db = t.db.handle.db;
+    const [me] = await db.select().from(s.children).where(eq(s.children.id, ids.maria.child as number));
+    const key = randomBytes(16).toString('hex');
+    const now = new Date();
+    await db.insert(s.applicationDrafts).values({ key, providerId: me.providerId, accountId: me.accountId, programPeriodId: await calendarProgram(me.providerId), applicationTypeId: 6, status: 'submitted', step: 'submitted', data: {}, createdAt: now, updatedAt: now, submittedAt: now, paymentStatus: 'AWAITING', holdUntil: new Date(Date.now() + 60 * 60_000), amountDueCents: 500, chargedCents: 500 });
+    ids.maria.flexCalendar = key;
+    ids.karen.flexCalendar = randomBytes(16).toString('hex');
+    ids.linh.flexCalendar = randomBytes(16).toString('hex');
   }
 
   /** The owner's one-time enrolment ready to submit: her child enrolled in the first open date, the others skipped. */
@@ -383,6 +405,13 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       }
       case 'Registration.oneTimeDiscard':
         return { query: {} };
+      case 'Registration.flexCalendarSave': {
+        // the child's month as it is: nothing added or removed
+        const month = await get(`/api/Registration/flexcalendar/month?programPeriodID=${m.programPeriod}&childID=${m.child}`);
+        return { query: {}, body: { programPeriodID: m.programPeriod, childID: m.child, month: month.month, dates: month.days.filter((d: { enrolled: boolean }) => d.enrolled).map((d: { value: string }) => d.value) } };
+      }
+      case 'Registration.flexCalendarPayLater':
+        return { query: {} };
       case 'ParentApplication.setChildren':
         return { query: {}, body: { childIDs: [m.child] } };
       case 'ParentApplication.saveEnrollment': {
@@ -468,7 +497,9 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (op.id.startsWith('ParentApplication.') || idParams(op).some((p) => p.kind === 'application')) await freshApplications();
     if (idParams(op).some((p) => p.kind === 'changeRequest')) await freshChangeRequests();
     if (idParams(op).some((p) => p.kind === 'oneTime')) await freshOneTimes();
-    const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : ids.maria;
+    if (idParams(op).some((p) => p.kind === 'flexCalendar')) await freshFlexCalendars();
+    const calendar = op.id.startsWith('Registration.flexCalendar');
+    const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : calendar ? { ...ids.maria, programPeriod: await calendarProgram((await t.db.handle.db.select().from(s.children).where(eq(s.children.id, ids.maria.child as number)))[0].providerId) } : ids.maria;
     const base = await ownerRequest(op, owner);
     const before = await snapshotDb(t.db.handle.db);
     const refused: string[] = [];
@@ -483,7 +514,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, flexCalendar: ids.karen.flexCalendar, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

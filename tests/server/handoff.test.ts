@@ -53,13 +53,13 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
   const redeem = (keyelement: string, appName = 'brightpath', lang = 'en', token: string | null = tokens.maria, product = 'parentapplication') =>
     t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token/details', headers: { 'accept-language': lang, ...as(token) }, payload: { appName, keyelement, product } });
 
-  it('tells where each product is served: the parent application and the one-time enrolment here, the others not configured', async () => {
+  it('tells where each product is served: the parent application, the one-time enrolment and the calendar here, the punch pass not configured', async () => {
     const get = async (productname: string) => (await t.app.inject({ method: 'GET', url: `/api/Customer/product?productname=${productname}`, headers: as(tokens.maria) })).json();
     expect(await get('parentapplication')).toEqual({ productname: 'parentapplication', iisName: 'parentapplication', path: '/parentapplication/', host: t.app.deps.linkBase });
     expect(await get('onetimeenrollment')).toEqual({ productname: 'onetimeenrollment', iisName: 'onetimeenrollment', path: '/onetimeenrollment/', host: t.app.deps.linkBase });
     // the calendar product's own path is never the portal's /calendar events screen
-    expect(await get('calendar')).toEqual({ productname: 'calendar', iisName: 'calendar', path: '/flexcalendar/', host: null });
-    for (const p of ['calendar', 'punchpass']) expect((await get(p)).host).toBeNull();
+    expect(await get('calendar')).toEqual({ productname: 'calendar', iisName: 'flexcalendar', path: '/flexcalendar/', host: t.app.deps.linkBase });
+    expect((await get('punchpass')).host).toBeNull();
     const anon = await t.app.inject({ method: 'GET', url: '/api/Customer/product?productname=calendar' });
     expect(anon.statusCode).toBe(401);
   });
@@ -175,10 +175,10 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
   });
 
   it('is redeemed only by the product it was issued for, and scoped to the account that asked', async () => {
-    // a product not configured for the provider (the calendar) is issued nothing
-    const calendar = await issue(tokens.maria, { product: 'calendar' });
-    expect(calendar.statusCode).toBe(409);
-    expect(calendar.json().key).toBe('programs.errors.productNotConfigured');
+    // a product not configured for the provider (the punch pass) is issued nothing
+    const punch = await issue(tokens.maria, { product: 'punchpass' });
+    expect(punch.statusCode).toBe(409);
+    expect(punch.json().key).toBe('programs.errors.productNotConfigured');
     const res = await issue(tokens.maria, { product: 'onetimeenrollment' });
     expect(res.statusCode, res.body).toBe(200);
     const { keyelement } = res.json();
@@ -225,7 +225,7 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
       expect(res.statusCode, str).toBe(400);
     }
     // a product without a host gets no token
-    const cal = await issue(tokens.maria, { product: 'calendar' });
+    const cal = await issue(tokens.maria, { product: 'punchpass' });
     expect(cal.statusCode).toBe(409);
     expect(cal.json().key).toBe('programs.errors.productNotConfigured');
     expect((await t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token', headers: as(tokens.maria), payload: { product: 'parentapplication', programPeriodID: maria.programPeriod, accountID: maria.account } })).statusCode).toBe(400);

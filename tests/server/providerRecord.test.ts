@@ -1,6 +1,7 @@
 // providers/<appName>/provider.json is checked in one place against schemas/meta/provider.schema.json
 // (server/providerRecord.ts): `npm run check` and the server's start refuse a broken record with the
 // same messages, each naming the file and the JSON path; a valid record gives the same settings.
+import { calendarSettingsOf } from '../../server/calendarSettings';
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -114,7 +115,9 @@ describe('the repository\u2019s provider records', () => {
       maxPaymentCents: 9_999_999,
     });
     expect(settingsOf(northridge).payments.processingFee).toEqual({ CCD: { percent: 0, fixedCents: 0, minimumCents: 0 }, ECH: { percent: 0, fixedCents: 0, minimumCents: 0 } });
-    expect(productsOf(brightpath.products)).toEqual({ parentportal: { path: '/parentportal/' }, parentapplication: { path: '/parentapplication/' }, onetimeenrollment: { path: '/onetimeenrollment/' } });
+    expect(productsOf(brightpath.products)).toEqual({ parentportal: { path: '/parentportal/' }, parentapplication: { path: '/parentapplication/' }, onetimeenrollment: { path: '/onetimeenrollment/' }, calendar: { path: '/flexcalendar/' } });
+    expect(calendarSettingsOf(brightpath.calendar)).toEqual({ cancellationWindowDays: 2 });
+    expect(calendarSettingsOf(northridge.calendar)).toEqual({ cancellationWindowDays: null });
     expect(rollupOf(brightpath.yearEndGradeRollup)).toEqual({ from: '11-15', to: '12-15' });
     expect(rollupOf(northridge.yearEndGradeRollup)).toBeNull();
   });

@@ -75,7 +75,7 @@ export async function takeDateSeat(tx: Tx, providerId: number, activityId: numbe
   return row?.id ?? null;
 }
 
-/** Releases the dates a one-time enrolment holds (its hold ended unpaid): their seats go back and the dates leave the child's plan. */
+/** Releases the dates a one-time enrolment (or a calendar's flex dates) holds (its hold ended unpaid): their seats go back and the dates leave the child's plan. */
 export async function releaseOneTimeTakes(tx: Tx, draftId: number): Promise<void> {
   const held = await tx
     .update(onetimeTakes)
@@ -86,7 +86,7 @@ export async function releaseOneTimeTakes(tx: Tx, draftId: number): Promise<void
     await releaseSeat(tx, h.seatId);
     await tx
       .delete(enrollmentDates)
-      .where(and(eq(enrollmentDates.childId, h.childId), eq(enrollmentDates.activityId, h.activityId), eq(enrollmentDates.date, h.date), eq(enrollmentDates.kind, 'oneTime')));
+      .where(and(eq(enrollmentDates.childId, h.childId), eq(enrollmentDates.activityId, h.activityId), eq(enrollmentDates.date, h.date), eq(enrollmentDates.kind, h.kind)));
   }
 }
 

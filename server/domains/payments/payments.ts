@@ -138,6 +138,13 @@ export async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string,
  * A submitted application's fees due now while its seats are held: refused when its hold ended or it
  * is paid (marked paid when the balance's payment covered it meanwhile).
  */
+/** Where an application's payment goes on in its own product once the gateway answers. */
+function applicationReferrer(application: DraftRow): string {
+  if (application.applicationTypeId === APPLICATION_TYPE.oneTime) return `/submission?key=${application.key}`;
+  if (application.applicationTypeId === APPLICATION_TYPE.calendar) return `/dates?programPeriodID=${application.programPeriodId}`;
+  return `/confirmation?key=${application.key}`;
+}
+
 export async function applicationToPay(deps: AppDeps, session: SessionInfo, key: string, lang: string): Promise<{ application: DraftRow; amountCents: number }> {
   const [d] = await deps.db
     .select()
@@ -346,7 +353,8 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
       autopayRequest,
       payer,
       // a one-time enrolment's payment (origin submitonetime) goes on at its submission page
-      referrer: application ? (application.applicationTypeId === APPLICATION_TYPE.oneTime ? `/submission?key=${application.key}` : `/confirmation?key=${application.key}`) : referrer,
+      // a calendar's flex dates go on at the child's calendar
+      referrer: application ? applicationReferrer(application) : referrer,
       locale: lang,
       createdAt: now,
     })
@@ -369,7 +377,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
   }
   const base = (deps.linkBase ?? '').replace(/\/$/, '');
   // an application's payment returns to the application's own return route
-  const product = !application ? 'parentportal' : application.applicationTypeId === APPLICATION_TYPE.oneTime ? 'onetimeenrollment' : 'parentapplication';
+  const product = !application ? 'parentportal' : application.applicationTypeId === APPLICATION_TYPE.oneTime ? 'onetimeenrollment' : application.applicationTypeId === APPLICATION_TYPE.calendar ? 'flexcalendar' : 'parentapplication';
   const returnUrl = `${base}/${product}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
   let checkout;
   try {
