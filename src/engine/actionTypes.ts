@@ -36,7 +36,7 @@ export type Effect =
        * address, so a crafted link cannot make the portal say it; the next screen reads it as $notice */
       notice?: Record<string, Binding>;
       replace?: boolean;
-      product?: 'parentportal' | 'parentapplication' | 'onetimeenrollment';
+      product?: 'parentportal' | 'parentapplication' | 'onetimeenrollment' | 'calendar';
     }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }
@@ -80,7 +80,9 @@ export type Effect =
    */
   | { type: 'leave'; url: Binding; loader?: 'payment'; referrer?: string }
   /** `then` when the rule holds in the effect's context (a call's `$result` too), else `else` (a saved-method payment approved or declined) */
-  | { type: 'branch'; when: RuleRef; then: Effect; else?: Effect };
+  | { type: 'branch'; when: RuleRef; then: Effect; else?: Effect }
+  /** puts a text on the clipboard (a link to copy), then goes on */
+  | { type: 'copy'; text: Binding; then?: Effect };
 
 export interface ActionDecl {
   id: string;

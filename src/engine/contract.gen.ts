@@ -3937,6 +3937,14 @@ export interface RegistrationFlexCalendarResponse {
     holdUntil: string | null;
     secondsLeft: number;
   };
+  /**
+   * the month's name and year in the reader's language
+   */
+  monthLabel: string;
+  /**
+   * the child's flex dates among the days listed (<activityID>/<yyyy-mm-dd>)
+   */
+  chosen: string[];
 }
 
 /** Registration.flexCalendarSave: body */

@@ -131,6 +131,13 @@ export function createEffectRunner(deps: EffectDeps) {
       case 'print':
         deps.print?.();
         return;
+      case 'copy': {
+        const text = resolveBinding(effect.text, ctx());
+        // a browser without the clipboard (or refusing it) leaves the text on the page to select
+        await navigator.clipboard?.writeText(String(text ?? '')).catch(() => undefined);
+        if (effect.then) await run(effect.then, extra);
+        return;
+      }
       case 'modal':
         deps.openModal(effect.modal);
         return;

@@ -19,9 +19,10 @@ export const SERVER_NAMESPACES: readonly string[] = ['server'];
  * product fetches them with the first screen that uses them (the portal's change of schedule draws
  * the application's activity picker and flow).
  */
-export const PRODUCT_NAMESPACES: Readonly<Record<string, readonly ('parentapplication' | 'onetimeenrollment')[]>> = {
+export const PRODUCT_NAMESPACES: Readonly<Record<string, readonly ('parentapplication' | 'onetimeenrollment' | 'calendar')[]>> = {
   application: ['parentapplication', 'onetimeenrollment'],
   onetime: ['onetimeenrollment'],
+  flexCalendar: ['calendar'],
 };
 
 /**

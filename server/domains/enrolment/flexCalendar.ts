@@ -227,6 +227,8 @@ export async function flexCalendar(deps: AppDeps, s: SessionInfo, q: CalendarQue
     childName: `${c.child.firstName} ${c.child.lastName}`,
     children: c.kids.map((k) => ({ childID: k.childID, childName: `${k.firstName} ${k.lastName}` })),
     month,
+    monthLabel: new Intl.DateTimeFormat(lang, { month: 'long', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${month}-01T00:00:00Z`)),
+    chosen: states.filter((d) => d.enrolled).map((d) => d.value),
     prevMonth: month > first ? shiftMonth(month, -1) : null,
     nextMonth: month < lastMonth ? shiftMonth(month, 1) : null,
     showPast: Boolean(q.showPast),

@@ -141,7 +141,7 @@ export async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string,
 /** Where an application's payment goes on in its own product once the gateway answers. */
 function applicationReferrer(application: DraftRow): string {
   if (application.applicationTypeId === APPLICATION_TYPE.oneTime) return `/submission?key=${application.key}`;
-  if (application.applicationTypeId === APPLICATION_TYPE.calendar) return `/dates?programPeriodID=${application.programPeriodId}`;
+  if (application.applicationTypeId === APPLICATION_TYPE.calendar) return `/payment?key=${application.key}`;
   return `/confirmation?key=${application.key}`;
 }
 

@@ -1,4 +1,4 @@
-// The entry of the parent application and of the one-time enrolment (each product's base path, reached
+// The entry of the parent application, the one-time enrolment and the calendar (each product's base path, reached
 // by the hand-off, spec 4 redirect flows; 7.3): the keyelement in the address is redeemed once, by this
 // product, into the product's own session, the address bar forgets it at once, and the account's
 // in-progress application (ParentApplication.start) or one-time enrolment (Registration.oneTimeStart)
@@ -57,7 +57,7 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
         const provider = await api.call('Customer.program', { query: { appName: name }, silent: true });
         // with the portal's session, not the application's (which may be another account's, or none)
         const portal = createApiClient({ getToken: storedPortalToken, getLocale: () => session.locale, releaseVersion: session.releaseVersion });
-        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: CURRENT_PRODUCT === 'onetimeenrollment' ? 'onetimeenrollment' : 'parentapplication' }, silent: true });
+        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: CURRENT_PRODUCT === 'onetimeenrollment' || CURRENT_PRODUCT === 'calendar' ? CURRENT_PRODUCT : 'parentapplication' }, silent: true });
         setSession((s) => ({
           ...signedOutSession(s),
           ...providerSessionFields(provider),
@@ -81,6 +81,11 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
     started.current = true;
     void (async () => {
       try {
+        if (CURRENT_PRODUCT === 'calendar') {
+          // the calendar keeps no draft: the child's month of the program
+          navigate(`/dates?programPeriodID=${phase.programPeriodID}`, { replace: true });
+          return;
+        }
         if (CURRENT_PRODUCT === 'onetimeenrollment') {
           // the one-time enrolment: its summary, or its submission once submitted
           const ot = await api.call('Registration.oneTimeStart', { body: { programPeriodID: phase.programPeriodID }, silent: true });
