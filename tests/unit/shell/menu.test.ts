@@ -142,6 +142,10 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       'onetimeenrollment-entry': 'applicationEntry',
       'onetimeenrollment-ezceredirection': 'paymentResponse',
       'onetimeenrollment-stripereturn': 'paymentResponse',
+      'flexcalendar-bluepayresponse': 'paymentResponse',
+      'flexcalendar-entry': 'applicationEntry',
+      'flexcalendar-ezceredirection': 'paymentResponse',
+      'flexcalendar-stripereturn': 'paymentResponse',
     });
   });
 });
