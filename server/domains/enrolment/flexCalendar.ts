@@ -254,7 +254,7 @@ export async function flexCalendar(deps: AppDeps, s: SessionInfo, q: CalendarQue
           date: dateInLanguage(d.date, lang),
           activity: textIn(a, 'activity', lang),
           fee: moneyText(a.feeCents, lang, p.countryCode),
-          seats: d.seatsLeft,
+          count: d.seatsLeft,
         }),
         // shown, not to be changed: a day not to be added, or the child's day not to be removed
         locked: d.enrolled ? d.removeReason !== null : d.reason !== null,
