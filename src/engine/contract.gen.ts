@@ -3981,6 +3981,10 @@ export interface RegistrationFlexCalendarSaveResponse {
     holdUntil: string | null;
     secondsLeft: number;
   };
+  /**
+   * the child's days left out that were not removed: inside the cancellation window (the page shows them locked)
+   */
+  kept: string[];
 }
 
 /** Registration.flexCalendarPayLater: query */

@@ -249,7 +249,8 @@ export async function flexCalendar(deps: AppDeps, s: SessionInfo, q: CalendarQue
         ...d,
         weekday,
         // the day as the list says it: its weekday and date, the activity, its fee and the seats left
-        label: deps.t(lang, 'flexCalendar.dates.option', {
+        // the child's own day says it is booked: a day that cannot be removed is shown locked
+        label: deps.t(lang, d.enrolled ? 'flexCalendar.dates.optionBooked' : 'flexCalendar.dates.option', {
           weekday: new Intl.DateTimeFormat(lang, { weekday: 'long', timeZone: 'UTC' }).format(new Date(`${d.date}T00:00:00Z`)),
           date: dateInLanguage(d.date, lang),
           activity: textIn(a, 'activity', lang),
@@ -479,8 +480,8 @@ export async function icalFeed(deps: AppDeps, token: string, lang: string): Prom
 }
 
 /**
- * Saves a child's flex dates of a month: the child's dates left out are removed first (each refused
- * with 409 inside the cancellation window, before anything changes), then the dates added in one
+ * Saves a child's flex dates of a month: the child's dates left out are removed first (outside the
+ * cancellation window; one inside it is kept, its removal refused), then the dates added in one
  * transaction (addFlexDates).
  */
 export async function saveFlexDates(deps: AppDeps, s: SessionInfo, body: { programPeriodID: number; childID: number; month: string; dates: string[] }, lang: string) {
@@ -491,19 +492,17 @@ export async function saveFlexDates(deps: AppDeps, s: SessionInfo, body: { progr
     if (!m || m[2].slice(0, 7) !== body.month) fail({ deps, lang }, 400, 'flexCalendar.errors.dateNotOpen');
   }
   const states = await dayStates(deps, s, c, monthDays(body.month), lang);
-  // a date gone by stays as it is (the month hides it unless asked): never removed by being left out
-  const toRemove = states.filter((d) => d.enrolled && !wanted.has(d.value) && d.removeReason !== 'past');
+  // a date gone by stays as it is (the month hides it unless asked), and so does a date inside the
+  // cancellation window: the page shows both locked (its form leaves disabled days out), the removal
+  // refused and said so in the answer's kept
+  const leftOut = states.filter((d) => d.enrolled && !wanted.has(d.value));
+  const toRemove = leftOut.filter((d) => d.removeReason === null);
+  const kept = leftOut.filter((d) => d.removeReason === 'window').map((d) => d.value);
   const toAdd = [...wanted].filter((v) => !states.some((d) => d.value === v && d.enrolled));
-  // a removal refused says so before anything is removed or added
-  const refused = toRemove.find((d) => d.removeReason);
-  if (refused) {
-    const { window } = await providerOf(deps, s.providerId, lang);
-    fail({ deps, lang }, 409, `flexCalendar.errors.remove.${refused.removeReason}`, { date: dateInLanguage(refused.date, lang), days: window ?? 0 });
-  }
   let creditedCents = 0;
   for (const d of toRemove) creditedCents += (await removeFlexDate(deps, s, { programPeriodID: body.programPeriodID, childID: c.child.childID, date: d.value }, lang)).creditedCents;
   if (toAdd.length) await addFlexDates(deps, s, { programPeriodID: body.programPeriodID, childID: c.child.childID, dates: toAdd }, lang);
-  return { added: toAdd.sort(), removed: toRemove.map((d) => d.value), creditedCents, payment: await openPayment(deps, s, c.pp) };
+  return { added: toAdd.sort(), removed: toRemove.map((d) => d.value), kept, creditedCents, payment: await openPayment(deps, s, c.pp) };
 }
 
 /** A calendar addition's payment: its dates with their fees, the total, and what is to be paid now. */
