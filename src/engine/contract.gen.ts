@@ -507,7 +507,7 @@ export interface BillingConfigurationResponse {
 export interface BillingProcessingFeeQuery {
   AmountChoice?: 'balance' | 'other';
   Amount?: string;
-  PaymentMethod?: 'CCD' | 'ECH';
+  PaymentMethod?: 'CCD' | 'ECH' | 'CCR' | 'ECR';
   /**
    * the amount is a submitted application's fees due now
    */
@@ -803,6 +803,10 @@ export interface BillingRestApiPaymentBody {
    * pay a submitted application's fees instead of the balance
    */
   applicationKey?: string;
+  /**
+   * pay what a sent change of schedule left due now (at most the balance) instead of the balance; its attempt's key is the server's (one per try), so a double click charges once
+   */
+  changeKey?: string;
 }
 
 /** Billing.restApiPayment: response */

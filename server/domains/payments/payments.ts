@@ -203,7 +203,9 @@ export async function processingFee(deps: AppDeps, s: SessionInfo, query: Billin
       ? await changeDue(deps, s, query.ChangeKey, lang)
       : await amountToPay(deps, s, query.AmountChoice ?? 'balance', query.Amount);
   const valid = Number.isFinite(amount);
-  const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!query.PaymentMethod || query.PaymentMethod === k));
+  // a saved card's fee is a card's, a saved bank account's a bank account's
+  const wanted = query.PaymentMethod === 'CCR' ? 'CCD' : query.PaymentMethod === 'ECR' ? 'ECH' : query.PaymentMethod;
+  const kinds = METHOD_KINDS.filter((k) => settings.gateways[k] > 0 && (!wanted || wanted === k));
   return {
     amount: valid ? amountOfCents(amount) : 0,
     valid,

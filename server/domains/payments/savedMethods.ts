@@ -3,8 +3,8 @@
 // the parent is shown (brand, last four digits, holder, expiry), never a number; the token never
 // leaves the server. Every method is looked up within the signed-in account and provider (404
 // otherwise). Paying with one is a server-to-server charge, applied like a page's payment.
-import { randomBytes } from 'node:crypto';
-import { and, eq } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq, ne } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { SessionInfo } from '../../auth';
 import { adults, applicationDrafts, paymentAttempts, paymentMethods } from '../../db/schema';
@@ -17,7 +17,7 @@ import { processingFeeCents } from '../../paymentSettings';
 import { GatewayUnavailable, TokenRefused } from '../../gateways/adapter';
 import type { AttemptPayer } from '../billing/model';
 import type { DraftRow } from '../enrolment/application';
-import { TOKEN_REFUSED, amountToPay, answerOf, applicationToPay, attemptById, chargeSavedMethod, closeLiveAttempts, gatewayOf, settingsOfSession } from './payments';
+import { TOKEN_REFUSED, amountToPay, answerOf, applicationToPay, attemptById, changeDue, chargeSavedMethod, closeLiveAttempts, gatewayOf, settingsOfSession } from './payments';
 import type {
   BillingRestApiPaymentBody,
   BillingRestApiPaymentResponse,
@@ -217,6 +217,9 @@ export async function restApiPayment(deps: AppDeps, session: SessionInfo, body: 
   const { settings } = await settingsOfSession(deps, session);
   if (!settings.paymentEnabled) fail({ deps, lang }, 403, 'payment.errors.disabled');
   const m = await methodOfAccount(deps, session, body.paymentMethodID, lang);
+  // a change's attempt has the server's key, one per try as its hosted page's: a double click finds the
+  // same attempt, a try after a decline a new one, a try after it was paid nothing left due
+  if (body.changeKey) body = { ...body, idempotencyKey: await changeChargeKey(deps, session, body.changeKey, m.id) };
   const byKey = and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey));
   // the same key again (a double click, a refresh) answers its attempt, whatever was paid since
   const [found] = await deps.db.select().from(paymentAttempts).where(byKey);
@@ -235,6 +238,18 @@ export async function restApiPayment(deps: AppDeps, session: SessionInfo, body: 
 }
 
 
+/** Where a change's payment goes on: its confirmation (the hosted page's return goes there too). */
+const changeReferrer = (changeKey: string) => `/changeschedule/confirmation?key=${changeKey}`;
+
+/** The key of a change's saved-method charge: the change, the method and the tries ended before. */
+async function changeChargeKey(deps: AppDeps, session: SessionInfo, changeKey: string, methodId: number): Promise<string> {
+  const tries = await deps.db
+    .select({ id: paymentAttempts.id })
+    .from(paymentAttempts)
+    .where(and(eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.referrer, changeReferrer(changeKey)), ne(paymentAttempts.status, 'CREATED')));
+  return createHash('sha256').update(`change:${changeKey}:saved:${methodId}:${tries.length}`).digest('hex').slice(0, 32);
+}
+
 /** A charge's answer; one the gateway refused for its token says so in the parent's language. */
 function answerOfCharge(deps: AppDeps, a: Attempt, lang: string): BillingRestApiPaymentResponse {
   if (a.status === 'DECLINED' && a.reasonCode === TOKEN_REFUSED) fail({ deps, lang }, 409, 'methods.errors.tokenRefused');
@@ -248,6 +263,7 @@ function answerOfCharge(deps: AppDeps, a: Attempt, lang: string): BillingRestApi
  */
 async function sameRequest(deps: AppDeps, session: SessionInfo, attempt: Attempt, body: BillingRestApiPaymentBody, m: MethodRow): Promise<boolean> {
   if (attempt.paymentMethodId !== m.id) return false;
+  if (body.changeKey) return attempt.purpose === 'CHANGE' && attempt.referrer === changeReferrer(body.changeKey);
   if (body.applicationKey) {
     const [d] = await deps.db
       .select({ id: applicationDrafts.id })
@@ -269,7 +285,11 @@ async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: Billing
   let amountCents: number;
   let application: DraftRow | undefined;
   if (body.applicationKey) ({ application, amountCents } = await applicationToPay(deps, session, body.applicationKey, lang));
-  else {
+  else if (body.changeKey) {
+    // what the sent change left due now (its own payments deducted, at most the balance)
+    amountCents = await changeDue(deps, session, body.changeKey, lang);
+    if (!Number.isFinite(amountCents)) fail({ deps, lang }, 409, 'payment.errors.nothingToPay');
+  } else {
     amountCents = await amountToPay(deps, session, body.amountChoice ?? 'balance', body.otherAmount);
     if (!Number.isFinite(amountCents)) fail({ deps, lang }, 400, 'payment.errors.amount');
   }
@@ -289,7 +309,7 @@ async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: Billing
       adultId: session.adultId,
       publicId: randomBytes(16).toString('hex'),
       idempotencyKey: body.idempotencyKey,
-      purpose: application ? 'APPLICATION' : 'BALANCE',
+      purpose: application ? 'APPLICATION' : body.changeKey ? 'CHANGE' : 'BALANCE',
       draftId: application?.id ?? null,
       holdUntil: application?.holdUntil ?? null,
       amountCents,
@@ -298,7 +318,7 @@ async function newSavedCharge(deps: AppDeps, session: SessionInfo, body: Billing
       paymentMethodId: m.id,
       gatewayCode,
       payer,
-      referrer: application ? `/confirmation?key=${application.key}` : '/paynow',
+      referrer: application ? `/confirmation?key=${application.key}` : body.changeKey ? changeReferrer(body.changeKey) : '/paynow',
       locale: lang,
       createdAt: deps.clock(),
     })
