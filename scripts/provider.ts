@@ -20,6 +20,16 @@
 //   onetime add ACTIVITY_ID DATE --provider APP [--seats N] offer a one-time activity on a date (its own
 //                                                          seats, or the activity's)
 //   onetime remove ACTIVITY_ID DATE --provider APP         withdraw a date nobody holds
+//   punchpass list [--provider APP]                        punch passes offered, retired, and how many held
+//   punchpass add PROGRAM_ID --provider APP --name NAME --price CENTS --visits N --scope child|family
+//            --expires YYYY-MM-DD --refund TEXT [--texts FILE.json]
+//                                                          offer a pass for a program (FILE: the name and
+//                                                          refund policy in other languages, as
+//                                                          {"name":{"es":..},"refundPolicy":{"es":..}})
+//   punchpass retire PASS_ID --provider APP                no longer offered (passes held stay valid)
+//   punchpass checkin CHILD_ID PROGRAM_ID --provider APP [--date YYYY-MM-DD]
+//                                                          record a check-in in attendance; it uses one
+//                                                          punch of the oldest valid pass, or none
 import { join } from 'node:path';
 import { openDb } from '../server/db/index';
 import { ROOT } from '../server/app';
@@ -31,6 +41,10 @@ import { failedAutopays } from '../server/domains/payments/autopay';
 import { approveChange, ChangeDecisionError, pendingChanges, rejectChange } from '../server/domains/enrolment/changeSchedule';
 import { moneyText } from '../src/engine/money';
 import { addOneTimeDate, OneTimeDateError, oneTimeDateList, removeOneTimeDate } from '../server/domains/enrolment/oneTime';
+import { addPunchPass, punchPassList, PunchPassError, recordCheckIn, retirePunchPass } from '../server/domains/enrolment/punchPass';
+import { DeclarationStore } from '../server/declarations';
+import { isoDay } from '../server/clock';
+import { readFileSync } from 'node:fs';
 
 const USAGE = `Usage:
   npm run provider -- applications list [--provider APP]
@@ -43,7 +57,11 @@ const USAGE = `Usage:
   npm run provider -- payments failed [--provider APP] [--lang en|es|pt|vi]
   npm run provider -- onetime list [--provider APP]
   npm run provider -- onetime add ACTIVITY_ID YYYY-MM-DD --provider APP [--seats N]
-  npm run provider -- onetime remove ACTIVITY_ID YYYY-MM-DD --provider APP`;
+  npm run provider -- onetime remove ACTIVITY_ID YYYY-MM-DD --provider APP
+  npm run provider -- punchpass list [--provider APP]
+  npm run provider -- punchpass add PROGRAM_ID --provider APP --name NAME --price CENTS --visits N --scope child|family --expires YYYY-MM-DD --refund TEXT [--texts FILE.json]
+  npm run provider -- punchpass retire PASS_ID --provider APP
+  npm run provider -- punchpass checkin CHILD_ID PROGRAM_ID --provider APP [--date YYYY-MM-DD]`;
 
 function option(args: string[], name: string): string | undefined {
   const i = args.indexOf(name);
@@ -55,14 +73,15 @@ const [area, command, idArg] = args;
 const unresolved = area === 'payments' && command === 'unresolved';
 const failed = area === 'payments' && command === 'failed';
 const oneTime = area === 'onetime' && ['list', 'add', 'remove'].includes(command ?? '');
-if (!unresolved && !failed && !oneTime && ((area !== 'applications' && area !== 'changes') || !['list', 'approve', 'reject'].includes(command ?? ''))) {
+const punch = area === 'punchpass' && ['list', 'add', 'retire', 'checkin'].includes(command ?? '');
+if (!unresolved && !failed && !oneTime && !punch && ((area !== 'applications' && area !== 'changes') || !['list', 'approve', 'reject'].includes(command ?? ''))) {
   console.error(USAGE);
   process.exit(2);
 }
 const provider = option(args, '--provider');
 const id = Number(idArg);
 const date = args[3];
-if (oneTime && command !== 'list' && (!date || date.startsWith('--'))) {
+if ((oneTime || (punch && command === 'checkin')) && command !== 'list' && (!date || date.startsWith('--'))) {
   console.error(USAGE);
   process.exit(2);
 }
@@ -73,7 +92,37 @@ if (!unresolved && !failed && command !== 'list' && (!Number.isInteger(id) || id
 
 const handle = await openDb({ databaseUrl: process.env.DATABASE_URL || undefined, pgliteDir: process.env.PGLITE_DIR || join(ROOT, '.data', 'pglite') });
 try {
-  if (oneTime) {
+  if (punch) {
+    if (command === 'list') {
+      const rows = await punchPassList(handle.db, provider);
+      if (!rows.length) console.log('No punch passes are offered.');
+      for (const r of rows) console.log([r.provider, r.passID, r.name, r.program, moneyText(r.priceCents, 'en', 'US'), `${r.visits} visits`, `per ${r.scope}`, `until ${r.expiresOn}`, r.retired ? 'retired' : 'offered', `${r.held} held`].join('\t'));
+    } else if (command === 'add') {
+      const textsFile = option(args, '--texts');
+      const passId = await addPunchPass(handle.db, provider!, {
+        programPeriodID: id,
+        name: option(args, '--name') ?? '',
+        priceCents: Number(option(args, '--price')),
+        visits: Number(option(args, '--visits')),
+        scope: option(args, '--scope') as 'child' | 'family',
+        expiresOn: option(args, '--expires') ?? '',
+        refundPolicy: option(args, '--refund') ?? '',
+        translations: textsFile ? JSON.parse(readFileSync(textsFile, 'utf8')) : {},
+      });
+      console.log(`Pass ${passId} is offered.`);
+    } else if (command === 'retire') {
+      await retirePunchPass(handle.db, provider!, id, systemClock());
+      console.log(`Pass ${id} is retired: no longer offered; passes held stay valid.`);
+    } else {
+      // the server's clocks (PORTAL_TODAY), texts and declared rules; the server's outbox sender delivers the e-mail
+      const declarations = new DeclarationStore(ROOT, async () => Object.fromEntries((await handle.db.query.providers.findMany()).map((p) => [p.appName, p.countryCode as 'US' | 'CA'])), { info: () => undefined, error: (o) => console.error(o) });
+      await declarations.reload();
+      const today = businessClock(systemClock);
+      const deps = { db: handle.db, clock: systemClock, today, t: createTranslator(ROOT), declarations };
+      const r = await recordCheckIn(deps, provider!, id, Number(date), option(args, '--date') ?? isoDay(today()));
+      console.log(`Check-in ${r.attendanceID} recorded: ${r.punch ? `one punch used, ${r.punch.visitsLeft} visit(s) left on pass ${r.punch.holdingId}` : 'no valid punch pass, no punch used'}.`);
+    }
+  } else if (oneTime) {
     if (command === 'list') {
       const rows = await oneTimeDateList(handle.db, provider);
       if (!rows.length) console.log('No one-time dates are offered.');
@@ -140,7 +189,7 @@ try {
     console.log(`Application ${id} rejected: ${released} seat(s) released.`);
   }
 } catch (err) {
-  if (!(err instanceof ApprovalError) && !(err instanceof ChangeDecisionError) && !(err instanceof OneTimeDateError)) throw err;
+  if (!(err instanceof ApprovalError) && !(err instanceof ChangeDecisionError) && !(err instanceof OneTimeDateError) && !(err instanceof PunchPassError)) throw err;
   console.error(err.message);
   process.exitCode = 1;
 } finally {

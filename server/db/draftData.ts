@@ -8,7 +8,7 @@ type ContractDraftData = ParentApplicationDraftResponse['data'];
 export type ChildChoice = NonNullable<ContractDraftData['children']>[number];
 export type Selection = ChildChoice['selections'][number];
 /** the contract's, with the two answers the enrolment step stores for enrollmentOption */
-export type DraftData = Omit<ContractDraftData, 'enrollmentOption'> & { enrollmentOption?: 'Y' | 'N' | null; oneTime?: OneTimeChoice[] };
+export type DraftData = Omit<ContractDraftData, 'enrollmentOption'> & { enrollmentOption?: 'Y' | 'N' | null; oneTime?: OneTimeChoice[]; punchPass?: { passID: number; childID: number | null } };
 
 /** A child's choice in a one-time enrolment (application type 5): dates of the one-time activities, or skipped. */
 export interface OneTimeChoice {

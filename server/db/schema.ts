@@ -1029,6 +1029,8 @@ export const attendance = pgTable(
     inBy: text('in_by'),
     outBy: text('out_by'),
     absentReason: text('absent_reason'),
+    /** the program the check-in is for (a punch pass covers one program); null on older records */
+    programPeriodId: integer('program_period_id'),
   },
   (t) => [index('attendance_child_date').on(t.providerId, t.childId, t.attendanceDate)],
 );
@@ -1528,4 +1530,53 @@ export const calendarFeeds = pgTable(
     revokedAt: ts('revoked_at'),
   },
   (t) => [uniqueIndex('calendar_feeds_token_hash').on(t.tokenHash), uniqueIndex('calendar_feeds_account_live').on(t.accountId).where(sql`${t.revokedAt} IS NULL`)],
+);
+
+/** A punch pass a provider offers for a program: visits per child or per family, a price, an expiry date, a refund policy (in its languages). */
+export const punchPasses = pgTable('punch_passes', {
+  id: serial('id').primaryKey(),
+  providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+  programPeriodId: integer('program_period_id').notNull().references(() => programPeriods.id, { onDelete: 'cascade' }),
+  name: text('name').notNull(),
+  refundPolicy: text('refund_policy').notNull().default(''),
+  translations: translations(),
+  priceCents: integer('price_cents').notNull(),
+  visits: integer('visits').notNull(),
+  /** child | family */
+  scope: text('scope').notNull(),
+  expiresOn: day('expires_on').notNull(),
+  retiredAt: timestamp('retired_at', { withTimezone: true }),
+});
+
+/** A pass an account holds: bought through the checkout (its draft, valid once paid) or given (no draft). */
+export const punchHoldings = pgTable(
+  'punch_holdings',
+  {
+    id: serial('id').primaryKey(),
+    providerId: integer('provider_id').notNull().references(() => providers.id, { onDelete: 'cascade' }),
+    accountId: integer('account_id').notNull().references(() => accounts.id, { onDelete: 'cascade' }),
+    passId: integer('pass_id').notNull().references(() => punchPasses.id, { onDelete: 'cascade' }),
+    /** the child of a per-child pass; null for a family's */
+    childId: integer('child_id').references(() => children.id, { onDelete: 'cascade' }),
+    draftId: integer('draft_id').references(() => applicationDrafts.id, { onDelete: 'cascade' }),
+    visits: integer('visits').notNull(),
+    used: integer('used').notNull().default(0),
+    expiresOn: day('expires_on').notNull(),
+    twoLeftSent: boolean('two_left_sent').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex('punch_holdings_draft').on(t.draftId), check('punch_holdings_used_within', sql`"used" >= 0 AND "used" <= "visits"`)],
+);
+
+/** A check-in that used a punch: one per attendance record. */
+export const punchUses = pgTable(
+  'punch_uses',
+  {
+    id: serial('id').primaryKey(),
+    holdingId: integer('holding_id').notNull().references(() => punchHoldings.id, { onDelete: 'cascade' }),
+    attendanceId: integer('attendance_id').notNull().references(() => attendance.id, { onDelete: 'cascade' }),
+    childId: integer('child_id').notNull(),
+    date: day('date').notNull(),
+  },
+  (t) => [uniqueIndex('punch_uses_attendance').on(t.attendanceId)],
 );

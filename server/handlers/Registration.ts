@@ -1,16 +1,22 @@
 // Registration service: program periods with the account's children (programs list, Home), enrolled
 // activities, the View/enrol screen, the program report, the hand-off to the provider's other
-// products, changes of schedule and one-time enrolment.
+// products, changes of schedule, one-time enrolment and punch passes.
 import type { ServiceHandlers } from '../context';
 import { childrenActivities, programPeriodList } from '../domains/enrolment/registration';
 import { activitiesByWeek, enrolledDates } from '../domains/enrolment/enrollmentView';
 import { programReport } from '../domains/enrolment/programReport';
 import { discardOneTime, payLaterOneTime, oneTimeActivities, oneTimeChild, oneTimeDateOptions, oneTimeSummary, saveOneTime, startOneTime, submitOneTime } from '../domains/enrolment/oneTime';
 import { createFeed, feedState, flexCalendar, flexPayment, icalFeed, payLaterFlex, revokeFeed, saveFlexDates } from '../domains/enrolment/flexCalendar';
+import { buyPunchPass, cancelPunchPass, myPunchPasses, punchPassOffers, punchPassPurchase } from '../domains/enrolment/punchPass';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
 import { changeActivities, changeOf, changeSite, changeSubmittedActivities, emailChangeConfirmation, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
 type RegistrationOps =
+  | 'Registration.punchPassOffers'
+  | 'Registration.punchPassBuy'
+  | 'Registration.punchPassPurchase'
+  | 'Registration.punchPassCancel'
+  | 'Registration.punchPassMine'
   | 'Registration.programPeriods'
   | 'Registration.childrenActivities'
   | 'Registration.activitiesByWeek'
@@ -64,6 +70,11 @@ export const registrationHandlers = {
   'Registration.flexCalendarFeedRevoke': { handler: async ({ deps, session }) => revokeFeed(deps, session) },
   // the feed's address is its credential: a calendar application reads it with no session
   'Registration.flexCalendarIcal': { handler: async ({ deps, params, lang }) => icalFeed(deps, params.token, lang) },
+  'Registration.punchPassOffers': { handler: async ({ deps, session, lang }) => punchPassOffers(deps, session, lang) },
+  'Registration.punchPassBuy': { handler: async ({ deps, session, body, lang }) => buyPunchPass(deps, session, body, lang) },
+  'Registration.punchPassPurchase': { handler: async ({ deps, session, query, lang }) => punchPassPurchase(deps, session, query.key, lang) },
+  'Registration.punchPassCancel': { handler: async ({ deps, session, query, lang }) => cancelPunchPass(deps, session, query.key, lang) },
+  'Registration.punchPassMine': { handler: async ({ deps, session, lang }) => myPunchPasses(deps, session, lang) },
   'Registration.oneTimeDiscard': { handler: async ({ deps, session, query, lang }) => discardOneTime(deps, session, query.key, lang) },
   'Registration.changeStart': {
     handler: async ({ deps, session, body, lang }) => changeView(deps, session, await startChange(deps, session, body.programPeriodID, lang), lang),

@@ -365,6 +365,7 @@ async function seedBrightpath(ctx: Ctx) {
     oneTimeDay(thisMon + 28 + 4, 1),
   ]);
   await seedFlexCalendarDemo(ctx, { pid, garcia: garcia.id, sofia: sofia.id, robotics: robotics.id, makerLab: makerLab.id });
+  await seedPunchPassDemo(ctx, { pid, garcia: garcia.id, kids: [sofia.id, lucas.id], punch: punch.id, siteId: downtown.id });
   await seedApplicationDemo(ctx, { pid, pw, summer: summer.id, adventure: adventure.id, swim: swim.id, downtown: downtown.id });
   await seedProgramListDemo(ctx, { pid, pw, garcia: garcia.id, emma: emma.id, schoolYear: schoolYear.id, washington: washington.id, afterCareWashington: acts[2].id });
 
@@ -762,5 +763,46 @@ async function seedFlexCalendarDemo(ctx: Ctx, ids: { pid: number; garcia: number
     const seat = await one(db.insert(t.seats).values({ providerId: pid, activityId: makerLab, weekStart: d(offset), total: 8, taken: 1 }).returning());
     await db.insert(t.onetimeTakes).values({ providerId: pid, accountId: garcia, draftId: draft.id, childId: sofia, activityId: makerLab, seatId: seat.id, date: d(offset), feeCents: 65_00, kind: 'flex' });
     await db.insert(t.enrollmentDates).values({ providerId: pid, accountId: garcia, childId: sofia, activityId: makerLab, date: d(offset), kind: 'flex' });
+  }
+}
+
+/**
+ * The punch pass product's demo (Bright Path's Drop-in Punch Pass program): a 10-visit family pass and
+ * a 5-visit per-child pass, and the Garcia family's family pass with 3 visits left, the 7 visits it
+ * used checked in at the downtown center five to seven weeks ago.
+ */
+async function seedPunchPassDemo(ctx: Ctx, ids: { pid: number; garcia: number; kids: number[]; punch: number; siteId: number }) {
+  const { db, d } = ctx;
+  const { pid, garcia, kids, punch, siteId } = ids;
+  const refund = 'Unused visits are refunded within 30 days of purchase; after that the pass is not refundable.';
+  const passes = await db
+    .insert(t.punchPasses)
+    .values([
+      {
+        providerId: pid, programPeriodId: punch, name: '10-visit family pass', refundPolicy: refund, priceCents: 400_00, visits: 10, scope: 'family', expiresOn: d(180),
+        translations: {
+          name: { es: 'Pase familiar de 10 visitas', pt: 'Passe familiar de 10 visitas', vi: 'Thẻ gia đình 10 lượt' },
+          refundPolicy: {
+            es: 'Las visitas no usadas se reembolsan dentro de los 30 días posteriores a la compra; después, el pase no es reembolsable.',
+            pt: 'As visitas não usadas são reembolsadas em até 30 dias após a compra; depois disso, o passe não é reembolsável.',
+            vi: 'Các lượt chưa dùng được hoàn tiền trong vòng 30 ngày kể từ ngày mua; sau đó thẻ không được hoàn tiền.',
+          },
+        },
+      },
+      {
+        providerId: pid, programPeriodId: punch, name: '5-visit child pass', refundPolicy: 'This pass is not refundable.', priceCents: 212_50, visits: 5, scope: 'child', expiresOn: d(90),
+        translations: {
+          name: { es: 'Pase infantil de 5 visitas', pt: 'Passe infantil de 5 visitas', vi: 'Thẻ trẻ em 5 lượt' },
+          refundPolicy: { es: 'Este pase no es reembolsable.', pt: 'Este passe não é reembolsável.', vi: 'Thẻ này không được hoàn tiền.' },
+        },
+      },
+    ])
+    .returning();
+  const held = await one(db.insert(t.punchHoldings).values({ providerId: pid, accountId: garcia, passId: passes[0].id, visits: 10, used: 7, expiresOn: d(180), createdAt: ctx.at(-60, 9) }).returning());
+  for (let i = 0; i < 7; i++) {
+    const offset = -49 + i * 2;
+    const childId = kids[i % kids.length];
+    const a = await one(db.insert(t.attendance).values({ providerId: pid, childId, siteId, attendanceDate: d(offset), timeOffered: 'FULL DAY', timeIn: '08:10 AM', timeOut: '05:05 PM', inBy: 'Maria Garcia', outBy: 'Maria Garcia', programPeriodId: punch }).returning());
+    await db.insert(t.punchUses).values({ holdingId: held.id, attendanceId: a.id, childId, date: d(offset) });
   }
 }

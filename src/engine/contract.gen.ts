@@ -4078,6 +4078,171 @@ export interface RegistrationFlexCalendarIcalParams {
   token: string;
 }
 
+/** Registration.punchPassOffers: response */
+export type RegistrationPunchPassOffersResponse = {
+  passID: number;
+  name: string;
+  programPeriodID: number;
+  programPeriod: string;
+  priceCents: number;
+  priceText: string;
+  visits: number;
+  scope: 'child' | 'family';
+  expiresOn: string;
+  /**
+   * the provider's refund policy in the request's language
+   */
+  refundPolicy: string;
+  offered: boolean;
+  /**
+   * per-child pass: the account's children it may be bought for
+   */
+  children: {
+    childID: number;
+    childName: string;
+  }[];
+}[];
+
+/** Registration.punchPassBuy: body */
+export interface RegistrationPunchPassBuyBody {
+  passID: number;
+  childID?: number | null;
+  confirmed: boolean;
+}
+
+/** Registration.punchPassBuy: response */
+export interface RegistrationPunchPassBuyResponse {
+  key: string;
+  pass: {
+    passID: number;
+    name: string;
+    programPeriodID: number;
+    programPeriod: string;
+    priceCents: number;
+    priceText: string;
+    visits: number;
+    scope: 'child' | 'family';
+    expiresOn: string;
+    /**
+     * the provider's refund policy in the request's language
+     */
+    refundPolicy: string;
+    offered: boolean;
+  };
+  childName: string | null;
+  amountCents: number;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.punchPassPurchase: query */
+export interface RegistrationPunchPassPurchaseQuery {
+  /**
+   * the punch pass purchase (random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.punchPassPurchase: response */
+export interface RegistrationPunchPassPurchaseResponse {
+  key: string;
+  pass: {
+    passID: number;
+    name: string;
+    programPeriodID: number;
+    programPeriod: string;
+    priceCents: number;
+    priceText: string;
+    visits: number;
+    scope: 'child' | 'family';
+    expiresOn: string;
+    /**
+     * the provider's refund policy in the request's language
+     */
+    refundPolicy: string;
+    offered: boolean;
+  };
+  childName: string | null;
+  amountCents: number;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.punchPassCancel: query */
+export interface RegistrationPunchPassCancelQuery {
+  /**
+   * the punch pass purchase (random hex characters)
+   */
+  key: string;
+}
+
+/** Registration.punchPassCancel: response */
+export interface RegistrationPunchPassCancelResponse {
+  key: string;
+  pass: {
+    passID: number;
+    name: string;
+    programPeriodID: number;
+    programPeriod: string;
+    priceCents: number;
+    priceText: string;
+    visits: number;
+    scope: 'child' | 'family';
+    expiresOn: string;
+    /**
+     * the provider's refund policy in the request's language
+     */
+    refundPolicy: string;
+    offered: boolean;
+  };
+  childName: string | null;
+  amountCents: number;
+  payment: {
+    paymentStatus: 'NONE' | 'AWAITING' | 'PAID' | 'LATER' | 'EXPIRED' | 'REFUNDED';
+    /**
+     * cents
+     */
+    amountDue: number;
+    holdUntil: string | null;
+    secondsLeft: number;
+  };
+}
+
+/** Registration.punchPassMine: response */
+export type RegistrationPunchPassMineResponse = {
+  holdingID: number;
+  name: string;
+  scope: 'child' | 'family';
+  childName: string | null;
+  visits: number;
+  used: number;
+  visitsLeft: number;
+  expiresOn: string;
+  status: 'valid' | 'awaitingPayment' | 'usedUp' | 'expired';
+  /**
+   * the purchase still to pay
+   */
+  key: string | null;
+  uses: {
+    date: string;
+    childName: string;
+  }[];
+}[];
+
 /** Every operation of the contract by id. */
 export interface Operations {
   'Attendance.records': { method: 'GET'; path: '/attendance'; auth: 'session'; form: undefined; query: AttendanceRecordsQuery; params: undefined; body: undefined; response: AttendanceRecordsResponse };
@@ -4247,6 +4412,11 @@ export interface Operations {
   'Registration.flexCalendarFeedCreate': { method: 'POST'; path: '/flexcalendar/feed'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationFlexCalendarFeedCreateResponse };
   'Registration.flexCalendarFeedRevoke': { method: 'POST'; path: '/flexcalendar/feed/revoke'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationFlexCalendarFeedRevokeResponse };
   'Registration.flexCalendarIcal': { method: 'GET'; path: '/flexcalendar/ical/:token'; auth: 'public'; form: undefined; query: undefined; params: RegistrationFlexCalendarIcalParams; body: undefined; response: FileResponse };
+  'Registration.punchPassOffers': { method: 'GET'; path: '/punchpass/offers'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationPunchPassOffersResponse };
+  'Registration.punchPassBuy': { method: 'POST'; path: '/punchpass/purchase'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationPunchPassBuyBody; response: RegistrationPunchPassBuyResponse };
+  'Registration.punchPassPurchase': { method: 'GET'; path: '/punchpass/purchase'; auth: 'session'; form: undefined; query: RegistrationPunchPassPurchaseQuery; params: undefined; body: undefined; response: RegistrationPunchPassPurchaseResponse };
+  'Registration.punchPassCancel': { method: 'POST'; path: '/punchpass/purchase/cancel'; auth: 'session'; form: undefined; query: RegistrationPunchPassCancelQuery; params: undefined; body: undefined; response: RegistrationPunchPassCancelResponse };
+  'Registration.punchPassMine': { method: 'GET'; path: '/punchpass/mine'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: undefined; response: RegistrationPunchPassMineResponse };
 }
 
 export type OperationId = keyof Operations;
@@ -4436,4 +4606,9 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.flexCalendarFeedCreate': { service: 'Registration', method: 'POST', path: '/flexcalendar/feed', auth: 'session', file: false },
   'Registration.flexCalendarFeedRevoke': { service: 'Registration', method: 'POST', path: '/flexcalendar/feed/revoke', auth: 'session', file: false },
   'Registration.flexCalendarIcal': { service: 'Registration', method: 'GET', path: '/flexcalendar/ical/:token', auth: 'public', file: true },
+  'Registration.punchPassOffers': { service: 'Registration', method: 'GET', path: '/punchpass/offers', auth: 'session', file: false },
+  'Registration.punchPassBuy': { service: 'Registration', method: 'POST', path: '/punchpass/purchase', auth: 'session', file: false },
+  'Registration.punchPassPurchase': { service: 'Registration', method: 'GET', path: '/punchpass/purchase', auth: 'session', file: false },
+  'Registration.punchPassCancel': { service: 'Registration', method: 'POST', path: '/punchpass/purchase/cancel', auth: 'session', file: false },
+  'Registration.punchPassMine': { service: 'Registration', method: 'GET', path: '/punchpass/mine', auth: 'session', file: false },
 };

@@ -20,6 +20,8 @@ export const APPLICATION_TYPE = {
   oneTime: 5,
   /** a calendar's flex dates added at once (enrolment option C; kept by this portal, not an API code) */
   calendar: 6,
+  /** a punch pass bought through the checkout (kept by this portal, not an API code) */
+  punchPass: 7,
 } as const;
 
 /** A child's registration status in a program period (the contract's enum). */

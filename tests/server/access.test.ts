@@ -21,9 +21,9 @@ import { saveChange, startChange } from '../../server/domains/enrolment/changeSc
 import { startOneTime } from '../../server/domains/enrolment/oneTime';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime' | 'flexCalendar';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime' | 'flexCalendar' | 'punchPass' | 'punchPurchase';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime', 'flexCalendar']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime', 'flexCalendar', 'punchPurchase']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -157,6 +157,9 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       changeRequest: '',
       oneTime: '',
       flexCalendar: '',
+      // the provider's per-child pass (another provider's parent: none)
+      punchPass: ((await db.select().from(s.punchPasses).where(and(eq(s.punchPasses.providerId, pid), eq(s.punchPasses.scope, 'child'))).limit(1))[0]?.id ?? 0) as number,
+      punchPurchase: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
       servicePeriod: await ownServicePeriod(pid, me.accountId),
       // the account's last saved method (the owner's is saved on the gateway's page below)
@@ -238,6 +241,17 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       set.oneTime = (await startOneTime(t.app.deps, session, pp.id, 'en')).key;
     }
     ids.linh.oneTime = randomBytes(16).toString('hex');
+  }
+
+  /** A new punch pass purchase of each account, not paid (bought through the API); another provider's parent has none. */
+  async function freshPunchPurchases() {
+    for (const who of ['maria', 'karen'] as const) {
+      const set = ids[who];
+      const res = await t.app.inject({ method: 'POST', url: '/api/Registration/punchpass/purchase', headers: { authorization: `Bearer ${tokens[who]}` }, payload: { passID: set.punchPass, childID: set.child, confirmed: true } });
+      if (res.statusCode !== 200) throw new Error(`punch pass purchase: ${res.body}`);
+      set.punchPurchase = res.json().key;
+    }
+    ids.linh.punchPurchase = randomBytes(16).toString('hex');
   }
 
   /** The calendar program (option C): the calendar's operations name it, not the provider's first program. */
@@ -391,6 +405,10 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       case 'Registration.oneTimeStart':
         // the provider's first program is the school year, which offers one-time dates to both accounts
         return { query: {}, body: { programPeriodID: m.programPeriod } };
+      case 'Registration.punchPassBuy':
+        return { query: {}, body: { passID: m.punchPass, childID: m.child, confirmed: true } };
+      case 'Registration.punchPassCancel':
+        return { query: {} };
       case 'Registration.oneTimeSave':
         return { query: {}, body: { childID: m.child, skip: true } };
       case 'Registration.oneTimeSubmit':
@@ -498,6 +516,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (idParams(op).some((p) => p.kind === 'changeRequest')) await freshChangeRequests();
     if (idParams(op).some((p) => p.kind === 'oneTime')) await freshOneTimes();
     if (idParams(op).some((p) => p.kind === 'flexCalendar')) await freshFlexCalendars();
+    if (idParams(op).some((p) => p.kind === 'punchPurchase')) await freshPunchPurchases();
     const calendar = op.id.startsWith('Registration.flexCalendar');
     const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : calendar ? { ...ids.maria, programPeriod: await calendarProgram((await t.db.handle.db.select().from(s.children).where(eq(s.children.id, ids.maria.child as number)))[0].providerId) } : ids.maria;
     const base = await ownerRequest(op, owner);
@@ -514,7 +533,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, flexCalendar: ids.karen.flexCalendar, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, flexCalendar: ids.karen.flexCalendar, punchPurchase: ids.karen.punchPurchase, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

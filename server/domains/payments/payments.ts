@@ -142,6 +142,7 @@ export async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string,
 function applicationReferrer(application: DraftRow): string {
   if (application.applicationTypeId === APPLICATION_TYPE.oneTime) return `/submission?key=${application.key}`;
   if (application.applicationTypeId === APPLICATION_TYPE.calendar) return `/payment?key=${application.key}`;
+  if (application.applicationTypeId === APPLICATION_TYPE.punchPass) return `/passes?key=${application.key}`;
   return `/confirmation?key=${application.key}`;
 }
 
@@ -379,7 +380,7 @@ export async function startPayment(deps: AppDeps, session: SessionInfo, body: Bi
   }
   const base = (deps.linkBase ?? '').replace(/\/$/, '');
   // an application's payment returns to the application's own return route
-  const product = !application ? 'parentportal' : application.applicationTypeId === APPLICATION_TYPE.oneTime ? 'onetimeenrollment' : application.applicationTypeId === APPLICATION_TYPE.calendar ? 'flexcalendar' : 'parentapplication';
+  const product = !application ? 'parentportal' : application.applicationTypeId === APPLICATION_TYPE.oneTime ? 'onetimeenrollment' : application.applicationTypeId === APPLICATION_TYPE.calendar ? 'flexcalendar' : application.applicationTypeId === APPLICATION_TYPE.punchPass ? 'punchpass' : 'parentapplication';
   const returnUrl = `${base}/${product}${RETURN_ROUTES[gatewayCode] ?? '/bluepayresponse'}`;
   let checkout;
   try {
