@@ -78,6 +78,7 @@ describe('npm run check on the gateways\' return routes', () => {
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of parentportal declares that path with shellPart paymentResponse',
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of parentapplication declares that path with shellPart paymentResponse',
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of onetimeenrollment declares that path with shellPart paymentResponse',
+      'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of calendar declares that path with shellPart paymentResponse',
       "server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay): /testpayreturn is not in the shell's map (src/shell/payments/gatewayRoutes.gen.ts): run `npm run gen`",
     ]);
     // its screens declared (the fixture's): only the shell's map is missing
@@ -92,6 +93,7 @@ describe('npm run check on the gateways\' return routes', () => {
     expect(returnRouteErrors(adapters, portalOnly, shellRouteMap(adapters)).map((e) => e.message)).toEqual([
       'gateway 3 (testpay) returns to /testpayreturn, but no screen of parentapplication declares that path with shellPart paymentResponse',
       'gateway 3 (testpay) returns to /testpayreturn, but no screen of onetimeenrollment declares that path with shellPart paymentResponse',
+      'gateway 3 (testpay) returns to /testpayreturn, but no screen of calendar declares that path with shellPart paymentResponse',
     ]);
   });
 
@@ -99,6 +101,7 @@ describe('npm run check on the gateways\' return routes', () => {
     // the fixture's screens without its adapter
     const screens = { ...base.screens, ...fixtureScreens() };
     expect(returnRouteErrors(gatewayAdapters(), screens, GATEWAY_OF_ROUTE).map((e) => `${e.file}: ${e.message}`).sort()).toEqual([
+      `${FIXTURE}/screens/flexcalendar-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
       `${FIXTURE}/screens/onetimeenrollment-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
       `${FIXTURE}/screens/parentapplication-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
       `${FIXTURE}/screens/testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,

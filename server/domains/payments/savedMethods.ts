@@ -219,7 +219,8 @@ export async function restApiPayment(deps: AppDeps, session: SessionInfo, body: 
   const m = await methodOfAccount(deps, session, body.paymentMethodID, lang);
   // a change's attempt has the server's key, one per try as its hosted page's: a double click finds the
   // same attempt, a try after a decline a new one, a try after it was paid nothing left due
-  if (body.changeKey) body = { ...body, idempotencyKey: await changeChargeKey(deps, session, body.changeKey, m.id) };
+  // (an application's payment is the application's, whatever else the request names: as newSavedCharge)
+  if (body.changeKey && !body.applicationKey) body = { ...body, idempotencyKey: await changeChargeKey(deps, session, body.changeKey, m.id) };
   const byKey = and(eq(paymentAttempts.providerId, session.providerId), eq(paymentAttempts.accountId, session.accountId), eq(paymentAttempts.idempotencyKey, body.idempotencyKey));
   // the same key again (a double click, a refresh) answers its attempt, whatever was paid since
   const [found] = await deps.db.select().from(paymentAttempts).where(byKey);
@@ -263,7 +264,7 @@ function answerOfCharge(deps: AppDeps, a: Attempt, lang: string): BillingRestApi
  */
 async function sameRequest(deps: AppDeps, session: SessionInfo, attempt: Attempt, body: BillingRestApiPaymentBody, m: MethodRow): Promise<boolean> {
   if (attempt.paymentMethodId !== m.id) return false;
-  if (body.changeKey) return attempt.purpose === 'CHANGE' && attempt.referrer === changeReferrer(body.changeKey);
+  if (body.changeKey && !body.applicationKey) return attempt.purpose === 'CHANGE' && attempt.referrer === changeReferrer(body.changeKey);
   if (body.applicationKey) {
     const [d] = await deps.db
       .select({ id: applicationDrafts.id })
