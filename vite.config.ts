@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { namespacesOfScreen, PRODUCT_NAMESPACES, SERVER_NAMESPACES, START_NAMESPACES } from './src/runtime/textNamespaces';
 import { patchPlugins, treeshake } from './build/patches';
 import { resolveFragments, type Fragments } from './src/engine/fragments';
+import { isScreenOfProduct } from './src/engine/screen';
 
 // Chakra's recipes are data the entry imports statically (through its theme module) but uses only a
 // few of; they stay out of the library chunks so the rest can go to the lazy theme chunk
@@ -23,14 +24,16 @@ const library = (pattern: RegExp) => (id: string) => pattern.test(id) && !CHAKRA
  * renderer draws the declaration set's own copy), data loads and modals are left out.
  */
 function baseScreens(): Plugin {
+  // virtual:base-screens (every product's) and virtual:base-screens/<product> (the screens its pages draw)
   const id = 'virtual:base-screens';
   const dir = fileURLToPath(new URL('./screens/', import.meta.url));
   const schemaDir = fileURLToPath(new URL('./schemas/', import.meta.url));
   return {
     name: 'base-screens',
-    resolveId: (source) => (source === id ? `\0${id}` : null),
+    resolveId: (source) => (source === id || source.startsWith(`${id}/`) ? `\0${source}` : null),
     load(loadId) {
-      if (loadId !== `\0${id}`) return null;
+      if (loadId !== `\0${id}` && !loadId.startsWith(`\0${id}/`)) return null;
+      const ofProduct = loadId.startsWith(`\0${id}/`) ? loadId.slice(`\0${id}/`.length) : undefined;
       const schemas: Record<string, unknown> = {};
       for (const file of fs.readdirSync(schemaDir).filter((f) => f.endsWith('.json'))) {
         this.addWatchFile(schemaDir + file);
@@ -60,6 +63,7 @@ function baseScreens(): Plugin {
         // a flow's steps (the progress bar) are drawn with the sections, from the declaration set
         const { $schema: _, data: _data, modals: _modals, description: _description, flow: _flow, sections, actions, ...route } = decl;
         if (!route.id || !route.path) continue;
+        if (ofProduct && !isScreenOfProduct(route, ofProduct)) continue;
         // the lazily fetched namespaces the screen uses, fetched as it opens (src/runtime/ScreenView.tsx)
         // (not its own product's, fetched at start: src/runtime/textNamespaces.ts PRODUCT_NAMESPACES)
         const product = route.product ?? 'parentportal';
@@ -115,9 +119,10 @@ function localeNamespaces(): Plugin {
   const id = 'virtual:locale-namespaces';
   return {
     name: 'locale-namespaces',
-    resolveId: (source) => (source === id ? `\0${id}` : null),
+    resolveId: (source) => (source === id || source.startsWith(`${id}/`) ? `\0${source}` : null),
     load(loadId) {
-      if (loadId !== `\0${id}`) return null;
+      if (loadId !== `\0${id}` && !loadId.startsWith(`\0${id}/`)) return null;
+      const ofProduct = loadId.startsWith(`\0${id}/`) ? loadId.slice(`\0${id}/`.length) : undefined;
       this.addWatchFile(fileURLToPath(new URL('./locales/en/', import.meta.url)));
       return `export const NAMESPACES = ${JSON.stringify(namespaces())};`;
     },

@@ -78,7 +78,9 @@ export async function generate(): Promise<string> {
       `  '${op.id}': { method: '${op.method}'; path: '${op.path}'; auth: '${op.auth}'; form: ${op.form ? `'${op.form}'` : 'undefined'}; query: ${names.query}; params: ${names.params}; body: ${names.body}; response: ${response} };`,
     );
     tableLines.push(
-      `  '${op.id}': { service: '${op.service}', method: '${op.method}', path: '${op.path}', auth: '${op.auth}', file: ${isFileResponse(op)}${op.form ? `, form: '${op.form}'` : ''}${withHeaders.has(op.service) ? ', applicationHeaders: true' : ''}${op.paymentOnly ? ', paymentOnly: true' : ''} },`,
+      // what the browser reads only (it ships with the first load): the service is the id's first part,
+      // and auth, forms and the payment-only policy are the server's (schemas/api/*.api.json)
+      `  '${op.id}': { method: '${op.method}', path: '${op.path}'${op.service !== op.id.split('.')[0] ? `, service: '${op.service}'` : ''}${isFileResponse(op) ? ', file: true' : ''}${withHeaders.has(op.service) ? ', applicationHeaders: true' : ''} },`,
     );
   }
   parts.push(
@@ -90,22 +92,18 @@ export async function generate(): Promise<string> {
     'export type OperationId = keyof Operations;',
     '',
     'export interface OperationInfo {',
-    '  service: string;',
     "  method: 'GET' | 'POST' | 'PUT' | 'DELETE';",
     '  /** path under /api/<service>, Fastify style params (:id) */',
     '  path: string;',
-    "  auth: 'public' | 'session' | 'temporary';",
+    '  /** when it is not the id\'s first part */',
+    '  service?: string;',
     '  /** true when the response is a file download */',
-    '  file: boolean;',
-    '  /** form schema the server validates the body with */',
-    '  form?: string;',
+    '  file?: boolean;',
     '  /** calls with a `key` query carry the stored application\'s prAccountID and programPeriodID headers (spec 7) */',
     '  applicationHeaders?: boolean;',
-    '  /** a payment-only login may call it (the declared policy) */',
-    '  paymentOnly?: boolean;',
     '}',
     '',
-    '/** Runtime table of operations (method, path, auth) for the API client. */',
+    '/** Runtime table of operations (method, path) for the API client. */',
     'export const operations: { readonly [K in OperationId]: OperationInfo } = {',
     ...tableLines,
     '};',

@@ -57,10 +57,13 @@ const SHARED_SHELL_PARTS = new Set(['notFound', 'genericError', 'sessionEnded'])
 /** The screens of one product (with the shared error pages). */
 export function screensOfProduct(screens: Record<string, ScreenDecl>, product: ProductName): Record<string, ScreenDecl> {
   const out: Record<string, ScreenDecl> = {};
-  for (const [id, s] of Object.entries(screens)) {
-    if ((s.product ?? 'parentportal') === product || (s.shellPart && SHARED_SHELL_PARTS.has(s.shellPart))) out[id] = s;
-  }
+  for (const [id, s] of Object.entries(screens)) if (isScreenOfProduct(s, product)) out[id] = s;
   return out;
+}
+
+/** Whether a product's pages draw a screen: its own, and the pages every product shows. */
+export function isScreenOfProduct(s: Pick<ScreenDecl, 'product' | 'shellPart'>, product: string): boolean {
+  return (s.product ?? 'parentportal') === product || (!!s.shellPart && SHARED_SHELL_PARTS.has(s.shellPart));
 }
 
 function normalizePath(pathname: string): string {

@@ -3,8 +3,8 @@
 // and parsing its typed query are the engine's (matchRoute, parseQuery).
 import type { ScreenDecl } from '../../engine/types';
 import { PRODUCT_BASES, productOfPath, screensOfProduct, type ProductName } from '../../engine/screen';
-// route, query, layout, access and title of every screen; sections only by kind (vite.config.ts)
-import bundled from 'virtual:base-screens';
+// route, query, layout, access and title of the portal's screens; sections only by kind (vite.config.ts)
+import portalScreens from 'virtual:base-screens/parentportal';
 
 /**
  * The product this page is (the parent portal, or the parent application under its own base path):
@@ -14,8 +14,19 @@ export const CURRENT_PRODUCT: ProductName = typeof window === 'undefined' ? 'par
 /** The router's base: the current product's base path. */
 export const PRODUCT_BASE: string = PRODUCT_BASES[CURRENT_PRODUCT];
 
+type Screens = Record<string, ScreenDecl>;
+/**
+ * The other products' screens, a chunk each: a parent reaches them by a hand-off, and the portal's
+ * first load (sign-in, Home) does not carry them.
+ */
+const PRODUCT_SCREENS: Record<Exclude<ProductName, 'parentportal'>, () => Promise<{ default: Screens }>> = {
+  parentapplication: () => import('virtual:base-screens/parentapplication'),
+  onetimeenrollment: () => import('virtual:base-screens/onetimeenrollment'),
+  calendar: () => import('virtual:base-screens/calendar'),
+};
+
 /** The screens shipped with the portal, by id (what the shell needs before the declaration set). */
-export const BASE_SCREENS: Record<string, ScreenDecl> = screensOfProduct(bundled, CURRENT_PRODUCT);
+export const BASE_SCREENS: Screens = CURRENT_PRODUCT === 'parentportal' ? portalScreens : (await PRODUCT_SCREENS[CURRENT_PRODUCT]()).default;
 
 export function effectiveScreens(providerScreens: Record<string, ScreenDecl> | undefined): Record<string, ScreenDecl> {
   return providerScreens ? { ...BASE_SCREENS, ...screensOfProduct(providerScreens, CURRENT_PRODUCT) } : BASE_SCREENS;
