@@ -122,7 +122,6 @@ function localeNamespaces(): Plugin {
     resolveId: (source) => (source === id || source.startsWith(`${id}/`) ? `\0${source}` : null),
     load(loadId) {
       if (loadId !== `\0${id}` && !loadId.startsWith(`\0${id}/`)) return null;
-      const ofProduct = loadId.startsWith(`\0${id}/`) ? loadId.slice(`\0${id}/`.length) : undefined;
       this.addWatchFile(fileURLToPath(new URL('./locales/en/', import.meta.url)));
       return `export const NAMESPACES = ${JSON.stringify(namespaces())};`;
     },
