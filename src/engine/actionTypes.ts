@@ -36,7 +36,7 @@ export type Effect =
        * address, so a crafted link cannot make the portal say it; the next screen reads it as $notice */
       notice?: Record<string, Binding>;
       replace?: boolean;
-      product?: 'parentportal' | 'parentapplication' | 'onetimeenrollment' | 'calendar';
+      product?: 'parentportal' | 'parentapplication' | 'onetimeenrollment' | 'calendar' | 'punchpass';
     }
   | { type: 'modal'; modal: string }
   | { type: 'closeModal'; then?: Effect }

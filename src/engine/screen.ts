@@ -27,7 +27,7 @@ export const PRODUCT_PATHS = {
 
 /**
  * The products whose screens this portal's shell draws, each under its base path: the parent portal,
- * the parent application, the one-time enrolment and the calendar (/flexcalendar). A screen belongs to the portal unless it names
+ * the parent application, the one-time enrolment, the calendar (/flexcalendar) and the punch pass. A screen belongs to the portal unless it names
  * its `product`; routes are declared relative to their product's base.
  */
 export const PRODUCT_BASES = {
@@ -35,11 +35,12 @@ export const PRODUCT_BASES = {
   parentapplication: PRODUCT_PATHS.parentapplication,
   onetimeenrollment: PRODUCT_PATHS.onetimeenrollment,
   calendar: PRODUCT_PATHS.calendar,
+  punchpass: PRODUCT_PATHS.punchpass,
 } as const;
 export type ProductName = keyof typeof PRODUCT_BASES;
 
 /** Where the browser keeps each product's session (sessionStorage): the portal's, and the one each hand-off was redeemed into. */
-export const PRODUCT_SESSION_KEYS: Readonly<Record<ProductName, string>> = { parentportal: 'pp.session', parentapplication: 'pa.session', onetimeenrollment: 'ot.session', calendar: 'fc.session' };
+export const PRODUCT_SESSION_KEYS: Readonly<Record<ProductName, string>> = { parentportal: 'pp.session', parentapplication: 'pa.session', onetimeenrollment: 'ot.session', calendar: 'fc.session', punchpass: 'pu.session' };
 
 const isProductName = (k: string): k is ProductName => k in PRODUCT_BASES;
 

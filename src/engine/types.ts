@@ -143,7 +143,7 @@ export interface ScreenDecl {
   $schema?: string;
   id: string;
   /** the product the screen belongs to (its base path); the parent portal when absent */
-  product?: 'parentportal' | 'parentapplication' | 'onetimeenrollment' | 'calendar';
+  product?: 'parentportal' | 'parentapplication' | 'onetimeenrollment' | 'calendar' | 'punchpass';
   path: string;
   query?: Record<string, QueryParamDecl>;
   layout: 'default' | 'application-flow' | 'bare';

@@ -19,10 +19,11 @@ export const SERVER_NAMESPACES: readonly string[] = ['server'];
  * product fetches them with the first screen that uses them (the portal's change of schedule draws
  * the application's activity picker and flow).
  */
-export const PRODUCT_NAMESPACES: Readonly<Record<string, readonly ('parentapplication' | 'onetimeenrollment' | 'calendar')[]>> = {
+export const PRODUCT_NAMESPACES: Readonly<Record<string, readonly ('parentapplication' | 'onetimeenrollment' | 'calendar' | 'punchpass')[]>> = {
   application: ['parentapplication', 'onetimeenrollment'],
   onetime: ['onetimeenrollment'],
   flexCalendar: ['calendar'],
+  punchpass: ['punchpass'],
 };
 
 /**

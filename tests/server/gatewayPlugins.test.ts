@@ -79,6 +79,7 @@ describe('npm run check on the gateways\' return routes', () => {
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of parentapplication declares that path with shellPart paymentResponse',
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of onetimeenrollment declares that path with shellPart paymentResponse',
       'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of calendar declares that path with shellPart paymentResponse',
+      'server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay) returns to /testpayreturn, but no screen of punchpass declares that path with shellPart paymentResponse',
       "server/gateways/registry.ts /testpay/gateways/0: gateway 3 (testpay): /testpayreturn is not in the shell's map (src/shell/payments/gatewayRoutes.gen.ts): run `npm run gen`",
     ]);
     // its screens declared (the fixture's): only the shell's map is missing
@@ -94,6 +95,7 @@ describe('npm run check on the gateways\' return routes', () => {
       'gateway 3 (testpay) returns to /testpayreturn, but no screen of parentapplication declares that path with shellPart paymentResponse',
       'gateway 3 (testpay) returns to /testpayreturn, but no screen of onetimeenrollment declares that path with shellPart paymentResponse',
       'gateway 3 (testpay) returns to /testpayreturn, but no screen of calendar declares that path with shellPart paymentResponse',
+      'gateway 3 (testpay) returns to /testpayreturn, but no screen of punchpass declares that path with shellPart paymentResponse',
     ]);
   });
 
@@ -104,6 +106,7 @@ describe('npm run check on the gateways\' return routes', () => {
       `${FIXTURE}/screens/flexcalendar-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
       `${FIXTURE}/screens/onetimeenrollment-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
       `${FIXTURE}/screens/parentapplication-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
+      `${FIXTURE}/screens/punchpass-testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
       `${FIXTURE}/screens/testpayreturn.json: /testpayreturn is a payment return screen, but no gateway adapter in server/gateways/registry.ts returns to it`,
     ]);
     expect(returnRouteErrors(gatewayAdapters(), base.screens, { ...GATEWAY_OF_ROUTE, '/testpayreturn': 3 }).map((e) => e.message)).toEqual(['/testpayreturn -> 3 is no adapter\'s: run `npm run gen`']);

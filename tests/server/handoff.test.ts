@@ -19,6 +19,7 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
   const tokens = { maria: '', karen: '', linh: '', ana: '' };
   let maria = { account: 0, programPeriod: 0 };
   let linhProgram = 0;
+  let linhAccount = 0;
   let karenAccount = 0;
 
   beforeAll(async () => {
@@ -36,6 +37,7 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
     maria = { account: m.accountId, programPeriod: pp.id };
     karenAccount = k.accountId;
     linhProgram = lpp.id;
+    linhAccount = l.accountId;
   });
   afterAll(async () => t?.close());
 
@@ -49,17 +51,22 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
       headers: as(token),
       payload: { product: 'parentapplication', programPeriodID: maria.programPeriod, accountID: maria.account, ApplicationTokenString: tokenString(), ...body },
     });
+  // a punch pass keyelement Linh asks for: Northridge has no punch pass product
+  const issueLinhPunchPass = () =>
+    issue(tokens.linh, { product: 'punchpass', programPeriodID: linhProgram, accountID: linhAccount, ApplicationTokenString: tokenString({ applicationName: 'northridge', programPeriodID: linhProgram, accountID: linhAccount, userName: LINH[1] }) });
   // the browser that asked for the keyelement redeems it with the session it asked with (maria's unless given)
   const redeem = (keyelement: string, appName = 'brightpath', lang = 'en', token: string | null = tokens.maria, product = 'parentapplication') =>
     t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token/details', headers: { 'accept-language': lang, ...as(token) }, payload: { appName, keyelement, product } });
 
-  it('tells where each product is served: the parent application, the one-time enrolment and the calendar here, the punch pass not configured', async () => {
-    const get = async (productname: string) => (await t.app.inject({ method: 'GET', url: `/api/Customer/product?productname=${productname}`, headers: as(tokens.maria) })).json();
+  it('tells where each product is served: the parent application, the one-time enrolment, the calendar and the punch pass here; a product a provider does not name not configured', async () => {
+    const get = async (productname: string, token = tokens.maria) => (await t.app.inject({ method: 'GET', url: `/api/Customer/product?productname=${productname}`, headers: as(token) })).json();
     expect(await get('parentapplication')).toEqual({ productname: 'parentapplication', iisName: 'parentapplication', path: '/parentapplication/', host: t.app.deps.linkBase });
     expect(await get('onetimeenrollment')).toEqual({ productname: 'onetimeenrollment', iisName: 'onetimeenrollment', path: '/onetimeenrollment/', host: t.app.deps.linkBase });
     // the calendar product's own path is never the portal's /calendar events screen
     expect(await get('calendar')).toEqual({ productname: 'calendar', iisName: 'flexcalendar', path: '/flexcalendar/', host: t.app.deps.linkBase });
-    expect((await get('punchpass')).host).toBeNull();
+    expect(await get('punchpass')).toEqual({ productname: 'punchpass', iisName: 'punchpass', path: '/punchpass/', host: t.app.deps.linkBase });
+    // Northridge has no punch pass product
+    expect((await get('punchpass', tokens.linh)).host).toBeNull();
     const anon = await t.app.inject({ method: 'GET', url: '/api/Customer/product?productname=calendar' });
     expect(anon.statusCode).toBe(401);
   });
@@ -175,10 +182,16 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
   });
 
   it('is redeemed only by the product it was issued for, and scoped to the account that asked', async () => {
-    // a product not configured for the provider (the punch pass) is issued nothing
-    const punch = await issue(tokens.maria, { product: 'punchpass' });
+    // a product not configured for the provider (Northridge's punch pass) is issued nothing
+    const punch = await issueLinhPunchPass();
     expect(punch.statusCode).toBe(409);
     expect(punch.json().key).toBe('programs.errors.productNotConfigured');
+    // Bright Path's punch pass keyelement opens the punch pass only
+    const pass = (await issue(tokens.maria, { product: 'punchpass' })).json().keyelement as string;
+    expect((await redeem(pass, 'brightpath', 'en', tokens.maria, 'calendar')).statusCode).toBe(403);
+    const passOwn = await redeem(pass, 'brightpath', 'en', tokens.maria, 'punchpass');
+    expect(passOwn.statusCode, passOwn.body).toBe(200);
+    expect(passOwn.json()).toMatchObject({ product: 'punchpass', accountID: maria.account, programPeriodID: maria.programPeriod });
     const res = await issue(tokens.maria, { product: 'onetimeenrollment' });
     expect(res.statusCode, res.body).toBe(200);
     const { keyelement } = res.json();
@@ -225,7 +238,7 @@ describe.each(BACKENDS)('hand-off on %s', (backend) => {
       expect(res.statusCode, str).toBe(400);
     }
     // a product without a host gets no token
-    const cal = await issue(tokens.maria, { product: 'punchpass' });
+    const cal = await issueLinhPunchPass();
     expect(cal.statusCode).toBe(409);
     expect(cal.json().key).toBe('programs.errors.productNotConfigured');
     expect((await t.app.inject({ method: 'POST', url: '/api/Registration/program/application-token', headers: as(tokens.maria), payload: { product: 'parentapplication', programPeriodID: maria.programPeriod, accountID: maria.account } })).statusCode).toBe(400);

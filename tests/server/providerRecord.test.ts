@@ -115,7 +115,7 @@ describe('the repository\u2019s provider records', () => {
       maxPaymentCents: 9_999_999,
     });
     expect(settingsOf(northridge).payments.processingFee).toEqual({ CCD: { percent: 0, fixedCents: 0, minimumCents: 0 }, ECH: { percent: 0, fixedCents: 0, minimumCents: 0 } });
-    expect(productsOf(brightpath.products)).toEqual({ parentportal: { path: '/parentportal/' }, parentapplication: { path: '/parentapplication/' }, onetimeenrollment: { path: '/onetimeenrollment/' }, calendar: { path: '/flexcalendar/' } });
+    expect(productsOf(brightpath.products)).toEqual({ parentportal: { path: '/parentportal/' }, parentapplication: { path: '/parentapplication/' }, onetimeenrollment: { path: '/onetimeenrollment/' }, calendar: { path: '/flexcalendar/' }, punchpass: { path: '/punchpass/' } });
     expect(calendarSettingsOf(brightpath.calendar)).toEqual({ cancellationWindowDays: 2 });
     expect(calendarSettingsOf(northridge.calendar)).toEqual({ cancellationWindowDays: null });
     expect(rollupOf(brightpath.yearEndGradeRollup)).toEqual({ from: '11-15', to: '12-15' });

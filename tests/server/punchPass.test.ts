@@ -131,7 +131,7 @@ describe.each(BACKENDS)('punch passes on %s', (backend) => {
     const started = await api('Billing.startPayment', { token: tokens.maria, body: { ...payer, applicationKey: key, paymentMethodCode: 'CCD' } });
     expect(started.statusCode, started.body).toBe(200);
     const result = await payOnPage(started.json().checkoutUrl);
-    expect(result).toMatchObject({ status: 'APPROVED', purpose: 'APPLICATION', referrer: `/passes?key=${key}` });
+    expect(result).toMatchObject({ status: 'APPROVED', purpose: 'APPLICATION', referrer: `/payment?key=${key}` });
     expect((await api('Registration.punchPassPurchase', { token: tokens.maria, query: { key } })).json().payment.paymentStatus).toBe('PAID');
     expect(await balance()).toBeCloseTo(before, 2);
     // paying again is refused: paid once

@@ -142,7 +142,7 @@ export async function amountToPay(deps: AppDeps, s: SessionInfo, choice: string,
 function applicationReferrer(application: DraftRow): string {
   if (application.applicationTypeId === APPLICATION_TYPE.oneTime) return `/submission?key=${application.key}`;
   if (application.applicationTypeId === APPLICATION_TYPE.calendar) return `/payment?key=${application.key}`;
-  if (application.applicationTypeId === APPLICATION_TYPE.punchPass) return `/passes?key=${application.key}`;
+  if (application.applicationTypeId === APPLICATION_TYPE.punchPass) return `/payment?key=${application.key}`;
   return `/confirmation?key=${application.key}`;
 }
 

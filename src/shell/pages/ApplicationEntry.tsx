@@ -1,8 +1,9 @@
-// The entry of the parent application, the one-time enrolment and the calendar (each product's base path, reached
+// The entry of the parent application, the one-time enrolment, the calendar and the punch pass (each product's base path, reached
 // by the hand-off, spec 4 redirect flows; 7.3): the keyelement in the address is redeemed once, by this
 // product, into the product's own session, the address bar forgets it at once, and the account's
 // in-progress application (ParentApplication.start) or one-time enrolment (Registration.oneTimeStart)
-// of the program is started or resumed: its `key` names the draft the server keeps. The parent goes
+// of the program is started or resumed: its `key` names the draft the server keeps (the calendar and the
+// punch pass keep none: the parent goes on at the child's month, or at the passes offered and hers). The parent goes
 // on at the step she stopped at, on this device or another one. The redeem carries the token of the portal session
 // this browser is signed in with: the server redeems a keyelement only for the portal session that
 // asked for it, so a link asked for in another browser is refused with its message and no account
@@ -57,7 +58,7 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
         const provider = await api.call('Customer.program', { query: { appName: name }, silent: true });
         // with the portal's session, not the application's (which may be another account's, or none)
         const portal = createApiClient({ getToken: storedPortalToken, getLocale: () => session.locale, releaseVersion: session.releaseVersion });
-        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: CURRENT_PRODUCT === 'onetimeenrollment' || CURRENT_PRODUCT === 'calendar' ? CURRENT_PRODUCT : 'parentapplication' }, silent: true });
+        const answer = await portal.call('Registration.applicationTokenRedeem', { body: { appName: name, keyelement, product: CURRENT_PRODUCT === 'parentportal' ? 'parentapplication' : CURRENT_PRODUCT }, silent: true });
         setSession((s) => ({
           ...signedOutSession(s),
           ...providerSessionFields(provider),
@@ -84,6 +85,11 @@ export function ApplicationEntry({ appName, programPeriodID, keyelement }: { app
         if (CURRENT_PRODUCT === 'calendar') {
           // the calendar keeps no draft: the child's month of the program
           navigate(`/dates?programPeriodID=${phase.programPeriodID}`, { replace: true });
+          return;
+        }
+        if (CURRENT_PRODUCT === 'punchpass') {
+          // a pass is bought from the passes offered, never on arrival: the passes and hers
+          navigate('/passes', { replace: true });
           return;
         }
         if (CURRENT_PRODUCT === 'onetimeenrollment') {

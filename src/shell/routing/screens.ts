@@ -23,6 +23,7 @@ const PRODUCT_SCREENS: Record<Exclude<ProductName, 'parentportal'>, () => Promis
   parentapplication: () => import('virtual:base-screens/parentapplication'),
   onetimeenrollment: () => import('virtual:base-screens/onetimeenrollment'),
   calendar: () => import('virtual:base-screens/calendar'),
+  punchpass: () => import('virtual:base-screens/punchpass'),
 };
 
 /** The screens shipped with the portal, by id (what the shell needs before the declaration set). */

@@ -146,6 +146,10 @@ describe('footer flags declared by the screens (spec 2.5)', () => {
       'flexcalendar-entry': 'applicationEntry',
       'flexcalendar-ezceredirection': 'paymentResponse',
       'flexcalendar-stripereturn': 'paymentResponse',
+      'punchpass-bluepayresponse': 'paymentResponse',
+      'punchpass-entry': 'applicationEntry',
+      'punchpass-ezceredirection': 'paymentResponse',
+      'punchpass-stripereturn': 'paymentResponse',
     });
   });
 });
