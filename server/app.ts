@@ -14,7 +14,8 @@ import QRCode from 'qrcode';
 import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from './db/index';
 import { applicationDrafts, providers, outbox } from './db/schema';
-import { businessClock, systemClock, type Clock } from './clock';
+import { businessClock, isoDay, systemClock, type Clock } from './clock';
+import { PunchPassError, recordCheckIn } from './domains/enrolment/punchPass';
 import { fixedToday } from '../src/engine/today';
 import { Passwords, PRODUCTION_ARGON2, type Argon2Options } from './auth';
 import { createTranslator, pickLang } from './i18n';
@@ -399,6 +400,18 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
       await sweepHolds(deps);
       const [d] = await opts.db.select({ paymentStatus: applicationDrafts.paymentStatus }).from(applicationDrafts).where(eq(applicationDrafts.key, key));
       return { paymentStatus: d?.paymentStatus ?? null };
+    });
+    // a check-in recorded in attendance (as npm run provider -- punchpass checkin records it), with
+    // the punch it uses: the browser tests see a visit without stopping the server
+    app.post<{ Body: { appName?: string; childID?: number; programPeriodID?: number; date?: string } }>('/api/dev/punchpass-checkin', { schema: { hide: true } }, async (req) => {
+      const { appName, childID, programPeriodID, date } = req.body ?? {};
+      if (typeof appName !== 'string' || !Number.isInteger(childID) || !Number.isInteger(programPeriodID)) throw new KeyedError(400, 'server.errors.badRequest');
+      try {
+        return await recordCheckIn(deps, appName, childID!, programPeriodID!, typeof date === 'string' ? date : isoDay(deps.today()));
+      } catch (e) {
+        if (e instanceof PunchPassError) throw new KeyedError(400, 'server.errors.badRequest');
+        throw e;
+      }
     });
   }
 

@@ -4,7 +4,8 @@
 // page, once settled, must show no raw translation key (nor '{{'), no spinner or skeleton that never
 // ends (a page that legitimately waits must say so within a bounded time) and no success text above
 // an error. The parent application's routes are walked under /parentapplication/ with a session of
-// its own, entered from the programs list as a parent does. One browser context, one page.
+// its own, entered from the programs list as a parent does; the one-time enrolment's, the calendar's
+// and the punch pass's under their own base paths, each entered by the portal's hand-off. One browser context, one page.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -290,30 +291,42 @@ describe('route walk', () => {
         findings.push(...f);
       }
     }
-    // the one-time enrolment, with a session of its own: the portal's hand-off to it for the school year
-    await page.goto(e2e.portal('/home'));
-    await ensureSignedIn(page);
-    const oneTime = await page.evaluate(async () => {
-      const session = JSON.parse(localStorage.getItem('pp.session') ?? '{}') as { token: string; accountID: number; appName: string; userName: string };
-      const headers = { Authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
-      const periods = (await (await fetch('/api/Registration/programperiods/list', { headers })).json()) as { programPeriodID: number; category: string }[];
-      const programPeriodID = periods.find((p) => p.category === 'schoolYear')!.programPeriodID;
-      const tokenString = JSON.stringify({ applicationName: session.appName, locale: 'en', programPeriodID, menu: '/programlist', userName: session.userName, accountID: session.accountID });
-      const res = await fetch('/api/Registration/program/application-token', { method: 'POST', headers, body: JSON.stringify({ programPeriodID, accountID: session.accountID, product: 'onetimeenrollment', ApplicationTokenString: tokenString }) });
-      const { keyelement } = (await res.json()) as { keyelement: string };
-      return `/onetimeenrollment/?appName=${session.appName}&programPeriodID=${programPeriodID}&lang=en&keyelement=${keyelement}`;
-    });
-    await page.goto(`${e2e.server.url}${oneTime}`);
-    await page.waitForURL(/\/onetimeenrollment\/summary\?key=/, { timeout: 60_000 });
-    for (const s of SCREENS.filter((x) => x.product === 'onetimeenrollment')) {
-      for (const q of queries(s, foreign)) {
-        const url = `/onetimeenrollment${s.path}${q}`;
-        await page.goto(`${e2e.server.url}${url}`);
-        const settled = await settle(page);
-        const f = await inspect(page, url, settled);
-        if (f.length > 0) await shot(page, `route-walk-${s.id}${q ? '-q' : ''}`);
-        for (const x of f) console.log(`FINDING ${x.url}: ${x.problem}`);
-        findings.push(...f);
+    // the one-time enrolment, the calendar and the punch pass, each with a session of its own: the
+    // portal's hand-off to it for one of Maria's programs (the school year, the option C program with
+    // flex days, the punch pass program), then every route of the product
+    for (const [product, base, landing] of [
+      ['onetimeenrollment', '/onetimeenrollment', /\/onetimeenrollment\/summary\?key=/],
+      ['calendar', '/flexcalendar', /\/flexcalendar\/dates\?programPeriodID=\d+$/],
+      ['punchpass', '/punchpass', /\/punchpass\/passes$/],
+    ] as const) {
+      await page.goto(e2e.portal('/home'));
+      await ensureSignedIn(page);
+      const entry = await page.evaluate(
+        async ({ product, base }) => {
+          const session = JSON.parse(localStorage.getItem('pp.session') ?? '{}') as { token: string; accountID: number; appName: string; userName: string };
+          const headers = { Authorization: `Bearer ${session.token}`, 'content-type': 'application/json' };
+          const periods = (await (await fetch('/api/Registration/programperiods/list', { headers })).json()) as { programPeriodID: number; category: string; enrollmentOption: string; isPunchPass: boolean }[];
+          const program = product === 'onetimeenrollment' ? periods.find((p) => p.category === 'schoolYear') : product === 'calendar' ? periods.find((p) => p.enrollmentOption === 'C') : periods.find((p) => p.isPunchPass);
+          const programPeriodID = program!.programPeriodID;
+          const tokenString = JSON.stringify({ applicationName: session.appName, locale: 'en', programPeriodID, menu: '/programlist', userName: session.userName, accountID: session.accountID });
+          const res = await fetch('/api/Registration/program/application-token', { method: 'POST', headers, body: JSON.stringify({ programPeriodID, accountID: session.accountID, product, ApplicationTokenString: tokenString }) });
+          const { keyelement } = (await res.json()) as { keyelement: string };
+          return `${base}/?appName=${session.appName}&programPeriodID=${programPeriodID}&lang=en&keyelement=${keyelement}`;
+        },
+        { product, base },
+      );
+      await page.goto(`${e2e.server.url}${entry}`);
+      await page.waitForURL(landing, { timeout: 60_000 });
+      for (const s of SCREENS.filter((x) => x.product === product)) {
+        for (const q of queries(s, foreign)) {
+          const url = `${base}${s.path}${q}`;
+          await page.goto(`${e2e.server.url}${url}`);
+          const settled = await settle(page);
+          const f = await inspect(page, url, settled);
+          if (f.length > 0) await shot(page, `route-walk-${s.id}${q ? '-q' : ''}`);
+          for (const x of f) console.log(`FINDING ${x.url}: ${x.problem}`);
+          findings.push(...f);
+        }
       }
     }
     expect(findings.map((f) => `${f.url}: ${f.problem}`)).toEqual([]);
