@@ -87,6 +87,13 @@ describe('handOff', () => {
     expect(received.map((r) => r.url)).toEqual(['/api/Customer/product?productname=calendar']);
   });
 
+  it('the punch pass of a provider without it: the configuration error page with its kind', async () => {
+    const { calls, runner } = harness({ programPeriodID: 12 });
+    await runner.run({ ...register, product: 'punchpass', destination: 'ENROLL' } as Effect);
+    expect(calls).toEqual([`navigate:/configurationerror:${JSON.stringify({ errorcode: PRODUCT_HOST_MISSING, productname: 'punchpass' })}`]);
+    expect(received.map((r) => r.url)).toEqual(['/api/Customer/product?productname=punchpass']);
+  });
+
   it('the parent application: its host in the address, then the token, then the keyelement and a cache-busting value', async () => {
     const { calls, runner } = harness({ programPeriodID: 12 });
     await runner.run(register);
