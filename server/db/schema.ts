@@ -1345,6 +1345,8 @@ export const changeRequests = pgTable(
 export interface ChangeData {
   children?: { prChildID: number; noChange: boolean; siteID: number | null; selections: { activityID: number; daysOfWeek: string[] }[] }[];
   effectiveDate?: string | null;
+  /** an add-weeks request of a weekly program (server/domains/enrolment/addWeeks.ts): the weeks chosen per child, no schedule change */
+  addWeeks?: { weeks: { childID: number; activityID: number; weekStart: string; daysOfWeek: string[] }[] };
 }
 
 /** Optional miscellaneous fees of a program the parent may add to an application (spec 2.11). */

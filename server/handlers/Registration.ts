@@ -9,6 +9,7 @@ import { discardOneTime, payLaterOneTime, oneTimeActivities, oneTimeChild, oneTi
 import { createFeed, feedState, flexCalendar, flexPayment, icalFeed, payLaterFlex, revokeFeed, saveFlexDates } from '../domains/enrolment/flexCalendar';
 import { buyPunchPass, cancelPunchPass, myPunchPasses, punchPassOffers, punchPassPurchase } from '../domains/enrolment/punchPass';
 import { applicationToken, redeemApplicationToken, redirectionUrl } from '../domains/enrolment/handoff';
+import { addWeeksOffered, addWeeksRequest, saveAddWeeks, submitAddWeeks } from '../domains/enrolment/addWeeks';
 import { changeActivities, changeOf, changeSite, changeSubmittedActivities, emailChangeConfirmation, changeView, discardChange, saveChange, startChange, submitChange } from '../domains/enrolment/changeSchedule';
 
 type RegistrationOps =
@@ -34,6 +35,10 @@ type RegistrationOps =
   | 'Registration.changeSubmittedActivities'
   | 'Registration.changeSite'
   | 'Registration.changeConfirmationMail'
+  | 'Registration.addWeeksOffered'
+  | 'Registration.addWeeksSave'
+  | 'Registration.addWeeksRequest'
+  | 'Registration.addWeeksSubmit'
   | 'Registration.oneTimeStart'
   | 'Registration.oneTimeActivities'
   | 'Registration.oneTimeSave'
@@ -53,6 +58,10 @@ type RegistrationOps =
   | 'Registration.flexCalendarIcal';
 
 export const registrationHandlers = {
+  'Registration.addWeeksOffered': { handler: async ({ deps, session, query, lang }) => addWeeksOffered(deps, session, query, lang) },
+  'Registration.addWeeksSave': { handler: async ({ deps, session, body, lang }) => saveAddWeeks(deps, session, body, lang) },
+  'Registration.addWeeksRequest': { handler: async ({ deps, session, query, lang }) => addWeeksRequest(deps, session, query.key, lang) },
+  'Registration.addWeeksSubmit': { handler: async ({ deps, session, query, lang }) => submitAddWeeks(deps, session, query.key, lang) },
   'Registration.oneTimeStart': { handler: async ({ deps, session, body, lang }) => startOneTime(deps, session, body.programPeriodID, lang) },
   'Registration.oneTimeActivities': { handler: async ({ deps, session, query, lang }) => oneTimeActivities(deps, session, query.key, query.childID, lang) },
   'Registration.oneTimeSave': { handler: async ({ deps, session, query, body, lang }) => saveOneTime(deps, session, query.key, body, lang) },

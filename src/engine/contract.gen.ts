@@ -3042,6 +3042,10 @@ export interface RegistrationChangeStartResponse {
    * what the submitted change left due now, in cents (0 before it is sent)
    */
   amountDue: number;
+  /**
+   * change: a change of schedule; addWeeks: weeks added to a weekly program (its payment step and confirmation are the change's)
+   */
+  kind?: 'change' | 'addWeeks';
 }
 
 /** Registration.change: query */
@@ -3108,6 +3112,10 @@ export interface RegistrationChangeResponse {
    * what the submitted change left due now, in cents (0 before it is sent)
    */
   amountDue: number;
+  /**
+   * change: a change of schedule; addWeeks: weeks added to a weekly program (its payment step and confirmation are the change's)
+   */
+  kind?: 'change' | 'addWeeks';
 }
 
 /** Registration.changeSave: query */
@@ -3217,6 +3225,10 @@ export interface RegistrationChangeSaveResponse {
    * what the submitted change left due now, in cents (0 before it is sent)
    */
   amountDue: number;
+  /**
+   * change: a change of schedule; addWeeks: weeks added to a weekly program (its payment step and confirmation are the change's)
+   */
+  kind?: 'change' | 'addWeeks';
 }
 
 /** Registration.changeSubmit: query */
@@ -3283,6 +3295,10 @@ export interface RegistrationChangeSubmitResponse {
    * what the submitted change left due now, in cents (0 before it is sent)
    */
   amountDue: number;
+  /**
+   * change: a change of schedule; addWeeks: weeks added to a weekly program (its payment step and confirmation are the change's)
+   */
+  kind?: 'change' | 'addWeeks';
 }
 
 /** Registration.changeDiscard: query */
@@ -3446,6 +3462,10 @@ export interface RegistrationChangeSiteResponse {
    * what the submitted change left due now, in cents (0 before it is sent)
    */
   amountDue: number;
+  /**
+   * change: a change of schedule; addWeeks: weeks added to a weekly program (its payment step and confirmation are the change's)
+   */
+  kind?: 'change' | 'addWeeks';
 }
 
 /** Registration.changeConfirmationMail: query */
@@ -3462,6 +3482,169 @@ export interface RegistrationChangeConfirmationMailResponse {
    * false: the account has no e-mail address
    */
   sent: boolean;
+}
+
+/** Registration.addWeeksOffered: query */
+export interface RegistrationAddWeeksOfferedQuery {
+  /**
+   * the weekly (summer) program
+   */
+  programPeriodID: number;
+  /**
+   * the child (the first registered child when left out)
+   */
+  childID?: number;
+}
+
+/** Registration.addWeeksOffered: response */
+export interface RegistrationAddWeeksOfferedResponse {
+  programPeriodID: number;
+  programPeriod: string;
+  childID: number;
+  childName: string;
+  children: {
+    childID: number;
+    childName: string;
+    current: boolean;
+  }[];
+  noticeDays: number;
+  key: string | null;
+  chosen: string[];
+  weeks: {
+    value: string;
+    label: string;
+    childID: number;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    daysOfWeek: string[];
+    weekStart: string;
+    weekEnd: string;
+    weekRange: string;
+    /**
+     * the week's fee in cents
+     */
+    fee: number;
+    seatsLeft: number;
+    /**
+     * why the week cannot be added (rule addWeeks.weekReason; full: no seat left); null: it can
+     */
+    reason: 'past' | 'notice' | 'full' | null;
+    unavailable: boolean;
+    noticeDays: number;
+  }[];
+}
+
+/** Registration.addWeeksSave: body */
+export interface RegistrationAddWeeksSaveBody {
+  /**
+   * the weekly (summer) program
+   */
+  programPeriodID: number;
+  /**
+   * a child of the account registered in the program
+   */
+  childID: number;
+  /**
+   * the weeks chosen, each as <activityID>/<yyyy-mm-dd of its Monday> (an option of Registration.addWeeksOffered)
+   *
+   * @maxItems 60
+   */
+  weeks: string[];
+}
+
+/** Registration.addWeeksSave: response */
+export interface RegistrationAddWeeksSaveResponse {
+  key: string;
+}
+
+/** Registration.addWeeksRequest: query */
+export interface RegistrationAddWeeksRequestQuery {
+  /**
+   * the add-weeks request (a change-schedule request's random hex key, spec 9)
+   */
+  key: string;
+}
+
+/** Registration.addWeeksRequest: response */
+export interface RegistrationAddWeeksRequestResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  status: 'open' | 'applied';
+  weeks: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    daysOfWeek: string[];
+    weekStart: string;
+    weekEnd: string;
+    weekRange: string;
+    /**
+     * cents
+     */
+    fee: number;
+  }[];
+  /**
+   * cents
+   */
+  total: number;
+  /**
+   * cents of the account's credit applied
+   */
+  creditApplied: number;
+  /**
+   * cents due now
+   */
+  amountDue: number;
+}
+
+/** Registration.addWeeksSubmit: query */
+export interface RegistrationAddWeeksSubmitQuery {
+  /**
+   * the add-weeks request (a change-schedule request's random hex key, spec 9)
+   */
+  key: string;
+}
+
+/** Registration.addWeeksSubmit: response */
+export interface RegistrationAddWeeksSubmitResponse {
+  key: string;
+  programPeriodID: number;
+  programPeriod: string;
+  status: 'open' | 'applied';
+  weeks: {
+    childID: number;
+    childName: string;
+    activityID: number;
+    activity: string;
+    siteName: string;
+    timing: string;
+    daysOfWeek: string[];
+    weekStart: string;
+    weekEnd: string;
+    weekRange: string;
+    /**
+     * cents
+     */
+    fee: number;
+  }[];
+  /**
+   * cents
+   */
+  total: number;
+  /**
+   * cents of the account's credit applied
+   */
+  creditApplied: number;
+  /**
+   * cents due now
+   */
+  amountDue: number;
 }
 
 /** Registration.oneTimeStart: body */
@@ -4395,6 +4578,10 @@ export interface Operations {
   'Registration.changeSubmittedActivities': { method: 'GET'; path: '/children/submitted-activities'; auth: 'session'; form: undefined; query: RegistrationChangeSubmittedActivitiesQuery; params: undefined; body: undefined; response: RegistrationChangeSubmittedActivitiesResponse };
   'Registration.changeSite': { method: 'PUT'; path: '/children/change-site'; auth: 'session'; form: undefined; query: RegistrationChangeSiteQuery; params: undefined; body: RegistrationChangeSiteBody; response: RegistrationChangeSiteResponse };
   'Registration.changeConfirmationMail': { method: 'POST'; path: '/application/confirmation/change-schedule'; auth: 'session'; form: undefined; query: RegistrationChangeConfirmationMailQuery; params: undefined; body: undefined; response: RegistrationChangeConfirmationMailResponse };
+  'Registration.addWeeksOffered': { method: 'GET'; path: '/changeschedule/weeks'; auth: 'session'; form: undefined; query: RegistrationAddWeeksOfferedQuery; params: undefined; body: undefined; response: RegistrationAddWeeksOfferedResponse };
+  'Registration.addWeeksSave': { method: 'POST'; path: '/changeschedule/weeks'; auth: 'session'; form: 'addWeeks'; query: undefined; params: undefined; body: RegistrationAddWeeksSaveBody; response: RegistrationAddWeeksSaveResponse };
+  'Registration.addWeeksRequest': { method: 'GET'; path: '/changeschedule/weeks/request'; auth: 'session'; form: undefined; query: RegistrationAddWeeksRequestQuery; params: undefined; body: undefined; response: RegistrationAddWeeksRequestResponse };
+  'Registration.addWeeksSubmit': { method: 'POST'; path: '/changeschedule/weeks/submit'; auth: 'session'; form: undefined; query: RegistrationAddWeeksSubmitQuery; params: undefined; body: undefined; response: RegistrationAddWeeksSubmitResponse };
   'Registration.oneTimeStart': { method: 'POST'; path: '/onetime-enrollment/start'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: RegistrationOneTimeStartBody; response: RegistrationOneTimeStartResponse };
   'Registration.oneTimeActivities': { method: 'GET'; path: '/programperiods/activities/onetime-enrollment'; auth: 'session'; form: undefined; query: RegistrationOneTimeActivitiesQuery; params: undefined; body: undefined; response: RegistrationOneTimeActivitiesResponse };
   'Registration.oneTimeChild': { method: 'GET'; path: '/onetime-enrollment/child'; auth: 'session'; form: undefined; query: RegistrationOneTimeChildQuery; params: undefined; body: undefined; response: RegistrationOneTimeChildResponse };
@@ -4585,6 +4772,10 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Registration.changeSubmittedActivities': { method: 'GET', path: '/children/submitted-activities' },
   'Registration.changeSite': { method: 'PUT', path: '/children/change-site' },
   'Registration.changeConfirmationMail': { method: 'POST', path: '/application/confirmation/change-schedule' },
+  'Registration.addWeeksOffered': { method: 'GET', path: '/changeschedule/weeks' },
+  'Registration.addWeeksSave': { method: 'POST', path: '/changeschedule/weeks' },
+  'Registration.addWeeksRequest': { method: 'GET', path: '/changeschedule/weeks/request' },
+  'Registration.addWeeksSubmit': { method: 'POST', path: '/changeschedule/weeks/submit' },
   'Registration.oneTimeStart': { method: 'POST', path: '/onetime-enrollment/start' },
   'Registration.oneTimeActivities': { method: 'GET', path: '/programperiods/activities/onetime-enrollment' },
   'Registration.oneTimeChild': { method: 'GET', path: '/onetime-enrollment/child' },

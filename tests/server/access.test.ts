@@ -19,11 +19,12 @@ import { buildSandboxGateway, type SandboxGateway } from '../../sandbox-gateway/
 import { sandboxGateway } from '../../server/gateways/sandbox/client';
 import { saveChange, startChange } from '../../server/domains/enrolment/changeSchedule';
 import { startOneTime } from '../../server/domains/enrolment/oneTime';
+import { saveAddWeeks } from '../../server/domains/enrolment/addWeeks';
 
 
-type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime' | 'flexCalendar' | 'punchPass' | 'punchPurchase';
+type Kind = 'account' | 'adult' | 'child' | 'bulletin' | 'bulletinAttachment' | 'form' | 'programPeriod' | 'absenceReason' | 'site' | 'relationship' | 'medicalField' | 'application' | 'changeRequest' | 'payment' | 'servicePeriod' | 'paymentMethod' | 'autopayRegistration' | 'oneTime' | 'flexCalendar' | 'punchPass' | 'punchPurchase' | 'addWeeks';
 /** records of one account; the other kinds are the provider's */
-const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime', 'flexCalendar', 'punchPurchase']);
+const ACCOUNT_KINDS = new Set<Kind>(['account', 'adult', 'child', 'application', 'changeRequest', 'payment', 'servicePeriod', 'paymentMethod', 'autopayRegistration', 'oneTime', 'flexCalendar', 'punchPurchase', 'addWeeks']);
 /** codes every provider numbers alike (fieldNo 1-5, relationship codes): not swapped for others' */
 const CODES = new Set<Kind>(['relationship', 'medicalField']);
 
@@ -160,6 +161,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       // the provider's per-child pass (another provider's parent: none)
       punchPass: ((await db.select().from(s.punchPasses).where(and(eq(s.punchPasses.providerId, pid), eq(s.punchPasses.scope, 'child'))).limit(1))[0]?.id ?? 0) as number,
       punchPurchase: '',
+      addWeeks: '',
       payment: (await first(s.payments, eq(s.payments.accountId, me.accountId))).id,
       servicePeriod: await ownServicePeriod(pid, me.accountId),
       // the account's last saved method (the owner's is saved on the gateway's page below)
@@ -252,6 +254,35 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       set.punchPurchase = res.json().key;
     }
     ids.linh.punchPurchase = randomBytes(16).toString('hex');
+  }
+
+  /** The weekly summer camp and its registered child (Lucas): the add-weeks operations name them. */
+  async function weeklyOwner(): Promise<Partial<IdSet>> {
+    const db = t.db.handle.db;
+    const [pp] = await db.select().from(s.programPeriods).where(eq(s.programPeriods.programPeriod, 'Summer Adventure Camp'));
+    const [lucas] = await db.select().from(s.children).where(eq(s.children.firstName, 'Lucas'));
+    return { programPeriod: pp.id, child: lucas.id };
+  }
+
+  /**
+   * A new add-weeks request of the owner, one week of Lucas's chosen (each operation gets its own,
+   * since the owner's send takes it); the other account and the other provider's parent have none.
+   */
+  async function freshAddWeeks() {
+    const db = t.db.handle.db;
+    const w = await weeklyOwner();
+    const [lucas] = await db.select().from(s.children).where(eq(s.children.id, w.child as number));
+    await db.update(s.changeRequests).set({ status: 'discarded' }).where(and(eq(s.changeRequests.accountId, lucas.accountId), eq(s.changeRequests.status, 'open')));
+    const week = await openWeek(w);
+    ids.maria.addWeeks = (await saveAddWeeks(t.app.deps, { providerId: lucas.providerId, accountId: lucas.accountId }, { programPeriodID: w.programPeriod as number, childID: lucas.id, weeks: [week] }, 'en')).key;
+    ids.karen.addWeeks = randomBytes(16).toString('hex');
+    ids.linh.addWeeks = randomBytes(16).toString('hex');
+  }
+
+  /** The first week Lucas may add now. */
+  async function openWeek(w: Partial<IdSet>): Promise<string> {
+    const offer = await get(`/api/Registration/changeschedule/weeks?programPeriodID=${w.programPeriod}&childID=${w.child}`);
+    return offer.weeks.find((x: { unavailable: boolean }) => !x.unavailable).value;
   }
 
   /** The calendar program (option C): the calendar's operations name it, not the provider's first program. */
@@ -430,6 +461,10 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
       }
       case 'Registration.flexCalendarPayLater':
         return { query: {} };
+      case 'Registration.addWeeksSave':
+        return { query: {}, body: { programPeriodID: m.programPeriod, childID: m.child, weeks: [await openWeek(m)] } };
+      case 'Registration.addWeeksSubmit':
+        return { query: {} };
       case 'ParentApplication.setChildren':
         return { query: {}, body: { childIDs: [m.child] } };
       case 'ParentApplication.saveEnrollment': {
@@ -517,8 +552,16 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (idParams(op).some((p) => p.kind === 'oneTime')) await freshOneTimes();
     if (idParams(op).some((p) => p.kind === 'flexCalendar')) await freshFlexCalendars();
     if (idParams(op).some((p) => p.kind === 'punchPurchase')) await freshPunchPurchases();
+    if (idParams(op).some((p) => p.kind === 'addWeeks')) await freshAddWeeks();
     const calendar = op.id.startsWith('Registration.flexCalendar');
-    const owner: IdSet = op.id === 'Demographics.adultDelete' ? { ...ids.maria, adult: rosa } : calendar ? { ...ids.maria, programPeriod: await calendarProgram((await t.db.handle.db.select().from(s.children).where(eq(s.children.id, ids.maria.child as number)))[0].providerId) } : ids.maria;
+    const owner: IdSet =
+      op.id === 'Demographics.adultDelete'
+        ? { ...ids.maria, adult: rosa }
+        : calendar
+          ? { ...ids.maria, programPeriod: await calendarProgram((await t.db.handle.db.select().from(s.children).where(eq(s.children.id, ids.maria.child as number)))[0].providerId) }
+          : op.id.startsWith('Registration.addWeeks')
+            ? { ...ids.maria, ...(await weeklyOwner()) }
+            : ids.maria;
     const base = await ownerRequest(op, owner);
     const before = await snapshotDb(t.db.handle.db);
     const refused: string[] = [];
@@ -533,7 +576,7 @@ describe.each(BACKENDS)('access matrix on %s', (backend) => {
     if (!paymentOnly(op)) await expectRefused('a payment-only login', tokens.ana, owner);
     // the owner with the ids of the others
     await expectRefused('the owner with another provider’s ids', tokens.maria, ids.linh);
-    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, flexCalendar: ids.karen.flexCalendar, punchPurchase: ids.karen.punchPurchase, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
+    if (needsAccount(op)) await expectRefused('the owner with another account’s ids', tokens.maria, { ...owner, account: ids.karen.account, adult: ids.karen.adult, child: ids.karen.child, application: ids.karen.application, changeRequest: ids.karen.changeRequest, oneTime: ids.karen.oneTime, flexCalendar: ids.karen.flexCalendar, punchPurchase: ids.karen.punchPurchase, addWeeks: ids.karen.addWeeks, payment: ids.karen.payment, servicePeriod: ids.karen.servicePeriod, paymentMethod: ids.karen.paymentMethod, autopayRegistration: ids.karen.autopayRegistration });
     expect(refused, `${op.id} answered the others`).toEqual([]);
     expect(changedTables(before, await snapshotDb(t.db.handle.db)), `${op.id}: a refused request changed data`).toEqual([]);
 

@@ -41,6 +41,7 @@ import { recordInHistory } from '../communication/history';
 import { moneyText } from '../../../src/engine/money';
 import { activitiesOf } from './applicationDraft';
 import { seatAvailability } from './seats';
+import { addWeeksRequest } from './addWeeks';
 import type { SessionInfo } from '../../auth';
 import type { RuleSet } from '../../../src/engine/logic';
 
@@ -120,6 +121,13 @@ async function enrolmentsFrom(db: DbOrTx, s: Owner, programPeriodId: number, fro
 export async function changeOf(deps: Pick<Deps, 'db' | 't'>, s: Owner, key: string, lang: string): Promise<ChangeRow> {
   const [r] = await deps.db.select().from(changeRequests).where(and(eq(changeRequests.key, key), eq(changeRequests.providerId, s.providerId), eq(changeRequests.accountId, s.accountId)));
   if (!r || r.status === 'discarded') fail({ deps, lang }, 404, 'application.errors.change.notFound');
+  return r;
+}
+
+/** A change of schedule under this key: an add-weeks request's key (server/domains/enrolment/addWeeks.ts) is not one. */
+async function scheduleChangeOf(deps: Pick<Deps, 'db' | 't'>, s: Owner, key: string, lang: string): Promise<ChangeRow> {
+  const r = await changeOf(deps, s, key, lang);
+  if (r.data.addWeeks) fail({ deps, lang }, 404, 'application.errors.change.notFound');
   return r;
 }
 
@@ -206,7 +214,7 @@ function checkEffectiveDate(deps: Pick<Deps, 't'>, lang: string, rules: RuleSet,
 
 /** Saves the parent's choices (open requests only): per child a schedule at a site or no change, and the effective date. */
 export async function saveChange(deps: Deps, s: Owner, key: string, given: ChangeInput, lang: string): Promise<ChangeRow> {
-  const r = await changeOf(deps, s, key, lang);
+  const r = await scheduleChangeOf(deps, s, key, lang);
   if (r.status !== 'open') fail({ deps, lang }, 409, 'application.errors.change.submitted');
   const data = await checkedData(deps, s, r, given, lang);
   if (data.effectiveDate && data.effectiveDate !== r.effectiveDate) {
@@ -333,7 +341,7 @@ async function quoteIn(db: DbOrTx, deps: Deps, s: Owner, r: ChangeRow, data: Cha
 
 /** What the request costs by its current choices (shown before sending). */
 export async function quoteChange(deps: Deps, s: Owner, key: string, lang: string): Promise<ChangeQuote> {
-  const r = await changeOf(deps, s, key, lang);
+  const r = await scheduleChangeOf(deps, s, key, lang);
   return quoteIn(deps.db, deps, s, r, r.data, lang);
 }
 
@@ -367,7 +375,7 @@ export const changeHooks: { pauseBeforeSeatTakeMs?: number } = {};
  * taken or charged). A change that applies itself and whose effective date has come is applied at once.
  */
 export async function submitChange(deps: Deps, s: Owner, key: string, lang: string): Promise<ChangeRow> {
-  const r = await changeOf(deps, s, key, lang);
+  const r = await scheduleChangeOf(deps, s, key, lang);
   if (r.status !== 'open') return r;
   await checkComplete(deps, s, r, lang);
   const f = await providerFacts(deps, s.providerId, lang);
@@ -693,6 +701,7 @@ function costView(c: ChangeCost) {
  * and as sent afterwards.
  */
 export async function changeView(deps: Deps, s: Owner, r: ChangeRow, lang: string) {
+  if (r.data.addWeeks) return addWeeksChangeView(deps, s, r, lang);
   const pp = await programOf(deps, s, r.programPeriodId, lang);
   const kids = await registeredChildren(deps.db, s, pp.id);
   const f = await providerFacts(deps, s.providerId, lang);
@@ -717,6 +726,36 @@ export async function changeView(deps: Deps, s: Owner, r: ChangeRow, lang: strin
     }),
     cost: quote ? costView(quote.total) : null,
     amountDue: r.amountDueCents,
+    kind: 'change' as const,
+  };
+}
+
+/**
+ * An add-weeks request in the change's shape, for the payment step and the confirmation it shares
+ * with a change: its children with the weeks' activities, nothing before the first week to settle,
+ * no change fee, its total, the credit applied and what it left due.
+ */
+async function addWeeksChangeView(deps: Deps, s: Owner, r: ChangeRow, lang: string) {
+  const view = await addWeeksRequest(deps, s, r.key, lang);
+  const children = [...new Set(view.weeks.map((w) => w.childID))].map((id) => {
+    const weeks = view.weeks.filter((w) => w.childID === id);
+    return { prChildID: id, fullName: weeks[0].childName, noChange: false, siteID: null, selections: weeks.map((w) => ({ activityID: w.activityID, daysOfWeek: w.daysOfWeek })) };
+  });
+  return {
+    key: r.key,
+    programPeriodID: view.programPeriodID,
+    programPeriod: view.programPeriod,
+    applicationTypeID: 4,
+    status: r.status as 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected',
+    effectiveDate: r.effectiveDate,
+    earliestEffectiveDate: null,
+    effectiveDates: [],
+    appliesItself: true,
+    changesInPeriod: 0,
+    children,
+    cost: { newPeriod: view.total, restOld: 0, restNew: 0, difference: 0, differenceSettledNow: true, changeFee: 0, total: view.total, creditApplied: view.creditApplied, amountDue: view.amountDue, creditBack: 0 },
+    amountDue: r.amountDueCents,
+    kind: 'addWeeks' as const,
   };
 }
 
@@ -726,7 +765,7 @@ export async function changeView(deps: Deps, s: Owner, r: ChangeRow, lang: strin
  * effective date (spec 2.11 'view existing schedule'; empty: not enrolled there).
  */
 export async function changeActivities(deps: AppDeps, s: SessionInfo, key: string, childId: number, lang: string) {
-  const r = await changeOf(deps, s, key, lang);
+  const r = await scheduleChangeOf(deps, s, key, lang);
   if (!(r.data.children ?? []).some((c) => c.prChildID === childId)) fail({ deps, lang }, 404, 'application.errors.change.notFound');
   const pp = await programOf(deps, s, r.programPeriodId, lang);
   const acts = (await activitiesOf(deps, s, pp, lang)).filter((a) => a.activityTypeID !== ACTIVITY_TYPE.singleDate);
@@ -778,6 +817,25 @@ export async function changeActivities(deps: AppDeps, s: SessionInfo, key: strin
  */
 export async function changeSubmittedActivities(deps: AppDeps, s: SessionInfo, key: string, lang: string) {
   const r = await changeOf(deps, s, key, lang);
+  if (r.data.addWeeks) {
+    // the weeks added, each as its activity and week (the payment step and confirmation a change shares)
+    const view = await addWeeksRequest(deps, s, key, lang);
+    return {
+      key: r.key,
+      status: r.status as 'open' | 'waiting' | 'scheduled' | 'applied' | 'rejected',
+      effectiveDate: r.effectiveDate,
+      children: [...new Set(view.weeks.map((w) => w.childID))].map((id) => {
+        const weeks = view.weeks.filter((w) => w.childID === id);
+        return {
+          prChildID: id,
+          fullName: weeks[0].childName,
+          noChange: false,
+          siteName: weeks[0].siteName,
+          activities: weeks.map((w) => ({ activityID: w.activityID, activity: deps.t(lang, 'enrollment.addWeeks.weekActivity', { activity: w.activity, range: w.weekRange }), siteName: w.siteName, timing: w.timing, daysOfWeek: w.daysOfWeek })),
+        };
+      }),
+    };
+  }
   const pp = await programOf(deps, s, r.programPeriodId, lang);
   const kids = await registeredChildren(deps.db, s, pp.id);
   const acts = await scheduleActivities(deps.db, s.providerId, pp.id);
@@ -817,7 +875,7 @@ export async function changeSubmittedActivities(deps: AppDeps, s: SessionInfo, k
  * program's sites with a schedule activity.
  */
 export async function changeSite(deps: Deps, s: Owner, key: string, childId: number, siteId: number, lang: string): Promise<ChangeRow> {
-  const r = await changeOf(deps, s, key, lang);
+  const r = await scheduleChangeOf(deps, s, key, lang);
   if (r.status !== 'open') fail({ deps, lang }, 409, 'application.errors.change.submitted');
   const rows = r.data.children ?? [];
   const c = rows.find((x) => x.prChildID === childId);
@@ -842,7 +900,7 @@ export async function changeSite(deps: Deps, s: Owner, key: string, childId: num
  * e-mailed again to the account holders, in the asker's language; refused while the request is open.
  */
 export async function emailChangeConfirmation(deps: Deps, s: Owner, key: string, lang: string): Promise<{ sent: boolean }> {
-  const r = await changeOf(deps, s, key, lang);
+  const r = await scheduleChangeOf(deps, s, key, lang);
   if (r.status === 'open') fail({ deps, lang }, 409, 'application.errors.change.notSent');
   const pp = await programOf(deps, s, r.programPeriodId, lang);
   const sent = await deps.db.transaction((tx) => confirmationMail(deps, tx, s, r, pp, lang));
