@@ -70,11 +70,26 @@ describe('punch passes', () => {
         const leftBefore = oldest.visitsLeft;
         expect(leftBefore).toBeGreaterThan(0);
         const held = myCards(page).first();
-        await expect.poll(() => held.innerText()).toContain(t('mine.left', { left: leftBefore, visits: oldest.visits }));
+        await expect.poll(() => held.innerText()).toContain(t('mine.leftOf', { left: leftBefore, visits: oldest.visits }));
         const before = await held.locator('li').count();
         expect(before).toBe(oldest.uses.length);
         await expectNoAxeViolations(page, `punch passes ${width} ${lang}`);
         await shot(page, `punchpass-passes-${width}-${lang}`);
+
+        if (!child) {
+          // a purchase she gives up on its payment page: withdrawn, nothing owed, no pass awaiting payment
+          await offer.getByRole('button', { name: t('offers.buy'), exact: true }).click();
+          await page.getByLabel(t('buy.confirm')).check();
+          await page.getByRole('button', { name: t('buy.submit'), exact: true }).click();
+          await page.waitForURL(/\/punchpass\/payment\?key=[0-9a-f]{32}$/, { timeout: 30_000 });
+          await page.getByTestId('countdown').waitFor({ timeout: 30_000 });
+          await page.getByRole('button', { name: t('payment.cancel'), exact: true }).click();
+          await page.waitForURL(/\/punchpass\/passes$/);
+          await page.getByText(t('result.cancelled')).waitFor();
+          await myCards(page).first().waitFor();
+          expect(await page.getByText(t('mine.status.awaitingPayment'), { exact: true }).count()).toBe(0);
+          await expectNoAxeViolations(page, `punch pass purchase cancelled ${width} ${lang}`);
+        }
 
         // Buy: the pass and its confirmation (a per-child pass asks for the child)
         await offer.getByRole('button', { name: t('offers.buy'), exact: true }).click();
@@ -126,7 +141,7 @@ describe('punch passes', () => {
         await page.getByRole('button', { name: t('result.back'), exact: true }).click();
         await page.waitForURL(/\/punchpass\/passes$/);
         // the new pass is hers, valid, no visit used
-        const bought = myCards(page).filter({ hasText: pass === '10-visit family pass' ? t('mine.left', { left: 10, visits: 10 }) : t('mine.left', { left: 5, visits: 5 }) });
+        const bought = myCards(page).filter({ hasText: pass === '10-visit family pass' ? t('mine.leftOf', { left: 10, visits: 10 }) : t('mine.leftOf', { left: 5, visits: 5 }) });
         await bought.first().waitFor();
         await expect.poll(() => bought.last().innerText()).toContain(t('mine.status.valid'));
 
@@ -135,7 +150,7 @@ describe('punch passes', () => {
         expect(recorded.punch?.visitsLeft).toBe(leftBefore - 1);
         await page.reload();
         await myCards(page).first().waitFor({ timeout: 30_000 });
-        await expect.poll(() => myCards(page).first().innerText()).toContain(t('mine.left', { left: leftBefore - 1, visits: 10 }));
+        await expect.poll(() => myCards(page).first().innerText()).toContain(t('mine.leftOf', { left: leftBefore - 1, visits: 10 }));
         expect(await myCards(page).first().locator('li').count()).toBe(before + 1);
         expect(await myCards(page).first().locator('li').last().innerText()).toContain(`${child ?? 'Sofia'} Garcia`);
         await expectNoAxeViolations(page, `punch passes after a visit ${width} ${lang}`);
