@@ -147,7 +147,8 @@ async function weekOffers(deps: Deps, s: Owner, pp: ProgramRow, childID: number,
       const dayNames = days.map((d) => deps.t(lang, `runtime.weekdays.short.${d}`)).join(' ');
       out.push({
         value: `${a.id}/${w.weekStart}`,
-        label: deps.t(lang, 'enrollment.addWeeks.option', { range: weekRange, activity, days: dayNames, timing: a.timing, fee: moneyText(fee, lang), count: seatsLeft }),
+        // a week that cannot be taken says why beside it (the form's disabled note), not its seats
+        label: deps.t(lang, reason ? 'enrollment.addWeeks.optionClosed' : 'enrollment.addWeeks.option', { range: weekRange, activity, days: dayNames, timing: a.timing, fee: moneyText(fee, lang), count: seatsLeft }),
         childID,
         activityID: a.id,
         activity,
