@@ -223,6 +223,25 @@ describe.each(BACKENDS)('adding weeks to a weekly program on %s', (backend) => {
     expect((await offered(loserToken)).weeks.find((w) => w.value === week.value)).toMatchObject({ reason: 'full', seatsLeft: 0 });
   });
 
+  it('counts a full week of a program that does not check its capacity (N) without refusing it', async () => {
+    const o = await offered(tokens.karen);
+    const week = o.weeks.find((w) => w.activityID === ids.swim && !w.unavailable)!;
+    const [swim] = await db().select().from(s.activities).where(eq(s.activities.id, ids.swim));
+    await db().insert(s.seats).values({ providerId: swim.providerId, activityId: swim.id, weekStart: week.weekStart, total: 1, taken: 1 }).onConflictDoUpdate({ target: [s.seats.activityId, s.seats.weekStart], set: { taken: 1, total: 1 } });
+    expect((await offered(tokens.karen)).weeks.find((w) => w.value === week.value)).toMatchObject({ reason: 'full' });
+    await db().update(s.programPeriods).set({ capacityCheck: 'N' }).where(eq(s.programPeriods.id, ids.summer));
+    try {
+      expect((await offered(tokens.karen)).weeks.find((w) => w.value === week.value)).toMatchObject({ reason: null });
+      const saved = await api('Registration.addWeeksSave', { token: tokens.karen, body: { programPeriodID: ids.summer, childID: ids.tyler, weeks: [week.value] } });
+      expect(saved.statusCode, saved.body).toBe(200);
+      const sent = await api('Registration.addWeeksSubmit', { token: tokens.karen, query: { key: saved.json<{ key: string }>().key } });
+      expect(sent.statusCode, sent.body).toBe(200);
+      expect(await seatOf(ids.swim, week.weekStart)).toMatchObject({ taken: 2, total: 1 });
+    } finally {
+      await db().update(s.programPeriods).set({ capacityCheck: 'W' }).where(eq(s.programPeriods.id, ids.summer));
+    }
+  });
+
   it("refuses another account's child and key, another provider's program and a program that is not weekly, changing nothing", async () => {
     const saved = await api('Registration.addWeeksSave', { token: tokens.maria, body: { programPeriodID: ids.summer, childID: ids.lucas, weeks: [(await offered(tokens.maria)).weeks.find((w) => !w.unavailable)!.value] } });
     const { key } = saved.json<{ key: string }>();

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
-import type { DbOrTx } from '../../db/index';
+import type { DbOrTx, Tx } from '../../db/index';
 import { accounts, activities, changeRequests, children, enrollments, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, sites, type ChangeData } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { fail } from '../../errors';
@@ -167,6 +167,17 @@ async function weekOffers(deps: Deps, s: Owner, pp: ProgramRow, childID: number,
     }
   }
   return out.sort((x, y) => x.weekStart.localeCompare(y.weekStart) || x.activity.localeCompare(y.activity, lang));
+}
+
+/** A week's seat of a program that does not check its capacity (N): counted, never refused. */
+async function countSeat(tx: Tx, providerId: number, activityId: number, week: string, capacity: number): Promise<number> {
+  await tx.insert(seats).values({ providerId, activityId, weekStart: week, total: capacity, taken: 0 }).onConflictDoNothing({ target: [seats.activityId, seats.weekStart] });
+  const [row] = await tx
+    .update(seats)
+    .set({ taken: sql`${seats.taken} + 1` })
+    .where(and(eq(seats.activityId, activityId), eq(seats.weekStart, week), eq(seats.providerId, providerId)))
+    .returning({ id: seats.id });
+  return row.id;
 }
 
 /** The account's open add-weeks request in the program, if any. */
@@ -329,7 +340,7 @@ export async function submitAddWeeks(deps: Deps, s: Owner, key: string, lang: st
         if (reason) fail({ deps, lang }, 400, `enrollment.addWeeks.errors.${reason}`, { range: w.weekRange, activity: w.activity });
         if (addWeeksHooks.pauseBeforeSeatTakeMs) await new Promise((res) => setTimeout(res, addWeeksHooks.pauseBeforeSeatTakeMs));
         // the week's seat row is made with the activity's capacity when first taken; one conditional UPDATE takes it
-        const seat = await takeDateSeat(tx, s.providerId, w.activityID, w.weekStart, pp.capacityCheck === 'N' ? Number.MAX_SAFE_INTEGER : w.a.capacity);
+        const seat = pp.capacityCheck === 'N' ? await countSeat(tx, s.providerId, w.activityID, w.weekStart, w.a.capacity) : await takeDateSeat(tx, s.providerId, w.activityID, w.weekStart, w.a.capacity);
         if (seat === null) fail({ deps, lang }, 409, 'enrollment.addWeeks.errors.full', { range: w.weekRange, activity: w.activity });
         await tx.insert(seatTakes).values({ providerId: s.providerId, seatId: seat, registrationId: w.registrationId, changeRequestId: again.id });
         await tx.insert(enrollments).values({
