@@ -5,10 +5,10 @@
 // them); she buys a pass only by choosing it and confirming (a per-child pass asks for the child),
 // pays on the sandbox gateway's page and comes back to the purchase, paid; a check-in recorded in
 // attendance then uses one punch of her oldest valid pass, which shows one visit fewer and the visit
-// listed. At 375 px in English and 1280 px in Spanish, axe on every page.
+// listed (and at two visits left she is e-mailed). At 375 px in English and 1280 px in Spanish, axe on every page.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiToken, expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang } from './kit';
+import { apiToken, expectNoAxeViolations, newContext, outbox, shot, signIn, text, withServerAndBrowser, type Lang } from './kit';
 
 const e2e = withServerAndBrowser();
 
@@ -148,6 +148,11 @@ describe('punch passes', () => {
         // a check-in recorded in attendance uses one punch of her oldest valid pass: one visit fewer, the visit listed
         const recorded = await checkIn(child ?? 'Sofia');
         expect(recorded.punch?.visitsLeft).toBe(leftBefore - 1);
+        if (leftBefore - 1 === 2) {
+          // two visits left: Maria is e-mailed, once, in her language (Spanish, whatever the page's)
+          const mails = (await outbox(e2e.server)).filter((m) => m.to === 'maria.garcia@example.com' && m.subject === text('es', 'punchpass', 'email.twoLeft.subject', { pass: 'Pase familiar de 10 visitas' }));
+          expect(mails.length).toBe(1);
+        }
         await page.reload();
         await myCards(page).first().waitFor({ timeout: 30_000 });
         await expect.poll(() => myCards(page).first().innerText()).toContain(t('mine.leftOf', { left: leftBefore - 1, visits: 10 }));
