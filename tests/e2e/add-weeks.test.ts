@@ -123,6 +123,7 @@ async function addAndPay(width: number, lang: Lang) {
     const confirmation = await page.textContent('main');
     expect(confirmation).toContain(t(lang, 'changeSchedule', 'confirmation.weeksHeading'));
     expect(confirmation).toContain(t(lang, 'changeSchedule', 'confirmation.paid'));
+    expect(confirmation).toContain(t(lang, 'changeSchedule', 'confirmation.emailed'));
     expect(await page.locator('[data-action=email]').count()).toBe(0);
 
     // back on the weekly card: the new week is Lucas's

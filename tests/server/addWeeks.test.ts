@@ -156,6 +156,13 @@ describe.each(BACKENDS)('adding weeks to a weekly program on %s', (backend) => {
     const again = await api('Registration.addWeeksSubmit', { token: tokens.maria, query: { key } });
     expect(again.statusCode).toBe(200);
     expect(await charges(garcia.accountId)).toBe(chargesBefore + 1);
+    // e-mailed once to the account holder, each week with its fee, and kept in the Emails/Texts history
+    const mails = await db().select().from(s.outbox).where(and(eq(s.outbox.kind, 'weeks-added'), eq(s.outbox.toAddress, 'maria.garcia@example.com')));
+    expect(mails).toHaveLength(1);
+    expect(mails[0].subject).toBe('Weeks added: Summer Adventure Camp');
+    for (const w of picks) expect(mails[0].textBody).toContain(`${w.activity}, week ${w.weekRange}`);
+    expect(mails[0].textBody).toContain(`Total: $${(total / 100).toFixed(2)}`);
+    expect(await db().select().from(s.communications).where(and(eq(s.communications.accountId, garcia.accountId), eq(s.communications.subject, 'Weeks added: Summer Adventure Camp')))).toHaveLength(1);
     const [charge] = await db().select().from(s.ledgerEntries).where(and(eq(s.ledgerEntries.accountId, garcia.accountId), eq(s.ledgerEntries.kind, 'CHARGE'), eq(s.ledgerEntries.amountCents, total)));
     expect(charge).toBeDefined();
     for (const [i, w] of picks.entries()) expect((await seatOf(w.activityID, w.weekStart)).taken).toBe((seatsBefore[i]?.taken ?? 0) + 1);

@@ -14,7 +14,9 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { DbOrTx, Tx } from '../../db/index';
-import { accounts, activities, changeRequests, children, enrollments, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, sites, type ChangeData } from '../../db/schema';
+import { accounts, activities, adults, changeRequests, children, enrollments, ledgerEntries, logins, programPeriods, providers, registrations, seats, seatTakes, sites, type ChangeData } from '../../db/schema';
+import { enqueueMail } from '../../outbox';
+import { recordInHistory } from '../communication/history';
 import { isoDay } from '../../clock';
 import { fail } from '../../errors';
 import { textIn } from '../../providerTexts';
@@ -28,7 +30,7 @@ import { isWeekly, weeksOf } from './applicationDraft';
 import { takeDateSeat } from './seats';
 
 type Owner = { providerId: number; accountId: number };
-type Deps = Pick<AppDeps, 'db' | 'clock' | 'today' | 't' | 'settings' | 'declarations'>;
+type Deps = Pick<AppDeps, 'db' | 'clock' | 'today' | 't' | 'settings' | 'declarations'> & { mailQueued?: () => void };
 type ProgramRow = typeof programPeriods.$inferSelect;
 type ActivityRow = typeof activities.$inferSelect;
 export type WeekReason = 'past' | 'notice' | 'full' | null;
@@ -319,6 +321,7 @@ export async function addWeeksRequest(deps: Deps, s: Owner, key: string, lang: s
  */
 export async function submitAddWeeks(deps: Deps, s: Owner, key: string, lang: string) {
   const r = await requestOf(deps, s, key, lang);
+  let mailed = false;
   if (r.status === 'open') {
     const { rules, noticeDays } = await providerOf(deps, s.providerId, lang);
     const today = isoDay(deps.today());
@@ -376,7 +379,47 @@ export async function submitAddWeeks(deps: Deps, s: Owner, key: string, lang: st
           updatedAt: now,
         })
         .where(and(eq(changeRequests.id, again.id), eq(changeRequests.status, 'open')));
+      mailed = await weeksMail(deps, tx, s, pp, rows, charged, charged - Math.min(charged, creditApplied), lang);
     });
+    if (mailed) deps.mailQueued?.();
   }
   return addWeeksRequest(deps, s, key, lang);
+}
+
+/**
+ * The e-mail of weeks added, in the sender's language, to the primary account holder's sign-in
+ * address and address on file, and in the account's Emails/Texts history, in the send's transaction:
+ * each week with its child, activity, timing and fee, the total and what is due now.
+ */
+async function weeksMail(deps: Deps, tx: Tx, s: Owner, pp: ProgramRow, rows: { childName: string; activity: string; weekRange: string; timing: string; fee: number }[], totalCents: number, dueCents: number, lang: string): Promise<boolean> {
+  const [p] = await tx.select().from(providers).where(eq(providers.id, s.providerId));
+  const holders = await tx
+    .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, login: logins.email })
+    .from(adults)
+    .leftJoin(logins, eq(logins.adultId, adults.id))
+    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
+  const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+  if (!p || !to.length) return false;
+  const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `mail.weeksAdded.${key}`, params);
+  const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
+  const program = textIn(pp, 'programPeriod', lang);
+  const holder = holders[0];
+  const lines = [
+    t('greeting', { name: holder ? `${holder.firstName} ${holder.lastName}` : '' }),
+    '',
+    t('intro', { program }),
+    '',
+    ...rows.map((w) => t('week', { child: w.childName, activity: w.activity, range: w.weekRange, timing: w.timing, fee: fmt(w.fee) })),
+    '',
+    t('total', { amount: fmt(totalCents) }),
+    dueCents > 0 ? t('due', { amount: fmt(dueCents) }) : t('nothingDue'),
+    '',
+    t('footer', { organisation: p.organisation }),
+  ];
+  const subject = t('subject', { program });
+  for (const address of to) {
+    await enqueueMail(tx, deps.clock, { providerId: s.providerId, kind: 'weeks-added', to: address, from: `"${p.programName}" <${p.supportEmail || 'no-reply@parentportal.example'}>`, subject, text: lines.join('\n') });
+  }
+  await recordInHistory(tx, deps.today(), { providerId: s.providerId, accountId: s.accountId, subject, text: lines.join('\n'), from: p.programName });
+  return true;
 }
