@@ -32,6 +32,8 @@ describe.each(BACKENDS)('hardening on %s', (backend) => {
     const plain = await buildApp({ db: t.db.handle.db, argon2: FAST_ARGON2, production: false });
     try {
       expect((await plain.inject({ method: 'GET', url: '/api/dev/outbox' })).statusCode).toBe(404);
+      // nor a check-in recorded by anyone (attendance's, the provider's)
+      expect((await plain.inject({ method: 'POST', url: '/api/dev/punchpass-checkin', payload: { appName: 'brightpath', childID: 1, programPeriodID: 1 } })).statusCode).toBe(404);
     } finally {
       await plain.close();
     }
