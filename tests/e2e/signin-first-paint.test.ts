@@ -14,7 +14,11 @@ const SLOW = 120_000;
 async function holdEntry(page: Page): Promise<() => void> {
   let release!: () => void;
   const released = new Promise<void>((resolve) => (release = resolve));
-  await page.route(/\/parentportal\/assets\/index-[\w-]+\.js$/, async (route: Route) => {
+  // the entry is the page's last module script (its libraries come before it)
+  const html = await (await fetch(e2e.portal('/brightpath/parent'))).text();
+  const entry = [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map((m) => m[1]).pop();
+  if (!entry) throw new Error('the page names no module script');
+  await page.route((url) => url.pathname === entry, async (route: Route) => {
     await released;
     await route.continue();
   });
