@@ -177,7 +177,9 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const queryClient = useAtomValue(queryClientAtom);
   const reload = useCallback(
     async (keys?: string[], ops?: string[]) => {
-      if (keys || !ops) for (const [k, d] of Object.entries(data)) if (!keys || keys.includes(k)) d.refetch();
+      // awaited: a screen a save leaves and the parent opens again must not draw the old answer first
+      // (its form keeps the values it was drawn with)
+      if (keys || !ops) await Promise.all(Object.entries(data).filter(([k]) => !keys || keys.includes(k)).map(([, d]) => d.refetch()));
       // the screen a save returns to must not show its cached, now old, data first
       if (ops?.length) await Promise.all(ops.map((op) => queryClient.invalidateQueries({ queryKey: [op], refetchType: 'all' })));
     },

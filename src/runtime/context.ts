@@ -23,7 +23,8 @@ export interface DataState {
   status: 'idle' | 'pending' | 'error' | 'success';
   data: unknown;
   error: unknown;
-  refetch: () => void;
+  /** asks the load again; settles once its answer is in (a save's reload waits for it) */
+  refetch: () => Promise<void>;
   /** the last answer is shown while the load is asked again with the form's new values */
   refreshing?: boolean;
 }

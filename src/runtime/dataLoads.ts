@@ -83,7 +83,7 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
       for (const [key, q] of atoms) {
         const r = get(q);
         const status: DataState['status'] = r.isError ? 'error' : r.isSuccess ? 'success' : r.fetchStatus === 'idle' ? 'idle' : 'pending';
-        out[key] = { status, data: r.data, error: r.error, refetch: () => void r.refetch(), refreshing: r.isPlaceholderData };
+        out[key] = { status, data: r.data, error: r.error, refetch: () => r.refetch().then(() => undefined), refreshing: r.isPlaceholderData };
       }
       return out;
     });

@@ -97,7 +97,10 @@ describe('the calendar of flex dates', () => {
 
         // one removed, outside the window: released, the other stays
         await mine.first().uncheck();
+        // the save answered before the page is reloaded (a reload would cancel it)
+        const saved = page.waitForResponse((r) => r.url().includes('/api/Registration/flexcalendar/dates') && r.request().method() === 'POST', { timeout: 30_000 });
         await page.getByRole('button', { name: t('dates.save'), exact: true }).click();
+        expect((await saved).status()).toBe(200);
         await expect.poll(() => mine.count(), { timeout: 30_000 }).toBe(had + 1);
         await page.reload();
         await boxes(page).first().waitFor();
