@@ -94,16 +94,17 @@ describe.each(BACKENDS)('adding weeks to a weekly program on %s', (backend) => {
     const [first] = o.weeks.filter((w) => w.activityID === ids.adventure);
     expect(first).toMatchObject({ reason: 'full', unavailable: true, seatsLeft: 0, fee: 210_00 });
     const open = o.weeks.find((w) => w.activityID === ids.adventure && !w.unavailable)!;
-    // its second week holds a seat for Sofia's application waiting for the provider
-    expect(open).toMatchObject({ reason: null, seatsLeft: 19, fee: 210_00, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'] });
+    // the seats left are the week's own (the second week holds one for Sofia's application waiting for the provider)
+    const left = 20 - ((await seatOf(ids.adventure, open.weekStart))?.taken ?? 0);
+    expect(open).toMatchObject({ reason: null, seatsLeft: left, fee: 210_00, daysOfWeek: ['M', 'T', 'W', 'TH', 'F'] });
     expect(open.label).toContain('Adventure Week');
     expect(open.label).toContain('$210.00');
-    expect(open.label).toContain('19 seats left');
+    expect(open.label).toContain(`${left} seats left`);
     // Swim & Splash: 2 days a week
     expect(o.weeks.find((w) => w.activityID === ids.swim)).toMatchObject({ daysOfWeek: ['T', 'TH'], fee: 40_00 });
     // in Spanish: dates and amounts in the language
     const es = await offered(tokens.maria, undefined, 'es');
-    expect(es.weeks.find((w) => w.value === open.value)!.label).toContain('quedan 19 lugares');
+    expect(es.weeks.find((w) => w.value === open.value)!.label).toContain(`quedan ${left} lugares`);
 
     // a week whose Monday is inside the provider's notice, and one already begun
     const [adv] = await db().select().from(s.activities).where(eq(s.activities.id, ids.adventure));
@@ -123,6 +124,22 @@ describe.each(BACKENDS)('adding weeks to a weekly program on %s', (backend) => {
       const refused = await api('Registration.addWeeksSave', { token: tokens.maria, body: { programPeriodID: ids.summer, childID: ids.lucas, weeks: [`${ids.adventure}/${thisMonday}`] } });
       expect(refused.statusCode).toBe(400);
       expect(refused.json().key).toBe('enrollment.addWeeks.errors.past');
+      // a provider asking two weeks' notice: next week is inside it, the week after next is not
+      const policy = t.app.deps.settings('brightpath').changeSchedule;
+      const notice = policy.minimumNoticeDays;
+      policy.minimumNoticeDays = 14;
+      try {
+        const later = await offered(tokens.maria);
+        const at = (w: string) => later.weeks.find((x) => x.activityID === ids.adventure && x.weekStart === w);
+        expect(at(next)).toMatchObject({ reason: 'notice', unavailable: true });
+        expect(at(addDays(next, 14))).toMatchObject({ reason: null });
+        expect(later.weeks.find((x) => x.reason === 'notice')!.label).toContain('Adventure Week');
+        const tooSoon = await api('Registration.addWeeksSave', { token: tokens.maria, body: { programPeriodID: ids.summer, childID: ids.lucas, weeks: [`${ids.adventure}/${next}`] } });
+        expect(tooSoon.statusCode).toBe(400);
+        expect(tooSoon.json().key).toBe('enrollment.addWeeks.errors.notice');
+      } finally {
+        policy.minimumNoticeDays = notice;
+      }
     } finally {
       await db().update(s.activities).set({ startDate: adv.startDate }).where(eq(s.activities.id, ids.adventure));
     }
