@@ -291,7 +291,11 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 120_000,
           hookTimeout: 180_000,
-          fileParallelism: false,
+          // two files at once, each with its own server, database copy and browser: a browser test
+          // mostly waits (for its pages, its server, a checkout), about a fifth of two cores busy one
+          // at a time
+          fileParallelism: true,
+          maxWorkers: 2,
         },
       },
     ],
