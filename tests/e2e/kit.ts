@@ -115,9 +115,10 @@ export function login(who: Who): Login {
 export async function openSignIn(page: Page, server: RunningServer, app = 'brightpath', opts: { timeout?: number; failShot?: string } = {}): Promise<void> {
   await page.goto(portalUrl(server, `/${app}/parent`));
   try {
-    await page.waitForSelector('[data-testid=signin-form]', opts.timeout ? { timeout: opts.timeout } : undefined);
+    // a minute: the first page of a server just started, on a machine running two test files at once
+    await page.waitForSelector('[data-testid=signin-form]', { timeout: opts.timeout ?? 60_000 });
   } catch (err) {
-    if (opts.failShot) await shot(page, opts.failShot);
+    await shot(page, opts.failShot ?? `signin-form-missing-${app}`);
     throw err;
   }
 }
@@ -133,7 +134,7 @@ export async function submitSignIn(page: Page, who: Who): Promise<void> {
 export interface SignInOptions {
   /** wait for Home (true, the default), or return once the form is submitted */
   home?: boolean;
-  /** how long to wait for the sign-in form (Playwright's default unless given) */
+  /** how long to wait for the sign-in form (a minute unless given) */
   formTimeout?: number;
   /** a screenshot by this name when the form or Home does not come */
   failShot?: string;
