@@ -14,7 +14,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, lte, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { DbOrTx, Tx } from '../../db/index';
-import { accounts, activities, adults, changeRequests, children, enrollments, ledgerEntries, logins, programPeriods, providers, registrations, seats, seatTakes, sites, type ChangeData } from '../../db/schema';
+import { accounts, activities, changeRequests, children, enrollments, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, sites, type ChangeData } from '../../db/schema';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
 import { isoDay } from '../../clock';
@@ -27,6 +27,7 @@ import { ACTIVITY_TYPE } from '../../../src/engine/programCodes';
 import { accountMoney } from '../billing/ledger';
 import { addDays } from '../../../src/engine/billing';
 import { isWeekly, weeksOf } from './applicationDraft';
+import { accountHolders } from './holders';
 import { takeDateSeat } from './seats';
 
 type Owner = { providerId: number; accountId: number };
@@ -393,12 +394,7 @@ export async function submitAddWeeks(deps: Deps, s: Owner, key: string, lang: st
  */
 async function weeksMail(deps: Deps, tx: Tx, s: Owner, pp: ProgramRow, rows: { childName: string; activity: string; weekRange: string; timing: string; fee: number }[], totalCents: number, dueCents: number, lang: string): Promise<boolean> {
   const [p] = await tx.select().from(providers).where(eq(providers.id, s.providerId));
-  const holders = await tx
-    .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, login: logins.email })
-    .from(adults)
-    .leftJoin(logins, eq(logins.adultId, adults.id))
-    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
-  const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+  const { holders, to } = await accountHolders(tx, s.providerId, s.accountId);
   if (!p || !to.length) return false;
   const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `mail.weeksAdded.${key}`, params);
   const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);

@@ -16,7 +16,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq, gte, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { Db, DbOrTx, Tx } from '../../db/index';
-import { accounts, activities, adults, changeRequests, children, logins, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, servicePeriods, sites, type ChangeData } from '../../db/schema';
+import { accounts, activities, changeRequests, children, enrollments, invoiceLines, invoices, ledgerEntries, programPeriods, providers, registrations, seats, seatTakes, servicePeriods, sites, type ChangeData } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { fail } from '../../errors';
 import { textIn } from '../../providerTexts';
@@ -42,6 +42,7 @@ import { moneyText } from '../../../src/engine/money';
 import { activitiesOf } from './applicationDraft';
 import { seatAvailability } from './seats';
 import { addWeeksRequest } from './addWeeks';
+import { accountHolders } from './holders';
 import type { SessionInfo } from '../../auth';
 import type { RuleSet } from '../../../src/engine/logic';
 
@@ -454,12 +455,7 @@ export async function submitChange(deps: Deps, s: Owner, key: string, lang: stri
  */
 async function confirmationMail(deps: Deps, tx: Tx, s: Owner, r: ChangeRow, pp: ProgramRow, lang: string): Promise<boolean> {
   const [p] = await tx.select().from(providers).where(eq(providers.id, s.providerId));
-  const holders = await tx
-    .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, login: logins.email })
-    .from(adults)
-    .leftJoin(logins, eq(logins.adultId, adults.id))
-    .where(and(eq(adults.providerId, s.providerId), eq(adults.accountId, s.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
-  const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+  const { holders, to } = await accountHolders(tx, s.providerId, s.accountId);
   if (!p || !to.length) return false;
   const t = (key: string, params?: Record<string, unknown>) => deps.t(lang, `mail.changeSubmitted.${key}`, params);
   const fmt = (cents: number) => moneyText(cents, lang, p.countryCode);
@@ -629,12 +625,7 @@ async function waitingChange(tx: Tx, appName: string, id: number) {
 async function decisionMail(deps: DecisionDeps, tx: Tx, r: ChangeRow, approved: boolean): Promise<boolean> {
   const [p] = await tx.select().from(providers).where(eq(providers.id, r.providerId));
   const [pp] = await tx.select().from(programPeriods).where(eq(programPeriods.id, r.programPeriodId));
-  const holders = await tx
-    .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, primaryLanguage: adults.primaryLanguage, login: logins.email })
-    .from(adults)
-    .leftJoin(logins, eq(logins.adultId, adults.id))
-    .where(and(eq(adults.providerId, r.providerId), eq(adults.accountId, r.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
-  const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+  const { holders, to } = await accountHolders(tx, r.providerId, r.accountId);
   if (!p || !pp || !to.length) return false;
   const offered = p.languages.map((l) => l.code);
   const lang = holders[0] && offered.includes(holders[0].primaryLanguage) ? holders[0].primaryLanguage : (offered[0] ?? 'en');
