@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
-import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, signIn, withServerAndBrowser } from './kit';
+import { expectNoAxeViolations, newContext, openSignIn, outbox, shot, signIn, wholeLists, withServerAndBrowser } from './kit';
 import { safeHtml } from '../../server/domains/provider/provider';
 import { mdy } from '../today';
 
@@ -179,6 +179,7 @@ describe('communication and attendance', () => {
   it('attendance: cards per record grouped by day and child, with both collapse cases of today', async () => {
     const { ctx, page } = await signedIn();
     await open(page, '/attendance', '[data-section=records] [data-group]');
+    await wholeLists(page, 'records');
     const layouts = await page.locator('[data-section=records] [data-group]').evaluateAll((els) => els.map((e) => e.getAttribute('data-layout')));
     // today's three children come first (newest day): Sofia all absent with a full day, Lucas two
     // after-school absences, Emma checked in this morning (Home's 'today')

@@ -188,3 +188,11 @@ export function rawText(lang: Lang, ns: string, key: string): string {
 
 /** `s` matched literally inside a RegExp. */
 export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * Waits until the lists of a section hold every item: a long list draws its first items with the
+ * page and the rest just after (src/runtime/progressive.ts), marked `data-partial` until then.
+ */
+export async function wholeLists(page: Page, section: string): Promise<void> {
+  await page.waitForSelector(`[data-section=${section}] [data-partial]`, { state: 'detached' });
+}

@@ -24,6 +24,7 @@ import { toSearch } from '../search';
 import { FileTypeIcon } from './FileTypeIcon';
 import { fieldOf, isRecord } from '../guards';
 import { CardEntries } from './CardEntries';
+import { partialProps, useProgressiveCount } from '../progressive';
 
 /** Program category card colours (spec 2.8). */
 export const CATEGORY_PALETTES: Record<string, string> = {
@@ -200,6 +201,7 @@ export default function CardListKind({ section, data }: KindProps<'cardList'>) {
   const rows = rowsOf(data, section.items).filter((r) => rt.isTrue(section.card.show, { item: r }));
   const searchDecl = section.search;
   const shown = searchDecl ? rows.filter((r) => matchesSearch(fieldOf(r, searchDecl.field), deferred)) : rows;
+  const count = useProgressiveCount(shown.length);
   return (
     <Stack gap="4">
       {searchDecl ? (
@@ -215,8 +217,8 @@ export default function CardListKind({ section, data }: KindProps<'cardList'>) {
           {searchDecl && deferred.trim() ? t('runtime:noMatches') : section.empty ? tk(section.empty) : t('runtime:noContent')}
         </Text>
       ) : (
-        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4">
-          {shown.map((item, i) => (
+        <SimpleGrid columns={{ base: 1, lg: section.columns ?? 2 }} gap="4" {...partialProps(count, shown.length)}>
+          {shown.slice(0, count).map((item, i) => (
             <ItemCard key={i} template={section.card} item={item} index={i} />
           ))}
         </SimpleGrid>

@@ -19,6 +19,7 @@ import type { KindProps } from '../kindProps';
 import { ItemCard } from './CardListKind';
 import { groupRows, type RowGroup } from './groups';
 import { resolveItem, rowsOf, textOf } from './shared';
+import { partialProps, useProgressiveCount } from '../progressive';
 
 function Group({ group, section }: { group: RowGroup; section: KindProps<'groupedCards'>['section'] }) {
   const rt = useScreenRuntime();
@@ -61,9 +62,10 @@ function Group({ group, section }: { group: RowGroup; section: KindProps<'groupe
 export default function GroupedCardsKind({ section, data }: KindProps<'groupedCards'>) {
   const rows = rowsOf(data, section.items);
   const groups = groupRows(rows, section.groupBy ?? []);
+  const count = useProgressiveCount(groups.length);
   return (
-    <SimpleGrid columns={{ base: 1, xl: section.groupColumns ?? 1 }} gap="6" alignItems="start">
-      {groups.map((g) => (
+    <SimpleGrid columns={{ base: 1, xl: section.groupColumns ?? 1 }} gap="6" alignItems="start" {...partialProps(count, groups.length)}>
+      {groups.slice(0, count).map((g) => (
         <Group key={g.key} group={g} section={section} />
       ))}
     </SimpleGrid>

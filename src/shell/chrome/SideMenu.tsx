@@ -1,15 +1,29 @@
 // Spec 2.4: the side menu — a drawer below 768 px, an icon rail from 768 to 1279 px and the full menu
 // from 1280 px. Entries are declared by the screens (`menu`, see menu.ts) and shown by their rules.
 import { Box, Button } from '@chakra-ui/react';
-import { Suspense, useId, useState } from 'react';
+import { Suspense, useId, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { Icon } from './Icon';
 import { MenuEntries } from './MenuEntries';
 import { lazyWhenOnline } from '../../runtime/whenOnline';
 
-/** The rail / full menu beside the content (768 px and wider). */
+/** spec 9's md breakpoint (768 px), where the rail replaces the drawer */
+const WIDE = '(min-width: 768px)';
+const wideQuery = typeof window !== 'undefined' && typeof window.matchMedia === 'function' ? window.matchMedia(WIDE) : null;
+const subscribeWide = (change: () => void) => {
+  wideQuery?.addEventListener('change', change);
+  return () => wideQuery?.removeEventListener('change', change);
+};
+const isWide = () => wideQuery?.matches ?? true;
+
+/**
+ * The rail / full menu beside the content (768 px and wider). Below that it is hidden and the drawer
+ * lists the entries, so its entries are drawn only on a wide screen: a phone's first paint does not
+ * spend its main thread on sixty hidden elements.
+ */
 export function SideMenu({ longName }: { longName: boolean }) {
   const { t } = useTranslation('common');
+  const wide = useSyncExternalStore(subscribeWide, isWide, () => true);
   return (
     <Box
       as="nav"
@@ -30,7 +44,7 @@ export function SideMenu({ longName }: { longName: boolean }) {
       data-testid="side-menu"
       data-long-name={longName || undefined}
     >
-      <MenuEntries compact longName={longName} />
+      {wide ? <MenuEntries compact longName={longName} /> : null}
     </Box>
   );
 }
