@@ -5,7 +5,7 @@
 // and Customer.declarations) and is JSON inside a non-executed script element; '<' is escaped so no
 // text in it can close the element.
 import type { Db } from './db/index';
-import type { DeclarationStore } from './declarations';
+import { servedDeclarations, type DeclarationStore } from './declarations';
 import { pickLang } from './i18n';
 import { programConfig, providerByAppName } from './domains/provider/provider';
 import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/engine/operationUrl';
@@ -101,8 +101,7 @@ export async function bootData(db: Db, declarations: DeclarationStore, appName: 
   const decl = declarations.get(appName);
   if (!decl) return null;
   const lang = pickLang(acceptLanguage);
-  const { version, schemas, rules, screens } = decl.set;
-  return { appName, lang, program: programConfig(await providerByAppName(db, appName), lang), declarations: { version, schemas, rules, screens } };
+  return { appName, lang, program: programConfig(await providerByAppName(db, appName), lang), declarations: { ...servedDeclarations(decl.set) } };
 }
 
 /** The portal page in the page's language, with the first paint in #root and the boot data before </body>. */

@@ -3,6 +3,7 @@
 import type { ServiceHandlers } from '../context';
 import type { CustomerDeclarationsResponse } from '../../src/engine/contract.gen';
 import { absenceReasonList, declarationsOf, logClientError, parentOf, programOf, providerFeatures, providerList, providersOfEmail } from '../domains/people/customer';
+import { servedDeclarations } from '../declarations';
 import { nativeVersionCheck } from '../domains/provider/nativeVersion';
 import { productOf } from '../domains/enrolment/handoff';
 
@@ -33,9 +34,8 @@ export const customerHandlers = {
       // the set is large and changes rarely: a client holding this version gets 304
       if (req.headers['if-none-match'] === etag) return reply.status(304).send();
       // the browser renders screens and forms; the API contract reaches it as generated types
-      const { version, schemas, rules, screens } = decl.set;
       // the contract sees the declarations as JSON objects; their own meta-schemas check them
-      return { version, schemas, rules, screens } as unknown as CustomerDeclarationsResponse;
+      return servedDeclarations(decl.set) as unknown as CustomerDeclarationsResponse;
     },
   },
 

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BACKENDS, createTestApp, createTestDb, FAST_ARGON2, type TestApp } from './helpers';
 import { ROOT, buildApp } from '../../server/app';
-import { DeclarationStore } from '../../server/declarations';
+import { DeclarationStore, servedDeclarations } from '../../server/declarations';
 import { handlers } from '../../server/handlers/index';
 
 /** a copy of the declaration folders, so the test can write overlays */
@@ -29,6 +29,27 @@ describe('declaration store', () => {
     root = copyRoot();
   });
   afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('sends the browser every rule and screen without the descriptions written for implementers', async () => {
+    const store = new DeclarationStore(root, async () => ({ brightpath: 'US', northridge: 'CA' }), log);
+    expect(await store.reload()).toEqual([]);
+    const set = store.get('brightpath')!.set;
+    const sent = servedDeclarations(set);
+    expect(Object.keys(sent.rules)).toEqual(Object.keys(set.rules));
+    expect(Object.keys(sent.screens)).toEqual(Object.keys(set.screens));
+    expect(Object.values(set.rules).some((r) => r.description)).toBe(true);
+    for (const [id, rule] of Object.entries(sent.rules)) expect(rule).toEqual({ logic: set.rules[id].logic });
+    for (const [id, screen] of Object.entries(sent.screens)) {
+      expect(screen).not.toHaveProperty('description');
+      expect(screen).not.toHaveProperty('$schema');
+      expect(screen.sections).toBe(set.screens[id].sections);
+    }
+    expect(sent.schemas).toBe(set.schemas);
+    expect(sent.version).toBe(set.version);
+    // smaller by what was left out, and the same object for the same set
+    expect(JSON.stringify(sent).length).toBeLessThan(JSON.stringify({ version: set.version, schemas: set.schemas, rules: set.rules, screens: set.screens }).length * 0.9);
+    expect(servedDeclarations(set)).toBe(sent);
+  });
 
   it('refuses an invalid overlay, logs file and path, and keeps the last good set', async () => {
     const store = new DeclarationStore(root, async () => ({ brightpath: 'US', northridge: 'CA' }), log);
