@@ -72,6 +72,9 @@ function describe(lhr: Lhr): string[] {
   for (const script of items('bootup-time').slice(0, 6)) {
     lines.push(`cpu ${Number(script.total).toFixed(0).padStart(5)} ms (script ${Number(script.scripting).toFixed(0)})  ${String(script.url).replace(/^https?:\/\/[^/]+/, '')}`);
   }
+  for (const group of items('mainthread-work-breakdown')) {
+    lines.push(`work ${Number(group.duration).toFixed(0).padStart(5)} ms  ${String(group.groupLabel ?? group.group)}`);
+  }
   for (const task of items('long-tasks').slice(0, 6)) {
     lines.push(`long task ${Number(task.duration).toFixed(0)} ms at ${Number(task.startTime).toFixed(0)}  ${String(task.url).replace(/^https?:\/\/[^/]+/, '')}`);
   }
