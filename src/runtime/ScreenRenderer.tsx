@@ -312,7 +312,9 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   }, [screen.sections]);
   // The sections are then drawn in a transition, which React renders in slices between which the
   // browser answers input, not as one long task.
-  const firstLoadsPending = !codeLoaded || Object.values(data).some((d) => d.status === 'pending');
+  // So are a form's validators (the form engine): a form drawn as a skeleton first would push down
+  // every section below it as it arrives.
+  const firstLoadsPending = !codeLoaded || (engineWanted && engineState.state === 'loading') || Object.values(data).some((d) => d.status === 'pending');
   const [opened, setOpened] = useState(!firstLoadsPending);
   useEffect(() => {
     if (!firstLoadsPending) startTransition(() => setOpened(true));
