@@ -5,7 +5,7 @@
 import { and, asc, eq, inArray, ne, sql } from 'drizzle-orm';
 import type { AppDeps } from '../../context';
 import type { Db, DbOrTx } from '../../db/index';
-import { activities, adults, applicationDrafts, children, enrollments, logins, programPeriods, providers, registrations, seatTakes, seats, waitlistEntries } from '../../db/schema';
+import { activities, adults, applicationDrafts, children, enrollments, programPeriods, providers, registrations, seatTakes, seats, waitlistEntries } from '../../db/schema';
 import { isoDay } from '../../clock';
 import { enqueueMail } from '../../outbox';
 import { recordInHistory } from '../communication/history';
@@ -16,6 +16,7 @@ import { postCharges } from './applicationPayment';
 import { accountMoney } from '../billing/ledger';
 import { moneyText } from '../../../src/engine/money';
 import { enrollmentOf, releaseSeat } from './seats';
+import { accountHolders } from './holders';
 
 export interface PendingApplication {
   registrationID: number;
@@ -43,6 +44,7 @@ export async function pendingApplications(db: Db, appName?: string): Promise<Pen
       childFirst: children.firstName,
       childLast: children.lastName,
       accountId: registrations.accountId,
+      providerId: registrations.providerId,
       submittedOn: registrations.submittedOn,
       claimsDiscount: registrations.claimsDiscount,
     })
@@ -62,12 +64,14 @@ export async function pendingApplications(db: Db, appName?: string): Promise<Pen
     .innerJoin(programPeriods, eq(programPeriods.id, activities.programPeriodId))
     .where(and(inArray(seatTakes.registrationId, ids), eq(seatTakes.status, 'held')))
     .orderBy(asc(seats.weekStart), asc(activities.activity));
+  // each account's adults of the registration's own provider, not a removed one
   const holders = await db
-    .select({ accountId: adults.accountId, firstName: adults.firstName, lastName: adults.lastName, email: adults.email, accountHolder: adults.accountHolder })
+    .select({ accountId: adults.accountId, providerId: adults.providerId, firstName: adults.firstName, lastName: adults.lastName, email: adults.email, accountHolder: adults.accountHolder })
     .from(adults)
-    .where(inArray(adults.accountId, [...new Set(rows.map((r) => r.accountId))]));
+    .where(and(inArray(adults.accountId, [...new Set(rows.map((r) => r.accountId))]), eq(adults.deleted, false)));
   return rows.map((r) => {
-    const parent = holders.find((h) => h.accountId === r.accountId && h.accountHolder === 1) ?? holders.find((h) => h.accountId === r.accountId);
+    const own = holders.filter((h) => h.accountId === r.accountId && h.providerId === r.providerId);
+    const parent = own.find((h) => h.accountHolder === 1) ?? own[0];
     return {
       registrationID: r.id,
       provider: r.provider,
@@ -160,11 +164,7 @@ export async function approveApplication(deps: ApprovalDeps, appName: string, re
     }
 
     const [p] = await tx.select().from(providers).where(eq(providers.id, reg.providerId));
-    const holders = await tx
-      .select({ firstName: adults.firstName, lastName: adults.lastName, email: adults.email, primaryLanguage: adults.primaryLanguage, login: logins.email })
-      .from(adults)
-      .leftJoin(logins, eq(logins.adultId, adults.id))
-      .where(and(eq(adults.accountId, reg.accountId), eq(adults.accountHolder, 1), eq(adults.deleted, false)));
+    const { holders, to } = await accountHolders(tx, reg.providerId, reg.accountId);
     const offered = p.languages.map((l) => l.code);
     // the parent's language when the provider offers it, else the provider's first
     const lang = holders[0] && offered.includes(holders[0].primaryLanguage) ? holders[0].primaryLanguage : (offered[0] ?? 'en');
@@ -223,8 +223,7 @@ export async function approveApplication(deps: ApprovalDeps, appName: string, re
       '',
       t('footer', { organisation: p.organisation }),
     ];
-    // the primary account holder, at her sign-in address and her address on file
-    const to = [...new Set(holders.flatMap((h) => [h.login, h.email]).filter((e): e is string => Boolean(e?.trim())).map((e) => e.trim().toLowerCase()))];
+    // the primary account holder, at her sign-in address and her address on file (accountHolders)
     for (const address of to) {
       await enqueueMail(db, deps.clock, {
         providerId: reg.providerId,
