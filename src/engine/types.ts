@@ -160,6 +160,8 @@ export interface ScreenDecl {
   titleByQuery?: { param: string; titles: Record<string, string> };
   /** the title by a binding into the screen's data (a program period's name); `title` until it answers */
   titleFrom?: Binding;
+  /** the title (a translation key) by rules on the screen's data: the first that holds; `title` otherwise */
+  titleWhen?: Array<{ when: RuleRef; title: string }>;
   /** multi-step flows: in-progress data kept under the `key` query parameter */
   flow?: FlowDecl;
   /** side-menu entries that open this screen (spec 2.4) */

@@ -167,12 +167,16 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   // a page titled by its data (titleFrom): the shell shows it once the load answered
   const setPageTitle = useSetAtom(pageTitleAtom);
   const dataTitle = screen.titleFrom ? resolveBinding(screen.titleFrom, formCtx) : undefined;
-  const titleText = typeof dataTitle === 'string' && dataTitle.trim() ? dataTitle : null;
+  // or by rules on that data (titleWhen), once no load is pending: the first that holds
+  const titleLoadsPending = Boolean(screen.titleWhen) && Object.values(data).some((d) => d.status === 'pending');
+  const ruleTitle = screen.titleWhen && !titleLoadsPending ? screen.titleWhen.find((w) => isTrue(set.rules, w.when, formCtx))?.title : undefined;
+  const titleText = typeof dataTitle === 'string' && dataTitle.trim() ? dataTitle : ruleTitle ? tk(ruleTitle) : null;
+  const titled = Boolean(screen.titleFrom || screen.titleWhen);
   useEffect(() => {
-    if (!screen.titleFrom) return;
+    if (!titled) return;
     setPageTitle(titleText ? { screenId: screen.id, title: titleText } : null);
     return () => setPageTitle(null);
-  }, [screen.id, screen.titleFrom, titleText, setPageTitle]);
+  }, [screen.id, titled, titleText, setPageTitle]);
 
   const queryClient = useAtomValue(queryClientAtom);
   const reload = useCallback(

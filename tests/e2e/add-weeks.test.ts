@@ -5,7 +5,7 @@
 // and 1280 px in Spanish, axe on every step.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, LOCALES, newContext, shot, signIn, text, withServerAndBrowser, type Lang } from './kit';
+import { expectNoAxeViolations, LOCALES, newContext, shot, signIn, text, withServerAndBrowser, type Lang, payAsPayer } from './kit';
 
 const e2e = withServerAndBrowser();
 const t = (lang: Lang, ns: string, key: string, params: Record<string, string | number> = {}) => text(lang, ns, key, params);
@@ -106,19 +106,13 @@ async function addAndPay(width: number, lang: Lang) {
     await page.waitForURL(/\/changeschedule\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
     await page.waitForSelector('section[data-section=payment] dl');
     await step(page, 'changeschedule-payerinformation', `${label}-payer`);
-    await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
-    await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Maria Garcia' });
-    await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
-    await page.click('[data-action=pay]');
-    await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
-    await page.fill('input[name=number]', '4111 1111 1111 1111');
-    await page.fill('input[name=expiry]', '12/30');
-    await page.fill('input[name=cvv]', '123');
-    await page.click('button[type=submit]');
+    await payAsPayer(page, { label: 'Maria Garcia' });
 
     // the confirmation: weeks added, paid
     await page.waitForURL(/\/changeschedule\/confirmation\?key=/);
     await page.waitForSelector('[data-section=weeksAdded]');
+    // titled as weeks added, not as a change of schedule
+    await page.getByRole('heading', { level: 1, name: t(lang, 'changeSchedule', 'confirmation.weeksTitle'), exact: true }).waitFor();
     await step(page, 'changeschedule-confirmation', `${label}-confirmation`);
     const confirmation = await page.textContent('main');
     expect(confirmation).toContain(t(lang, 'changeSchedule', 'confirmation.weeksHeading'));

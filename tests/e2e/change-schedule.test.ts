@@ -11,7 +11,7 @@ import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, LOCALES, newContext, outbox, shot, signIn, text, withServerAndBrowser, type Lang, type Parent } from './kit';
+import { expectNoAxeViolations, LOCALES, newContext, outbox, shot, signIn, text, withServerAndBrowser, type Lang, type Parent, payAsPayer } from './kit';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const TSX = join(ROOT, 'node_modules', '.bin', 'tsx');
@@ -182,15 +182,7 @@ describe('change of schedule', () => {
       await page.waitForURL(/\/changeschedule\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
       await page.waitForSelector('section[data-section=payment] dl');
       await step(page, 'changeschedule-payerinformation', 'change-375-en-payer');
-      await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
-      await page.selectOption('#payer_paidByFamilyMemberID', { label: 'Maria Garcia' });
-      await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
-      await page.click('[data-action=pay]');
-      await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
-      await page.fill('input[name=number]', '4111 1111 1111 1111');
-      await page.fill('input[name=expiry]', '12/30');
-      await page.fill('input[name=cvv]', '123');
-      await page.click('button[type=submit]');
+      await payAsPayer(page, { label: 'Maria Garcia' });
 
       // back at the change's confirmation
       await page.waitForURL(/\/changeschedule\/confirmation\?key=/);
@@ -316,6 +308,8 @@ describe('change of schedule', () => {
       else await open(page, `/changeschedule/confirmation?key=${key}`);
       await step(page, 'changeschedule-confirmation', 'change-1280-vi-confirmation');
       expect(await page.textContent('main')).toContain(cs(lang, 'confirmation.heading'));
+      // a change is titled as a change request (weeks added have their own title)
+      expect((await page.locator('h1').first().textContent())?.trim()).toBe(cs(lang, 'confirmation.title'));
       // the change fee is still to pay: the confirmation says so and leads back to the submission
       if (view.amountDue > 0) expect(await page.textContent('main')).toContain(cs(lang, 'confirmation.payNow'));
 
