@@ -7,7 +7,7 @@
 // link, which serves text/calendar. At 375 px in English and 1280 px in Spanish, axe on every page.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser } from './kit';
+import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, chooseCard, payAsPayer } from './kit';
 
 const e2e = withServerAndBrowser();
 
@@ -69,18 +69,11 @@ describe('the calendar of flex dates', () => {
         await expect.poll(() => page.textContent('section[data-section=amountDue]')).toContain('130.00');
         await expectNoAxeViolations(page, `calendar payment ${width} ${lang}`);
         await shot(page, `flexcalendar-pay-${width}-${lang}`);
-        await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card|tarjeta/i }).first().locator('[data-action=choose]').click();
+        await chooseCard(page);
         await page.waitForURL(/\/flexcalendar\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
         await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
         await expectNoAxeViolations(page, `calendar payer ${width} ${lang}`);
-        await page.selectOption('#payer_paidByFamilyMemberID', { index: 1 });
-        await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
-        await page.click('[data-action=pay]');
-        await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
-        await page.fill('input[name=number]', '4111 1111 1111 1111');
-        await page.fill('input[name=expiry]', '12/30');
-        await page.fill('input[name=cvv]', '123');
-        await page.click('button[type=submit]');
+        await payAsPayer(page, { index: 1 });
 
         // back at the calendar's payment, paid
         await page.waitForURL(/\/flexcalendar\/payment\?key=/, { timeout: 60_000 });

@@ -4,7 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { launchBrowser, shot, startServer, type RunningServer } from './harness';
 
@@ -195,4 +195,33 @@ export const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]
  */
 export async function wholeLists(page: Page, section: string): Promise<void> {
   await page.waitForSelector(`[data-section=${section}] [data-partial]`, { state: 'detached' });
+}
+
+/** The sandbox gateway's test card that is approved (4000 0000 0000 0002 is declined). */
+export const SANDBOX_CARD = '4111 1111 1111 1111';
+
+/** Types a card on the sandbox gateway's hosted page (the page must be open) and submits it. */
+export async function submitSandboxCard(page: Page, number = SANDBOX_CARD): Promise<void> {
+  await page.fill('input[name=number]', number);
+  await page.fill('input[name=expiry]', '12/30');
+  await page.fill('input[name=cvv]', '123');
+  await page.click('button[type=submit]');
+}
+
+/**
+ * On a payer page: chooses the payer (an adult by the list's label, or by index), waits for the form to
+ * take the adult's address on file, presses Pay, and pays by card on the sandbox gateway's hosted page.
+ */
+export async function payAsPayer(page: Page, payer: { label: string } | { index: number }, number = SANDBOX_CARD): Promise<void> {
+  await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
+  await page.selectOption('#payer_paidByFamilyMemberID', payer);
+  await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
+  await page.click('[data-action=pay]');
+  await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
+  await submitSandboxCard(page, number);
+}
+
+/** On a payment step: chooses the card tile among the methods (English or Spanish). */
+export async function chooseCard(page: Page): Promise<void> {
+  await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card|tarjeta/i }).first().locator('[data-action=choose]').click();
 }

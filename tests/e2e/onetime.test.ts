@@ -6,7 +6,7 @@
 // configuration error page. At 375 and 1280 px, in English and Spanish, axe on every page.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang } from './kit';
+import { expectNoAxeViolations, newContext, shot, signIn, text, withServerAndBrowser, type Lang, chooseCard, submitSandboxCard } from './kit';
 
 const e2e = withServerAndBrowser();
 
@@ -84,7 +84,7 @@ describe('one-time enrolment', () => {
         await page.waitForSelector('section[data-section=methods] [data-action=choose]');
         await expectNoAxeViolations(page, `one-time submission awaiting payment ${width} ${lang}`);
         await shot(page, `onetime-pay-${width}-${lang}`);
-        await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card|tarjeta/i }).first().locator('[data-action=choose]').click();
+        await chooseCard(page);
         await page.waitForURL(/\/onetimeenrollment\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
         await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
         await expectNoAxeViolations(page, `one-time payer ${width} ${lang}`);
@@ -93,10 +93,7 @@ describe('one-time enrolment', () => {
         await page.click('[data-action=pay]');
         await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
         expect(new URL(page.url()).origin).not.toBe(new URL(e2e.server.url).origin);
-        await page.fill('input[name=number]', '4111 1111 1111 1111');
-        await page.fill('input[name=expiry]', '12/30');
-        await page.fill('input[name=cvv]', '123');
-        await page.click('button[type=submit]');
+        await submitSandboxCard(page);
 
         // back at the one-time enrolment's submission, paid
         await page.waitForURL(/\/onetimeenrollment\/submission\?key=/, { timeout: 60_000 });

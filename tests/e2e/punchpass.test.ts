@@ -8,7 +8,7 @@
 // listed (and at two visits left she is e-mailed). At 375 px in English and 1280 px in Spanish, axe on every page.
 import { describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
-import { apiToken, expectNoAxeViolations, newContext, outbox, shot, signIn, text, withServerAndBrowser, type Lang } from './kit';
+import { apiToken, expectNoAxeViolations, newContext, outbox, shot, signIn, text, withServerAndBrowser, type Lang, chooseCard, payAsPayer } from './kit';
 
 const e2e = withServerAndBrowser();
 
@@ -119,18 +119,11 @@ describe('punch passes', () => {
         if (child) expect(await page.textContent('section[data-section=purchase]')).toContain(`${child} Garcia`);
         await expectNoAxeViolations(page, `punch pass payment ${width} ${lang}`);
         await shot(page, `punchpass-pay-${width}-${lang}`);
-        await page.locator('section[data-section=methods] [data-index]').filter({ hasText: /card|tarjeta/i }).first().locator('[data-action=choose]').click();
+        await chooseCard(page);
         await page.waitForURL(/\/punchpass\/payerinformation\?key=[0-9a-f]{32}&method=CCD/);
         await page.waitForSelector('#payer_paidByFamilyMemberID option:nth-child(2)', { state: 'attached' });
         await expectNoAxeViolations(page, `punch pass payer ${width} ${lang}`);
-        await page.selectOption('#payer_paidByFamilyMemberID', { index: 1 });
-        await expect.poll(() => page.inputValue('#payer_streetAddress')).not.toBe('');
-        await page.click('[data-action=pay]');
-        await page.waitForURL((u) => u.pathname.startsWith('/pay/'));
-        await page.fill('input[name=number]', '4111 1111 1111 1111');
-        await page.fill('input[name=expiry]', '12/30');
-        await page.fill('input[name=cvv]', '123');
-        await page.click('button[type=submit]');
+        await payAsPayer(page, { index: 1 });
 
         // back at the purchase, paid: the confirmation
         await page.waitForURL(/\/punchpass\/payment\?key=/, { timeout: 60_000 });
