@@ -88,6 +88,11 @@ export async function startServer(env: Record<string, string> = {}, reuse?: { po
       // the tests read the outbox, and follow links to the address they reach the server at
       DEV_ROUTES: '1',
       PUBLIC_URL: `http://127.0.0.1:${port}`,
+      // two test files share the machine, each with a server whose embedded database runs on its
+      // event loop: a loaded machine holds that loop up over the production limit (1 s) and the
+      // server would refuse pages with 503 "overloaded", which no browser test is about
+      // (tests/server/operations.test.ts tests that refusal)
+      MAX_EVENT_LOOP_DELAY_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
