@@ -91,7 +91,8 @@ async function entryScript(url: string): Promise<string> {
   const known = entries.get(url);
   if (known) return known;
   const html = await (await fetch(url)).text();
-  const src = /<script\b[^>]*type="module"[^>]*\bsrc="([^"]+)"/.exec(html)?.[1];
+  // a page with a first paint names its module scripts on the early script (server/boot.ts scriptsAfterPaint)
+  const src = /<script\b[^>]*type="module"[^>]*\bsrc="([^"]+)"/.exec(html)?.[1] ?? /\bdata-after-paint="([^" ]+)/.exec(html)?.[1];
   if (!src) throw new Error(`no entry script in the HTML of ${url}`);
   const abs = new URL(src, url).toString();
   entries.set(url, abs);

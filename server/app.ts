@@ -41,7 +41,7 @@ import type { JobRunner } from './jobs/runner';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 import { UPLOAD_LIMITS } from './photos';
-import { bootData, entryAppName, signInLoads, withBootData } from './boot';
+import { appCookie, bootData, cookieAppName, entryAppName, signInLoads, withBootData } from './boot';
 import { databaseRateLimitStore } from './rateLimitStore';
 import { registerOperations, type Operations, type UnderPressureOptions } from './operations';
 import type { PoolStats } from './metrics';
@@ -442,9 +442,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
   const sendPortal = async (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => {
     reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8');
     const day = fixedToday();
-    const appName = entryAppName(req.url.split('?')[0], appNames);
-    const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language']).catch(() => null) : null;
-    if (boot) {
+    // the provider's entry (sign-in drawn ahead), or another page of the provider the browser chose
+    // last (the shell's header drawn ahead, the provider and declarations carried)
+    const entry = entryAppName(req.url.split('?')[0], appNames);
+    const appName = entry ?? cookieAppName(req.headers.cookie, appNames);
+    const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language'], req.headers.cookie).catch(() => null) : null;
+    // the provider chosen, for the next pages loaded (cookieAppName)
+    if (entry) reply.header('set-cookie', appCookie(entry, req.protocol === 'https'));
+    if (boot && entry) {
       const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'accept-language': boot.lang } });
       const screens = boot.declarations.screens;
       boot.loads = await signInLoads(isRecord(screens) ? screens : {}, opsById, boot.program.appName, get).catch(() => []);
@@ -453,8 +458,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     let html = readFileSync(join(distDir, 'index.html'), 'utf8');
     if (day) html = html.replace('<head>', `<head><meta name="portal-today" content="${day}">`);
     if (boot) {
-      html = withBootData(html, boot);
-      reply.header('vary', 'Accept-Language');
+      html = withBootData(html, boot, { signIn: Boolean(entry), path: req.url.split('?')[0] });
+      reply.header('vary', 'Accept-Language, Cookie');
     }
     return reply.send(html);
   };

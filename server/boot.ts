@@ -10,7 +10,8 @@ import { pickLang } from './i18n';
 import { programConfig, providerByAppName } from './domains/provider/provider';
 import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/engine/operationUrl';
 import { lightFields } from '../src/engine/fields/widgetTable';
-import type { DeclarationSet } from '../src/engine/types';
+import type { DeclarationSet, ScreenDecl } from '../src/engine/types';
+import { matchRoute, PRODUCT_BASES, productOfPath, screensOfProduct } from '../src/engine/screen';
 import { fileURLToPath } from 'node:url';
 import { createTranslator, type Translator } from './i18n';
 
@@ -97,26 +98,102 @@ export function entryAppName(path: string, appNames: ReadonlySet<string>): strin
   return name && appNames.has(name) ? name : null;
 }
 
-export async function bootData(db: Db, declarations: DeclarationStore, appName: string, acceptLanguage: string | undefined): Promise<BootData | null> {
+/**
+ * The provider a page of the portal belongs to, from the `pp_app` cookie the provider's entry page
+ * sets (appCookie): not a secret (the provider's name is in every link), only so that a page other
+ * than the entry gets its provider's header and declarations with the HTML instead of after the
+ * scripts. Only a name this server serves.
+ */
+export function cookieAppName(cookieHeader: string | undefined, appNames: ReadonlySet<string>): string | null {
+  const name = readCookie(cookieHeader, APP_COOKIE)?.toLowerCase();
+  return name && appNames.has(name) ? name : null;
+}
+
+export const APP_COOKIE = 'pp_app';
+const YEAR_S = 365 * 24 * 60 * 60;
+
+/** The Set-Cookie of the provider's entry page: both products' pages (path /) send it back. */
+export function appCookie(appName: string, secure: boolean): string {
+  return `${APP_COOKIE}=${encodeURIComponent(appName)}; Max-Age=${YEAR_S}; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
+}
+/** The cookie the language list sets (src/shell/language/locale.ts LANGUAGE_COOKIE). */
+const LANGUAGE_COOKIE = 'Language';
+
+export function readCookie(header: string | undefined, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(part.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The boot data of a provider's page. Its language: the parent's choice (the Language cookie) if the
+ * portal speaks it, else the browser's first choice it speaks.
+ */
+export async function bootData(db: Db, declarations: DeclarationStore, appName: string, acceptLanguage: string | undefined, cookieHeader?: string): Promise<BootData | null> {
   const decl = declarations.get(appName);
   if (!decl) return null;
-  const lang = pickLang(acceptLanguage);
+  const chosen = readCookie(cookieHeader, LANGUAGE_COOKIE);
+  const lang = pickLang(chosen ? `${chosen},${acceptLanguage ?? ''}` : acceptLanguage);
   return { appName, lang, program: programConfig(await providerByAppName(db, appName), lang), declarations: { ...servedDeclarations(decl.set) } };
 }
 
-/** The portal page in the page's language, with the first paint in #root and the boot data before </body>. */
-export function withBootData(html: string, data: BootData): string {
+/**
+ * The portal page in the page's language, with the first paint in #root and the boot data before
+ * </body>. `signIn`: the page is the provider's entry (the sign-in form is drawn); else the shell's
+ * header only, until React's page is drawn.
+ */
+export function withBootData(html: string, data: BootData, opts: { signIn: boolean; path?: string } = { signIn: true }): string {
   const json = JSON.stringify(data).replace(/</g, '\\u003c');
   let paint = '';
   try {
-    paint = firstPaintHtml(data);
+    paint = firstPaintHtml(data, opts.signIn, opts.path);
   } catch {
     // a declaration set the drawing does not understand: the scripts draw the page, as before
   }
+  if (paint) html = scriptsAfterPaint(html);
   return html
     .replace(/<html lang="[a-z-]*"/i, `<html lang="${escapeHtml(data.lang)}"`)
     .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)
     .replace('</body>', `<script type="application/json" id="${BOOT_ELEMENT_ID}">${json}</script></body>`);
+}
+
+/**
+ * A page with a first paint asks for its scripts once that paint is on screen: the early script
+ * (src/shell/boot/firstPaintEarly.ts) adds the module scripts named in its `data-after-paint`
+ * after the first frame. On a slow network the header and form then show as soon as the HTML and
+ * the stylesheet are in, without the scripts competing with them for the line. The page is left as
+ * built when it does not have both the module scripts and the early script.
+ */
+export function scriptsAfterPaint(html: string): string {
+  const modules: string[] = [];
+  const early = /<script async src="([^"]*\/first-paint-[^"]+)"><\/script>/;
+  if (!early.test(html)) return html;
+  const without = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g, (_m, src: string) => {
+    modules.push(src);
+    return '';
+  });
+  if (!modules.length) return html;
+  return without.replace(early, (_m, src: string) => `<script async src="${src}" data-after-paint="${escapeHtml(modules.join(' '))}"></script>`);
+}
+
+/**
+ * The title key of the screen at a portal path (/parentportal/home, /parentapplication/fee), when
+ * the screen's title is fixed: not one drawn from its data or its query, which React draws.
+ */
+export function staticTitleOf(screens: Record<string, unknown>, path: string): string | undefined {
+  const product = productOfPath(path);
+  const rest = path.slice(PRODUCT_BASES[product].length) || '/';
+  const match = matchRoute({ screens: screensOfProduct(screens as Record<string, ScreenDecl>, product) }, rest.startsWith('/') ? rest : `/${rest}`);
+  const screen = match?.screen as (ScreenDecl & { titleWhen?: unknown }) | undefined;
+  if (!screen || screen.titleFrom || screen.titleByQuery || screen.titleWhen || screen.shellPart) return undefined;
+  return typeof screen.title === 'string' && screen.title ? screen.title : undefined;
 }
 
 // ---- the first paint: drawn as HTML so the page shows before the scripts arrive ----
@@ -140,13 +217,16 @@ type ScreenLike = { path?: string; product?: string; title?: string; params?: un
  * (src/shell/boot/firstPaint.ts). Cached per provider, declaration version and language.
  */
 const paints = new Map<string, string>();
-export function firstPaintHtml(data: BootData): string {
+export function firstPaintHtml(data: BootData, signIn = true, path?: string): string {
   const decl = data.declarations as Pick<DeclarationSet, 'schemas'> & { version?: string; screens?: Record<string, ScreenLike> };
-  const key = `${data.appName}|${decl.version ?? ''}|${data.lang}|${data.program.programName}|${data.program.logoUrl ?? ''}`;
+  const t0 = (k: string, params?: Record<string, unknown>) => tr()(data.lang, k, params);
+  // another page: its title (or, for a title drawn from its data, a loading text) in the main area
+  const pageTitle = signIn || !path ? '' : t0(staticTitleOf(decl.screens ?? {}, path) ?? 'common.status.loading');
+  const key = `${data.appName}|${decl.version ?? ''}|${data.lang}|${data.program.programName}|${data.program.logoUrl ?? ''}|${signIn}|${pageTitle}`;
   const known = paints.get(key);
   if (known !== undefined) return known;
   const t = (k: string, params?: Record<string, unknown>) => tr()(data.lang, k, params);
-  const signin = Object.values(decl.screens ?? {}).find((s) => s.path === '/' && (s.product ?? 'parentportal') === 'parentportal');
+  const signin = signIn ? Object.values(decl.screens ?? {}).find((s) => s.path === '/' && (s.product ?? 'parentportal') === 'parentportal') : undefined;
   const form = signin?.sections?.find((s) => s.kind === 'form' && s.renderer === 'light');
   const name = escapeHtml(data.program.programName ?? '');
   const logo = data.program.logoUrl ? `<img class="pp-fp-logo" src="${escapeHtml(data.program.logoUrl)}" alt="" width="40" height="40">` : '';
@@ -184,8 +264,9 @@ export function firstPaintHtml(data: BootData): string {
     const title = signin.title ? `<h1 class="pp-fp-title">${escapeHtml(t(signin.title))}</h1>` : '';
     body = `<main class="pp-fp-main"><div class="pp-fp-page">${title}<div class="pp-fp-sections">${sections.join('')}</div></div></main>`;
   }
+  if (!body && pageTitle) body = `<main class="pp-fp-main"><div class="pp-fp-page"><h1 class="pp-fp-title">${escapeHtml(pageTitle)}</h1></div></main>`;
   const long = (data.program.programName ?? '').length > 34 ? ' pp-fp-long' : '';
-  const html = `<div class="pp-fp${long}" data-first-paint="${body ? 'signin' : 'chrome'}" data-app="${escapeHtml(data.appName)}">${header}${body}</div>`;
+  const html = `<div class="pp-fp${long}" data-first-paint="${signin && body ? 'signin' : 'chrome'}" data-app="${escapeHtml(data.appName)}">${header}${body}</div>`;
   if (paints.size > 200) paints.clear();
   paints.set(key, html);
   return html;

@@ -24,7 +24,7 @@ getDefaultStore().set(sessionAtom, (s) => (s.locale === bootLocale ? s : { ...s,
 setTimeout(getPortalSystem, 0);
 
 const i18nReady = initI18n(bootLocale);
-warmFirstScreen(i18nReady, getDefaultStore().get(sessionAtom));
+warmFirstScreen(getDefaultStore().get(sessionAtom));
 
 void i18nReady.then(() => {
   // beside the server's first paint, if any, which stays until React's page is drawn

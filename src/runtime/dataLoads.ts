@@ -8,7 +8,7 @@ import { isTrue } from '../engine/logic';
 import { resolveParams } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, ScreenDecl } from '../engine/types';
-import { ApiError, splitParams } from '../api/client';
+import { ApiError, splitParams, type ApiClient } from '../api/client';
 import { apiAtom, apiErrorHandlerRefAtom, dataLoadQueryKey, localeAtom, releaseVersionAtom } from '../state';
 import type { DataState } from './context';
 import { operationId } from './guards';
@@ -46,6 +46,28 @@ export function useStableValue<T>(value: T): T {
   return ref.current.value;
 }
 
+/** How a data load is asked of the API: the one query function of useDataLoads and of the prefetch. */
+export function askLoad(api: ApiClient, handler: { current: { handle?: (err: ApiError) => unknown } }, l: LoadSpec) {
+  return async () => {
+    try {
+      return (await api.call(operationId(l.op), { ...splitParams(l.op, l.params), silent: true })) ?? null;
+    } catch (err) {
+      if (needsShell(err)) handler.current.handle?.(err);
+      throw err;
+    }
+  };
+}
+
+/**
+ * Loads asked before the screen is drawn (src/shell/boot/prefetch.ts: the first screen of a page,
+ * once the server carried its declarations), by query key: the screen's queries made in the next
+ * half minute use their answer instead of asking again (the screen makes its queries again as the
+ * shell settles); later visits of the screen ask as usual.
+ */
+const prefetched = new Map<string, number>();
+const PREFETCH_FRESH_MS = 30_000;
+export const notePrefetched = (queryKey: readonly unknown[]): void => void prefetched.set(JSON.stringify(queryKey), Date.now());
+
 /** One query atom per data load; the combined atom gives every load's state at once. */
 export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
   const api = useAtomValue(apiAtom);
@@ -59,22 +81,20 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
   const shown = useRef(new Map<string, { identity: string; data: unknown }>());
   const combined = useMemo(() => {
     const atoms = stableLoads.map((l) => {
+      const queryKey = dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion);
+      // asked ahead as the page started (prefetchLoads): its answer is fresh, not asked again
+      const asked = prefetched.get(JSON.stringify(queryKey));
+      const ahead = asked !== undefined && Date.now() - asked < PREFETCH_FRESH_MS;
       const q = atomWithQuery(() => ({
-        queryKey: dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion),
+        queryKey,
         enabled: l.active,
         retry: false,
+        ...(ahead ? { staleTime: PREFETCH_FRESH_MS } : {}),
         placeholderData: () => {
           const last = l.active ? shown.current.get(l.key) : undefined;
           return last && last.identity === l.identity ? last.data : undefined;
         },
-        queryFn: async () => {
-          try {
-            return (await api.call(operationId(l.op), { ...splitParams(l.op, l.params), silent: true })) ?? null;
-          } catch (err) {
-            if (needsShell(err)) handler.current.handle?.(err);
-            throw err;
-          }
-        },
+        queryFn: askLoad(api, handler, l),
       }));
       return [l.key, q] as const;
     });

@@ -2,7 +2,7 @@
 // of the current route inside its layout (spec 2.1, 2.2; ARCHITECTURE.md "Data flow" step 1).
 import { Box, ChakraProvider } from '@chakra-ui/react';
 import { QueryClient } from '@tanstack/query-core';
-import { useAtomValue, useSetAtom } from 'jotai';
+import { getDefaultStore, useAtomValue, useSetAtom } from 'jotai';
 import { useHydrateAtoms } from 'jotai/utils';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { Suspense, useEffect, useRef, type ReactNode } from 'react';
@@ -10,7 +10,8 @@ import { useTranslation } from '../runtime/texts';
 import { Router, useLocation } from 'wouter';
 import { useLoadingCounter } from '../runtime';
 import { lazyWhenOnline, whenOnline } from '../runtime/whenOnline';
-import { apiAtom, apiErrorHandlerAtom, loadingAtom } from '../state';
+import { apiAtom, apiErrorHandlerAtom, loadingAtom, sessionAtom } from '../state';
+import { seedBootData } from './boot/bootData';
 import { describeBrowser, detectBrowser } from './boot/browserInfo';
 import type { ApiErrorLike, ErrorHandlerDeps } from './errors/errors';
 import { useSession } from './shellState';
@@ -32,6 +33,12 @@ const queryClient = new QueryClient({
 });
 // every reader of the provider's declarations sees screens without links to undeclared routes
 queryClient.setQueryDefaults(['Customer.declarations'], { select: pruneDeclarationSet as (d: unknown) => unknown });
+// the provider and declarations the server put into the page, for the session's provider
+// and, for a signed-in parent, the first screen's data loads, asked beside the first screen's code
+// rather than after the first render (a chunk of its own: sign-in does not need it)
+if (seedBootData(queryClient, getDefaultStore().get(sessionAtom)) && getDefaultStore().get(sessionAtom).token) {
+  void import('./boot/prefetch').then((m) => m.prefetchFirstScreen(queryClient, getDefaultStore())).catch(() => undefined);
+}
 
 function QueryClientBridge({ children }: { children: ReactNode }) {
   // one cache for every query: jotai-tanstack-query's atoms read the client from queryClientAtom,

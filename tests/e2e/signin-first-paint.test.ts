@@ -5,10 +5,16 @@
 // and of React's, at 375 and 1280 px, land in test-results/screens.
 import { describe, expect, it } from 'vitest';
 import type { Page, Route } from 'playwright-core';
-import { expectNoAxeViolations, newContext, PARENTS, shot, withServerAndBrowser } from './kit';
+import { expectNoAxeViolations, newContext, PARENTS, shot, signIn, withServerAndBrowser } from './kit';
 
 const e2e = withServerAndBrowser();
 const SLOW = 120_000;
+
+/** The page's module scripts: in its head, or named on the early script when a paint is drawn ahead. */
+function moduleScripts(html: string): string[] {
+  const after = /\bdata-after-paint="([^"]+)"/.exec(html)?.[1];
+  return after ? after.split(' ') : [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map((m) => m[1]);
+}
 
 /** Holds the page's entry script until `release` is called. */
 async function holdEntry(page: Page): Promise<() => void> {
@@ -16,7 +22,7 @@ async function holdEntry(page: Page): Promise<() => void> {
   const released = new Promise<void>((resolve) => (release = resolve));
   // the entry is the page's last module script (its libraries come before it)
   const html = await (await fetch(e2e.portal('/brightpath/parent'))).text();
-  const entry = [...html.matchAll(/<script type="module"[^>]* src="([^"]+)"/g)].map((m) => m[1]).pop();
+  const entry = moduleScripts(html).pop();
   if (!entry) throw new Error('the page names no module script');
   await page.route((url) => url.pathname === entry, async (route: Route) => {
     await released;
@@ -76,6 +82,40 @@ describe('sign-in drawn before the scripts', () => {
     release();
     await page.waitForURL(/\/parentportal\/home$/, { timeout: SLOW });
     await page.locator('[data-testid=page-title]').waitFor({ timeout: SLOW });
+    await ctx.close();
+  });
+
+  it("a signed-in parent's page opened anew: the provider's header drawn ahead, then the page with each of its loads asked once", async () => {
+    const ctx = await newContext(e2e.browser, 375);
+    const page = await ctx.newPage();
+    await signIn(page, e2e.server, 'maria');
+    // the provider chosen is remembered for the server (src/shell/boot/appCookie.ts)
+    await expect.poll(async () => (await ctx.cookies()).find((c) => c.name === 'pp_app')?.value, { timeout: SLOW }).toBe('brightpath');
+    const release = await holdEntry(page);
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname.startsWith('/api/')) asked.push(`${r.method()} ${u.pathname}${u.search}`);
+    });
+    await page.goto(e2e.portal('/home'), { waitUntil: 'commit' });
+    const paint = page.locator('#root > [data-first-paint=chrome]');
+    await paint.locator('header').waitFor({ timeout: SLOW });
+    expect(await paint.locator('form').count()).toBe(0);
+    expect(await page.locator('[data-testid=page-title]').count()).toBe(0);
+    await expectNoAxeViolations(page, 'Home, the header drawn ahead');
+    await shot(page, 'home-first-paint-html-375');
+    release();
+    await page.locator('[data-testid=page-title]').waitFor({ timeout: SLOW });
+    await paint.waitFor({ state: 'detached', timeout: SLOW });
+    await page.locator('[data-section=alerts]').waitFor({ timeout: SLOW });
+    await page.waitForLoadState('networkidle');
+    // the provider's declarations came with the page; Home's loads were asked ahead, once each
+    expect(asked.filter((a) => a.includes('/Customer/declarations'))).toEqual([]);
+    const twice = asked.filter((a, i) => a.startsWith('GET ') && asked.indexOf(a) !== i);
+    expect(twice).toEqual([]);
+    expect(asked.length).toBeGreaterThan(5);
+    await expectNoAxeViolations(page, 'Home after the header drawn ahead');
+    await shot(page, 'home-first-paint-react-375');
     await ctx.close();
   });
 });

@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createTestApp, type TestApp } from './helpers';
-import { withBootData, type BootData } from '../../server/boot';
+import { scriptsAfterPaint, withBootData, type BootData } from '../../server/boot';
 
 const bootOf = (html: string): BootData | null => {
   const m = /<script type="application\/json" id="pp-boot">([\s\S]*?)<\/script>/.exec(html);
@@ -29,6 +29,8 @@ describe('the entry page carries the provider and its declarations', () => {
     const page = await t.app.inject({ method: 'GET', url: '/parentportal/brightpath/parent', headers: { 'accept-language': 'es-MX,es;q=0.9' } });
     expect(page.statusCode).toBe(200);
     expect(page.headers.vary).toMatch(/accept-language/i);
+    // the provider chosen, remembered for the next pages the browser loads (not a secret, not the session)
+    expect(String(page.headers['set-cookie'])).toMatch(/^pp_app=brightpath; Max-Age=\d+; Path=\/; SameSite=Lax$/);
     const boot = bootOf(page.body);
     expect(boot).not.toBeNull();
     expect(boot!.appName).toBe('brightpath');
@@ -60,6 +62,41 @@ describe('the entry page carries the provider and its declarations', () => {
       expect(bootOf((await t.app.inject({ method: 'GET', url: other })).body)).toBeNull();
     }
     expect(bootOf((await t.app.inject({ method: 'GET', url: '/parentportal/brightpath/parent?lang=es' })).body)).not.toBeNull();
+  });
+
+  it('another page of the provider the browser chose last (the pp_app cookie): its header drawn ahead, the provider and declarations carried, in the language chosen', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/parentportal/home', headers: { cookie: 'Language=pt; pp_app=Northridge', 'accept-language': 'en-US' } });
+    expect(page.headers.vary).toMatch(/cookie/i);
+    const boot = bootOf(page.body);
+    expect(boot?.appName).toBe('northridge');
+    expect(boot?.lang).toBe('pt');
+    expect(boot?.loads).toBeUndefined();
+    // the header only: the sign-in form is the entry's
+    expect(page.body).toContain('data-first-paint="chrome"');
+    expect(page.body).not.toContain('<form');
+    const decl = (await t.app.inject({ method: 'GET', url: '/api/Customer/declarations?appName=northridge' })).json();
+    expect(boot!.declarations).toEqual(decl);
+    // a provider this server does not serve, or none: the page as built
+    for (const cookie of ['pp_app=nosuchprovider', 'pp_app=', 'other=brightpath']) {
+      const plain = await t.app.inject({ method: 'GET', url: '/parentportal/home', headers: { cookie } });
+      expect(bootOf(plain.body)).toBeNull();
+      expect(plain.body).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('a page with a first paint asks for its module scripts after it (the early script names them); one without keeps them', () => {
+    const built =
+      '<head><script type="module" crossorigin src="/parentportal/assets/react-1.js"></script>\n    <script type="module" crossorigin src="/parentportal/assets/app-2.js"></script>\n    <link rel="stylesheet" href="/parentportal/assets/app.css">\n    <script async src="/parentportal/assets/first-paint-3.js"></script></head>';
+    const after = scriptsAfterPaint(built);
+    expect(after).not.toContain('type="module"');
+    expect(after).toContain('<script async src="/parentportal/assets/first-paint-3.js" data-after-paint="/parentportal/assets/react-1.js /parentportal/assets/app-2.js"></script>');
+    expect(after).toContain('app.css');
+    // no early script to ask for them: nothing is removed
+    const withoutEarly = built.replace(/<script async[^>]*><\/script>/, '');
+    expect(scriptsAfterPaint(withoutEarly)).toBe(withoutEarly);
+    // the page drawn ahead moves them; a page the scripts draw keeps them
+    const data = { appName: 'x', lang: 'en', program: { programName: 'X' } as unknown as BootData['program'], declarations: {} };
+    expect(withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false })).toContain('data-after-paint=');
   });
 
   it("no text in the data can close the script element ('<' is escaped)", () => {

@@ -1,7 +1,8 @@
-// What the server put into a provider's entry page (server/boot.ts): the provider's record in the
-// browser's language, its declaration set and the sign-in screen's public data loads, so the entry
-// and sign-in do not wait for them one round trip after another once the scripts ran. Used once, by
-// the entry page of that provider.
+// What the server put into a provider's page (server/boot.ts): the provider's record in the page's
+// language, its declaration set and, on the entry, the sign-in screen's public data loads, so the
+// first screen does not wait for them one round trip after another once the scripts ran. The entry
+// page takes it once (takeBootProvider); any other page of the provider seeds the query cache with it
+// as the portal starts (seedBootData).
 import type { QueryClient } from '@tanstack/query-core';
 import { dataLoadQueryKey, programQueryKey, type ProviderRecord } from '../../state';
 
@@ -26,6 +27,19 @@ function read(): BootData | null {
   }
   el?.remove();
   return boot;
+}
+
+/**
+ * Puts the boot's declaration set and provider record into the query cache when they are the
+ * session's provider's (a signed-in page opened cold: Home's screen then needs no round trip for
+ * them). The entry page's own use (takeBootProvider) still finds them. True when seeded.
+ */
+export function seedBootData(queryClient: QueryClient, session: { appName?: string | null; locale: string; releaseVersion: string }): boolean {
+  const data = read();
+  if (!data || !session.appName || data.appName !== session.appName) return false;
+  queryClient.setQueryData(['Customer.declarations', { appName: data.appName }, session.releaseVersion], data.declarations);
+  if (data.lang === session.locale) queryClient.setQueryData(programQueryKey(data.appName, session.locale), data.program);
+  return true;
 }
 
 /**

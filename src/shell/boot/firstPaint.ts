@@ -80,7 +80,10 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   const wantsForm = Boolean(from) && !document.documentElement.classList.contains('pp-fp-elsewhere');
   const names = from ? fieldsOf(from).map((f) => f.name) : [];
 
+  // a page other than the entry: the server drew the provider's header only; React's layout replaces it
+  const chromeOnly = paint.getAttribute('data-first-paint') === 'chrome' && !from;
   const ready = (): boolean => {
+    if (chromeOnly) return host.querySelector('[data-testid=main]') !== null;
     if (wantsForm && reactForm(host, names)) return true;
     // another page than the one drawn ahead (signed in already, a link to another page, an error):
     // its own title, once the entry has moved on

@@ -4,6 +4,23 @@
 // (the form is method="dialog": without this it does nothing) and src/shell/boot/firstPaint.ts replays
 // it in React's form. It imports nothing, so it stays a few hundred bytes.
 
+// The page's module scripts, when the server drew a first paint (server/boot.ts scriptsAfterPaint):
+// asked once that paint is on screen (a tab opened in the background draws no frame: it asks for
+// them when it is first shown).
+const afterPaint = (document.currentScript as HTMLScriptElement | null)?.dataset.afterPaint;
+if (afterPaint) {
+  requestAnimationFrame(() =>
+    setTimeout(() => {
+      for (const src of afterPaint.split(' ')) {
+        const script = document.createElement('script');
+        script.type = 'module';
+        script.src = src;
+        document.head.append(script);
+      }
+    }),
+  );
+}
+
 document.addEventListener(
   'submit',
   (e) => {

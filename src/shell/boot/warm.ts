@@ -20,12 +20,13 @@ export function firstScreen(path: string, search: string, session: EntrySession)
   return matchRoute({ screens: BASE_SCREENS }, next.split('?')[0])?.screen;
 }
 
-/** Starts loading the code of the first screen's sections now, and its texts once i18n is up. */
-export function warmFirstScreen(i18nReady: Promise<unknown>, session: EntrySession): void {
+/** Starts loading the code and the texts of the first screen's sections now. */
+export function warmFirstScreen(session: EntrySession): void {
   const path = window.location.pathname.slice(PRODUCT_BASE.length) || '/';
   const screen = firstScreen(path.startsWith('/') ? path : `/${path}`, window.location.search, session);
   if (!screen) return;
   void loadSections(screen.sections);
   const texts = (screen as { texts?: string[] }).texts;
-  if (texts?.length) void i18nReady.then(() => loadNamespaces(texts)).catch(() => undefined);
+  // beside the start texts, not after them: the language is set as i18n starts
+  if (texts?.length) void loadNamespaces(texts).catch(() => undefined);
 }

@@ -1,0 +1,54 @@
+// A signed-in page opened cold: its screen's data loads are asked as the portal starts, beside its
+// code and texts, instead of after the shell's first render (one more round trip on a slow network,
+// and the time of that render on a cheap phone). Only when the server carried the provider's
+// declarations and record (seedBootData): the loads are the provider's own, resolved as the screen
+// resolves them (src/runtime/dataLoads.ts); a load resolved otherwise by the screen is asked again there.
+import type { QueryClient } from '@tanstack/query-core';
+import type { Store } from 'jotai/vanilla/store';
+import { matchRoute, parseQuery, flowData } from '../../engine/screen';
+import type { DeclarationSet } from '../../engine/types';
+import { askLoad, loadSpecsOf, notePrefetched, type LoadSpec } from '../../runtime/dataLoads';
+import { apiAtom, dataLoadQueryKey, programQueryKey, sessionAtom } from '../../state';
+import type { ApiClient } from '../../api/client';
+import { effectiveScreens, PRODUCT_BASE } from '../routing/screens';
+
+export function prefetchFirstScreen(queryClient: QueryClient, store: Store): void {
+  const session = store.get(sessionAtom);
+  if (!session.token || !session.appName) return;
+  const set = queryClient.getQueryData<DeclarationSet>(['Customer.declarations', { appName: session.appName }, session.releaseVersion]);
+  const provider = queryClient.getQueryData<Record<string, unknown>>(programQueryKey(session.appName, session.locale));
+  if (!set || !provider) return;
+  const path = window.location.pathname.slice(PRODUCT_BASE.length) || '/';
+  const match = matchRoute({ screens: effectiveScreens(set.screens) }, path.startsWith('/') ? path : `/${path}`);
+  if (!match?.screen.data) return;
+  const parsed = parseQuery(match.screen, window.location.search);
+  if (parsed.errors.length) return; // a broken link: the screen loads nothing for it
+  const query = { ...match.params, ...parsed.query };
+  const state = window.history.state as { notice?: Record<string, unknown> } | null;
+  const ctx = {
+    query,
+    notice: state && typeof state.notice === 'object' && state.notice ? state.notice : {},
+    session: { ...session },
+    provider: { ...provider },
+    flow: flowData({ ...session.applications }, query),
+    form: {},
+    data: {},
+  };
+  try {
+    prefetchLoads(queryClient, store.get(apiAtom), loadSpecsOf(set, match.screen.data, ctx), session.accountID, session.locale, session.releaseVersion);
+  } catch {
+    // a rule the early context cannot evaluate: the screen asks for its loads itself
+  }
+}
+
+function prefetchLoads(queryClient: QueryClient, api: ApiClient, loads: LoadSpec[], accountID: unknown, locale: string, releaseVersion: string): void {
+  // no error handler here: a load refused (the session ended) is asked again by the screen, whose
+  // handler then acts on it
+  const none = { current: {} };
+  for (const l of loads) {
+    if (!l.active) continue;
+    const queryKey = dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion);
+    notePrefetched(queryKey);
+    void queryClient.prefetchQuery({ queryKey, queryFn: askLoad(api, none, l), retry: false });
+  }
+}
