@@ -41,7 +41,7 @@ import type { JobRunner } from './jobs/runner';
 import { DEFAULT_SETTINGS, settingsOf, type AccountLimits, type ProviderSettings, type SignInSettings } from './providerSettings';
 import { installCompression, secretRoutes } from './compression';
 import { UPLOAD_LIMITS } from './photos';
-import { appCookie, bootData, cookieAppName, entryAppName, signInLoads, withBootData } from './boot';
+import { bootData, cookieAppName, entryAppName, signInLoads, withBootData } from './boot';
 import { databaseRateLimitStore } from './rateLimitStore';
 import { registerOperations, type Operations, type UnderPressureOptions } from './operations';
 import type { PoolStats } from './metrics';
@@ -447,8 +447,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const entry = entryAppName(req.url.split('?')[0], appNames);
     const appName = entry ?? cookieAppName(req.headers.cookie, appNames);
     const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language'], req.headers.cookie).catch(() => null) : null;
-    // the provider chosen, for the next pages loaded (cookieAppName)
-    if (entry) reply.header('set-cookie', appCookie(entry, req.protocol === 'https'));
     if (boot && entry) {
       const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'accept-language': boot.lang } });
       const screens = boot.declarations.screens;

@@ -100,7 +100,8 @@ export function entryAppName(path: string, appNames: ReadonlySet<string>): strin
 
 /**
  * The provider a page of the portal belongs to, from the `pp_app` cookie the provider's entry page
- * sets (appCookie): not a secret (the provider's name is in every link), only so that a page other
+ * sets (src/shell/boot/firstPaintEarly.ts; a Set-Cookie on the entry's HTML made Lighthouse's
+ * simulation count the scripts in its first paint, FCP 1.1 -> 2.4 s): not a secret (the provider's name is in every link), only so that a page other
  * than the entry gets its provider's header and declarations with the HTML instead of after the
  * scripts. Only a name this server serves.
  */
@@ -110,12 +111,6 @@ export function cookieAppName(cookieHeader: string | undefined, appNames: Readon
 }
 
 export const APP_COOKIE = 'pp_app';
-const YEAR_S = 365 * 24 * 60 * 60;
-
-/** The Set-Cookie of the provider's entry page: both products' pages (path /) send it back. */
-export function appCookie(appName: string, secure: boolean): string {
-  return `${APP_COOKIE}=${encodeURIComponent(appName)}; Max-Age=${YEAR_S}; Path=/; SameSite=Lax${secure ? '; Secure' : ''}`;
-}
 /** The cookie the language list sets (src/shell/language/locale.ts LANGUAGE_COOKIE). */
 const LANGUAGE_COOKIE = 'Language';
 

@@ -5,20 +5,25 @@
 // it in React's form. It imports nothing, so it stays a few hundred bytes.
 
 // The page's module scripts, when the server drew a first paint (server/boot.ts scriptsAfterPaint):
-// asked once that paint is on screen (a tab opened in the background draws no frame: it asks for
-// them when it is first shown).
+// asked once that paint is on screen. The browser reports a paint once it is presented; a frame
+// later where it does not report paints, and after 2 s whatever happened (a tab opened in the
+// background paints nothing until shown).
 const afterPaint = (document.currentScript as HTMLScriptElement | null)?.dataset.afterPaint;
 if (afterPaint) {
-  requestAnimationFrame(() =>
-    setTimeout(() => {
-      for (const src of afterPaint.split(' ')) {
-        const script = document.createElement('script');
-        script.type = 'module';
-        script.src = src;
-        document.head.append(script);
-      }
-    }),
-  );
+  let asked = false;
+  const ask = () => {
+    if (asked) return;
+    asked = true;
+    for (const src of afterPaint.split(' ')) {
+      const script = document.createElement('script');
+      script.type = 'module';
+      script.src = src;
+      document.head.append(script);
+    }
+  };
+  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) new PerformanceObserver(() => setTimeout(ask)).observe({ type: 'paint', buffered: true });
+  else requestAnimationFrame(() => setTimeout(ask));
+  setTimeout(ask, 2000);
 }
 
 document.addEventListener(
@@ -39,6 +44,9 @@ document.addEventListener(
 // process, which other pages need not do this early)
 const app = /^\/parentportal\/([A-Za-z0-9_-]+)\/parent\/?$/.exec(location.pathname)?.[1]?.toLowerCase();
 if (app) {
+  // the provider chosen, for the server: its other pages then come with its header drawn and its
+  // declarations (server/boot.ts cookieAppName); the name only, never the session
+  document.cookie = `pp_app=${app}; Max-Age=31536000; Path=/; SameSite=Lax${location.protocol === 'https:' ? '; Secure' : ''}`;
   try {
     const session = JSON.parse(localStorage.getItem('pp.session') ?? 'null') as { token?: string; appName?: string } | null;
     if ((session?.token && session.appName === app) || new URLSearchParams(location.search).has('next')) {

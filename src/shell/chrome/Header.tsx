@@ -1,15 +1,17 @@
 // Spec 2.3: sticky header — program logo and name, accessibility button, language switch and, when
 // signed in, the menu button (small screens), a home link (small screens) and the profile panel.
 import { Box, Flex, HStack, Image, Text, chakra } from '@chakra-ui/react';
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import { useTranslation } from '../../runtime/texts';
 import { Link } from 'wouter';
 import { AccessibilityButton } from './AccessibilityModal';
 import { useProvider, useSession } from '../shellState';
 import { Icon } from './Icon';
 import { LanguageSwitch } from './LanguageSwitch';
-import { ProfileButton } from './ProfilePanel';
 import { MenuDrawerButton } from './SideMenu';
+import { lazyWhenOnline } from '../../runtime/whenOnline';
+
+const ProfileButton = lazyWhenOnline(() => import('./ProfilePanel').then((m) => ({ default: m.ProfileButton })));
 
 export const BASE = import.meta.env.BASE_URL || '/parentportal/';
 export const DEFAULT_LOGO = `${BASE}logos/default.svg`;
@@ -95,7 +97,12 @@ export function Header({ signedIn, longName, showMenu = signedIn }: { signedIn: 
             <AccessibilityButton />
             <LanguageSwitch />
           </HStack>
-          {signedIn ? <ProfileButton /> : null}
+          {signedIn ? (
+            // the room of the button while its code loads (signed-in pages only: sign-in does not carry it)
+            <Suspense fallback={<Box w="10" h="10" flexShrink="0" aria-hidden="true" />}>
+              <ProfileButton />
+            </Suspense>
+          ) : null}
         </HStack>
       </Flex>
     </Box>
