@@ -8,7 +8,7 @@ import type { Store } from 'jotai/vanilla/store';
 import { matchRoute, parseQuery, flowData } from '../../engine/screen';
 import type { DeclarationSet } from '../../engine/types';
 import { askLoad, loadSpecsOf, notePrefetched, type LoadSpec } from '../../runtime/dataLoads';
-import { apiAtom, dataLoadQueryKey, programQueryKey, sessionAtom } from '../../state';
+import { apiAtom, apiErrorHandlerRefAtom, dataLoadQueryKey, programQueryKey, sessionAtom } from '../../state';
 import type { ApiClient } from '../../api/client';
 import { effectiveScreens, PRODUCT_BASE } from '../routing/screens';
 
@@ -35,20 +35,27 @@ export function prefetchFirstScreen(queryClient: QueryClient, store: Store): voi
     data: {},
   };
   try {
-    prefetchLoads(queryClient, store.get(apiAtom), loadSpecsOf(set, match.screen.data, ctx), session.accountID, session.locale, session.releaseVersion);
+    prefetchLoads(queryClient, store.get(apiAtom), store.get(apiErrorHandlerRefAtom), loadSpecsOf(set, match.screen.data, ctx), session.accountID, session.locale, session.releaseVersion);
   } catch {
     // a rule the early context cannot evaluate: the screen asks for its loads itself
   }
 }
 
-function prefetchLoads(queryClient: QueryClient, api: ApiClient, loads: LoadSpec[], accountID: unknown, locale: string, releaseVersion: string): void {
-  // no error handler here: a load refused (the session ended) is asked again by the screen, whose
-  // handler then acts on it
-  const none = { current: {} };
+function prefetchLoads(
+  queryClient: QueryClient,
+  api: ApiClient,
+  // the shell's error handler, read when a load fails: the screen's query takes this request over
+  // while it is on its way, so a session ended or an old release is handled as the screen would
+  handler: Parameters<typeof askLoad>[1],
+  loads: LoadSpec[],
+  accountID: unknown,
+  locale: string,
+  releaseVersion: string,
+): void {
   for (const l of loads) {
     if (!l.active) continue;
     const queryKey = dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion);
     notePrefetched(queryKey);
-    void queryClient.prefetchQuery({ queryKey, queryFn: askLoad(api, none, l), retry: false });
+    void queryClient.prefetchQuery({ queryKey, queryFn: askLoad(api, handler, l), retry: false });
   }
 }
