@@ -447,6 +447,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<App> {
     const entry = entryAppName(req.url.split('?')[0], appNames);
     const appName = entry ?? cookieAppName(req.headers.cookie, appNames);
     const boot = appName ? await bootData(opts.db, declarations, appName, req.headers['accept-language'], req.headers.cookie).catch(() => null) : null;
+    if (boot) boot.releaseVersion = deps.releaseVersion;
     if (boot && entry) {
       const get = (url: string) => app.inject({ method: 'GET', url, headers: { 'accept-language': boot.lang } });
       const screens = boot.declarations.screens;

@@ -26,6 +26,8 @@ export interface BootData {
   declarations: Record<string, unknown>;
   /** the sign-in screen's public data loads with their answers, in `lang` */
   loads?: BootLoad[];
+  /** the server's release version: a page of an older release's session is not seeded with this set */
+  releaseVersion?: string;
 }
 
 /** One data load of a screen (its operation and resolved parameters) and the API's answer to it. */

@@ -12,6 +12,7 @@ interface BootData {
   program: ProviderRecord;
   declarations: unknown;
   loads?: Array<{ op: string; params: Record<string, unknown>; answer: unknown }>;
+  releaseVersion?: string;
 }
 
 let boot: BootData | null | undefined;
@@ -36,7 +37,8 @@ function read(): BootData | null {
  */
 export function seedBootData(queryClient: QueryClient, session: { appName?: string | null; locale: string; releaseVersion: string }): boolean {
   const data = read();
-  if (!data || !session.appName || data.appName !== session.appName) return false;
+  // a session of an older release: its declarations request is refused as before (the release notice)
+  if (!data || !session.appName || data.appName !== session.appName || (session.releaseVersion && data.releaseVersion && session.releaseVersion !== data.releaseVersion)) return false;
   queryClient.setQueryData(['Customer.declarations', { appName: data.appName }, session.releaseVersion], data.declarations);
   if (data.lang === session.locale) queryClient.setQueryData(programQueryKey(data.appName, session.locale), data.program);
   return true;

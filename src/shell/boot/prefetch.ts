@@ -55,6 +55,8 @@ function prefetchLoads(
   for (const l of loads) {
     if (!l.active) continue;
     const queryKey = dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion);
+    // the screen was drawn before this chunk came: it has asked already
+    if (queryClient.getQueryState(queryKey)) continue;
     notePrefetched(queryKey);
     void queryClient.prefetchQuery({ queryKey, queryFn: askLoad(api, handler, l), retry: false });
   }
