@@ -11,6 +11,7 @@ import { businessDate } from '../../engine/today';
 import { DATE_MASK, maskInput } from '../masks';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
 import { describedBy } from './describedBy';
+import { useCaretKeeper } from './caretKeeper';
 
 const sameDay = (a: Date, b: Date) => a.getFullYear() === b.getFullYear() && a.getMonth() === b.getMonth() && a.getDate() === b.getDate();
 const addDays = (d: Date, n: number) => new Date(d.getFullYear(), d.getMonth(), d.getDate() + n);
@@ -144,6 +145,7 @@ export default function DateWidget(props: PortalWidgetProps) {
   const buttonRef = useRef<HTMLButtonElement>(null);
   const wrapRef = useRef<HTMLDivElement>(null);
   const inputRef = useRef<HTMLInputElement>(null);
+  const caretKeeper = useCaretKeeper(inputRef);
 
   useEffect(() => {
     if (!open) return;
@@ -182,10 +184,8 @@ export default function DateWidget(props: PortalWidgetProps) {
             const el = e.target;
             const { value: masked, caret } = maskInput(DATE_MASK, el.value, el.selectionStart ?? el.value.length);
             fc.touch(id);
+            caretKeeper.mark(masked, caret);
             onChange(masked === '' ? undefined : typedToMdy(masked, locale));
-            requestAnimationFrame(() => {
-              if (inputRef.current && document.activeElement === inputRef.current) inputRef.current.setSelectionRange(caret, caret);
-            });
           }}
           onBlur={(e) => {
             fc.touch(id);

@@ -15,6 +15,7 @@ import type { FieldWidget } from '../../engine/fields/widgetTable';
 import { resolveParams } from '../../engine/screen';
 import { splitParams } from '../../api/client';
 import { applyMask, fitsMask, maskInput, PHONE_MASK, zipMask, extensionValue } from '../masks';
+import { useCaretKeeper } from './caretKeeper';
 import type { PortalFormContext, PortalWidgetProps } from './FormContext';
 import { regionsOf } from '../../engine/regions';
 import DateWidgetLazy from './DateWidget';
@@ -84,22 +85,22 @@ function MaskedInput(props: PortalWidgetProps & { mask: string; inputMode?: 'num
   const { id, value, disabled, readonly, onChange, mask, inputMode, autoComplete, placeholder, keepUnfit } = props;
   const fc = ctxOf(props);
   const ref = useRef<HTMLInputElement>(null);
+  const caret = useCaretKeeper(ref);
   const handle = useCallback(
     (e: ChangeEvent<HTMLInputElement>) => {
       const el = e.target;
       fc.touch(id);
       if (keepUnfit && !fitsMask(mask, el.value)) {
         // what was typed does not have the mask's shape: keep it, the format check names the problem
+        caret.clear();
         onChange(el.value.toUpperCase().slice(0, mask.length) || undefined);
         return;
       }
-      const { value: masked, caret } = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
-      onChange(masked === '' ? undefined : masked);
-      requestAnimationFrame(() => {
-        if (ref.current && document.activeElement === ref.current) ref.current.setSelectionRange(caret, caret);
-      });
+      const next = maskInput(mask, el.value, el.selectionStart ?? el.value.length);
+      caret.mark(next.value, next.caret);
+      onChange(next.value === '' ? undefined : next.value);
     },
-    [mask, onChange, fc, id, keepUnfit],
+    [mask, onChange, fc, id, keepUnfit, caret],
   );
   const shown = value === undefined || value === null ? '' : String(value);
   return (
