@@ -256,6 +256,9 @@ export default defineConfig({
               priority: 2,
             },
             { name: 'vendor', test: library(/node_modules[\\/]/), tags: ['$initial'], priority: 1 },
+            // loaded only when @rjsf draws a Markdown text (build/patches/rjsfLazyMarkdown.ts); named for
+            // what it is, not after its module's file name (react.js)
+            { name: 'markdown', test: library(/node_modules[\\/]markdown-to-jsx[\\/]/), includeDependenciesRecursively: false, priority: 4 },
             // the light form (sign-in) with the form host it shares with the full form, and the
             // engine's field helpers they use: one chunk, assigned by folder (a file added to or
             // moved out of these folders changes the chunk; a rename does not)

@@ -7,12 +7,13 @@ import { chakraGlobalAhead } from './chakraGlobalAhead';
 import { chakraThemeParts } from './chakraThemeParts';
 import { emotionStatics } from './emotionStatics';
 import { rjsfChakraSystem, rjsfDecimalSeparator } from './rjsfCosts';
+import { rjsfLazyMarkdown } from './rjsfLazyMarkdown';
 import { syncExternalStoreShim } from './syncExternalStoreShim';
 import type { LibraryPatch } from './guard';
 
 export { treeshake } from './emotionStatics';
 
-export const PATCHES: LibraryPatch[] = [chakraGlobalAhead, chakraThemeParts, arkFieldParts, rjsfChakraSystem, rjsfDecimalSeparator, syncExternalStoreShim, emotionStatics];
+export const PATCHES: LibraryPatch[] = [chakraGlobalAhead, chakraThemeParts, arkFieldParts, rjsfChakraSystem, rjsfDecimalSeparator, rjsfLazyMarkdown, syncExternalStoreShim, emotionStatics];
 
 /**
  * The patches' plugins. BUILD_WITHOUT_PATCHES (names, comma-separated) leaves some out: only

@@ -11,6 +11,7 @@ import { PATCHES } from '../../build/patches';
 import { expectVersion, installedVersion } from '../../build/patches/guard';
 import { chakraGlobalAhead } from '../../build/patches/chakraGlobalAhead';
 import { rjsfDecimalSeparator } from '../../build/patches/rjsfCosts';
+import { rjsfLazyMarkdown } from '../../build/patches/rjsfLazyMarkdown';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const config = (root: string) => ({ root, command: 'build', build: { watch: null } }) as unknown as ResolvedConfig;
@@ -53,6 +54,23 @@ describe('library patches', () => {
     const separator = rjsfDecimalSeparator.plugin();
     const sepId = path.join(ROOT, 'node_modules/@rjsf/utils/lib/getDecimalSeparator.js');
     expect(() => hook(separator, 'transform').call({}, 'export function getDecimalSeparator() {}', sepId)).toThrow(/rjsfCosts/);
+  });
+
+  it('rjsfLazyMarkdown takes @rjsf/core\'s Markdown import only, and counts each importing module once', () => {
+    const plugin = rjsfLazyMarkdown.plugin();
+    hook(plugin, 'configResolved').call({}, config(ROOT));
+    hook(plugin, 'buildStart').call({}, {});
+    const resolve = (source: string, importer: string) => hook(plugin, 'resolveId').call({}, source, importer) as string | null;
+    const core = (file: string) => path.join(ROOT, 'node_modules/@rjsf/core/lib/components', file);
+    expect(resolve('markdown-to-jsx/react', path.join(ROOT, 'src/runtime/form/lazyMarkdown.tsx'))).toBeNull();
+    expect(resolve('react', core('RichDescription.js'))).toBeNull();
+    const files = ['RichDescription.js', 'RichHelp.js', 'fields/ObjectField.js', 'templates/UnsupportedField.js'];
+    for (const file of files) expect(resolve('markdown-to-jsx/react', core(file))).toMatch(/src[\\/]runtime[\\/]form[\\/]lazyMarkdown\.tsx$/);
+    resolve('markdown-to-jsx/react', core('RichHelp.js'));
+    // four of the five importers: the build stops (a sixth is fine, one fewer means the library changed)
+    expect(() => hook(plugin, 'buildEnd').call({})).toThrow(/rjsfLazyMarkdown\.ts: changed 4 place\(s\) of @rjsf\/core, expected at least 5/);
+    resolve('markdown-to-jsx/react', core('widgets/FileWidget.js'));
+    expect(() => hook(plugin, 'buildEnd').call({})).not.toThrow();
   });
 
   it('a build that ends without a patch having changed its target fails, naming it', () => {
