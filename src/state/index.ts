@@ -15,6 +15,7 @@ export * from './flow';
 export * from './pageTitle';
 
 const jsonStorage = createJSONStorage<SessionState>(() => localStorage);
+const lastRead = new Map<string, { raw: string; value: SessionState }>();
 /** localStorage, with stored sessions merged over the defaults (older shapes keep working). */
 const sessionStorage = {
   ...jsonStorage,
@@ -22,8 +23,14 @@ const sessionStorage = {
     if (typeof localStorage === 'undefined') return initial;
     const raw = localStorage.getItem(key);
     if (raw === null) return initial;
+    // the same stored text gives the same object: jotai reads the storage again as the atom mounts,
+    // and a new object of the same session redrew every reader of it (the whole page) at start
+    const last = lastRead.get(key);
+    if (last && last.raw === raw) return last.value;
     try {
-      return reviveSession(JSON.parse(raw));
+      const value = reviveSession(JSON.parse(raw));
+      lastRead.set(key, { raw, value });
+      return value;
     } catch {
       return initial;
     }

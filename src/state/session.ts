@@ -116,7 +116,7 @@ export function reviveSession(stored: unknown): SessionState {
   return {
     ...defaultSession,
     ...s,
-    // a reload never resumes a loader (the payment loader belongs to the page that left) (the payment loader belongs to the page that left)
+    // a reload never resumes a loader (the payment loader belongs to the page that left)
     loaderInfo: { ...defaultSession.loaderInfo },
     error: { ...defaultSession.error, ...(s.error ?? {}) },
     applications: { ...(s.applications ?? {}) },
