@@ -151,7 +151,9 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const flow = useMemo(() => flowData({ ...session.applications }, stableQuery), [session.applications, stableQuery]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
-  const form = useMemo(() => mergeForms(deferredForms), [deferredForms]);
+  // the same object while the values stay the same: a form reporting the values it opened with (an
+  // empty filter) would otherwise rebuild the screen's model and redraw every section once more
+  const form = useStableValue(useMemo(() => mergeForms(deferredForms), [deferredForms]));
   const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, notice, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, notice, sessionData, providerData, flow, form]);
 
   // data loads resolve against query, session, provider and flow (not against other loads)
