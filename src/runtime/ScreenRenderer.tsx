@@ -8,10 +8,9 @@ import { useLocation } from 'wouter';
 import { useHistoryState } from 'wouter/use-browser-location';
 import { Alert, Stack } from '@chakra-ui/react';
 import { isTrue } from '../engine/logic';
-import { flowData, resolveBinding, resolveParams, screenModel, screenReadsForm } from '../engine/screen';
+import { resolveBinding, resolveParams, screenModel, screenReadsForm } from '../engine/screen';
 import type { RuleContext } from '../engine/form';
 import type { DeclarationSet, Effect, ScreenDecl } from '../engine/types';
-import { isRecord } from './guards';
 import { apiAtom, declarationsAtom, formEngineAtom, pageTitleAtom, providerAtom, sessionAtom } from '../state';
 import { RuntimeHostContext, ScreenRuntimeContext, type FormHandle, type ScreenRuntime } from './context';
 import type { EffectDeps } from './effects';
@@ -20,7 +19,7 @@ import { useRuntimeT } from './i18n';
 import { ActionBar } from './Actions';
 import { RetryPanel, SectionView } from './Section';
 import { ScreenSkeleton, SectionSkeleton } from './Skeletons';
-import { loadSpecsOf, useDataLoads, useStableValue } from './dataLoads';
+import { declaredFormValues, loadSpecsOf, mergeForms, screenRuleContext, useDataLoads, useStableValue } from './dataLoads';
 import { loadSections, sectionsLoaded } from './registry';
 import { onFirstInput } from './firstInput';
 import { lazyWhenOnline, whenOnline } from './whenOnline';
@@ -65,22 +64,6 @@ const OPENING_MS = 3000;
 const engineWithTextsAtom = atom(async (get) => (await Promise.all([get(formEngineAtom), loadNamespaces('errors')]))[0]);
 const engineLoadable = loadable(engineWithTextsAtom);
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
-
-/**
- * The literal first values the screen's forms declare (`initial`): a load that reads `$form` (a
- * filter's period) asks once, with them, instead of once empty and again when the form has drawn.
- */
-function declaredFormValues(screen: ScreenDecl): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const s of screen.sections) {
-    if (s.kind !== 'form' || !isRecord(s.initial)) continue;
-    out[s.id] = Object.fromEntries(Object.entries(s.initial).filter(([, v]) => !(typeof v === 'string' && v.startsWith('$'))));
-  }
-  return out;
-}
-
-/** The values of every form of a screen as one object: `$form.x`. */
-const mergeForms = (forms: Record<string, Record<string, unknown>>) => Object.values(forms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {});
 
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
 
@@ -148,13 +131,14 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const notice = useStableValue(historyState && typeof historyState.notice === 'object' && historyState.notice ? historyState.notice : {});
   const providerData = useMemo<Record<string, unknown>>(() => ({ ...provider.data }), [provider.data]);
   const sessionData = useMemo<Record<string, unknown>>(() => ({ ...session }), [session]);
-  const flow = useMemo(() => flowData({ ...session.applications }, stableQuery), [session.applications, stableQuery]);
+  // the context apart from the forms' values: the same as the prefetch's (src/shell/boot/prefetch.ts)
+  const withoutForm = useMemo(() => screenRuleContext({ query: stableQuery, notice, session: sessionData, provider: providerData, form: {} }), [stableQuery, notice, sessionData, providerData]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
   // the same object while the values stay the same: a form reporting the values it opened with (an
   // empty filter) would otherwise rebuild the screen's model and redraw every section once more
   const form = useStableValue(useMemo(() => mergeForms(deferredForms), [deferredForms]));
-  const baseCtx = useMemo<RuleContext>(() => ({ query: stableQuery, notice, session: sessionData, provider: providerData, flow, form, data: {} }), [stableQuery, notice, sessionData, providerData, flow, form]);
+  const baseCtx = useMemo<RuleContext>(() => ({ ...withoutForm, form }), [withoutForm, form]);
 
   // data loads resolve against query, session, provider and flow (not against other loads)
   const loads = loadSpecsOf(set, screen.data, baseCtx);
@@ -162,7 +146,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const dataValues = useMemo(() => Object.fromEntries(Object.entries(data).map(([k, v]) => [k, v.data])), [data]);
   // a form's own rules see its values as $form: their context leaves the screen's forms out, so it
   // keeps its identity while the parent types
-  const formCtx = useMemo<RuleContext>(() => ({ query: stableQuery, notice, session: sessionData, provider: providerData, flow, form: {}, data: dataValues }), [stableQuery, notice, sessionData, providerData, flow, dataValues]);
+  const formCtx = useMemo<RuleContext>(() => ({ ...withoutForm, data: dataValues }), [withoutForm, dataValues]);
   const ctx = useMemo<RuleContext>(() => ({ ...formCtx, form }), [formCtx, form]);
   const ctxRef = useRef(ctx);
   ctxRef.current = ctx;

@@ -1,13 +1,13 @@
 // A signed-in page opened cold: its screen's data loads are asked as the portal starts, beside its
 // code and texts, instead of after the shell's first render (one more round trip on a slow network,
 // and the time of that render on a cheap phone). Only when the server carried the provider's
-// declarations and record (seedBootData): the loads are the provider's own, resolved as the screen
-// resolves them (src/runtime/dataLoads.ts); a load resolved otherwise by the screen is asked again there.
+// declarations and record (seedBootData): the loads are the provider's own, resolved against the
+// screen renderer's own opening context (screenRuleContext), so the screen finds them asked.
 import type { QueryClient } from '@tanstack/query-core';
 import type { Store } from 'jotai/vanilla/store';
-import { matchRoute, parseQuery, flowData } from '../../engine/screen';
+import { matchRoute, parseQuery } from '../../engine/screen';
 import type { DeclarationSet } from '../../engine/types';
-import { askLoad, loadSpecsOf, notePrefetched, type LoadSpec } from '../../runtime/dataLoads';
+import { askLoad, declaredFormValues, loadSpecsOf, mergeForms, notePrefetched, screenRuleContext, type LoadSpec } from '../../runtime/dataLoads';
 import { apiAtom, apiErrorHandlerRefAtom, dataLoadQueryKey, programQueryKey, sessionAtom } from '../../state';
 import type { ApiClient } from '../../api/client';
 import { effectiveScreens, PRODUCT_BASE } from '../routing/screens';
@@ -25,15 +25,14 @@ export function prefetchFirstScreen(queryClient: QueryClient, store: Store): voi
   if (parsed.errors.length) return; // a broken link: the screen loads nothing for it
   const query = { ...match.params, ...parsed.query };
   const state = window.history.state as { notice?: Record<string, unknown> } | null;
-  const ctx = {
+  // the screen renderer's opening context (its forms' declared first values included)
+  const ctx = screenRuleContext({
     query,
     notice: state && typeof state.notice === 'object' && state.notice ? state.notice : {},
     session: { ...session },
     provider: { ...provider },
-    flow: flowData({ ...session.applications }, query),
-    form: {},
-    data: {},
-  };
+    form: mergeForms(declaredFormValues(match.screen)),
+  });
   try {
     prefetchLoads(queryClient, store.get(apiAtom), store.get(apiErrorHandlerRefAtom), loadSpecsOf(set, match.screen.data, ctx), session.accountID, session.locale, session.releaseVersion);
   } catch {
