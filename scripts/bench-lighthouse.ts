@@ -127,6 +127,7 @@ async function audit(url: string, port: number, expectPath: string | null): Prom
   // BENCH_TRACE_DIR=dir keeps each run's trace (open it in Chrome's performance panel)
   if (process.env.BENCH_TRACE_DIR) {
     const name = `${new URL(url).pathname.replace(/\W+/g, '_')}-${Date.now()}.json`;
+    fs.mkdirSync(process.env.BENCH_TRACE_DIR, { recursive: true });
     fs.writeFileSync(path.join(process.env.BENCH_TRACE_DIR, name), JSON.stringify((result!.artifacts as { Trace?: unknown }).Trace ?? {}));
   }
   // the cold case: the entry script and the other same-origin scripts came over the network
