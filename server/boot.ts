@@ -11,7 +11,7 @@ import { programConfig, providerByAppName } from './domains/provider/provider';
 import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/engine/operationUrl';
 import { lightFields } from '../src/engine/fields/widgetTable';
 import type { DeclarationSet, ScreenDecl } from '../src/engine/types';
-import { matchRoute, PRODUCT_BASES, productOfPath, screensOfProduct } from '../src/engine/screen';
+import { matchRoute, PRODUCT_BASES, PRODUCT_SESSION_KEYS, productOfPath, screensOfProduct } from '../src/engine/screen';
 import { fileURLToPath } from 'node:url';
 import { createTranslator, type Translator } from './i18n';
 
@@ -155,6 +155,9 @@ export function withBootData(html: string, data: BootData, opts: { signIn: boole
     // a declaration set the drawing does not understand: the scripts draw the page, as before
   }
   if (paint) html = scriptsAfterPaint(html);
+  // a page other than the entry: the early script asks for its screen's first data loads when a
+  // session of this provider is stored under the product's key (server/firstLoads.ts)
+  if (!opts.signIn && opts.path) html = earlyScriptData(html, { app: data.appName, sessionKey: PRODUCT_SESSION_KEYS[productOfPath(opts.path)] });
   return html
     .replace(/<html lang="[a-z-]*"/i, `<html lang="${escapeHtml(data.lang)}"`)
     .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)
@@ -178,6 +181,14 @@ export function scriptsAfterPaint(html: string): string {
   });
   if (!modules.length) return html;
   return without.replace(early, (_m, src: string) => `<script async src="${src}" data-after-paint="${escapeHtml(modules.join(' '))}"></script>`);
+}
+
+/** Data attributes on the early script (src/shell/boot/firstPaintEarly.ts reads them). */
+export function earlyScriptData(html: string, data: Record<string, string>): string {
+  const attrs = Object.entries(data)
+    .map(([k, v]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(v)}"`)
+    .join('');
+  return html.replace(/<script async src="([^"]*\/first-paint-[^"]+)"/, (m) => `${m}${attrs}`);
 }
 
 /**

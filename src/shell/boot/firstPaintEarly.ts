@@ -8,7 +8,8 @@
 // asked once that paint is on screen. The browser reports a paint once it is presented; a frame
 // later where it does not report paints, and after 2 s whatever happened (a tab opened in the
 // background paints nothing until shown).
-const afterPaint = (document.currentScript as HTMLScriptElement | null)?.dataset.afterPaint;
+const early = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
+const afterPaint = early.afterPaint;
 if (afterPaint) {
   let asked = false;
   const ask = () => {
@@ -54,5 +55,34 @@ if (app) {
     }
   } catch {
     /* storage refused: sign-in is shown */
+  }
+}
+
+// A signed-in page opened cold (a page of the provider other than its entry, server/boot.ts): its
+// screen's first data loads are asked now, in one request (server/firstLoads.ts), while the scripts
+// are on their way, instead of one by one once they ran; src/shell/boot/prefetch.ts takes the answer.
+if (early.sessionKey && early.app) {
+  try {
+    const stored = JSON.parse(localStorage.getItem(early.sessionKey) ?? 'null') as Record<string, unknown> | null;
+    if (stored && typeof stored.token === 'string' && stored.token && stored.appName === early.app) {
+      const { token, ...session } = stored;
+      const headers: Record<string, string> = {
+        Accept: 'application/json',
+        'Content-Type': 'application/json',
+        'Accept-Language': typeof stored.locale === 'string' ? stored.locale : 'en',
+        Authorization: `Bearer ${token}`,
+      };
+      if (typeof stored.releaseVersion === 'string' && stored.releaseVersion) headers['X-Release-Version'] = stored.releaseVersion;
+      const notice = (history.state as { notice?: unknown } | null)?.notice;
+      (window as { ppFirstLoads?: Promise<unknown> }).ppFirstLoads = fetch('/api/Customer/first-loads', {
+        method: 'POST',
+        headers,
+        body: JSON.stringify({ path: location.pathname, search: location.search, session, ...(notice && typeof notice === 'object' ? { notice } : {}) }),
+      })
+        .then((r) => (r.ok ? r.json() : null))
+        .catch(() => null);
+    }
+  } catch {
+    /* storage refused: the screen asks for its loads itself */
   }
 }

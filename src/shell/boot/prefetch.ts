@@ -8,6 +8,8 @@ import type { Store } from 'jotai/vanilla/store';
 import { matchRoute, parseQuery } from '../../engine/screen';
 import type { DeclarationSet } from '../../engine/types';
 import { askLoad, declaredFormValues, loadSpecsOf, mergeForms, notePrefetched, screenRuleContext, type LoadSpec } from '../../runtime/dataLoads';
+import { loadKey } from '../../engine/loads';
+import { isRecord } from '../../runtime/guards';
 import { apiAtom, apiErrorHandlerRefAtom, dataLoadQueryKey, programQueryKey, sessionAtom } from '../../state';
 import type { ApiClient } from '../../api/client';
 import { effectiveScreens, PRODUCT_BASE } from '../routing/screens';
@@ -34,7 +36,8 @@ export function prefetchFirstScreen(queryClient: QueryClient, store: Store): voi
     form: mergeForms(declaredFormValues(match.screen)),
   });
   try {
-    prefetchLoads(queryClient, store.get(apiAtom), store.get(apiErrorHandlerRefAtom), loadSpecsOf(set, match.screen.data, ctx), session.accountID, session.locale, session.releaseVersion);
+    const asked = firstLoadsAnswer(session.locale);
+    prefetchLoads(queryClient, store.get(apiAtom), store.get(apiErrorHandlerRefAtom), loadSpecsOf(set, match.screen.data, ctx), session.accountID, session.locale, session.releaseVersion, asked);
   } catch {
     // a rule the early context cannot evaluate: the screen asks for its loads itself
   }
@@ -50,6 +53,7 @@ function prefetchLoads(
   accountID: unknown,
   locale: string,
   releaseVersion: string,
+  asked: Promise<ReadonlyMap<string, unknown> | null> | null,
 ): void {
   for (const l of loads) {
     if (!l.active) continue;
@@ -57,6 +61,27 @@ function prefetchLoads(
     // the screen was drawn before this chunk came: it has asked already
     if (queryClient.getQueryState(queryKey)) continue;
     notePrefetched(queryKey);
-    void queryClient.prefetchQuery({ queryKey, queryFn: askLoad(api, handler, l), retry: false });
+    const ask = askLoad(api, handler, l);
+    // the answer the page asked for as its first bytes came, when it holds this load; else its own request
+    const queryFn = asked ? () => asked.then((answers) => (answers?.has(loadKey(l.op, l.params)) ? answers.get(loadKey(l.op, l.params)) : ask())) : ask;
+    void queryClient.prefetchQuery({ queryKey, queryFn, retry: false });
   }
+}
+
+/**
+ * The first data loads the early script asked for (src/shell/boot/firstPaintEarly.ts,
+ * server/firstLoads.ts), by load, once; null when it asked none. An answer in another language than
+ * the session's (the page's language changed as it started) is not used.
+ */
+function firstLoadsAnswer(locale: string): Promise<ReadonlyMap<string, unknown> | null> | null {
+  const w = window as { ppFirstLoads?: Promise<unknown> };
+  const pending = w.ppFirstLoads;
+  delete w.ppFirstLoads;
+  if (!pending) return null;
+  return pending.then((body) => {
+    if (!isRecord(body) || body.lang !== locale || !Array.isArray(body.loads)) return null;
+    const answers = new Map<string, unknown>();
+    for (const l of body.loads as unknown[]) if (isRecord(l) && typeof l.op === 'string' && isRecord(l.params)) answers.set(loadKey(l.op, l.params), l.answer);
+    return answers;
+  });
 }
