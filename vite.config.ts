@@ -216,15 +216,20 @@ function firstPaintEarly(): Plugin {
   };
 }
 
-// The portal is served under /parentportal/ by the API server (history mode).
-export default defineConfig({
+// The portal is served under /parentportal/ by the API server (history mode). `vite build --ssr`
+// builds the server's drawing of a signed-in page's screen (src/shell/boot/screenPaint.tsx) into
+// dist-server/, with the same plugins and patches, every library inside (nothing it imports is
+// resolved apart from them at run time).
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/parentportal/',
   // every change to a library's code is a patch of build/patches/ (its README has the table)
-  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), firstPaintEarly(), precompress()],
+  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), ...(isSsrBuild ? [] : [firstPaintEarly(), precompress()])],
+  ...(isSsrBuild ? { ssr: { noExternal: true, target: 'node' as const } } : {}),
   // a JSON module is its default export only (no export per top-level key: the data stays one object)
   json: { namedExports: false },
   build: {
-    outDir: 'dist',
+    outDir: isSsrBuild ? 'dist-server' : 'dist',
+    copyPublicDir: !isSsrBuild,
     modulePreload: {
       // every browser the portal supports preloads modules itself (no polyfill in the entry)
       polyfill: false,
@@ -246,7 +251,7 @@ export default defineConfig({
         // Libraries every first load needs get chunks of their own, so a release that changes only
         // the portal's code leaves them cached. Libraries of lazy parts (forms, dialogs, QR code)
         // stay in those parts' chunks.
-        codeSplitting: {
+        codeSplitting: isSsrBuild ? undefined : {
           groups: [
             { name: 'react', test: library(/node_modules[\\/](react|react-dom|scheduler)[\\/]/), tags: ['$initial'], priority: 3 },
             {
@@ -303,4 +308,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

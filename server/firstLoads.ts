@@ -15,6 +15,10 @@ import { matchRoute, parseQuery, PRODUCT_BASES, productOfPath, screensOfProduct 
 import { buildPath, buildQuery, splitParams } from '../src/engine/operationUrl';
 import type { ScreenDecl } from '../src/engine/types';
 import { isRecord } from './json';
+import type { TextTree } from '../src/engine/textTree';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 export interface FirstLoadsBody {
   path: string;
@@ -23,6 +27,13 @@ export interface FirstLoadsBody {
   session?: Record<string, unknown>;
   /** the notice of the history entry the page opens with */
   notice?: Record<string, unknown>;
+}
+
+/** What the early script puts into the page: the screen drawn, when the server draws it ahead. */
+export interface FirstLoadsAnswer {
+  lang: string;
+  loads: FirstLoad[];
+  html?: string;
 }
 
 export interface FirstLoad {
@@ -53,7 +64,7 @@ export async function firstLoads(
   session: SessionInfo,
   body: FirstLoadsBody,
   lang: string,
-): Promise<{ lang: string; loads: FirstLoad[] }> {
+): Promise<FirstLoadsAnswer> {
   const ops = operationsOf(deps.root);
   const none = { lang, loads: [] };
   const known = await ruleContextOf(deps.db, session, deps.releaseVersion);
@@ -103,7 +114,61 @@ export async function firstLoads(
       }
     }),
   );
-  return { lang, loads: answers.filter((a): a is FirstLoad => a !== null) };
+  const loads = answers.filter((a): a is FirstLoad => a !== null);
+  // the portal's screen drawn with these answers, for the page's first paint (not the other
+  // products': their pages are entered by a hand-off, not opened cold)
+  const html =
+    product === 'parentportal'
+      ? await drawAhead(deps.root, {
+          declarations: decl.set,
+          provider: ctx.provider as never,
+          session: ctx.session as never,
+          base: PRODUCT_BASES[product],
+          path: rest.startsWith('/') ? rest : `/${rest}`,
+          screen: match.screen,
+          query: { ...match.params, ...parsed.query },
+          lang,
+          texts: textsOf(deps.root, lang),
+          loads,
+        }).catch((err: unknown) => {
+          deps.log?.warn({ err }, 'a screen could not be drawn ahead');
+          return null;
+        })
+      : null;
+  return html ? { lang, loads, html } : { lang, loads };
+}
+
+type ScreenPaint = typeof import('../src/shell/boot/screenPaint');
+const painters = new Map<string, Promise<ScreenPaint | null>>();
+/**
+ * The server's drawing of a screen (src/shell/boot/screenPaint.tsx, built by `npm run build` into
+ * dist-server/); none when it is not built (the page then waits for its scripts, as before).
+ */
+function drawAhead(root: string, input: Parameters<ScreenPaint['drawScreen']>[0]): Promise<string | null> {
+  let painter = painters.get(root);
+  if (!painter) {
+    const file = join(root, 'dist-server', 'screenPaint.js');
+    painter = existsSync(file) ? (import(pathToFileURL(file).href) as Promise<ScreenPaint>) : Promise.resolve(null);
+    painters.set(root, painter);
+  }
+  return painter.then((p) => (p ? p.drawScreen(input) : null));
+}
+
+const texts = new Map<string, Record<string, TextTree>>();
+/** Every namespace of a language's texts (locales/<lang>/*.json), read once. */
+function textsOf(root: string, lang: string): Record<string, TextTree> {
+  const key = `${root}|${lang}`;
+  let found = texts.get(key);
+  if (!found) {
+    const dir = join(root, 'locales', lang);
+    found = Object.fromEntries(
+      readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .map((f) => [f.slice(0, -5), JSON.parse(readFileSync(join(dir, f), 'utf8')) as TextTree]),
+    );
+    texts.set(key, found);
+  }
+  return found;
 }
 
 /**

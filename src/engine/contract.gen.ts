@@ -1187,6 +1187,10 @@ export interface CustomerFirstLoadsBody {
 /** Customer.firstLoads: response */
 export interface CustomerFirstLoadsResponse {
   lang: string;
+  /**
+   * the portal's screen drawn with these answers, for the page's first paint (absent when not drawn ahead)
+   */
+  html?: string;
   loads: {
     op: string;
     params: {

@@ -227,7 +227,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         assignLocation: (url) => window.location.assign(url),
         currentPath: () => window.location.pathname,
         print: () => window.print(),
-        origin: portalUrl ?? window.location.origin,
+        origin: portalUrl ?? (typeof window === 'undefined' ? '' : window.location.origin),
       }),
     [set, api, engine, store, navigate, screen.modals, signOut, portalUrl, reload, setSession],
   );

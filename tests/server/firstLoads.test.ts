@@ -34,6 +34,26 @@ describe('Customer.firstLoads', () => {
     expect(byOp.get('Communication.alertsHome')!.answer).toEqual(alerts.json());
   });
 
+  it("draws Home with those answers, in the session's language, with the portal's own components (dist-server/, built by npm run build)", async () => {
+    const res = await call('Customer.firstLoads', { token: maria, lang: 'es', body: { path: '/parentportal/home', search: '', session: {} } });
+    const html = res.json<{ html?: string }>().html;
+    expect(html, 'no drawing: run npm run build first (it builds dist-server/)').toBeTypeOf('string');
+    // the sections by their ids, the parent's alerts and balance, Spanish texts, links under the portal's base
+    expect(html).toContain('data-section="alerts"');
+    expect(html).toContain('El día de fotos es el próximo jueves');
+    expect(html).toMatch(/\$\d+\.\d\d/);
+    expect(html).toContain('Pagar ahora');
+    expect(html).toMatch(/href="\/parentportal\/paynow"/);
+    expect(html).not.toContain('data-state="loading"');
+    expect(html).not.toMatch(/<script/i);
+  });
+
+  it('does not draw a screen with a full form (its rules load in the browser)', async () => {
+    const res = await call('Customer.firstLoads', { token: maria, body: { path: '/parentportal/paynow', search: '', session: {} } });
+    expect(res.json<{ loads: unknown[]; html?: string }>().loads.length).toBeGreaterThan(0);
+    expect(res.json<{ html?: string }>().html).toBeUndefined();
+  });
+
   it("leaves out what the API refuses: another account's contact is not answered", async () => {
     const [karen] = await t.db.handle.db.select({ id: s.adults.id }).from(s.adults).where(eq(s.adults.email, KAREN[1]));
     const res = await call('Customer.firstLoads', { token: maria, body: { path: '/parentportal/editcontact', search: `?adultID=${karen.id}`, session: { accountID: 999999 } } });

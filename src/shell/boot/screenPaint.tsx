@@ -1,0 +1,85 @@
+// A signed-in portal page's screen, drawn on the server for the page's first paint: the same React
+// components and declarations as in the browser, rendered to HTML with the first answers of its loads
+// (server/firstLoads.ts). `vite build --ssr` builds this module into dist-server/ (npm run build);
+// the early script puts the HTML into the page before the scripts arrive and the portal takes over
+// once its own screen is drawn (src/shell/boot/firstPaint.ts). Nothing here reaches the browser.
+//
+// It draws only what needs nothing but those answers: a screen with a full form (its rules and
+// validators load in the browser) is not drawn (null), nor is one that would show a skeleton.
+import { renderToString } from 'react-dom/server';
+import { createStore, Provider } from 'jotai';
+import { queryClientAtom } from 'jotai-tanstack-query';
+import { QueryClient } from '@tanstack/query-core';
+import { ChakraProvider } from '@chakra-ui/react';
+import { Router } from 'wouter';
+import type { DeclarationSet, ScreenDecl } from '../../engine/types';
+import type { TextTree } from '../../engine/textTree';
+import { dataLoadQueryKey, defaultSession, programQueryKey, sessionAtom, type ProviderRecord, type SessionState } from '../../state';
+import { ScreenView } from '../../runtime/ScreenView';
+import { RuntimeHostContext } from '../../runtime/context';
+import { loadSections } from '../../runtime/registry';
+import { addTexts, hasLoadedNamespace, startLanguage } from '../../runtime/texts';
+import { getPortalSystem } from '../theme/theme';
+import { pruneDeclarationSet } from '../routing/prune';
+
+export interface ScreenPaintInput {
+  /** the provider's served declaration set */
+  declarations: DeclarationSet;
+  provider: ProviderRecord;
+  session: Partial<SessionState>;
+  /** the product's base path (/parentportal) and the screen's path under it (/home) */
+  base: string;
+  path: string;
+  screen: ScreenDecl;
+  query: Record<string, unknown>;
+  lang: string;
+  /** every namespace of the language's texts */
+  texts: Record<string, TextTree>;
+  loads: Array<{ op: string; params: Record<string, unknown>; answer: unknown }>;
+}
+
+const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
+const textsIn = new Set<string>();
+
+/** Whether the server draws this screen ahead: sections only, none of them a full form. */
+export function drawsAhead(screen: ScreenDecl): boolean {
+  return !screen.shellPart && screen.sections.length > 0 && !screen.sections.some(isFullForm);
+}
+
+/** The screen's content as HTML (its styles inline), or null when it is not drawn ahead. */
+export async function drawScreen(input: ScreenPaintInput): Promise<string | null> {
+  if (!drawsAhead(input.screen)) return null;
+  if (!textsIn.has(input.lang)) {
+    for (const [ns, tree] of Object.entries(input.texts)) addTexts(input.lang, ns, tree);
+    textsIn.add(input.lang);
+  }
+  // the screen as the shell sees it: links to routes the provider does not declare left out
+  const screen = pruneDeclarationSet(input.declarations).screens[input.screen.id] ?? input.screen;
+  await loadSections(screen.sections);
+  const session: SessionState = { ...defaultSession, ...input.session, locale: input.lang } as SessionState;
+  const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false, enabled: false } } });
+  queryClient.setQueryDefaults(['Customer.declarations'], { select: pruneDeclarationSet as (d: unknown) => unknown });
+  queryClient.setQueryData(['Customer.declarations', { appName: session.appName }, session.releaseVersion], input.declarations);
+  queryClient.setQueryData(programQueryKey(session.appName, input.lang), input.provider);
+  for (const l of input.loads) queryClient.setQueryData(dataLoadQueryKey(l.op, l.params, session.accountID, input.lang, session.releaseVersion), l.answer);
+  const store = createStore();
+  store.set(queryClientAtom, queryClient);
+  store.set(sessionAtom, session);
+  // one render at a time: the texts' language is the module's (a render is synchronous)
+  startLanguage(input.lang);
+  const host = { signOut: () => undefined };
+  const html = renderToString(
+    <Provider store={store}>
+      <ChakraProvider value={getPortalSystem()}>
+        <Router base={input.base} ssrPath={input.path}>
+          <RuntimeHostContext.Provider value={host}>
+            <ScreenView screen={screen} query={input.query} />
+          </RuntimeHostContext.Provider>
+        </Router>
+      </ChakraProvider>
+    </Provider>,
+  );
+  // a section still loading (an answer missing, texts not in): the browser draws the screen
+  if (html.includes('data-state="loading"') || !hasLoadedNamespace('common', input.lang)) return null;
+  return html;
+}
