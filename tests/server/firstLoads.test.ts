@@ -40,7 +40,7 @@ describe('Customer.firstLoads', () => {
     expect(html, 'no drawing: run npm run build first (it builds dist-server/)').toBeTypeOf('string');
     // the sections by their ids, the parent's alerts and balance, Spanish texts, links under the portal's base
     expect(html).toContain('data-section="alerts"');
-    expect(html).toContain('El día de fotos es el próximo jueves');
+    expect(html).toContain('El día de fotos es <strong>el próximo jueves</strong>');
     expect(html).toMatch(/\$\d+\.\d\d/);
     expect(html).toContain('Pagar ahora');
     expect(html).toMatch(/href="\/parentportal\/paynow"/);
