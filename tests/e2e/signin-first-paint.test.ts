@@ -110,7 +110,11 @@ describe('sign-in drawn before the scripts', () => {
     await paint.locator('header').waitFor({ timeout: SLOW });
     expect(await paint.locator('form').count()).toBe(0);
     expect(await page.locator('[data-testid=page-title]').count()).toBe(0);
-    await expectNoAxeViolations(page, 'Home, the header drawn ahead');
+    // the screen as the server drew it with those answers, before any script of the portal ran
+    const drawn = paint.locator('[data-first-paint-screen]');
+    await drawn.locator('[data-section=alerts]').waitFor({ timeout: SLOW });
+    expect(await drawn.locator('[data-section=accountSummary], [data-section=payments]').count()).toBeGreaterThan(0);
+    await expectNoAxeViolations(page, 'Home, drawn ahead by the server');
     await shot(page, 'home-first-paint-html-375');
     // the early script asked for Home's loads while the entry was still held back
     await expect.poll(() => asked.filter((a) => a === 'POST /api/Customer/first-loads').length, { timeout: SLOW }).toBe(1);
@@ -130,6 +134,26 @@ describe('sign-in drawn before the scripts', () => {
     }
     await expectNoAxeViolations(page, 'Home after the header drawn ahead');
     await shot(page, 'home-first-paint-react-375');
+    await ctx.close();
+  });
+
+  it('a button of the screen drawn ahead, pressed before the scripts, is pressed in React\'s screen once it is drawn (1280 px)', async () => {
+    const ctx = await newContext(e2e.browser, 1280);
+    const page = await ctx.newPage();
+    await signIn(page, e2e.server, 'maria');
+    await expect.poll(async () => (await ctx.cookies()).find((c) => c.name === 'pp_app')?.value, { timeout: SLOW }).toBe('brightpath');
+    const release = await holdEntry(page);
+    await page.goto(e2e.portal('/home'), { waitUntil: 'commit' });
+    const drawn = page.locator('#root > [data-first-paint=chrome] [data-first-paint-screen]');
+    await drawn.locator('[data-section=alerts]').waitFor({ timeout: SLOW });
+    await shot(page, 'home-first-paint-html-1280');
+    const payNow = drawn.getByRole('button', { name: 'Pay Now' }).first();
+    await payNow.click();
+    await expect.poll(() => payNow.getAttribute('aria-busy'), { timeout: SLOW }).toBe('true');
+    expect(new URL(page.url()).pathname).toBe('/parentportal/home');
+    release();
+    await page.waitForURL(/\/parentportal\/paynow$/, { timeout: SLOW });
+    await page.locator('[data-testid=page-title]').waitFor({ timeout: SLOW });
     await ctx.close();
   });
 });

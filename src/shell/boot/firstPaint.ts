@@ -82,7 +82,21 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
 
   // a page other than the entry: the server drew the provider's header only; React's layout replaces it
   const chromeOnly = paint.getAttribute('data-first-paint') === 'chrome' && !from;
+  // the screen the server drew ahead (firstPaintEarly.ts), once there: React's takes over when it
+  // shows the same sections, not a skeleton in their place
+  const drawnSections = (): string[] | null => {
+    const screen = paint.querySelector('[data-first-paint-screen]');
+    return screen ? Array.from(screen.querySelectorAll('[data-section]'), (el) => el.getAttribute('data-section') ?? '') : null;
+  };
   const ready = (): boolean => {
+    const sections = chromeOnly ? drawnSections() : null;
+    if (sections) {
+      const main = host.querySelector('[data-testid=main]');
+      // its sections there, or sections and nothing still loading (its rules may show others)
+      if (main && sections.every((id) => main.querySelector(`[data-section="${CSS.escape(id)}"]`))) return true;
+      if (main?.querySelector('[data-section]') && !main.querySelector('[data-state=loading]')) return true;
+      return location.pathname !== entryPath && host.querySelector('[data-testid=page-title]') !== null;
+    }
     if (chromeOnly) return host.querySelector('[data-testid=main]') !== null;
     if (wantsForm && reactForm(host, names)) return true;
     // another page than the one drawn ahead (signed in already, a link to another page, an error):
@@ -107,8 +121,10 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
           }
         : null;
     const held = from?.hasAttribute('data-held-submit') ?? false;
+    const heldClick = paint.querySelector('[data-first-paint-screen][data-held-click]');
     host.style.display = '';
     paint.remove();
+    if (heldClick) replayClick(heldClick, host);
     const to = from ? reactForm(host, names) : null;
     if (!from || !to) return;
     carryOver(from, to, focused);
@@ -123,6 +139,22 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   const atLatest = () => (host.firstElementChild ? handOver() : (latest = setTimeout(atLatest, 1_000)));
   let latest = setTimeout(atLatest, HAND_OVER_AT_LATEST_MS);
   return host;
+}
+
+/**
+ * A button of the screen drawn ahead pressed before the scripts (firstPaintEarly.ts): the same button
+ * of React's screen (the same place among its buttons, with the same text) is pressed once enabled.
+ */
+function replayClick(drawn: Element, host: HTMLElement, until = Date.now() + HAND_OVER_AT_LATEST_MS): void {
+  const index = Number(drawn.getAttribute('data-held-click'));
+  const text = drawn.querySelectorAll('[data-section] button')[index]?.textContent ?? null;
+  const button = host.querySelectorAll<HTMLButtonElement>('[data-testid=main] [data-section] button')[index] ?? null;
+  if (!button || text === null || button.textContent !== text) return;
+  if (!button.disabled) {
+    button.click();
+    return;
+  }
+  if (Date.now() < until && button.isConnected) setTimeout(() => replayClick(drawn, host, until), 100);
 }
 
 function safe<T>(read: () => T): T | null {

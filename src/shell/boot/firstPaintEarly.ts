@@ -58,6 +58,39 @@ if (app) {
   }
 }
 
+/**
+ * The screen the server drew with those answers (src/shell/boot/screenPaint.tsx), under the title of
+ * the header drawn ahead, while that is still what the page shows.
+ */
+function drawScreen(html: string): void {
+  const put = () => {
+    const page = document.querySelector('#root > [data-first-paint=chrome] .pp-fp-page');
+    if (!page || page.querySelector('[data-first-paint-screen]')) return;
+    const screen = document.createElement('div');
+    screen.setAttribute('data-first-paint-screen', '');
+    screen.innerHTML = html;
+    page.append(screen);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', put, { once: true });
+  else put();
+}
+
+// A press of a button of that screen before the scripts: held (the button shows busy) and pressed
+// again in React's screen once it is drawn (firstPaint.ts). A link needs no script: it is followed.
+document.addEventListener(
+  'click',
+  (e) => {
+    const button = e.target instanceof Element ? e.target.closest('[data-first-paint-screen] [data-section] button') : null;
+    const screen = button?.closest('[data-first-paint-screen]');
+    if (!button || !screen) return;
+    e.preventDefault();
+    e.stopPropagation();
+    screen.setAttribute('data-held-click', String(Array.from(screen.querySelectorAll('[data-section] button')).indexOf(button as HTMLButtonElement)));
+    button.setAttribute('aria-busy', 'true');
+  },
+  true,
+);
+
 // A signed-in page opened cold (a page of the provider other than its entry, server/boot.ts): its
 // screen's first data loads are asked now, in one request (server/firstLoads.ts), while the scripts
 // are on their way, instead of one by one once they ran; src/shell/boot/prefetch.ts takes the answer.
@@ -80,6 +113,10 @@ if (early.sessionKey && early.app) {
         body: JSON.stringify({ path: location.pathname, search: location.search, session, ...(notice && typeof notice === 'object' ? { notice } : {}) }),
       })
         .then((r) => (r.ok ? r.json() : null))
+        .then((answer: { html?: unknown } | null) => {
+          if (typeof answer?.html === 'string') drawScreen(answer.html);
+          return answer;
+        })
         .catch(() => null);
     }
   } catch {
