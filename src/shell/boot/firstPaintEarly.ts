@@ -2,13 +2,19 @@
 // page loads async, ahead of the entry): what a parent does on the first paint the server drew
 // (server/boot.ts) before the entry arrives must not be lost. A press of the sign-in button is held
 // (the form is method="dialog": without this it does nothing) and src/shell/boot/firstPaint.ts replays
-// it in React's form. It imports nothing, so it stays a few hundred bytes.
+// it in React's form; on a signed-in page it asks for the screen's first loads and puts the screen the
+// server drew with them into the page. It imports nothing, so it stays small (about 2.5 kB).
+
+const early = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
+
+/** Settles once the screen the server drew is on the page, or there is none to wait for. */
+const screenDrawn = askFirstLoads();
 
 // The page's module scripts, when the server drew a first paint (server/boot.ts scriptsAfterPaint):
-// asked once that paint is on screen. The browser reports a paint once it is presented; a frame
-// later where it does not report paints, and after 2 s whatever happened (a tab opened in the
-// background paints nothing until shown).
-const early = (document.currentScript as HTMLScriptElement | null)?.dataset ?? {};
+// asked once that paint is on screen, and on a signed-in page once its screen drawn by the server is
+// (the scripts would otherwise take the line from it). The browser reports a paint once it is
+// presented; a frame later where it does not report paints, and after 3 s whatever happened (a tab
+// opened in the background paints nothing until shown).
 const afterPaint = early.afterPaint;
 if (afterPaint) {
   let asked = false;
@@ -22,9 +28,12 @@ if (afterPaint) {
       document.head.append(script);
     }
   };
-  if (PerformanceObserver.supportedEntryTypes?.includes('paint')) new PerformanceObserver(() => setTimeout(ask)).observe({ type: 'paint', buffered: true });
-  else requestAnimationFrame(() => setTimeout(ask));
-  setTimeout(ask, 2000);
+  const painted = new Promise<void>((resolve) => {
+    if (PerformanceObserver.supportedEntryTypes?.includes('paint')) new PerformanceObserver(() => resolve()).observe({ type: 'paint', buffered: true });
+    else requestAnimationFrame(() => resolve());
+  });
+  void Promise.all([painted, screenDrawn]).then(() => setTimeout(ask));
+  setTimeout(ask, 3000);
 }
 
 document.addEventListener(
@@ -62,17 +71,22 @@ if (app) {
  * The screen the server drew with those answers (src/shell/boot/screenPaint.tsx), under the title of
  * the header drawn ahead, while that is still what the page shows.
  */
-function drawScreen(html: string): void {
-  const put = () => {
-    const page = document.querySelector('#root > [data-first-paint=chrome] .pp-fp-page');
-    if (!page || page.querySelector('[data-first-paint-screen]')) return;
-    const screen = document.createElement('div');
-    screen.setAttribute('data-first-paint-screen', '');
-    screen.innerHTML = html;
-    page.append(screen);
-  };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', put, { once: true });
-  else put();
+function drawScreen(html: string): Promise<void> {
+  return new Promise((resolve) => {
+    const put = () => {
+      const page = document.querySelector('#root > [data-first-paint=chrome] .pp-fp-page');
+      if (page && !page.querySelector('[data-first-paint-screen]')) {
+        const screen = document.createElement('div');
+        screen.setAttribute('data-first-paint-screen', '');
+        screen.innerHTML = html;
+        page.append(screen);
+      }
+      // settled once the frame that shows it is drawn
+      requestAnimationFrame(() => setTimeout(resolve));
+    };
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', put, { once: true });
+    else put();
+  });
 }
 
 // A press of a button of that screen before the scripts: held (the button shows busy) and pressed
@@ -94,32 +108,31 @@ document.addEventListener(
 // A signed-in page opened cold (a page of the provider other than its entry, server/boot.ts): its
 // screen's first data loads are asked now, in one request (server/firstLoads.ts), while the scripts
 // are on their way, instead of one by one once they ran; src/shell/boot/prefetch.ts takes the answer.
-if (early.sessionKey && early.app) {
+// The answer holds the screen drawn by the server when it draws that screen ahead (drawScreen).
+function askFirstLoads(): Promise<void> {
+  if (!early.sessionKey || !early.app) return Promise.resolve();
   try {
     const stored = JSON.parse(localStorage.getItem(early.sessionKey) ?? 'null') as Record<string, unknown> | null;
-    if (stored && typeof stored.token === 'string' && stored.token && stored.appName === early.app) {
-      const { token, ...session } = stored;
-      const headers: Record<string, string> = {
-        Accept: 'application/json',
-        'Content-Type': 'application/json',
-        'Accept-Language': typeof stored.locale === 'string' ? stored.locale : 'en',
-        Authorization: `Bearer ${token}`,
-      };
-      if (typeof stored.releaseVersion === 'string' && stored.releaseVersion) headers['X-Release-Version'] = stored.releaseVersion;
-      const notice = (history.state as { notice?: unknown } | null)?.notice;
-      (window as { ppFirstLoads?: Promise<unknown> }).ppFirstLoads = fetch('/api/Customer/first-loads', {
-        method: 'POST',
-        headers,
-        body: JSON.stringify({ path: location.pathname, search: location.search, session, ...(notice && typeof notice === 'object' ? { notice } : {}) }),
-      })
-        .then((r) => (r.ok ? r.json() : null))
-        .then((answer: { html?: unknown } | null) => {
-          if (typeof answer?.html === 'string') drawScreen(answer.html);
-          return answer;
-        })
-        .catch(() => null);
-    }
+    if (!stored || typeof stored.token !== 'string' || !stored.token || stored.appName !== early.app) return Promise.resolve();
+    const { token, ...session } = stored;
+    const headers: Record<string, string> = {
+      Accept: 'application/json',
+      'Content-Type': 'application/json',
+      'Accept-Language': typeof stored.locale === 'string' ? stored.locale : 'en',
+      Authorization: `Bearer ${token}`,
+    };
+    if (typeof stored.releaseVersion === 'string' && stored.releaseVersion) headers['X-Release-Version'] = stored.releaseVersion;
+    const notice = (history.state as { notice?: unknown } | null)?.notice;
+    const answer = fetch('/api/Customer/first-loads', {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ path: location.pathname, search: location.search, session, ...(notice && typeof notice === 'object' ? { notice } : {}) }),
+    })
+      .then((r) => (r.ok ? (r.json() as Promise<{ html?: unknown }>) : null))
+      .catch(() => null);
+    (window as { ppFirstLoads?: Promise<unknown> }).ppFirstLoads = answer;
+    return answer.then((a) => (typeof a?.html === 'string' ? drawScreen(a.html) : undefined));
   } catch {
-    /* storage refused: the screen asks for its loads itself */
+    return Promise.resolve(); // storage refused: the screen asks for its loads itself
   }
 }
