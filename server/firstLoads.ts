@@ -15,6 +15,7 @@ import { matchRoute, parseQuery, PRODUCT_BASES, productOfPath, screensOfProduct 
 import { buildPath, buildQuery, splitParams } from '../src/engine/operationUrl';
 import type { ScreenDecl } from '../src/engine/types';
 import { isRecord } from './json';
+import { fixedToday } from '../src/engine/today';
 import type { TextTree } from '../src/engine/textTree';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -130,6 +131,8 @@ export async function firstLoads(
           lang,
           texts: textsOf(deps.root, lang),
           loads,
+          engine: decl.engine,
+          today: fixedToday(),
         }).catch((err: unknown) => {
           deps.log?.warn({ err }, 'a screen could not be drawn ahead');
           return null;

@@ -121,9 +121,13 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
           }
         : null;
     const held = from?.hasAttribute('data-held-submit') ?? false;
-    const heldClick = paint.querySelector('[data-first-paint-screen][data-held-click]');
+    const drawnScreen = paint.querySelector('[data-first-paint-screen]');
+    const heldClick = drawnScreen?.hasAttribute('data-held-click') ? drawnScreen : null;
+    const typed = drawnScreen ? typedFields(drawnScreen) : [];
+    const focusedId = isField(active) && drawnScreen?.contains(active) ? active.id : '';
     host.style.display = '';
     paint.remove();
+    if (typed.length || focusedId) carryTyped(typed, focusedId, host);
     if (heldClick) replayClick(heldClick, host);
     const to = from ? reactForm(host, names) : null;
     if (!from || !to) return;
@@ -139,6 +143,30 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   const atLatest = () => (host.firstElementChild ? handOver() : (latest = setTimeout(atLatest, 1_000)));
   let latest = setTimeout(atLatest, HAND_OVER_AT_LATEST_MS);
   return host;
+}
+
+/** The fields of the screen drawn ahead that the parent changed before the scripts (by id). */
+function typedFields(screen: Element): Field[] {
+  return Array.from(screen.querySelectorAll('input, select, textarea')).filter((el): el is Field => {
+    if (!isField(el) || !el.id) return false;
+    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked !== el.defaultChecked;
+    if (el instanceof HTMLSelectElement) return Array.from(el.options).some((o) => o.selected !== o.defaultSelected);
+    return el.value !== el.defaultValue;
+  });
+}
+
+/** What was typed into the screen drawn ahead, into React's fields of the same ids, and the focus. */
+function carryTyped(typed: Field[], focusedId: string, host: HTMLElement): void {
+  for (const src of typed) {
+    const dest = host.querySelector(`#${CSS.escape(src.id)}`);
+    if (!isField(dest)) continue;
+    if (src instanceof HTMLInputElement && (src.type === 'checkbox' || src.type === 'radio')) {
+      if (dest instanceof HTMLInputElement && dest.checked !== src.checked) dest.click();
+    } else if (dest.value !== src.value) {
+      setTypedValue(dest, src.value);
+    }
+  }
+  if (focusedId) (host.querySelector(`#${CSS.escape(focusedId)}`) as HTMLElement | null)?.focus();
 }
 
 /**

@@ -4,8 +4,8 @@
 // the early script puts the HTML into the page before the scripts arrive and the portal takes over
 // once its own screen is drawn (src/shell/boot/firstPaint.ts). Nothing here reaches the browser.
 //
-// It draws only what needs nothing but those answers: a screen with a full form (its rules and
-// validators load in the browser) is not drawn (null), nor is one that would show a skeleton.
+// It draws only what needs nothing but those answers and the provider's form engine (the server's own,
+// for a screen with a full form): a screen that would show a skeleton is not drawn (null).
 import { renderToString } from 'react-dom/server';
 import { createStore, Provider } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
@@ -14,12 +14,15 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { Router } from 'wouter';
 import type { DeclarationSet, ScreenDecl } from '../../engine/types';
 import type { TextTree } from '../../engine/textTree';
-import { dataLoadQueryKey, defaultSession, programQueryKey, sessionAtom, type ProviderRecord, type SessionState } from '../../state';
+import { dataLoadQueryKey, defaultSession, givenFormEngineAtom, programQueryKey, sessionAtom, type ProviderRecord, type SessionState } from '../../state';
+import type { FormEngine } from '../../engine/form';
+import { engineIn } from '../../runtime/ScreenRenderer';
 import { ScreenView } from '../../runtime/ScreenView';
 import { RuntimeHostContext } from '../../runtime/context';
 import { loadSections } from '../../runtime/registry';
 import { addTexts, hasLoadedNamespace, startLanguage } from '../../runtime/texts';
 import { getPortalSystem } from '../theme/theme';
+import { setFixedToday } from '../../engine/today';
 import { pruneDeclarationSet } from '../routing/prune';
 
 export interface ScreenPaintInput {
@@ -36,19 +39,23 @@ export interface ScreenPaintInput {
   /** every namespace of the language's texts */
   texts: Record<string, TextTree>;
   loads: Array<{ op: string; params: Record<string, unknown>; answer: unknown }>;
+  /** the provider's form engine (the server's): a screen with a full form is drawn with it */
+  engine?: FormEngine;
+  /** the server's fixed 'today' (PORTAL_TODAY), as the page names it to the browser */
+  today?: string;
 }
 
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
 const textsIn = new Set<string>();
 
-/** Whether the server draws this screen ahead: sections only, none of them a full form. */
-export function drawsAhead(screen: ScreenDecl): boolean {
-  return !screen.shellPart && screen.sections.length > 0 && !screen.sections.some(isFullForm);
+/** Whether the server draws this screen ahead: its sections, a full form only with the provider's engine. */
+export function drawsAhead(screen: ScreenDecl, engine?: FormEngine): boolean {
+  return !screen.shellPart && screen.sections.length > 0 && (Boolean(engine) || !screen.sections.some(isFullForm));
 }
 
 /** The screen's content as HTML (its styles inline), or null when it is not drawn ahead. */
 export async function drawScreen(input: ScreenPaintInput): Promise<string | null> {
-  if (!drawsAhead(input.screen)) return null;
+  if (!drawsAhead(input.screen, input.engine)) return null;
   if (!textsIn.has(input.lang)) {
     for (const [ns, tree] of Object.entries(input.texts)) addTexts(input.lang, ns, tree);
     textsIn.add(input.lang);
@@ -65,8 +72,13 @@ export async function drawScreen(input: ScreenPaintInput): Promise<string | null
   const store = createStore();
   store.set(queryClientAtom, queryClient);
   store.set(sessionAtom, session);
+  if (input.engine && screen.sections.some(isFullForm)) {
+    store.set(givenFormEngineAtom, input.engine);
+    await engineIn(store);
+  }
   // one render at a time: the texts' language is the module's (a render is synchronous)
   startLanguage(input.lang);
+  setFixedToday(input.today);
   const host = { signOut: () => undefined };
   const html = renderToString(
     <Provider store={store}>
