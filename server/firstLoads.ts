@@ -116,10 +116,10 @@ export async function firstLoads(
     }),
   );
   const loads = answers.filter((a): a is FirstLoad => a !== null);
-  // the portal's screen drawn with these answers, for the page's first paint (not the other
-  // products': their pages are entered by a hand-off, not opened cold)
+  // the screen drawn with these answers, for the page's first paint: the portal's and the parent
+  // application's (a step opened anew); the other products' pages are entered by their hand-off
   const html =
-    product === 'parentportal'
+    product === 'parentportal' || product === 'parentapplication'
       ? await drawAhead(deps.root, {
           declarations: decl.set,
           provider: ctx.provider as never,
