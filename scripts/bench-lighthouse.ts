@@ -9,6 +9,7 @@
 //   npm run build && npm run bench:lighthouse        RUNS=5 for more runs (3 by default)
 //   BENCH_ROUTES=home,paynow,'app fee' measures those only (the table's labels, lower case, no leading slash)
 //   BENCH_TRACE_DIR=/tmp/traces keeps every run's trace
+//   BENCH_SERVER_LOG=/tmp/server.log keeps the server's log
 //   BENCH_DETAILS=1 also prints, per page, what shifted and the scripts' main-thread time (last run)
 import fs from 'node:fs';
 import path from 'node:path';
@@ -388,6 +389,8 @@ try {
   for (const r of routes) await measure(r);
 } finally {
   chrome.kill();
+  // BENCH_SERVER_LOG=file keeps what the server logged (a screen it could not draw ahead, say)
+  if (process.env.BENCH_SERVER_LOG) fs.writeFileSync(process.env.BENCH_SERVER_LOG, server.log());
   await server.stop();
 }
 

@@ -6,7 +6,7 @@ import { absenceReasonList, declarationsOf, logClientError, parentOf, programOf,
 import { servedDeclarations } from '../declarations';
 import { nativeVersionCheck } from '../domains/provider/nativeVersion';
 import { productOf } from '../domains/enrolment/handoff';
-import { firstLoads } from '../firstLoads';
+import { firstLoads } from '../domains/provider/firstLoads';
 
 type CustomerOps =
   | 'Customer.program'

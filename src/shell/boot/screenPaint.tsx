@@ -4,17 +4,17 @@
 // the early script puts the HTML into the page before the scripts arrive and the portal takes over
 // once its own screen is drawn (src/shell/boot/firstPaint.ts). Nothing here reaches the browser.
 //
-// It draws only what needs nothing but those answers and the provider's form engine (the server's own,
-// for a screen with a full form): a screen that would show a skeleton is not drawn (null).
+// It draws what those answers and the provider's form engine (the server's own, for a screen with a
+// full form) can draw: a screen that would show only its skeleton is not drawn (null).
 import { renderToString } from 'react-dom/server';
 import { createStore, Provider } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
 import { QueryClient } from '@tanstack/query-core';
 import { ChakraProvider } from '@chakra-ui/react';
 import { Router } from 'wouter';
-import type { DeclarationSet, ScreenDecl } from '../../engine/types';
-import type { TextTree } from '../../engine/textTree';
-import { dataLoadQueryKey, defaultSession, givenFormEngineAtom, programQueryKey, sessionAtom, type ProviderRecord, type SessionState } from '../../state';
+import type { ScreenDecl } from '../../engine/types';
+import type { ScreenPaintInput } from '../../engine/screenPaint';
+import { dataLoadQueryKey, defaultSession, givenFormEngineAtom, programQueryKey, sessionAtom, type SessionState } from '../../state';
 import type { FormEngine } from '../../engine/form';
 import { engineIn } from '../../runtime/ScreenRenderer';
 import { ScreenView } from '../../runtime/ScreenView';
@@ -24,26 +24,6 @@ import { addTexts, hasLoadedNamespace, startLanguage } from '../../runtime/texts
 import { getPortalSystem } from '../theme/theme';
 import { setFixedToday } from '../../engine/today';
 import { pruneDeclarationSet } from '../routing/prune';
-
-export interface ScreenPaintInput {
-  /** the provider's served declaration set */
-  declarations: DeclarationSet;
-  provider: ProviderRecord;
-  session: Partial<SessionState>;
-  /** the product's base path (/parentportal) and the screen's path under it (/home) */
-  base: string;
-  path: string;
-  screen: ScreenDecl;
-  query: Record<string, unknown>;
-  lang: string;
-  /** every namespace of the language's texts */
-  texts: Record<string, TextTree>;
-  loads: Array<{ op: string; params: Record<string, unknown>; answer: unknown }>;
-  /** the provider's form engine (the server's): a screen with a full form is drawn with it */
-  engine?: FormEngine;
-  /** the server's fixed 'today' (PORTAL_TODAY), as the page names it to the browser */
-  today?: string;
-}
 
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
 const textsIn = new Set<string>();
@@ -63,7 +43,7 @@ export async function drawScreen(input: ScreenPaintInput): Promise<string | null
   // the screen as the shell sees it: links to routes the provider does not declare left out
   const screen = pruneDeclarationSet(input.declarations).screens[input.screen.id] ?? input.screen;
   await loadSections(screen.sections);
-  const session: SessionState = { ...defaultSession, ...input.session, locale: input.lang } as SessionState;
+  const session = { ...defaultSession, ...input.session, locale: input.lang } as SessionState;
   const queryClient = new QueryClient({ defaultOptions: { queries: { staleTime: Infinity, retry: false, enabled: false } } });
   queryClient.setQueryDefaults(['Customer.declarations'], { select: pruneDeclarationSet as (d: unknown) => unknown });
   queryClient.setQueryData(['Customer.declarations', { appName: session.appName }, session.releaseVersion], input.declarations);
@@ -91,7 +71,9 @@ export async function drawScreen(input: ScreenPaintInput): Promise<string | null
       </ChakraProvider>
     </Provider>,
   );
-  // a section still loading (an answer missing, texts not in): the browser draws the screen
-  if (html.includes('data-state="loading"') || !hasLoadedNamespace('common', input.lang)) return null;
+  // the screen still waiting as a whole (its skeleton, no section drawn) or its texts not in: the
+  // browser draws it; a section whose load the server could not answer shows its skeleton, as in
+  // the browser until that answer comes
+  if (!html.includes('data-section=') || !hasLoadedNamespace('common', input.lang)) return null;
   return html;
 }

@@ -6,17 +6,18 @@
 // caller's credentials, so every check of that operation applies (its session, its ids against the
 // account and provider, its release); what it refuses is left out, and the browser asks it itself.
 import type { FastifyRequest } from 'fastify';
-import type { AppDeps } from './context';
-import type { SessionInfo } from './auth';
-import { contractOperations, readContract, type ContractOperation } from './contract';
-import { ruleContextOf, programConfig, providerOf } from './domains/provider/provider';
-import { declaredFormValues, loadSpecsOf, mergeForms, screenRuleContext } from '../src/engine/loads';
-import { matchRoute, parseQuery, PRODUCT_BASES, productOfPath, screensOfProduct } from '../src/engine/screen';
-import { buildPath, buildQuery, splitParams } from '../src/engine/operationUrl';
-import type { ScreenDecl } from '../src/engine/types';
-import { isRecord } from './json';
-import { fixedToday } from '../src/engine/today';
-import type { TextTree } from '../src/engine/textTree';
+import type { AppDeps } from '../../context';
+import type { SessionInfo } from '../../auth';
+import { contractOperations, readContract, type ContractOperation } from '../../contract';
+import { ruleContextOf, programConfig, providerOf } from './provider';
+import { declaredFormValues, loadSpecsOf, mergeForms, screenRuleContext } from '../../../src/engine/loads';
+import { matchRoute, parseQuery, PRODUCT_BASES, productOfPath, screensOfProduct } from '../../../src/engine/screen';
+import { buildPath, buildQuery, splitParams } from '../../../src/engine/operationUrl';
+import type { ScreenDecl } from '../../../src/engine/types';
+import { isRecord } from '../../json';
+import { fixedToday } from '../../../src/engine/today';
+import type { TextTree } from '../../../src/engine/textTree';
+import type { ScreenPainter, ScreenPaintInput } from '../../../src/engine/screenPaint';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -141,17 +142,16 @@ export async function firstLoads(
   return html ? { lang, loads, html } : { lang, loads };
 }
 
-type ScreenPaint = typeof import('../src/shell/boot/screenPaint');
-const painters = new Map<string, Promise<ScreenPaint | null>>();
+const painters = new Map<string, Promise<ScreenPainter | null>>();
 /**
  * The server's drawing of a screen (src/shell/boot/screenPaint.tsx, built by `npm run build` into
  * dist-server/); none when it is not built (the page then waits for its scripts, as before).
  */
-function drawAhead(root: string, input: Parameters<ScreenPaint['drawScreen']>[0]): Promise<string | null> {
+function drawAhead(root: string, input: ScreenPaintInput): Promise<string | null> {
   let painter = painters.get(root);
   if (!painter) {
     const file = join(root, 'dist-server', 'screenPaint.js');
-    painter = existsSync(file) ? (import(pathToFileURL(file).href) as Promise<ScreenPaint>) : Promise.resolve(null);
+    painter = existsSync(file) ? (import(pathToFileURL(file).href) as Promise<ScreenPainter>) : Promise.resolve(null);
     painters.set(root, painter);
   }
   return painter.then((p) => (p ? p.drawScreen(input) : null));
