@@ -7,7 +7,7 @@ import { measureFirstLoad, type FirstLoad } from '../tests/e2e/firstLoad';
 const kb = (n: number) => `${(n / 1024).toFixed(1)} kB`;
 
 function report({ route, scripts, gzip, raw, texts, textsGzip }: FirstLoad) {
-  console.log(`${route} route: ${kb(gzip)} gzip (${kb(raw)} raw) in ${scripts.size} scripts; texts ${kb(textsGzip)} gzip in ${texts.size} files`);
+  console.log(`${route} route: ${kb(gzip)} gzip, ${gzip} bytes (${kb(raw)} raw) in ${scripts.size} scripts; texts ${kb(textsGzip)} gzip in ${texts.size} files`);
   for (const [url, s] of [...scripts, ...texts].sort((a, b) => b[1].gzip - a[1].gzip)) {
     console.log(`    ${kb(s.gzip).padStart(10)}  ${new URL(url).pathname}`);
   }

@@ -173,22 +173,25 @@ export function withBootData(html: string, data: BootData, opts: { signIn: boole
  */
 export function scriptsAfterPaint(html: string): string {
   const modules: string[] = [];
-  const early = /<script async src="([^"]*\/first-paint-[^"]+)"><\/script>/;
+  const early = /<script async src="([^"]*\/first-paint-[^"]+)"([^>]*)><\/script>/;
   if (!early.test(html)) return html;
   const without = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g, (_m, src: string) => {
     modules.push(src);
     return '';
   });
   if (!modules.length) return html;
-  return without.replace(early, (_m, src: string) => `<script async src="${src}" data-after-paint="${escapeHtml(modules.join(' '))}"></script>`);
+  return without.replace(early, (_m, src: string, attrs: string) => `<script async src="${src}"${attrs} data-after-paint="${escapeHtml(modules.join(' '))}"></script>`);
 }
 
-/** Data attributes on the early script (src/shell/boot/firstPaintEarly.ts reads them). */
+/**
+ * A signed-in page's early script (src/shell/boot/firstPaintEarly.ts, the build's `data-page-script`)
+ * in place of the entry's, with data attributes it reads.
+ */
 export function earlyScriptData(html: string, data: Record<string, string>): string {
   const attrs = Object.entries(data)
     .map(([k, v]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(v)}"`)
     .join('');
-  return html.replace(/<script async src="([^"]*\/first-paint-[^"]+)"/, (m) => `${m}${attrs}`);
+  return html.replace(/<script async src="[^"]*\/first-paint-[^"]+" data-page-script="([^"]+)"/, (_m, page: string) => `<script async src="${page}"${attrs}`);
 }
 
 /**

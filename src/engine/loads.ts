@@ -53,10 +53,3 @@ export function loadSpecsOf(set: Pick<DeclarationSet, 'rules'>, decls: ScreenDec
     identity: JSON.stringify([load.op, resolveParams(load.params, { ...ctx, form: {} })]),
   }));
 }
-
-/** One load's operation and parameters as one text, whatever the order of the parameters' keys. */
-export function loadKey(op: string, params: Record<string, unknown>): string {
-  const sorted = (v: unknown): unknown =>
-    Array.isArray(v) ? v.map(sorted) : isRecord(v) ? Object.fromEntries(Object.keys(v).sort().map((k) => [k, sorted(v[k])])) : v;
-  return JSON.stringify([op, sorted(params)]);
-}

@@ -142,7 +142,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const notice = useStableValue(historyState && typeof historyState.notice === 'object' && historyState.notice ? historyState.notice : {});
   const providerData = useMemo<Record<string, unknown>>(() => ({ ...provider.data }), [provider.data]);
   const sessionData = useMemo<Record<string, unknown>>(() => ({ ...session }), [session]);
-  // the context apart from the forms' values: the same as the prefetch's (src/shell/boot/prefetch.ts)
+  // the context apart from the forms' values: the same as the server's first loads' (server/domains/provider/firstLoads.ts)
   const withoutForm = useMemo(() => screenRuleContext({ query: stableQuery, notice, session: sessionData, provider: providerData, form: {} }), [stableQuery, notice, sessionData, providerData]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);

@@ -97,14 +97,6 @@ describe('sign-in drawn before the scripts', () => {
       const u = new URL(r.url());
       if (u.pathname.startsWith('/api/')) asked.push(`${r.method()} ${u.pathname}${u.search}`);
     });
-    // the start texts wait until the prefetch has taken the early answer: the screen, which needs
-    // them, then cannot ask for its loads before the prefetch has (the order a slow line gives)
-    let releaseTexts!: () => void;
-    const textsReleased = new Promise<void>((resolve) => (releaseTexts = resolve));
-    await page.route(/\/assets\/texts-[^/]+\/en\.json$/, async (route: Route) => {
-      await textsReleased;
-      await route.continue();
-    });
     await page.goto(e2e.portal('/home'), { waitUntil: 'commit' });
     const paint = page.locator('#root > [data-first-paint=chrome]');
     await paint.locator('header').waitFor({ timeout: SLOW });
@@ -119,8 +111,6 @@ describe('sign-in drawn before the scripts', () => {
     // the early script asked for Home's loads while the entry was still held back
     await expect.poll(() => asked.filter((a) => a === 'POST /api/Customer/first-loads').length, { timeout: SLOW }).toBe(1);
     release();
-    await page.waitForFunction(() => !('ppFirstLoads' in window), undefined, { timeout: SLOW });
-    releaseTexts();
     await page.locator('[data-testid=page-title]').waitFor({ timeout: SLOW });
     await paint.waitFor({ state: 'detached', timeout: SLOW });
     await page.locator('[data-section=alerts]').waitFor({ timeout: SLOW });

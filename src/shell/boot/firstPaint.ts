@@ -9,6 +9,12 @@ const FIRST_PAINT = '[data-first-paint]';
 const HAND_OVER_AT_LATEST_MS = 20_000;
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+/** The early script's part of the hand-over from a screen the server drew (firstPaintEarly.ts drawnHandOver). */
+interface DrawnHandOver {
+  ready(drawn: Element, host: HTMLElement): boolean;
+  take(drawn: Element): (host: HTMLElement, setTypedValue: (el: Field, value: string) => void) => void;
+}
+const early = () => (window as { ppDrawnHandOver?: DrawnHandOver }).ppDrawnHandOver;
 const isField = (el: unknown): el is Field => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
 
 /** The value setter of the element's own prototype: React's change tracking sees the value as typed. */
@@ -82,21 +88,12 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
 
   // a page other than the entry: the server drew the provider's header only; React's layout replaces it
   const chromeOnly = paint.getAttribute('data-first-paint') === 'chrome' && !from;
-  // the screen the server drew ahead (firstPaintEarly.ts), once there: React's takes over when it
-  // shows the same sections, not a skeleton in their place
-  const drawnSections = (): string[] | null => {
-    const screen = paint.querySelector('[data-first-paint-screen]');
-    return screen ? Array.from(screen.querySelectorAll('[data-section]'), (el) => el.getAttribute('data-section') ?? '') : null;
-  };
+  // the screen the server drew ahead, once there (firstPaintEarly.ts): React's takes over when it
+  // shows that screen, not a skeleton in its place, or has moved on to another page
+  const drawn = () => (chromeOnly ? paint.querySelector('[data-first-paint-screen]') : null);
   const ready = (): boolean => {
-    const sections = chromeOnly ? drawnSections() : null;
-    if (sections) {
-      const main = host.querySelector('[data-testid=main]');
-      // its sections there, or sections and nothing still loading (its rules may show others)
-      if (main && sections.every((id) => main.querySelector(`[data-section="${CSS.escape(id)}"]`))) return true;
-      if (main?.querySelector('[data-section]') && !main.querySelector('[data-state=loading]')) return true;
-      return location.pathname !== entryPath && host.querySelector('[data-testid=page-title]') !== null;
-    }
+    const screen = drawn();
+    if (screen) return Boolean(early()?.ready(screen, host)) || (location.pathname !== entryPath && host.querySelector('[data-testid=page-title]') !== null);
     if (chromeOnly) return host.querySelector('[data-testid=main]') !== null;
     if (wantsForm && reactForm(host, names)) return true;
     // another page than the one drawn ahead (signed in already, a link to another page, an error):
@@ -121,14 +118,12 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
           }
         : null;
     const held = from?.hasAttribute('data-held-submit') ?? false;
-    const drawnScreen = paint.querySelector('[data-first-paint-screen]');
-    const heldClick = drawnScreen?.hasAttribute('data-held-click') ? drawnScreen : null;
-    const typed = drawnScreen ? typedFields(drawnScreen) : [];
-    const focusedId = isField(active) && drawnScreen?.contains(active) ? active.id : '';
+    // the screen the server drew, if any: what was typed and pressed there follows (firstPaintEarly.ts)
+    const drawnScreen = drawn();
+    const drawnFollows = drawnScreen ? early()?.take(drawnScreen) : undefined;
     host.style.display = '';
     paint.remove();
-    if (typed.length || focusedId) carryTyped(typed, focusedId, host);
-    if (heldClick) replayClick(heldClick, host);
+    drawnFollows?.(host, setTypedValue);
     const to = from ? reactForm(host, names) : null;
     if (!from || !to) return;
     carryOver(from, to, focused);
@@ -143,46 +138,6 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   const atLatest = () => (host.firstElementChild ? handOver() : (latest = setTimeout(atLatest, 1_000)));
   let latest = setTimeout(atLatest, HAND_OVER_AT_LATEST_MS);
   return host;
-}
-
-/** The fields of the screen drawn ahead that the parent changed before the scripts (by id). */
-function typedFields(screen: Element): Field[] {
-  return Array.from(screen.querySelectorAll('input, select, textarea')).filter((el): el is Field => {
-    if (!isField(el) || !el.id) return false;
-    if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked !== el.defaultChecked;
-    if (el instanceof HTMLSelectElement) return Array.from(el.options).some((o) => o.selected !== o.defaultSelected);
-    return el.value !== el.defaultValue;
-  });
-}
-
-/** What was typed into the screen drawn ahead, into React's fields of the same ids, and the focus. */
-function carryTyped(typed: Field[], focusedId: string, host: HTMLElement): void {
-  for (const src of typed) {
-    const dest = host.querySelector(`#${CSS.escape(src.id)}`);
-    if (!isField(dest)) continue;
-    if (src instanceof HTMLInputElement && (src.type === 'checkbox' || src.type === 'radio')) {
-      if (dest instanceof HTMLInputElement && dest.checked !== src.checked) dest.click();
-    } else if (dest.value !== src.value) {
-      setTypedValue(dest, src.value);
-    }
-  }
-  if (focusedId) (host.querySelector(`#${CSS.escape(focusedId)}`) as HTMLElement | null)?.focus();
-}
-
-/**
- * A button of the screen drawn ahead pressed before the scripts (firstPaintEarly.ts): the same button
- * of React's screen (the same place among its buttons, with the same text) is pressed once enabled.
- */
-function replayClick(drawn: Element, host: HTMLElement, until = Date.now() + HAND_OVER_AT_LATEST_MS): void {
-  const index = Number(drawn.getAttribute('data-held-click'));
-  const text = drawn.querySelectorAll('[data-section] button')[index]?.textContent ?? null;
-  const button = host.querySelectorAll<HTMLButtonElement>('[data-testid=main] [data-section] button')[index] ?? null;
-  if (!button || text === null || button.textContent !== text) return;
-  if (!button.disabled) {
-    button.click();
-    return;
-  }
-  if (Date.now() < until && button.isConnected) setTimeout(() => replayClick(drawn, host, until), 100);
 }
 
 function safe<T>(read: () => T): T | null {
