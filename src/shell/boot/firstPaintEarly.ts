@@ -88,6 +88,8 @@ function drawScreen(html: string): Promise<void> {
     const put = () => {
       const page = document.querySelector('#root > [data-first-paint=chrome] .pp-fp-page');
       if (page && !page.querySelector('[data-first-paint-screen]')) {
+        // the side menu's room beside it (firstPaint.css)
+        page.closest('.pp-fp')?.classList.add('pp-fp-signed-in');
         const screen = document.createElement('div');
         screen.setAttribute('data-first-paint-screen', '');
         screen.innerHTML = html;
