@@ -127,29 +127,6 @@ describe('sign-in drawn before the scripts', () => {
     await ctx.close();
   });
 
-  it("a form drawn ahead (a contact): what the parent types there before the scripts is in React's form, with the focus", async () => {
-    const ctx = await newContext(e2e.browser, 375);
-    const page = await ctx.newPage();
-    await signIn(page, e2e.server, 'maria');
-    await page.goto(e2e.portal('/myaccount'));
-    await page.locator('section[data-section=holders] article', { hasText: 'Maria' }).locator('[data-action=editHolder]').click();
-    await page.waitForURL(/\/editcontact\?adultID=\d+$/, { timeout: SLOW });
-    const url = page.url();
-    const release = await holdEntry(page);
-    await page.goto(url, { waitUntil: 'commit' });
-    const drawn = page.locator('#root > [data-first-paint=chrome] [data-first-paint-screen]');
-    const license = drawn.locator('input[id$=driverLicenseNumber]');
-    await license.waitFor({ timeout: SLOW });
-    await expectNoAxeViolations(page, 'a contact, drawn ahead by the server');
-    await license.fill('D7654321');
-    release();
-    await drawn.waitFor({ state: 'detached', timeout: SLOW });
-    const field = page.locator('[data-testid=main] input[id$=driverLicenseNumber]');
-    await expect.poll(() => field.inputValue(), { timeout: SLOW }).toBe('D7654321');
-    expect(await field.evaluate((el) => el === document.activeElement)).toBe(true);
-    await ctx.close();
-  });
-
   it('a button of the screen drawn ahead, pressed before the scripts, is pressed in React\'s screen once it is drawn (1280 px)', async () => {
     const ctx = await newContext(e2e.browser, 1280);
     const page = await ctx.newPage();

@@ -11,8 +11,8 @@ const HAND_OVER_AT_LATEST_MS = 20_000;
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 /** The early script's part of the hand-over from a screen the server drew (firstPaintEarly.ts drawnHandOver). */
 interface DrawnHandOver {
-  ready(drawn: Element, host: HTMLElement): boolean;
-  take(drawn: Element): (host: HTMLElement, setTypedValue: (el: Field, value: string) => void) => void;
+  ready(host: HTMLElement): boolean;
+  take(drawn: Element): (host: HTMLElement) => void;
 }
 const early = () => (window as { ppDrawnHandOver?: DrawnHandOver }).ppDrawnHandOver;
 const isField = (el: unknown): el is Field => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
@@ -93,7 +93,7 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   const drawn = () => (chromeOnly ? paint.querySelector('[data-first-paint-screen]') : null);
   const ready = (): boolean => {
     const screen = drawn();
-    if (screen) return Boolean(early()?.ready(screen, host)) || (location.pathname !== entryPath && host.querySelector('[data-testid=page-title]') !== null);
+    if (screen) return Boolean(early()?.ready(host)) || (location.pathname !== entryPath && host.querySelector('[data-testid=page-title]') !== null);
     if (chromeOnly) return host.querySelector('[data-testid=main]') !== null;
     if (wantsForm && reactForm(host, names)) return true;
     // another page than the one drawn ahead (signed in already, a link to another page, an error):
@@ -118,12 +118,12 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
           }
         : null;
     const held = from?.hasAttribute('data-held-submit') ?? false;
-    // the screen the server drew, if any: what was typed and pressed there follows (firstPaintEarly.ts)
+    // the screen the server drew, if any: a press held there follows (firstPaintEarly.ts)
     const drawnScreen = drawn();
     const drawnFollows = drawnScreen ? early()?.take(drawnScreen) : undefined;
     host.style.display = '';
     paint.remove();
-    drawnFollows?.(host, setTypedValue);
+    drawnFollows?.(host);
     const to = from ? reactForm(host, names) : null;
     if (!from || !to) return;
     carryOver(from, to, focused);

@@ -6,11 +6,10 @@
 //   React's form.
 // - Any other page of the provider (its header drawn ahead; __SIGNED_IN_PAGE__): for a signed-in
 //   parent, the screen's first data loads are asked at once and the screen the server drew with them
-//   is put into the page; a press of its buttons is held, and what is typed there goes into React's
-//   screen when it takes over (ppDrawnHandOver).
+//   is put into the page (its forms inert until React's, which run their rules, are there); a press
+//   of its buttons is held and pressed again in React's screen when it takes over (ppDrawnHandOver).
 declare const __SIGNED_IN_PAGE__: boolean;
 
-type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
 type FirstLoads = { lang?: unknown; html?: unknown; loads?: Array<{ op: string; params: unknown; answer: unknown; taken?: boolean }> } | null;
 type EarlyWindow = {
   ppEarlyAnswer?: (op: string, params: unknown, accountID: unknown, lang: unknown) => Promise<{ answer: unknown } | undefined>;
@@ -93,6 +92,8 @@ function drawScreen(html: string): Promise<void> {
         const screen = document.createElement('div');
         screen.setAttribute('data-first-paint-screen', '');
         screen.innerHTML = html;
+        // its forms take no input until React's, which keeps it and runs their rules, are there
+        for (const form of Array.from(screen.querySelectorAll('form'))) form.inert = true;
         page.append(screen);
       }
       // settled once the frame that shows it is drawn
@@ -146,39 +147,20 @@ function askFirstLoads(): Promise<void> {
 }
 
 /**
- * React's screen takes over from the drawn one (src/shell/boot/firstPaint.ts) once it shows the drawn
- * screen's sections, or sections and nothing still loading (its rules may show others) (`ready`).
- * Then (`take`) what the parent typed there and the field they were in (read before the drawn screen
- * goes) go into React's fields of the same ids, and a held press is pressed again on React's button
- * at the same place among its buttons, with the same text, once enabled.
+ * React's screen takes over from the drawn one (src/shell/boot/firstPaint.ts) once it shows its
+ * sections with nothing of them still loading (`ready`); then (`take`) a held press is pressed again
+ * on React's button at the same place among its buttons, with the same text, once enabled.
  */
 const drawnHandOver = {
-  ready(drawn: Element, host: HTMLElement): boolean {
+  ready(host: HTMLElement): boolean {
     const main = host.querySelector('[data-testid=main]');
     if (!main?.querySelector('[data-section]')) return false;
-    const ids = Array.from(drawn.querySelectorAll('[data-section]'), (el) => el.getAttribute('data-section') ?? '');
-    return ids.every((id) => main.querySelector(`[data-section="${CSS.escape(id)}"]`)) || !main.querySelector('[data-state=loading]');
+    // nothing of it still loading
+    return !main.querySelector('[data-state=loading]');
   },
   take(drawn: Element) {
-    const active = document.activeElement;
-    const focusedId = drawn.contains(active) && active?.id ? active.id : '';
-    const typed = Array.from(drawn.querySelectorAll<Field>('input, select, textarea')).filter((el) => {
-      if (!el.id) return false;
-      if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.checked !== el.defaultChecked;
-      if (el instanceof HTMLSelectElement) return Array.from(el.options).some((o) => o.selected !== o.defaultSelected);
-      return el.value !== el.defaultValue;
-    });
     const held = drawn.getAttribute('data-held-click');
-    return (host: HTMLElement, setTypedValue: (el: Field, value: string) => void) => {
-      const same = (id: string) => host.querySelector<HTMLElement>(`#${CSS.escape(id)}`);
-      for (const src of typed) {
-        const dest = same(src.id) as Field | null;
-        if (!dest || !('value' in dest)) continue;
-        if (src instanceof HTMLInputElement && (src.type === 'checkbox' || src.type === 'radio')) {
-          if (dest instanceof HTMLInputElement && dest.checked !== src.checked) dest.click();
-        } else if (dest.value !== src.value) setTypedValue(dest, src.value);
-      }
-      if (focusedId) same(focusedId)?.focus();
+    return (host: HTMLElement) => {
       if (held === null) return;
       const text = drawn.querySelectorAll('[data-section] button')[Number(held)]?.textContent;
       const until = Date.now() + 20_000;
