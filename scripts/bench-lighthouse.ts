@@ -389,7 +389,7 @@ try {
   for (const r of routes) await measure(r);
 } finally {
   chrome.kill();
-  // BENCH_SERVER_LOG=file keeps what the server logged (a screen it could not draw ahead, say)
+  // BENCH_SERVER_LOG=file keeps what the server logged (a warning or error while measuring)
   if (process.env.BENCH_SERVER_LOG) fs.writeFileSync(process.env.BENCH_SERVER_LOG, server.log());
   await server.stop();
 }
