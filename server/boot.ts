@@ -155,9 +155,11 @@ export function withBootData(html: string, data: BootData, opts: { signIn: boole
     // a declaration set the drawing does not understand: the scripts draw the page, as before
   }
   if (paint) html = scriptsAfterPaint(html);
-  // a page other than the entry: the early script asks for its screen's first data loads when a
-  // session of this provider is stored under the product's key (server/firstLoads.ts)
-  if (!opts.signIn && opts.path) html = earlyScriptData(html, { app: data.appName, sessionKey: PRODUCT_SESSION_KEYS[productOfPath(opts.path)] });
+  // a portal page other than the entry: the early script asks for its screen's first data loads
+  // when a session of this provider is stored (server/domains/provider/firstLoads.ts). The other
+  // products' pages (the application, one-time enrolment ...) are not drawn ahead: they keep the
+  // entry's early script.
+  if (!opts.signIn && opts.path && productOfPath(opts.path) === 'parentportal') html = earlyScriptData(html, { app: data.appName, sessionKey: PRODUCT_SESSION_KEYS.parentportal });
   return html
     .replace(/<html lang="[a-z-]*"/i, `<html lang="${escapeHtml(data.lang)}"`)
     .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)

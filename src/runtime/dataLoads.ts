@@ -37,7 +37,7 @@ export function askLoad(api: ApiClient, handler: { current: { handle?: (err: Api
     // this account and language (queryKey: dataLoadQueryKey); asked again, it is the API's
     const early = await (window as EarlyWindow).ppEarlyAnswer?.(l.op, l.params, accountID, queryKey[3]);
     if (early) {
-      notePrefetched(queryKey);
+      keepFresh(queryKey, EARLY_FRESH_MS);
       return early.answer ?? null;
     }
     try {
@@ -53,16 +53,17 @@ export function askLoad(api: ApiClient, handler: { current: { handle?: (err: Api
 type EarlyWindow = { ppEarlyAnswer?: (op: string, params: Record<string, unknown>, accountID: unknown, lang: unknown) => Promise<{ answer: unknown } | undefined> };
 
 /**
- * Loads answered early (the early script's answer), by query key: the screen's queries made in the next half
- * minute keep that answer instead of asking again (the screen makes its queries again as the shell
- * settles); later visits of the screen ask as usual.
+ * Loads answered before their screen asked (the early script's answers, the entry's public loads the
+ * server carried), by query key, with how long: the screen's queries made in that time keep the
+ * answer instead of asking again (the screen makes its queries again as the shell settles); later
+ * visits of the screen ask as usual.
  */
-const prefetched = new Map<string, number>();
-const PREFETCH_FRESH_MS = 30_000;
-const notePrefetched = (queryKey: readonly unknown[]): void => void prefetched.set(JSON.stringify(queryKey), Date.now());
+const answeredAhead = new Map<string, { at: number; ms: number }>();
+const EARLY_FRESH_MS = 30_000;
+export const keepFresh = (queryKey: readonly unknown[], ms: number): void => void answeredAhead.set(JSON.stringify(queryKey), { at: Date.now(), ms });
 const freshFor = (queryKey: readonly unknown[]): number => {
-  const at = prefetched.get(JSON.stringify(queryKey));
-  return at !== undefined && Date.now() - at < PREFETCH_FRESH_MS ? PREFETCH_FRESH_MS : 0;
+  const ahead = answeredAhead.get(JSON.stringify(queryKey));
+  return ahead && Date.now() - ahead.at < ahead.ms ? ahead.ms : 0;
 };
 
 /** One query atom per data load; the combined atom gives every load's state at once. */
