@@ -82,7 +82,8 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   host.style.display = 'none';
   root.appendChild(host);
   const entryPath = location.pathname;
-  const from = paint.querySelector('form');
+  // the sign-in form drawn ahead; not a form of a screen the early script drew (a list's filter)
+  const from = Array.from(paint.querySelectorAll('form')).find((f) => !f.closest('[data-first-paint-screen]')) ?? null;
   const wantsForm = Boolean(from) && !document.documentElement.classList.contains('pp-fp-elsewhere');
   const names = from ? fieldsOf(from).map((f) => f.name) : [];
 
