@@ -28,8 +28,15 @@ npm run --silent rules -- test > test-results/rules.json
 npm run --silent build
 
 status=0
-npx vitest run --project unit --reporter=default --reporter=json --outputFile.json=test-results/unit.json || status=$?
-npx vitest run --project e2e --reporter=default --reporter=json --outputFile.json=test-results/e2e.json || status=$?
+# each run's output is kept too (test-results/*.log): an error outside any test (an unhandled
+# rejection) fails the run without failing a test, and is told again at the end
+for project in unit e2e; do
+  set +e
+  npx vitest run --project "$project" --reporter=default --reporter=json --outputFile.json="test-results/$project.json" 2>&1 | tee "test-results/$project.log"
+  code=${PIPESTATUS[0]}
+  set -e
+  [ "$code" = 0 ] || status=$code
+done
 
 # One closing line for the whole run.
 node -e '
@@ -50,4 +57,9 @@ for (const f of ["test-results/unit.json", "test-results/e2e.json"]) {
 }
 console.log(`${passed} passed, ${failed} failed` + (skipped ? `, ${skipped} skipped` : ""));
 '
+# errors outside the tests (vitest fails the run for them): their block again, at the end
+for project in unit e2e; do
+  f="test-results/$project.log"
+  [ -f "$f" ] && grep -q "Unhandled" "$f" && { echo "ERRORS OUTSIDE THE TESTS ($project):"; sed 's/\x1b\[[0-9;]*m//g' "$f" | sed -n '/Unhandled/,/^ *Test Files/p' | head -80; }
+done
 exit $status
