@@ -8,7 +8,7 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 
 export default defineConfig(
   // tests/fixtures/lint/ breaks the dependency rules on purpose (tests/unit/lint/dependencies.test.ts)
-  globalIgnores(['node_modules/', 'dist/', 'coverage/', 'test-results/', '.data/', 'src/generated/', 'tests/fixtures/lint/']),
+  globalIgnores(['node_modules/', 'dist/', 'dist-server/', 'coverage/', 'test-results/', '.data/', 'src/generated/', 'tests/fixtures/lint/']),
   js.configs.recommended,
   tseslint.configs.recommended,
   {

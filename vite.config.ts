@@ -190,15 +190,17 @@ function precompress(): Plugin {
 }
 
 /**
- * src/shell/boot/firstPaintEarly.ts as a script of its own, loaded async from the page's head: it
- * holds a press of the server-drawn sign-in form while the entry is still on its way (the entry's
- * module graph runs nothing until all of it has arrived). Content-hashed, like the other assets.
+ * src/shell/boot/firstPaintEarly.ts as two scripts of their own, loaded async from the page's head:
+ * the entry's (it holds a press of the server-drawn sign-in form while the entry is still on its
+ * way: the entry's module graph runs nothing until all of it has arrived) and a signed-in page's
+ * (`__SIGNED_IN_PAGE__`: its screen's first loads and the screen drawn with them), each without the
+ * other's code. The page names the entry's; the server gives another page the other one
+ * (`data-page-script`, server/boot.ts). Content-hashed, like the other assets.
  */
 function firstPaintEarly(): Plugin {
   const source = fileURLToPath(new URL('./src/shell/boot/firstPaintEarly.ts', import.meta.url));
   let base = '/';
-  let code = '';
-  let fileName = '';
+  const scripts: Record<'entry' | 'page', { code: string; fileName: string }> = { entry: { code: '', fileName: '' }, page: { code: '', fileName: '' } };
   return {
     name: 'first-paint-early',
     apply: 'build',
@@ -206,25 +208,38 @@ function firstPaintEarly(): Plugin {
     async buildStart() {
       this.addWatchFile(source);
       const out = await transformWithOxc(fs.readFileSync(source, 'utf8'), source, { lang: 'ts' });
-      code = `${(await minify('firstPaintEarly.js', `(()=>{${out.code}})();`, {})).code}\n`;
-      fileName = `assets/first-paint-${crypto.createHash('sha256').update(code).digest('base64url').slice(0, 8)}.js`;
+      for (const kind of ['entry', 'page'] as const) {
+        const text = out.code.replace(/\b__SIGNED_IN_PAGE__\b/g, String(kind === 'page'));
+        const code = `${(await minify('firstPaintEarly.js', `(()=>{${text}})();`, {})).code}\n`;
+        // a classic script: an import or export left in it would stop it with a syntax error
+        if (/\b(export\s*\{|import\s*[\s{*'"])/.test(code)) this.error(`first-paint-early: ${kind} script holds an import or export`);
+        const hash = crypto.createHash('sha256').update(code).digest('base64url').slice(0, 8);
+        scripts[kind] = { code, fileName: `assets/first-paint-${kind === 'page' ? 'page-' : ''}${hash}.js` };
+      }
     },
-    transformIndexHtml: () => [{ tag: 'script', attrs: { async: true, src: `${base}${fileName}` }, injectTo: 'head' }],
+    transformIndexHtml: () => [
+      { tag: 'script', attrs: { async: true, src: `${base}${scripts.entry.fileName}`, 'data-page-script': `${base}${scripts.page.fileName}` }, injectTo: 'head' },
+    ],
     generateBundle() {
-      this.emitFile({ type: 'asset', fileName, source: code });
+      for (const { fileName, code } of Object.values(scripts)) this.emitFile({ type: 'asset', fileName, source: code });
     },
   };
 }
 
-// The portal is served under /parentportal/ by the API server (history mode).
-export default defineConfig({
+// The portal is served under /parentportal/ by the API server (history mode). `vite build --ssr`
+// builds the server's drawing of a signed-in page's screen (src/shell/boot/screenPaint.tsx) into
+// dist-server/, with the same plugins and patches, every library inside (nothing it imports is
+// resolved apart from them at run time).
+export default defineConfig(({ isSsrBuild }) => ({
   base: '/parentportal/',
   // every change to a library's code is a patch of build/patches/ (its README has the table)
-  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), firstPaintEarly(), precompress()],
+  plugins: [react(), ...patchPlugins(), baseScreens(), localeNamespaces(), localeTexts(), rulesWithoutDescriptions(), ...(isSsrBuild ? [] : [firstPaintEarly(), precompress()])],
+  ...(isSsrBuild ? { ssr: { noExternal: true, target: 'node' as const } } : {}),
   // a JSON module is its default export only (no export per top-level key: the data stays one object)
   json: { namedExports: false },
   build: {
-    outDir: 'dist',
+    outDir: isSsrBuild ? 'dist-server' : 'dist',
+    copyPublicDir: !isSsrBuild,
     modulePreload: {
       // every browser the portal supports preloads modules itself (no polyfill in the entry)
       polyfill: false,
@@ -246,7 +261,7 @@ export default defineConfig({
         // Libraries every first load needs get chunks of their own, so a release that changes only
         // the portal's code leaves them cached. Libraries of lazy parts (forms, dialogs, QR code)
         // stay in those parts' chunks.
-        codeSplitting: {
+        codeSplitting: isSsrBuild ? undefined : {
           groups: [
             { name: 'react', test: library(/node_modules[\\/](react|react-dom|scheduler)[\\/]/), tags: ['$initial'], priority: 3 },
             {
@@ -303,4 +318,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

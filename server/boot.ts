@@ -11,7 +11,7 @@ import { programConfig, providerByAppName } from './domains/provider/provider';
 import { buildPath, buildQuery, splitParams, type OperationInfo } from '../src/engine/operationUrl';
 import { lightFields } from '../src/engine/fields/widgetTable';
 import type { DeclarationSet, ScreenDecl } from '../src/engine/types';
-import { matchRoute, PRODUCT_BASES, productOfPath, screensOfProduct } from '../src/engine/screen';
+import { matchRoute, PRODUCT_BASES, PRODUCT_SESSION_KEYS, productOfPath, screensOfProduct } from '../src/engine/screen';
 import { fileURLToPath } from 'node:url';
 import { createTranslator, type Translator } from './i18n';
 
@@ -155,6 +155,11 @@ export function withBootData(html: string, data: BootData, opts: { signIn: boole
     // a declaration set the drawing does not understand: the scripts draw the page, as before
   }
   if (paint) html = scriptsAfterPaint(html);
+  // a portal page other than the entry: the early script asks for its screen's first data loads
+  // when a session of this provider is stored (server/domains/provider/firstLoads.ts). The other
+  // products' pages (the application, one-time enrolment ...) are not drawn ahead: they keep the
+  // entry's early script.
+  if (!opts.signIn && opts.path && productOfPath(opts.path) === 'parentportal') html = earlyScriptData(html, { app: data.appName, sessionKey: PRODUCT_SESSION_KEYS.parentportal });
   return html
     .replace(/<html lang="[a-z-]*"/i, `<html lang="${escapeHtml(data.lang)}"`)
     .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)
@@ -170,14 +175,25 @@ export function withBootData(html: string, data: BootData, opts: { signIn: boole
  */
 export function scriptsAfterPaint(html: string): string {
   const modules: string[] = [];
-  const early = /<script async src="([^"]*\/first-paint-[^"]+)"><\/script>/;
+  const early = /<script async src="([^"]*\/first-paint-[^"]+)"([^>]*)><\/script>/;
   if (!early.test(html)) return html;
   const without = html.replace(/<script type="module" crossorigin src="([^"]+)"><\/script>\s*/g, (_m, src: string) => {
     modules.push(src);
     return '';
   });
   if (!modules.length) return html;
-  return without.replace(early, (_m, src: string) => `<script async src="${src}" data-after-paint="${escapeHtml(modules.join(' '))}"></script>`);
+  return without.replace(early, (_m, src: string, attrs: string) => `<script async src="${src}"${attrs} data-after-paint="${escapeHtml(modules.join(' '))}"></script>`);
+}
+
+/**
+ * A signed-in page's early script (src/shell/boot/firstPaintEarly.ts, the build's `data-page-script`)
+ * in place of the entry's, with data attributes it reads.
+ */
+export function earlyScriptData(html: string, data: Record<string, string>): string {
+  const attrs = Object.entries(data)
+    .map(([k, v]) => ` data-${k.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}="${escapeHtml(v)}"`)
+    .join('');
+  return html.replace(/<script async src="[^"]*\/first-paint-[^"]+" data-page-script="([^"]+)"/, (_m, page: string) => `<script async src="${page}"${attrs}`);
 }
 
 /**

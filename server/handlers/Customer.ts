@@ -6,10 +6,12 @@ import { absenceReasonList, declarationsOf, logClientError, parentOf, programOf,
 import { servedDeclarations } from '../declarations';
 import { nativeVersionCheck } from '../domains/provider/nativeVersion';
 import { productOf } from '../domains/enrolment/handoff';
+import { firstLoads } from '../domains/provider/firstLoads';
 
 type CustomerOps =
   | 'Customer.program'
   | 'Customer.declarations'
+  | 'Customer.firstLoads'
   | 'Customer.version'
   | 'Customer.serverDate'
   | 'Customer.errorlog'
@@ -37,6 +39,10 @@ export const customerHandlers = {
       // the contract sees the declarations as JSON objects; their own meta-schemas check them
       return servedDeclarations(decl.set) as unknown as CustomerDeclarationsResponse;
     },
+  },
+
+  'Customer.firstLoads': {
+    handler: async ({ deps, req, session, body, lang }) => firstLoads(deps, req, session, body, lang),
   },
 
   'Customer.version': {

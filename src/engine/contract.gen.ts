@@ -1172,6 +1172,34 @@ export interface CustomerDeclarationsResponse {
   };
 }
 
+/** Customer.firstLoads: body */
+export interface CustomerFirstLoadsBody {
+  path: string;
+  search?: string;
+  session?: {
+    [k: string]: unknown | undefined;
+  };
+  notice?: {
+    [k: string]: unknown | undefined;
+  };
+}
+
+/** Customer.firstLoads: response */
+export interface CustomerFirstLoadsResponse {
+  lang: string;
+  /**
+   * the portal's screen drawn with these answers, for the page's first paint (absent when not drawn ahead)
+   */
+  html?: string;
+  loads: {
+    op: string;
+    params: {
+      [k: string]: unknown | undefined;
+    };
+    answer: unknown;
+  }[];
+}
+
 /** Customer.version: query */
 export interface CustomerVersionQuery {
   sourceApp?: string;
@@ -4492,6 +4520,7 @@ export interface Operations {
   'Communication.customText': { method: 'GET'; path: '/customtext/prepare-onscreen'; auth: 'session'; form: undefined; query: CommunicationCustomTextQuery; params: undefined; body: undefined; response: CommunicationCustomTextResponse };
   'Customer.program': { method: 'GET'; path: '/program'; auth: 'public'; form: undefined; query: CustomerProgramQuery; params: undefined; body: undefined; response: CustomerProgramResponse };
   'Customer.declarations': { method: 'GET'; path: '/declarations'; auth: 'public'; form: undefined; query: CustomerDeclarationsQuery; params: undefined; body: undefined; response: CustomerDeclarationsResponse };
+  'Customer.firstLoads': { method: 'POST'; path: '/first-loads'; auth: 'session'; form: undefined; query: undefined; params: undefined; body: CustomerFirstLoadsBody; response: CustomerFirstLoadsResponse };
   'Customer.version': { method: 'GET'; path: '/version'; auth: 'public'; form: undefined; query: CustomerVersionQuery; params: undefined; body: undefined; response: CustomerVersionResponse };
   'Customer.nativeVersion': { method: 'GET'; path: '/native-version'; auth: 'public'; form: undefined; query: CustomerNativeVersionQuery; params: undefined; body: undefined; response: CustomerNativeVersionResponse };
   'Customer.serverDate': { method: 'GET'; path: '/program/serverdate'; auth: 'public'; form: undefined; query: undefined; params: undefined; body: undefined; response: CustomerServerDateResponse };
@@ -4686,6 +4715,7 @@ export const operations: { readonly [K in OperationId]: OperationInfo } = {
   'Communication.customText': { method: 'GET', path: '/customtext/prepare-onscreen' },
   'Customer.program': { method: 'GET', path: '/program' },
   'Customer.declarations': { method: 'GET', path: '/declarations' },
+  'Customer.firstLoads': { method: 'POST', path: '/first-loads' },
   'Customer.version': { method: 'GET', path: '/version' },
   'Customer.nativeVersion': { method: 'GET', path: '/native-version' },
   'Customer.serverDate': { method: 'GET', path: '/program/serverdate' },

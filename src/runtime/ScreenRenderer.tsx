@@ -63,6 +63,7 @@ const OPENING_MS = 3000;
  */
 const engineWithTextsAtom = atom(async (get) => (await Promise.all([get(formEngineAtom), loadNamespaces('errors')]))[0]);
 const engineLoadable = loadable(engineWithTextsAtom);
+
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
@@ -131,7 +132,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
   const notice = useStableValue(historyState && typeof historyState.notice === 'object' && historyState.notice ? historyState.notice : {});
   const providerData = useMemo<Record<string, unknown>>(() => ({ ...provider.data }), [provider.data]);
   const sessionData = useMemo<Record<string, unknown>>(() => ({ ...session }), [session]);
-  // the context apart from the forms' values: the same as the prefetch's (src/shell/boot/prefetch.ts)
+  // the context apart from the forms' values: the same as the server's first loads' (server/domains/provider/firstLoads.ts)
   const withoutForm = useMemo(() => screenRuleContext({ query: stableQuery, notice, session: sessionData, provider: providerData, form: {} }), [stableQuery, notice, sessionData, providerData]);
   // typing re-renders the form at once; the rest of the screen follows at low priority
   const deferredForms = useDeferredValue(formValues);
@@ -227,7 +228,7 @@ function ScreenBody({ set, screen, query }: { set: DeclarationSet; screen: Scree
         assignLocation: (url) => window.location.assign(url),
         currentPath: () => window.location.pathname,
         print: () => window.print(),
-        origin: portalUrl ?? window.location.origin,
+        origin: portalUrl ?? (typeof window === 'undefined' ? '' : window.location.origin),
       }),
     [set, api, engine, store, navigate, screen.modals, signOut, portalUrl, reload, setSession],
   );

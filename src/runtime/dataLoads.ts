@@ -4,65 +4,19 @@
 import { useEffect, useMemo, useRef } from 'react';
 import { atom, useAtomValue } from 'jotai';
 import { atomWithQuery } from 'jotai-tanstack-query';
-import { isTrue } from '../engine/logic';
-import { flowData, resolveParams } from '../engine/screen';
-import type { RuleContext } from '../engine/form';
-import type { DeclarationSet, ScreenDecl } from '../engine/types';
 import { ApiError, splitParams, type ApiClient } from '../api/client';
 import { apiAtom, apiErrorHandlerRefAtom, dataLoadQueryKey, localeAtom, releaseVersionAtom } from '../state';
 import type { DataState } from './context';
-import { isRecord, operationId } from './guards';
+import { operationId } from './guards';
 
 /** Errors a section's retry panel does not handle: the session ended, the provider is unknown. */
 function needsShell(err: unknown): err is ApiError {
   return err instanceof ApiError && (err.status === 401 || /no configuration data for/i.test(err.message));
 }
 
-export interface LoadSpec {
-  key: string;
-  op: string;
-  params: Record<string, unknown>;
-  active: boolean;
-  /** the load's identity apart from the screen's form values (its params resolved with no form) */
-  identity: string;
-}
-
-/**
- * The literal first values the screen's forms declare (`initial`): a load that reads `$form` (a
- * filter's period) asks once, with them, instead of once empty and again when the form has drawn.
- */
-export function declaredFormValues(screen: ScreenDecl): Record<string, Record<string, unknown>> {
-  const out: Record<string, Record<string, unknown>> = {};
-  for (const s of screen.sections) {
-    if (s.kind !== 'form' || !isRecord(s.initial)) continue;
-    out[s.id] = Object.fromEntries(Object.entries(s.initial).filter(([, v]) => !(typeof v === 'string' && v.startsWith('$'))));
-  }
-  return out;
-}
-
-/** The values of every form of a screen as one object: `$form.x`. */
-export const mergeForms = (forms: Record<string, Record<string, unknown>>) => Object.values(forms).reduce<Record<string, unknown>>((all, values) => ({ ...all, ...values }), {});
-
-/**
- * The context a screen's rules and loads resolve against, before any load has answered: the screen
- * renderer's, and the prefetch's that asks the first screen's loads ahead (the same context, so the
- * same requests). `form` is the screen's forms' values (mergeForms).
- */
-export function screenRuleContext(parts: { query: Record<string, unknown>; notice: Record<string, unknown>; session: Record<string, unknown>; provider: Record<string, unknown>; form: Record<string, unknown> }): RuleContext {
-  const applications = isRecord(parts.session.applications) ? parts.session.applications : {};
-  return { query: parts.query, notice: parts.notice, session: parts.session, provider: parts.provider, flow: flowData({ ...applications }, parts.query), form: parts.form, data: {} };
-}
-
-/** The loads a screen or modal declares, resolved against its context. */
-export function loadSpecsOf(set: DeclarationSet, decls: ScreenDecl['data'], ctx: RuleContext): LoadSpec[] {
-  return Object.entries(decls ?? {}).map(([key, load]) => ({
-    key,
-    op: load.op,
-    params: resolveParams(load.params, ctx),
-    active: isTrue(set.rules, load.when, ctx),
-    identity: JSON.stringify([load.op, resolveParams(load.params, { ...ctx, form: {} })]),
-  }));
-}
+// how a screen's first loads resolve: one module for the browser and the server (src/engine/loads.ts)
+export { declaredFormValues, loadSpecsOf, mergeForms, screenRuleContext, type LoadSpec } from '../engine/loads';
+import type { LoadSpec } from '../engine/loads';
 
 /** The value of an earlier render while it is the same JSON (loads, a parsed query): a stable identity. */
 export function useStableValue<T>(value: T): T {
@@ -72,9 +26,20 @@ export function useStableValue<T>(value: T): T {
   return ref.current.value;
 }
 
-/** How a data load is asked of the API: the one query function of useDataLoads and of the prefetch. */
-export function askLoad(api: ApiClient, handler: { current: { handle?: (err: ApiError) => unknown } }, l: LoadSpec) {
-  return async () => {
+/**
+ * How a data load is asked of the API (the query function of useDataLoads). The page's first screen
+ * takes the answer the early script asked for as the page started (firstPaintEarly.ts), when it holds
+ * this load for this account; every other time it asks the API.
+ */
+export function askLoad(api: ApiClient, handler: { current: { handle?: (err: ApiError) => unknown } }, l: LoadSpec, accountID?: unknown) {
+  return async ({ queryKey }: { queryKey: readonly unknown[] }) => {
+    // the page's first screen: the answer the early script asked for as the page came, once, for
+    // this account and language (queryKey: dataLoadQueryKey); asked again, it is the API's
+    const early = await (window as EarlyWindow).ppEarlyAnswer?.(l.op, l.params, accountID, queryKey[3]);
+    if (early) {
+      keepFresh(queryKey, EARLY_FRESH_MS);
+      return early.answer ?? null;
+    }
     try {
       return (await api.call(operationId(l.op), { ...splitParams(l.op, l.params), silent: true })) ?? null;
     } catch (err) {
@@ -84,15 +49,22 @@ export function askLoad(api: ApiClient, handler: { current: { handle?: (err: Api
   };
 }
 
+/** What the early script offers (src/shell/boot/firstPaintEarly.ts earlyAnswer), for the page's first half minute. */
+type EarlyWindow = { ppEarlyAnswer?: (op: string, params: Record<string, unknown>, accountID: unknown, lang: unknown) => Promise<{ answer: unknown } | undefined> };
+
 /**
- * Loads asked before the screen is drawn (src/shell/boot/prefetch.ts: the first screen of a page,
- * once the server carried its declarations), by query key: the screen's queries made in the next
- * half minute use their answer instead of asking again (the screen makes its queries again as the
- * shell settles); later visits of the screen ask as usual.
+ * Loads answered before their screen asked (the early script's answers, the entry's public loads the
+ * server carried), by query key, with how long: the screen's queries made in that time keep the
+ * answer instead of asking again (the screen makes its queries again as the shell settles); later
+ * visits of the screen ask as usual.
  */
-const prefetched = new Map<string, number>();
-const PREFETCH_FRESH_MS = 30_000;
-export const notePrefetched = (queryKey: readonly unknown[]): void => void prefetched.set(JSON.stringify(queryKey), Date.now());
+const answeredAhead = new Map<string, { at: number; ms: number }>();
+const EARLY_FRESH_MS = 30_000;
+export const keepFresh = (queryKey: readonly unknown[], ms: number): void => void answeredAhead.set(JSON.stringify(queryKey), { at: Date.now(), ms });
+const freshFor = (queryKey: readonly unknown[]): number => {
+  const ahead = answeredAhead.get(JSON.stringify(queryKey));
+  return ahead && Date.now() - ahead.at < ahead.ms ? ahead.ms : 0;
+};
 
 /** One query atom per data load; the combined atom gives every load's state at once. */
 export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<string, DataState> {
@@ -108,19 +80,17 @@ export function useDataLoads(loads: LoadSpec[], accountID: unknown): Record<stri
   const combined = useMemo(() => {
     const atoms = stableLoads.map((l) => {
       const queryKey = dataLoadQueryKey(l.op, l.params, accountID, locale, releaseVersion);
-      // asked ahead as the page started (prefetchLoads): its answer is fresh, not asked again
-      const asked = prefetched.get(JSON.stringify(queryKey));
-      const ahead = asked !== undefined && Date.now() - asked < PREFETCH_FRESH_MS;
       const q = atomWithQuery(() => ({
         queryKey,
         enabled: l.active,
         retry: false,
-        ...(ahead ? { staleTime: PREFETCH_FRESH_MS } : {}),
+        // answered early as the page started: fresh, not asked again for half a minute
+        staleTime: (query: { queryKey: readonly unknown[] }) => freshFor(query.queryKey),
         placeholderData: () => {
           const last = l.active ? shown.current.get(l.key) : undefined;
           return last && last.identity === l.identity ? last.data : undefined;
         },
-        queryFn: askLoad(api, handler, l),
+        queryFn: askLoad(api, handler, l, accountID),
       }));
       return [l.key, q] as const;
     });

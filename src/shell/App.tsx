@@ -34,11 +34,7 @@ const queryClient = new QueryClient({
 // every reader of the provider's declarations sees screens without links to undeclared routes
 queryClient.setQueryDefaults(['Customer.declarations'], { select: pruneDeclarationSet as (d: unknown) => unknown });
 // the provider and declarations the server put into the page, for the session's provider
-// and, for a signed-in parent, the first screen's data loads, asked beside the first screen's code
-// rather than after the first render (a chunk of its own: sign-in does not need it)
-if (seedBootData(queryClient, getDefaultStore().get(sessionAtom)) && getDefaultStore().get(sessionAtom).token) {
-  void import('./boot/prefetch').then((m) => m.prefetchFirstScreen(queryClient, getDefaultStore())).catch(() => undefined);
-}
+seedBootData(queryClient, getDefaultStore().get(sessionAtom));
 
 function QueryClientBridge({ children }: { children: ReactNode }) {
   // one cache for every query: jotai-tanstack-query's atoms read the client from queryClientAtom,

@@ -19,6 +19,10 @@ const lastRead = new Map<string, { raw: string; value: SessionState }>();
 /** localStorage, with stored sessions merged over the defaults (older shapes keep working). */
 const sessionStorage = {
   ...jsonStorage,
+  // no storage where a page is drawn on the server: the session stays in its store
+  setItem(key: string, value: SessionState): void {
+    if (typeof localStorage !== 'undefined') jsonStorage.setItem(key, value);
+  },
   getItem(key: string, initial: SessionState): SessionState {
     if (typeof localStorage === 'undefined') return initial;
     const raw = localStorage.getItem(key);

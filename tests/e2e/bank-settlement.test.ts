@@ -55,10 +55,13 @@ async function payNow(page: Page, amount: string) {
 
 /** The account's current balance on Pay now, in cents. */
 async function payNowBalance(page: Page, lang: Lang): Promise<number> {
-  // the account summary the page loads now (not one cached earlier), then the page showing it
-  const loaded = page.waitForResponse((r) => r.url().includes('/account-summary') && r.request().method() === 'GET');
+  // the account summary the page loads now (not one cached earlier): on its own, or with the page's
+  // first loads (a page opened anew asks them in one request), then the page showing it
+  const loaded = page.waitForResponse((r) => (r.url().includes('/account-summary') && r.request().method() === 'GET') || r.url().includes('/api/Customer/first-loads'));
   await page.goto(e2e.portal('/paynow'));
-  const { currentBalance } = (await (await loaded).json()) as { currentBalance: number };
+  const res = await loaded;
+  const body = (await res.json()) as { currentBalance: number } & { loads?: Array<{ op: string; answer: { currentBalance: number } }> };
+  const { currentBalance } = res.url().includes('/first-loads') ? body.loads!.find((l) => l.op === 'Billing.accountSummary')!.answer : body;
   const cents = Math.round(currentBalance * 100);
   await page.waitForSelector('section[data-section=summary] dl');
   await expect.poll(() => summaryValue(page, 'summary', t(lang, 'paynow.currentBalance'))).toBe(moneyText(cents, lang));

@@ -97,6 +97,19 @@ describe('the entry page carries the provider and its declarations', () => {
     expect(withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false })).toContain('data-after-paint=');
   });
 
+  it("a signed-in portal page gets the early script of a signed-in page, with its provider and the portal's session key; the entry and the other products keep the entry's", () => {
+    const built =
+      '<head><script type="module" crossorigin src="/parentportal/assets/app-2.js"></script>\n    <script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js"></script></head>';
+    const data = { appName: 'x', lang: 'en', program: { programName: 'X' } as unknown as BootData['program'], declarations: {} };
+    const page = withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false, path: '/parentportal/paynow' });
+    expect(page).toContain('<script async src="/parentportal/assets/first-paint-page-4.js" data-app="x" data-session-key="pp.session" data-after-paint="/parentportal/assets/app-2.js"></script>');
+    expect(page).not.toContain('first-paint-3.js');
+    const application = withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false, path: '/parentapplication/fee' });
+    expect(application).toContain('<script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js" data-after-paint="/parentportal/assets/app-2.js"></script>');
+    const entry = withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: true, path: '/parentportal/x/parent' });
+    expect(entry).toContain('<script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js" data-after-paint="/parentportal/assets/app-2.js"></script>');
+  });
+
   it("no text in the data can close the script element ('<' is escaped)", () => {
     const html = withBootData('<html><body></body></html>', {
       appName: 'x',

@@ -5,6 +5,7 @@
 // as the portal starts (seedBootData).
 import type { QueryClient } from '@tanstack/query-core';
 import { dataLoadQueryKey, programQueryKey, type ProviderRecord } from '../../state';
+import { keepFresh } from '../../runtime/dataLoads';
 
 interface BootData {
   appName: string;
@@ -59,8 +60,9 @@ export function takeBootProvider(queryClient: QueryClient, appName: string, loca
   // keyed as the screen's data loads are, with no account yet; fresh for a minute, so the sign-in
   // screen does not ask again as it opens
   for (const l of data.loads ?? []) {
-    queryClient.setQueryDefaults([l.op, l.params], { staleTime: 60_000 });
-    queryClient.setQueryData(dataLoadQueryKey(l.op, l.params, null, locale, releaseVersion), l.answer);
+    const queryKey = dataLoadQueryKey(l.op, l.params, null, locale, releaseVersion);
+    keepFresh(queryKey, 60_000);
+    queryClient.setQueryData(queryKey, l.answer);
   }
   return data.program;
 }

@@ -9,6 +9,12 @@ const FIRST_PAINT = '[data-first-paint]';
 const HAND_OVER_AT_LATEST_MS = 20_000;
 
 type Field = HTMLInputElement | HTMLSelectElement | HTMLTextAreaElement;
+/** The early script's part of the hand-over from a screen the server drew (firstPaintEarly.ts drawnHandOver). */
+interface DrawnHandOver {
+  ready(host: HTMLElement): boolean;
+  take(drawn: Element): (host: HTMLElement) => void;
+}
+const early = () => (window as { ppDrawnHandOver?: DrawnHandOver }).ppDrawnHandOver;
 const isField = (el: unknown): el is Field => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement;
 
 /** The value setter of the element's own prototype: React's change tracking sees the value as typed. */
@@ -76,13 +82,19 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
   host.style.display = 'none';
   root.appendChild(host);
   const entryPath = location.pathname;
-  const from = paint.querySelector('form');
+  // the sign-in form drawn ahead; not a form of a screen the early script drew (a list's filter)
+  const from = Array.from(paint.querySelectorAll('form')).find((f) => !f.closest('[data-first-paint-screen]')) ?? null;
   const wantsForm = Boolean(from) && !document.documentElement.classList.contains('pp-fp-elsewhere');
   const names = from ? fieldsOf(from).map((f) => f.name) : [];
 
   // a page other than the entry: the server drew the provider's header only; React's layout replaces it
   const chromeOnly = paint.getAttribute('data-first-paint') === 'chrome' && !from;
+  // the screen the server drew ahead, once there (firstPaintEarly.ts): React's takes over when it
+  // shows that screen, not a skeleton in its place, or has moved on to another page
+  const drawn = () => (chromeOnly ? paint.querySelector('[data-first-paint-screen]') : null);
   const ready = (): boolean => {
+    const screen = drawn();
+    if (screen) return Boolean(early()?.ready(host)) || (location.pathname !== entryPath && host.querySelector('[data-testid=page-title]') !== null);
     if (chromeOnly) return host.querySelector('[data-testid=main]') !== null;
     if (wantsForm && reactForm(host, names)) return true;
     // another page than the one drawn ahead (signed in already, a link to another page, an error):
@@ -107,8 +119,12 @@ export function firstPaintHost(root: HTMLElement): HTMLElement {
           }
         : null;
     const held = from?.hasAttribute('data-held-submit') ?? false;
+    // the screen the server drew, if any: a press held there follows (firstPaintEarly.ts)
+    const drawnScreen = drawn();
+    const drawnFollows = drawnScreen ? early()?.take(drawnScreen) : undefined;
     host.style.display = '';
     paint.remove();
+    drawnFollows?.(host);
     const to = from ? reactForm(host, names) : null;
     if (!from || !to) return;
     carryOver(from, to, focused);

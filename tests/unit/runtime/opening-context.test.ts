@@ -1,7 +1,7 @@
-// The context a screen opens with is one function (screenRuleContext) for the screen renderer and for
-// the prefetch that asks the first screen's loads ahead: a load that reads the screen's form (the
-// communication history's period) is asked with the form's declared first values, so the screen
-// finds it asked rather than asking again.
+// The context a screen opens with is one function (screenRuleContext, src/engine/loads.ts) for the
+// screen renderer and for the server's first loads of a page opened cold: a load that reads the
+// screen's form (the communication history's period) is asked with the form's declared first values,
+// so the screen finds it answered rather than asking again.
 import { describe, expect, it } from 'vitest';
 import { resolve } from 'node:path';
 import { buildDeclarationSet } from '../../../src/engine/declarations';
