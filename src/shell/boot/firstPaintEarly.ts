@@ -146,10 +146,15 @@ function askFirstLoads(): Promise<void> {
   }
 }
 
+/** The buttons among these with this action and text: a held press is found again by both (and its place among them). */
+function sameButtons(buttons: Iterable<HTMLButtonElement>, action: string, text: string): HTMLButtonElement[] {
+  return Array.from(buttons).filter((b) => (b.getAttribute('data-action') ?? '') === action && (b.textContent ?? '') === text);
+}
+
 /**
  * React's screen takes over from the drawn one (src/shell/boot/firstPaint.ts) once it shows its
  * sections with nothing of them still loading (`ready`); then (`take`) a held press is pressed again
- * on React's button at the same place among its buttons, with the same text, once enabled.
+ * on React's button with the same action and text (the same one of several), once it is there and enabled.
  */
 const drawnHandOver = {
   ready(host: HTMLElement): boolean {
@@ -162,13 +167,12 @@ const drawnHandOver = {
     const held = drawn.getAttribute('data-held-click');
     return (host: HTMLElement) => {
       if (held === null) return;
-      const text = drawn.querySelectorAll('[data-section] button')[Number(held)]?.textContent;
+      const [action, text, nth] = JSON.parse(held) as [string, string, number];
       const until = Date.now() + 20_000;
       const press = () => {
-        const button = host.querySelectorAll<HTMLButtonElement>('[data-testid=main] [data-section] button')[Number(held)];
-        if (!button || button.textContent !== text) return;
-        if (!button.disabled) button.click();
-        else if (Date.now() < until && button.isConnected) setTimeout(press, 100);
+        const button = sameButtons(host.querySelectorAll<HTMLButtonElement>('[data-testid=main] button'), action, text)[nth];
+        if (button && !button.disabled) button.click();
+        else if (Date.now() < until) setTimeout(press, 100);
       };
       press();
     };
@@ -176,17 +180,21 @@ const drawnHandOver = {
 };
 
 if (__SIGNED_IN_PAGE__) {
-  // A press of a button of the drawn screen before the scripts: held (the button shows busy) and
-  // pressed again in React's screen once it is drawn. A link needs no script: it is followed.
+  // A press of a button of the drawn screen before the scripts (a section's or the screen's action
+  // bar): held (the button shows busy) and pressed again in React's screen once it is drawn. A link
+  // needs no script: it is followed.
   document.addEventListener(
     'click',
     (e) => {
-      const button = e.target instanceof Element ? e.target.closest('[data-first-paint-screen] [data-section] button') : null;
+      const button = e.target instanceof Element ? e.target.closest<HTMLButtonElement>('[data-first-paint-screen] button') : null;
       const screen = button?.closest('[data-first-paint-screen]');
       if (!button || !screen) return;
       e.preventDefault();
       e.stopPropagation();
-      screen.setAttribute('data-held-click', String(Array.from(screen.querySelectorAll('[data-section] button')).indexOf(button as HTMLButtonElement)));
+      const action = button.getAttribute('data-action') ?? '';
+      const text = button.textContent ?? '';
+      const nth = sameButtons(screen.querySelectorAll('button'), action, text).indexOf(button);
+      screen.setAttribute('data-held-click', JSON.stringify([action, text, nth]));
       button.setAttribute('aria-busy', 'true');
     },
     true,
