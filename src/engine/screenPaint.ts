@@ -2,6 +2,7 @@
 // dist-server/) and what that drawing answers: the one shape both sides agree on.
 import type { DeclarationSet, ScreenDecl } from './types';
 import type { TextTree } from './textTree';
+import type { FormEngine } from './form';
 import type { Operations } from './contract.gen';
 
 export interface ScreenPaintInput {
@@ -20,6 +21,8 @@ export interface ScreenPaintInput {
   /** every namespace of the language's texts */
   texts: Record<string, TextTree>;
   loads: Array<{ op: string; params: Record<string, unknown>; answer: unknown }>;
+  /** the provider's form engine (the server's): a screen with a full form is drawn with it */
+  engine?: FormEngine;
   /** the server's fixed 'today' (PORTAL_TODAY), as the page names it to the browser */
   today?: string;
 }

@@ -64,6 +64,16 @@ const OPENING_MS = 3000;
 const engineWithTextsAtom = atom(async (get) => (await Promise.all([get(formEngineAtom), loadNamespaces('errors')]))[0]);
 const engineLoadable = loadable(engineWithTextsAtom);
 
+/**
+ * Has a store's form engine in before its screen is drawn in one pass (the server's drawing ahead,
+ * src/shell/boot/screenPaint.tsx): the screen then draws its forms rather than their skeleton.
+ */
+export async function engineIn(store: ReturnType<typeof useStore>): Promise<void> {
+  store.get(engineLoadable);
+  await store.get(engineWithTextsAtom);
+  // the loadable's own answer to the settled promise
+  await Promise.resolve();
+}
 const noEngineLoadable = atom({ state: 'hasData' as const, data: null });
 
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';

@@ -206,7 +206,12 @@ export function loadCompiledValidators(appName: string, version: string): Promis
  * The form engine of the provider: declarations + compiled validators + country. The engine module
  * is imported on demand, so screens without forms never load it (nor its ajv fallback).
  */
+/** A form engine given from outside: the server's, when it draws a screen ahead (src/shell/boot/screenPaint.tsx). */
+export const givenFormEngineAtom = atom<FormEngine | null>(null);
+
 export const formEngineAtom = atom(async (get): Promise<FormEngine | null> => {
+  const given = get(givenFormEngineAtom);
+  if (given) return given;
   const decl = get(declarationsAtom);
   const appName = get(appNameAtom);
   const country = get(countryAtom);

@@ -48,10 +48,15 @@ describe('Customer.firstLoads', () => {
     expect(html).not.toMatch(/<script/i);
   });
 
-  it('does not draw a screen with a full form: its answers only', async () => {
-    const res = await call('Customer.firstLoads', { token: maria, body: { path: '/parentportal/paynow', search: '', session: {} } });
-    expect(res.json<{ loads: unknown[] }>().loads.length).toBeGreaterThan(0);
-    expect(res.json<{ html?: string }>().html).toBeUndefined();
+  it("draws a screen with a full form with the provider's form engine: Pay Now's amount choices, the communication filter", async () => {
+    const draw = async (path: string) => (await call('Customer.firstLoads', { token: maria, body: { path, search: '', session: {} } })).json<{ html?: string }>().html ?? '';
+    const paynow = await draw('/parentportal/paynow');
+    expect(paynow).toContain('Amount to pay');
+    expect(paynow).toMatch(/<input[^>]+type="radio"/);
+    expect(paynow).not.toContain('data-state="loading"');
+    const communication = await draw('/parentportal/communication');
+    expect(communication).toContain('Last 90 days');
+    expect(communication).toContain('Payment receipt');
   });
 
   it("leaves out what the API refuses: another account's contact is not answered", async () => {

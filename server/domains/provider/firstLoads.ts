@@ -132,6 +132,7 @@ export async function firstLoads(
           lang,
           texts: textsOf(deps.root, lang),
           loads,
+          engine: decl.engine,
           today: fixedToday(),
         }).catch((err: unknown) => {
           deps.log?.warn({ err }, 'a screen could not be drawn ahead');

@@ -4,8 +4,8 @@
 // the early script puts the HTML into the page before the scripts arrive and the portal takes over
 // once its own screen is drawn (src/shell/boot/firstPaint.ts). Nothing here reaches the browser.
 //
-// It draws what those answers can draw: a screen with a full form, or one that would show only its
-// skeleton, is not drawn (null).
+// It draws what those answers and the provider's form engine (the server's own, for a screen with a
+// full form) can draw: a screen that would show only its skeleton is not drawn (null).
 import { renderToString } from 'react-dom/server';
 import { createStore, Provider } from 'jotai';
 import { queryClientAtom } from 'jotai-tanstack-query';
@@ -14,7 +14,9 @@ import { ChakraProvider } from '@chakra-ui/react';
 import { Router } from 'wouter';
 import type { ScreenDecl } from '../../engine/types';
 import type { ScreenPaintInput } from '../../engine/screenPaint';
-import { dataLoadQueryKey, defaultSession, programQueryKey, sessionAtom, type SessionState } from '../../state';
+import { dataLoadQueryKey, defaultSession, givenFormEngineAtom, programQueryKey, sessionAtom, type SessionState } from '../../state';
+import type { FormEngine } from '../../engine/form';
+import { engineIn } from '../../runtime/ScreenRenderer';
 import { ScreenView } from '../../runtime/ScreenView';
 import { RuntimeHostContext } from '../../runtime/context';
 import { loadSections } from '../../runtime/registry';
@@ -26,17 +28,14 @@ import { pruneDeclarationSet } from '../routing/prune';
 const isFullForm = (s: { kind: string; renderer?: unknown }) => s.kind === 'form' && s.renderer !== 'light';
 const textsIn = new Set<string>();
 
-/**
- * Whether the server draws this screen ahead: its sections, none of them a full form (what a parent
- * does on a drawn form before React's is there, a choice that shows another field, would not follow).
- */
-export function drawsAhead(screen: ScreenDecl): boolean {
-  return !screen.shellPart && screen.sections.length > 0 && !screen.sections.some(isFullForm);
+/** Whether the server draws this screen ahead: its sections, a full form only with the provider's engine. */
+export function drawsAhead(screen: ScreenDecl, engine?: FormEngine): boolean {
+  return !screen.shellPart && screen.sections.length > 0 && (Boolean(engine) || !screen.sections.some(isFullForm));
 }
 
 /** The screen's content as HTML (its styles inline), or null when it is not drawn ahead. */
 export async function drawScreen(input: ScreenPaintInput): Promise<string | null> {
-  if (!drawsAhead(input.screen)) return null;
+  if (!drawsAhead(input.screen, input.engine)) return null;
   if (!textsIn.has(input.lang)) {
     for (const [ns, tree] of Object.entries(input.texts)) addTexts(input.lang, ns, tree);
     textsIn.add(input.lang);
@@ -53,6 +52,10 @@ export async function drawScreen(input: ScreenPaintInput): Promise<string | null
   const store = createStore();
   store.set(queryClientAtom, queryClient);
   store.set(sessionAtom, session);
+  if (input.engine && screen.sections.some(isFullForm)) {
+    store.set(givenFormEngineAtom, input.engine);
+    await engineIn(store);
+  }
   // one render at a time: the texts' language is the module's (a render is synchronous)
   startLanguage(input.lang);
   setFixedToday(input.today);
