@@ -155,11 +155,12 @@ export function withBootData(html: string, data: BootData, opts: { signIn: boole
     // a declaration set the drawing does not understand: the scripts draw the page, as before
   }
   if (paint) html = scriptsAfterPaint(html);
-  // a portal page other than the entry: the early script asks for its screen's first data loads
-  // when a session of this provider is stored (server/domains/provider/firstLoads.ts). The other
-  // products' pages (the application, one-time enrolment ...) are not drawn ahead: they keep the
-  // entry's early script.
-  if (!opts.signIn && opts.path && productOfPath(opts.path) === 'parentportal') html = earlyScriptData(html, { app: data.appName, sessionKey: PRODUCT_SESSION_KEYS.parentportal });
+  // a page of the portal or of the parent application other than the entry: the early script asks
+  // for its screen's first data loads when a session of this provider is stored under the product's
+  // key (server/domains/provider/firstLoads.ts). The other products' pages (one-time enrolment ...)
+  // are entered by their hand-off and not drawn ahead: they keep the entry's early script.
+  const product = opts.path ? productOfPath(opts.path) : undefined;
+  if (!opts.signIn && (product === 'parentportal' || product === 'parentapplication')) html = earlyScriptData(html, { app: data.appName, sessionKey: PRODUCT_SESSION_KEYS[product] });
   return html
     .replace(/<html lang="[a-z-]*"/i, `<html lang="${escapeHtml(data.lang)}"`)
     .replace('<div id="root"></div>', `<div id="root">${paint}</div>`)

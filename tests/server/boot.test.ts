@@ -97,7 +97,7 @@ describe('the entry page carries the provider and its declarations', () => {
     expect(withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false })).toContain('data-after-paint=');
   });
 
-  it("a signed-in portal page gets the early script of a signed-in page, with its provider and the portal's session key; the entry and the other products keep the entry's", () => {
+  it("a signed-in page of the portal or the application gets the early script of a signed-in page, with its provider and the product's session key; the entry and the other products keep the entry's", () => {
     const built =
       '<head><script type="module" crossorigin src="/parentportal/assets/app-2.js"></script>\n    <script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js"></script></head>';
     const data = { appName: 'x', lang: 'en', program: { programName: 'X' } as unknown as BootData['program'], declarations: {} };
@@ -105,7 +105,9 @@ describe('the entry page carries the provider and its declarations', () => {
     expect(page).toContain('<script async src="/parentportal/assets/first-paint-page-4.js" data-app="x" data-session-key="pp.session" data-after-paint="/parentportal/assets/app-2.js"></script>');
     expect(page).not.toContain('first-paint-3.js');
     const application = withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false, path: '/parentapplication/fee' });
-    expect(application).toContain('<script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js" data-after-paint="/parentportal/assets/app-2.js"></script>');
+    expect(application).toContain('<script async src="/parentportal/assets/first-paint-page-4.js" data-app="x" data-session-key="pa.session" data-after-paint="/parentportal/assets/app-2.js"></script>');
+    const oneTime = withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: false, path: '/onetimeenrollment/summary' });
+    expect(oneTime).toContain('<script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js" data-after-paint="/parentportal/assets/app-2.js"></script>');
     const entry = withBootData(`<html>${built}<body><div id="root"></div></body></html>`, data, { signIn: true, path: '/parentportal/x/parent' });
     expect(entry).toContain('<script async src="/parentportal/assets/first-paint-3.js" data-page-script="/parentportal/assets/first-paint-page-4.js" data-after-paint="/parentportal/assets/app-2.js"></script>');
   });
