@@ -49,7 +49,7 @@ export function askLoad(api: ApiClient, handler: { current: { handle?: (err: Api
   };
 }
 
-/** What the early script offers (src/shell/boot/firstPaintEarly.ts earlyAnswer), for the page's first half minute. */
+/** What the early script offers (src/shell/boot/firstPaintEarly.ts earlyAnswer), for half a minute from the scripts' first question. */
 type EarlyWindow = { ppEarlyAnswer?: (op: string, params: Record<string, unknown>, accountID: unknown, lang: unknown) => Promise<{ answer: unknown } | undefined> };
 
 /**

@@ -129,17 +129,23 @@ function askFirstLoads(): Promise<void> {
       .then((r) => (r.ok ? (r.json() as Promise<FirstLoads>) : null))
       .catch(() => null);
     // the screen's queries ask here first (src/runtime/dataLoads.ts askLoad): each answer once, for
-    // this account and language, in the page's first half minute
+    // this account and language, in the half minute from the scripts' first question (however long
+    // the scripts took to come: the drawn screen shows these answers meanwhile)
     const w = window as EarlyWindow;
-    w.ppEarlyAnswer = (op, params, accountID, lang) =>
-      answer.then((a) => {
+    let asked = false;
+    w.ppEarlyAnswer = (op, params, accountID, lang) => {
+      if (!asked) {
+        asked = true;
+        setTimeout(() => delete w.ppEarlyAnswer, 30_000);
+      }
+      return answer.then((a) => {
         const key = JSON.stringify([op, params]);
         const found = a && accountID === stored.accountID && lang === a.lang ? a.loads?.find((l) => !l.taken && JSON.stringify([l.op, l.params]) === key) : undefined;
         if (!found) return undefined;
         found.taken = true;
         return { answer: found.answer };
       });
-    setTimeout(() => delete w.ppEarlyAnswer, 30_000);
+    };
     return answer.then((a) => (typeof a?.html === 'string' ? drawScreen(a.html) : undefined));
   } catch {
     return Promise.resolve(); // storage refused: the screen asks for its loads itself
