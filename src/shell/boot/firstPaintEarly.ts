@@ -175,7 +175,10 @@ const drawnHandOver = {
       if (held === null) return;
       const [action, text, nth] = JSON.parse(held) as [string, string, number];
       const until = Date.now() + 20_000;
+      // on the page it was pressed on only: a button of the same name elsewhere is another button
+      const path = location.pathname + location.search;
       const press = () => {
+        if (location.pathname + location.search !== path) return;
         const button = sameButtons(host.querySelectorAll<HTMLButtonElement>('[data-testid=main] button'), action, text)[nth];
         if (button && !button.disabled) button.click();
         else if (Date.now() < until) setTimeout(press, 100);
